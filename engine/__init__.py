@@ -1,0 +1,1 @@
+"""The rules of Forty-fives, in pure Python (see docs/engine.md)."""

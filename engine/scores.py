@@ -1,0 +1,489 @@
+"""Verdicts on scores: is a game's final score, or its hand-by-hand score sheet, possible?
+
+Terms: a *verdict* has a ``status`` — ``ok`` (it happens when every hand has a trump),
+``unusual`` (it needs one or more hands in which no trump was played: a 25-point hand under the
+``best-trump`` bonus; accepted only once the person entering it confirms), ``impossible``
+(refused) — with a stable ``code`` for programs and a ``message`` for people (English; the apps
+translate by code).
+
+How: the states a game can pass through before its last hand are enumerated once per ruleset
+(a handful for a 45 game), and every final score that one more hand can produce is tabled with
+the fewest trumpless hands it needs. A final score is then a dictionary look-up. Auction scores
+can fall without limit, so there the look-up is made backwards from the final score through
+the possible last hands; every state below the target is reachable (``tests/engine`` checks
+this by search), which makes that exact.
+
+This module does not decide who won an equal score (the dealer's position does, and the person
+entering names the winner) and stores nothing.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Final, Literal
+
+from engine.auction import BIDS, auction_hand_points
+from engine.game import HandLine, end_of_hand
+from engine.rules import Ruleset
+
+__all__ = [
+    "CODES",
+    "Verdict",
+    "check_final_points",
+    "check_final_score",
+    "check_final_scores",
+    "check_score_sheet",
+    "legal_final_scores",
+]
+
+Status = Literal["ok", "unusual", "impossible"]
+
+#: Every code a verdict may carry, with what it means.
+CODES: Final[dict[str, str]] = {
+    "ok": "a score that happens when every hand has a trump",
+    "trumpless_hands": "possible only with hands in which no trump was played (unusual)",
+    "not_a_number": "points must be whole numbers",
+    "not_multiple_of_five": "points come in fives",
+    "negative_points": "points below zero outside auction",
+    "winner_below_target": "the winner has fewer points than the target",
+    "loser_ahead": "the loser has more points than the winner",
+    "too_many_points": "more points than the hands could give",
+    "game_already_won": "it needs a hand played after the game was already won",
+    "not_whole_hands": "the points do not add up to whole hands",
+    "not_reachable": "no sequence of hands ends a game on this score",
+    "empty_sheet": "a score sheet without hands",
+    "bad_hand_total": "a hand's points do not add up to a possible hand",
+    "missing_bid": "an auction hand without its bidder and bid",
+    "bad_bid": "a bid that is not 15, 20, 25 or 30",
+    "bad_side": "a side that is not 0 or 1",
+    "bad_auction_points": "points that the bid and the tricks cannot give",
+    "hand_after_game_won": "a hand played after the game was over",
+    "game_not_finished": "no couple reached the target",
+    "wrong_winner": "the couple named as winner did not win on these points",
+    "final_mismatch": "the score sheet does not add up to the final score",
+}
+
+TRICK = 5
+FULL_HAND = 30
+TRUMPLESS_HAND = 25
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The judgement on a score. ``hand`` is the 1-based hand a score-sheet problem is in."""
+
+    status: Status
+    code: str
+    message: str
+    hand: int | None = None
+    trumpless_hands: int = 0
+
+    @property
+    def accepted(self) -> bool:
+        """Whether the score may be stored (an unusual one only once confirmed)."""
+        return self.status != "impossible"
+
+    def to_dict(self) -> dict[str, object]:
+        data: dict[str, object] = {
+            "status": self.status,
+            "code": self.code,
+            "message": self.message,
+        }
+        if self.hand is not None:
+            data["hand"] = self.hand
+        return data
+
+
+def _impossible(code: str, message: str, hand: int | None = None) -> Verdict:
+    return Verdict("impossible", code, message, hand)
+
+
+def _score(w: int, loser: int) -> str:
+    return f"{w}–{loser}".replace("-", "−")
+
+
+# --- what one hand can give -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    """One way a hand can end: the points per side, and the line that records it."""
+
+    line: HandLine
+    unusual: int  # 1 if it needs a trumpless hand under a best-trump bonus
+
+
+def _hand_totals(rules: Ruleset) -> tuple[tuple[int, int], ...]:
+    """(total, unusual) pairs: 30 always; 25 (no bonus earned) unusual only under best-trump,
+    where it needs a hand without any trump; under the other bonus options it is common."""
+    return ((FULL_HAND, 0), (TRUMPLESS_HAND, 1 if rules.bonus == "best-trump" else 0))
+
+
+@cache
+def _outcomes(rules: Ruleset, before: tuple[int, int] | None = None) -> tuple[_Outcome, ...]:
+    """Every way one hand can score (``before`` matters only to ``must_bid_to_go_out``)."""
+    found: dict[HandLine, int] = {}
+    for total, unusual in _hand_totals(rules):
+        for taken in range(0, total + 1, TRICK):
+            if not rules.auction:
+                line = HandLine(points=(taken, total - taken))
+                found[line] = min(found.get(line, unusual), unusual)
+                continue
+            for bidder in (0, 1):
+                for bid in BIDS:
+                    split = (taken, total - taken) if bidder == 0 else (total - taken, taken)
+                    points = auction_hand_points(split, bidder, bid, before or (0, 0), rules)
+                    line = HandLine(points=points, bidder=bidder, bid=bid)
+                    found[line] = min(found.get(line, unusual), unusual)
+    return tuple(_Outcome(line, unusual) for line, unusual in found.items())
+
+
+# --- final scores, for games that cannot go below zero --------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _FinalTable:
+    verdicts: dict[tuple[int, int], Verdict]
+    max_winner: int
+    max_loser: int
+
+
+def _prefinal_states(rules: Ruleset) -> dict[tuple[int, int], int]:
+    """States (both sides under the target) a game can be in, with the fewest trumpless hands
+    needed to get there (0-1 breadth-first search)."""
+    best = {(0, 0): 0}
+    queue: deque[tuple[int, int]] = deque([(0, 0)])
+    while queue:
+        state = queue.popleft()
+        cost = best[state]
+        for outcome in _outcomes(rules):
+            after, winner = end_of_hand(state, outcome.line, rules)
+            if winner is not None:
+                continue
+            new_cost = cost + outcome.unusual
+            if new_cost < best.get(after, 1 << 30):
+                best[after] = new_cost
+                if outcome.unusual:
+                    queue.append(after)
+                else:
+                    queue.appendleft(after)
+    return best
+
+
+def _unusual_verdict(w: int, loser: int, hands: int) -> Verdict:
+    plural = "hand" if hands == 1 else "hands"
+    return Verdict(
+        "unusual",
+        "trumpless_hands",
+        f"{_score(w, loser)} can only happen with {hands} {plural} in which no trump was played. "
+        "Check it with the table, then confirm it.",
+        trumpless_hands=hands,
+    )
+
+
+@cache
+def _final_table(rules: Ruleset) -> _FinalTable:
+    finals: dict[tuple[int, int], int] = {}
+    for state, cost in _prefinal_states(rules).items():
+        for outcome in _outcomes(rules):
+            after, winner = end_of_hand(state, outcome.line, rules)
+            if winner is None:
+                continue
+            sides = (0, 1) if winner == -1 else (winner,)
+            for side in sides:
+                key = (after[side], after[1 - side])
+                finals[key] = min(finals.get(key, 1 << 30), cost + outcome.unusual)
+    verdicts = {
+        key: Verdict("ok", "ok", f"{_score(*key)} is a regular final score.")
+        if cost == 0
+        else _unusual_verdict(key[0], key[1], cost)
+        for key, cost in finals.items()
+    }
+    return _FinalTable(
+        verdicts=verdicts,
+        max_winner=max(w for w, _ in finals),
+        max_loser=max(loser for _, loser in finals),
+    )
+
+
+@cache
+def _sums_without_stopping(rules: Ruleset, limit: int) -> frozenset[tuple[int, int]]:
+    """Scores reachable if hands went on being played past the target (for the reason only)."""
+    seen = {(0, 0)}
+    frontier = [(0, 0)]
+    while frontier:
+        nxt = []
+        for a, b in frontier:
+            for outcome in _outcomes(rules):
+                s = (a + outcome.line.points[0], b + outcome.line.points[1])
+                if s[0] <= limit and s[1] <= limit and s not in seen:
+                    seen.add(s)
+                    nxt.append(s)
+        frontier = nxt
+    return frozenset(seen)
+
+
+def _reason(w: int, loser: int, rules: Ruleset, table: _FinalTable) -> Verdict:
+    score = _score(w, loser)
+    target = rules.target
+    if w < target:
+        also = ", or all five tricks of the last hand" if rules.jink_wins_game else ""
+        return _impossible(
+            "winner_below_target", f"{score}: the winner needs at least {target} points{also}."
+        )
+    if loser > w:
+        return _impossible(
+            "loser_ahead", f"{score}: the losing couple cannot have more points than the winner."
+        )
+    if w > table.max_winner:
+        return _impossible(
+            "too_many_points",
+            f"{score}: more points than the hands could give; "
+            f"a winner ends with at most {table.max_winner}.",
+        )
+    if loser > table.max_loser:
+        return _impossible(
+            "too_many_points",
+            f"{score}: more points than the hands could give; "
+            f"a loser ends with at most {table.max_loser}.",
+        )
+    if (w, loser) in _sums_without_stopping(rules, max(w, loser)):
+        return _impossible(
+            "game_already_won",
+            f"{score}: this needs a hand played after the game was already won "
+            f"(the game ends as soon as a couple has {target}"
+            + (" or takes all five tricks)." if rules.jink_wins_game else ")."),
+        )
+    return _impossible(
+        "not_whole_hands",
+        f"{score}: {w + loser} points in all is not a number of whole hands "
+        f"(a hand gives {FULL_HAND}, or {TRUMPLESS_HAND} without a trump).",
+    )
+
+
+# --- final scores in auction ---------------------------------------------------------------------
+
+
+def _auction_final(w: int, loser: int, rules: Ruleset) -> Verdict:
+    target = rules.target
+    best: int | None = None
+    for bidder in (0, 1):
+        for bid in BIDS:
+            for total, unusual in _hand_totals(rules):
+                for taken in range(0, total + 1, TRICK):
+                    split = (taken, total - taken) if bidder == 0 else (total - taken, taken)
+                    for guarded in (False, True) if rules.must_bid_to_go_out else (False,):
+                        before_hint = (0, 0)
+                        if guarded:
+                            before_hint = (target, target)  # defender on 100+: scores nothing
+                        points = auction_hand_points(split, bidder, bid, before_hint, rules)
+                        before = (w - points[0], loser - points[1])
+                        if before[0] >= target or before[1] >= target:
+                            continue
+                        if rules.must_bid_to_go_out:
+                            defender_guarded = before[1 - bidder] >= 100
+                            if defender_guarded != guarded:
+                                continue
+                        line = HandLine(points=points, bidder=bidder, bid=bid)
+                        _, winner = end_of_hand(before, line, rules)
+                        if winner in (0, -1) and (best is None or unusual < best):
+                            best = unusual
+    if best == 0:
+        return Verdict("ok", "ok", f"{_score(w, loser)} is a possible final score.")
+    if best is not None:
+        return _unusual_verdict(w, loser, 1)
+    score = _score(w, loser)
+    if w < target and not rules.jink_wins_game:
+        return _impossible(
+            "winner_below_target", f"{score}: the winner needs at least {target} points."
+        )
+    bidder_max = 60 if rules.thirty_for_sixty else FULL_HAND
+    if w > target - TRICK + bidder_max:
+        return _impossible(
+            "too_many_points",
+            f"{score}: more points than the hands could give; "
+            f"a winner ends with at most {target - TRICK + bidder_max}.",
+        )
+    if loser > w:
+        return _impossible(
+            "loser_ahead",
+            f"{score}: the losing couple can be ahead only when both reach {target} "
+            "in the same hand and the winners were the bidders.",
+        )
+    return _impossible("not_reachable", f"{score}: no last hand of auction ends a game so.")
+
+
+# --- public --------------------------------------------------------------------------------------
+
+
+def _number_problem(values: Iterable[object], rules: Ruleset) -> Verdict | None:
+    for value in values:
+        if not isinstance(value, int) or isinstance(value, bool):
+            return _impossible("not_a_number", f"{value!r} is not a whole number of points.")
+        if value % TRICK:
+            return _impossible(
+                "not_multiple_of_five", f"{value} is not a multiple of 5: points come in fives."
+            )
+        if value < 0 and not rules.auction:
+            return _impossible(
+                "negative_points", f"{value}: points cannot go below zero in this game."
+            )
+    return None
+
+
+def check_final_score(winner_points: int, loser_points: int, rules: Ruleset) -> Verdict:
+    """Judge a game's final score, given as the named winner's points and the loser's."""
+    if not rules.auction and type(winner_points) is int and type(loser_points) is int:
+        found = _final_table(rules).verdicts.get((winner_points, loser_points))
+        if found is not None:
+            return found
+    problem = _number_problem((winner_points, loser_points), rules)
+    if problem is not None:
+        return problem
+    if rules.auction:
+        return _auction_final(winner_points, loser_points, rules)
+    return _reason(winner_points, loser_points, rules, _final_table(rules))
+
+
+def check_final_points(points: Sequence[int], winner: int, rules: Ruleset) -> Verdict:
+    """The same for points entered in seat order (``points[0]`` for side 0) with the winning
+    side named (0 or 1): the order of entry does not matter, the winner does."""
+    if winner not in (0, 1) or len(points) != 2:
+        return _impossible("bad_side", "Give two scores and the winning side, 0 or 1.")
+    return check_final_score(points[winner], points[1 - winner], rules)
+
+
+def check_final_scores(scores: Iterable[tuple[int, int]], rules: Ruleset) -> Iterator[Verdict]:
+    """Verdicts for many (winner, loser) final scores, e.g. a whole night's results."""
+    if rules.auction:
+        for w, loser in scores:
+            yield check_final_score(w, loser, rules)
+        return
+    table = _final_table(rules).verdicts
+    for key in scores:
+        found = table.get(key) if type(key[0]) is int and type(key[1]) is int else None
+        yield found if found is not None else check_final_score(key[0], key[1], rules)
+
+
+def legal_final_scores(rules: Ruleset, *, include_unusual: bool = False) -> list[tuple[int, int]]:
+    """The (winner, loser) final scores that are ``ok`` (and ``unusual`` if asked), winner
+    first, highest first: the choices a score picker offers. Not for auction, whose scores are
+    unbounded below."""
+    if rules.auction:
+        raise ValueError("Auction final scores are unbounded; check them one by one.")
+    table = _final_table(rules).verdicts
+    wanted = ("ok", "unusual") if include_unusual else ("ok",)
+    return sorted((k for k, v in table.items() if v.status in wanted), key=lambda k: (-k[0], k[1]))
+
+
+# --- score sheets ---------------------------------------------------------------------------------
+
+
+def _auction_line_problem(line: HandLine, before: tuple[int, int], rules: Ruleset) -> str | None:
+    """None if the line's points follow from its bid and some tricks taken; else a reason."""
+    if line.bidder is None or line.bid is None:
+        return "missing_bid"
+    if line.bidder not in (0, 1):
+        return "bad_side"
+    if line.bid not in BIDS:
+        return "bad_bid"
+    for total, _ in _hand_totals(rules):
+        for taken in range(0, total + 1, TRICK):
+            split = (taken, total - taken) if line.bidder == 0 else (total - taken, taken)
+            if auction_hand_points(split, line.bidder, line.bid, before, rules) == line.points:
+                return None
+    return "bad_auction_points"
+
+
+def _line_unusual(line: HandLine, rules: Ruleset) -> int:
+    if rules.bonus != "best-trump":
+        return 0
+    if not rules.auction:
+        return 1 if sum(line.points) == TRUMPLESS_HAND else 0
+    # Auction: unusual if the points can only come from a 25-point hand.
+    assert line.bidder is not None and line.bid is not None
+    for taken in range(0, FULL_HAND + 1, TRICK):
+        split = (taken, FULL_HAND - taken) if line.bidder == 0 else (FULL_HAND - taken, taken)
+        for before in ((0, 0), (rules.target, rules.target)):
+            if auction_hand_points(split, line.bidder, line.bid, before, rules) == line.points:
+                return 0
+    return 1
+
+
+def check_score_sheet(
+    lines: Sequence[HandLine],
+    rules: Ruleset,
+    *,
+    final: tuple[int, int] | None = None,
+    winner: int | None = None,
+) -> Verdict:
+    """Judge a hand-by-hand score sheet (``lines[i].points`` = what each side scored in hand
+    i+1), hand by hand: each hand must be a possible hand, no hand may follow the end of the
+    game, the last hand must end it, and the totals must equal ``final`` (per side) and name
+    ``winner`` (side 0 or 1) when given."""
+    if not lines:
+        return _impossible("empty_sheet", "The score sheet has no hands.")
+    totals = (0, 0)
+    trumpless = 0
+    game_winner: int | None = None
+    for number, line in enumerate(lines, start=1):
+        if game_winner is not None:
+            return _impossible(
+                "hand_after_game_won",
+                f"Hand {number} was played after the game was over at {_score(*totals)}.",
+                number,
+            )
+        problem = _number_problem(line.points, rules)
+        if problem is not None:
+            return Verdict(
+                problem.status, problem.code, f"Hand {number}: {problem.message}", number
+            )
+        if rules.auction:
+            code = _auction_line_problem(line, totals, rules)
+            if code is not None:
+                return _impossible(
+                    code,
+                    f"Hand {number}: {_score(*line.points)} cannot come from "
+                    f"that bid ({CODES[code]}).",
+                    number,
+                )
+        elif sum(line.points) not in (FULL_HAND, TRUMPLESS_HAND):
+            return _impossible(
+                "bad_hand_total",
+                f"Hand {number}: {_score(*line.points)} is {sum(line.points)} points; a hand "
+                f"gives {FULL_HAND}, or {TRUMPLESS_HAND} without the bonus.",
+                number,
+            )
+        trumpless += _line_unusual(line, rules)
+        totals, game_winner = end_of_hand(totals, line, rules)
+    if game_winner is None:
+        return _impossible(
+            "game_not_finished",
+            f"The sheet ends at {_score(*totals)}: no couple has reached {rules.target}.",
+            len(lines),
+        )
+    if final is not None and tuple(final) != totals:
+        return _impossible(
+            "final_mismatch",
+            f"The hands add up to {_score(*totals)}, not {_score(*final)}.",
+            len(lines),
+        )
+    if winner is not None and game_winner != -1 and winner != game_winner:
+        return _impossible(
+            "wrong_winner",
+            f"At {_score(*totals)} the couple on side {game_winner} won, not side {winner}.",
+            len(lines),
+        )
+    if trumpless:
+        plural = "hand" if trumpless == 1 else "hands"
+        return Verdict(
+            "unusual",
+            "trumpless_hands",
+            f"This sheet has {trumpless} {plural} in which no trump was played. "
+            "Check it with the table, then confirm it.",
+            trumpless_hands=trumpless,
+        )
+    return Verdict("ok", "ok", f"The sheet is regular and ends {_score(*totals)}.")
