@@ -1,0 +1,69 @@
+# GNU make. Needs only python3.11 (or python3) and make: everything else goes in .venv.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+VENV := .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+STAMP := $(VENV)/.installed
+BOOT_PYTHON := $(shell command -v python3.11 || command -v python3)
+# Extra arguments for pytest, e.g. make pytest PYTEST_ARGS='-k healthz -x'
+PYTEST_ARGS ?=
+
+.PHONY: help install run lint fmt contracts migrations-check typecheck pytest test bench lock clean
+
+help:
+	@echo "make run               install, migrate, create the demo organizer, serve on 127.0.0.1:8000"
+	@echo "make test              lint + contracts + migrations-check + typecheck + pytest"
+	@echo "make bench             engine benchmarks (figures for BENCHMARKS.md; never a pass/fail on time)"
+	@echo "make install           create .venv and install requirements-dev.txt"
+	@echo "make fmt               ruff format and ruff check --fix"
+	@echo "make lock              re-pin requirements*.txt from requirements*.in"
+	@echo "make clean             remove .venv and caches"
+
+install: $(STAMP)
+
+$(STAMP): requirements.txt requirements-dev.txt
+	@test -n "$(BOOT_PYTHON)" || { echo "python3.11 (or python3) is needed" >&2; exit 1; }
+	test -x $(PY) || $(BOOT_PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --upgrade pip
+	$(PY) -m pip install -r requirements-dev.txt
+	touch $(STAMP)
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py demo
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+fmt: install
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+contracts: install
+	$(BIN)/lint-imports
+
+migrations-check: install
+	$(PY) manage.py makemigrations --check --dry-run
+
+typecheck: install
+	$(BIN)/mypy
+
+pytest: install
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+test: lint contracts migrations-check typecheck pytest
+
+bench: install
+	$(BIN)/pytest tests/benchmarks --benchmark-enable --benchmark-only
+	$(PY) scripts/bench_engine.py
+
+lock:
+	scripts/lock-requirements.sh
+
+clean:
+	rm -rf $(VENV) .ruff_cache .mypy_cache .pytest_cache .hypothesis .benchmarks
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

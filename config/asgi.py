@@ -1,0 +1,9 @@
+"""ASGI entry point. Defaults to the production settings."""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.prod")
+
+application = get_asgi_application()

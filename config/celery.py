@@ -1,0 +1,23 @@
+"""The Celery app.
+
+Configuration comes from Django settings (the ``CELERY_`` names; see
+``config.settings.env.celery_settings``). Without ``CELERY_BROKER_URL`` tasks run eagerly,
+in-process: the embedded default needs no broker and no worker. Start a worker with
+``celery -A config worker -l info``.
+"""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.prod")
+
+app = Celery("fortyfives")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()
+
+
+@app.task(name="config.ping")
+def ping() -> str:
+    """Answer "pong": a task for checking that a worker (or eager mode) runs tasks."""
+    return "pong"

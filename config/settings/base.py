@@ -1,0 +1,127 @@
+"""Settings shared by every environment. Each value that differs between installations is
+read from the environment (see README.md for the table); dev, test and prod adjust the rest.
+"""
+
+import os
+from pathlib import Path
+
+from django.utils.translation import gettext_lazy as _
+
+from .env import celery_settings, database_settings, env_bool, env_int, env_list
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+DEBUG = env_bool(os.environ, "DEBUG", False)
+ALLOWED_HOSTS = env_list(os.environ, "ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
+CSRF_TRUSTED_ORIGINS = env_list(os.environ, "CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django_tables2",
+    "drives",
+    "scoring",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {"default": database_settings(os.environ, BASE_DIR)}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", _("English")), ("fr", _("French"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = "America/Halifax"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+MEDIA_URL = "media/"
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+
+# Celery: see config.settings.env.celery_settings for the rules.
+_celery = celery_settings(os.environ)
+CELERY_BROKER_URL = _celery["CELERY_BROKER_URL"]
+CELERY_RESULT_BACKEND = _celery["CELERY_RESULT_BACKEND"]
+CELERY_TASK_ALWAYS_EAGER = _celery["CELERY_TASK_ALWAYS_EAGER"]
+CELERY_TASK_EAGER_PROPAGATES = _celery["CELERY_TASK_EAGER_PROPAGATES"]
+CELERY_TASK_ACKS_LATE = _celery["CELERY_TASK_ACKS_LATE"]
+CELERY_TASK_REJECT_ON_WORKER_LOST = _celery["CELERY_TASK_REJECT_ON_WORKER_LOST"]
+CELERY_WORKER_PREFETCH_MULTIPLIER = _celery["CELERY_WORKER_PREFETCH_MULTIPLIER"]
+CELERY_TASK_SERIALIZER = _celery["CELERY_TASK_SERIALIZER"]
+CELERY_RESULT_SERIALIZER = _celery["CELERY_RESULT_SERIALIZER"]
+CELERY_ACCEPT_CONTENT = _celery["CELERY_ACCEPT_CONTENT"]
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = _celery["CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP"]
+CELERY_TIMEZONE = TIME_ZONE
+
+# How long /healthz waits for the broker before calling it down.
+HEALTHZ_BROKER_TIMEOUT = env_int(os.environ, "HEALTHZ_BROKER_TIMEOUT", 2)
+
+# `manage.py demo` creates a superuser with a published password: fine on a hall laptop,
+# never on a public server (prod turns it off unless DEMO_COMMAND_ALLOWED=true).
+DEMO_COMMAND_ALLOWED = env_bool(os.environ, "DEMO_COMMAND_ALLOWED", True)
+
+DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # Django's own default handler for "django" would print its messages a second time.
+    "loggers": {"django": {"handlers": ["console"], "propagate": False}},
+}

@@ -1,0 +1,44 @@
+"""Production: PostgreSQL and Redis from the environment, behind a TLS-terminating proxy.
+
+``SECRET_KEY`` and ``ALLOWED_HOSTS`` are required. ``python manage.py check --deploy``
+with these settings must report no issues.
+"""
+
+import os
+
+from django.core.exceptions import ImproperlyConfigured
+
+from .base import *
+from .env import env_bool, env_int, env_list
+
+DEBUG = env_bool(os.environ, "DEBUG", False)
+
+SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY:
+    raise ImproperlyConfigured(
+        "SECRET_KEY must be set in production, e.g. to the output of "
+        "python -c 'from django.core.management.utils import get_random_secret_key; "
+        "print(get_random_secret_key())'"
+    )
+ALLOWED_HOSTS = env_list(os.environ, "ALLOWED_HOSTS")
+
+# TLS ends at the reverse proxy, which must set X-Forwarded-Proto.
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_bool(os.environ, "SECURE_SSL_REDIRECT", True)
+# Load balancers probe /healthz over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = env_int(os.environ, "SECURE_HSTS_SECONDS", 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool(os.environ, "SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool(os.environ, "SECURE_HSTS_PRELOAD", True)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SESSION_COOKIE_SECURE = True
+CSRF_COOKIE_SECURE = True
+X_FRAME_OPTIONS = "DENY"
+
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+
+DEMO_COMMAND_ALLOWED = env_bool(os.environ, "DEMO_COMMAND_ALLOWED", False)

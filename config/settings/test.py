@@ -1,0 +1,17 @@
+"""pytest (``DJANGO_SETTINGS_MODULE=config.settings.test``): fast hashing, no DEBUG.
+
+The database and the broker still come from the environment, so the same suite runs on the
+SQLite default and, in CI, on PostgreSQL and Redis.
+"""
+
+from .base import *
+from .base import SECRET_KEY
+
+DEBUG = False
+SECRET_KEY = SECRET_KEY or "django-insecure-test-only-key-for-the-45s-test-suite"
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+# Serve static files from the app and project folders, as in development: tests do not
+# run collectstatic.
+WHITENOISE_AUTOREFRESH = True
+WHITENOISE_USE_FINDERS = True

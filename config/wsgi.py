@@ -1,0 +1,9 @@
+"""WSGI entry point (``gunicorn config.wsgi``). Defaults to the production settings."""
+
+import os
+
+from django.core.wsgi import get_wsgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.prod")
+
+application = get_wsgi_application()

@@ -1,0 +1,1 @@
+"""Admin for rare repairs of drives. Nothing registered yet."""

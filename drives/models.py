@@ -1,0 +1,1 @@
+"""Models of a drive and its night. None yet."""

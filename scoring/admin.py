@@ -1,0 +1,1 @@
+"""Admin for rare repairs of results. Nothing registered yet."""

@@ -1,0 +1,1 @@
+"""Models of results, standings and prizes. None yet."""

@@ -1,0 +1,34 @@
+"""/healthz: a JSON report of the database and the broker."""
+
+import pytest
+from django.test import Client
+from django.test.utils import override_settings
+
+pytestmark = pytest.mark.django_db
+
+
+def test_healthz_reports_ok(client: Client) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    body = response.json()
+    assert body["database"] == "ok"
+    assert body["broker"] in {"eager", "ok"}
+    assert body["status"] == "ok"
+    assert "no-cache" in response["Cache-Control"]
+
+
+@override_settings(CELERY_TASK_ALWAYS_EAGER=True)
+def test_healthz_says_eager_without_a_broker(client: Client) -> None:
+    assert client.get("/healthz").json()["broker"] == "eager"
+
+
+@override_settings(
+    CELERY_TASK_ALWAYS_EAGER=False,
+    CELERY_BROKER_URL="redis://127.0.0.1:1/0",
+    HEALTHZ_BROKER_TIMEOUT=1,
+)
+def test_healthz_is_503_when_the_broker_is_down(client: Client) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json() == {"database": "ok", "broker": "down", "status": "down"}

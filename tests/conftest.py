@@ -1,0 +1,39 @@
+"""Shared test helpers.
+
+Tests that need a real service carry a marker (``postgres``, ``redis``). Without the service
+they skip with the reason how to provide it; with ``CI=true`` they fail instead, so that CI
+can never go green by skipping what it was meant to check.
+"""
+
+import os
+
+import pytest
+
+SERVICE_MARKERS = {
+    "postgres": (
+        lambda: os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")),
+        "set DATABASE_URL=postgres://… to run",
+    ),
+    "redis": (
+        lambda: os.environ.get("CELERY_BROKER_URL", "").startswith(("redis://", "rediss://")),
+        "set CELERY_BROKER_URL=redis://… to run",
+    ),
+}
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+def require_service(name: str, reason: str) -> None:
+    """Give up on this test because ``name`` is not available: skip, or fail under CI."""
+    message = f"{name} not available: {reason}"
+    if in_ci():
+        pytest.fail(f"{message} (CI=true, so this is a failure, not a skip)", pytrace=False)
+    pytest.skip(message)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for marker, (available, reason) in SERVICE_MARKERS.items():
+        if item.get_closest_marker(marker) is not None and not available():
+            require_service(marker, reason)
