@@ -1,1 +1,300 @@
-"""Models of a drive and its night. None yet."""
+"""Models of a club's drives and their nights: clubs and members, drives, couples, tables,
+games and the seating of each game as it was played, tokens, and the audit trail.
+
+A drive's rules live in the engine; these rows store what happened. Results (who won at a
+table) belong to the ``scoring`` app, which builds on these models; nothing here knows of it.
+Writes go through ``drives.services``; reads through ``drives.selectors``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from engine.rules import PRESETS
+
+
+def new_token() -> str:
+    """128 random bits, URL-safe (22 characters)."""
+    return secrets.token_urlsafe(16)
+
+
+class Club(models.Model):
+    """A parish, legion branch or club: it owns its drives and sees no one else's."""
+
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    slug = models.SlugField(_("slug"), max_length=60, unique=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        ORGANIZER = "organizer", _("organizer")
+        SCORER = "scorer", _("scorer")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=12, choices=Role.choices, default=Role.ORGANIZER)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="membership_once_per_club")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.role}) at {self.club}"
+
+
+class ApiToken(models.Model):
+    """A user's API token (``Authorization: Bearer …``); only its SHA-256 is stored."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"API token of {self.user} ({self.created_at:%Y-%m-%d})"
+
+    @staticmethod
+    def digest_of(raw: str) -> str:
+        return hashlib.sha256(raw.encode()).hexdigest()
+
+
+class Drive(models.Model):
+    """One evening of ``games`` games among numbered couples at numbered tables."""
+
+    class State(models.TextChoices):
+        SETUP = "setup", _("setting up")
+        RUNNING = "running", _("running")
+        CLOSED = "closed", _("closed")
+
+    class Movement(models.TextChoices):
+        WINNERS_MOVE = "winners-move", _("winners move, losers stay")
+        LOSERS_MOVE = "losers-move", _("losers move, winners stay")
+
+    class FirstSeating(models.TextChoices):
+        BY_NUMBER = "by-number", _("by number")
+        SHUFFLE = "shuffle", _("shuffled from a recorded seed")
+
+    class Ranking(models.TextChoices):
+        DENSE = "dense", _("dense (1, 1, 2)")
+        COMPETITION = "competition", _("competition (1, 1, 3)")
+
+    RULESET_CHOICES = [(name, name) for name in PRESETS]
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="drives")
+    slug = models.SlugField(max_length=80, unique=True)
+    name = models.CharField(_("name"), max_length=120)
+    date = models.DateField(_("date"))
+    venue = models.CharField(_("venue"), max_length=200, blank=True)
+    games = models.PositiveSmallIntegerField(
+        _("games"), default=25, validators=[MinValueValidator(1), MaxValueValidator(60)]
+    )
+    ruleset = models.CharField(
+        _("ruleset"), max_length=40, choices=RULESET_CHOICES, default="cape-breton-45"
+    )
+    movement = models.CharField(
+        max_length=20, choices=Movement.choices, default=Movement.WINNERS_MOVE
+    )
+    first_seating = models.CharField(
+        max_length=12, choices=FirstSeating.choices, default=FirstSeating.BY_NUMBER
+    )
+    seed = models.BigIntegerField(null=True, blank=True, help_text=_("seed of a shuffled seating"))
+    sit_out_counts_as_win = models.BooleanField(default=True)
+    ranking = models.CharField(max_length=12, choices=Ranking.choices, default=Ranking.DENSE)
+    entry_fee = models.DecimalField(max_digits=8, decimal_places=2, default=0)
+    currency = models.CharField(max_length=3, default="CAD")
+    confirm_by_other_couple = models.BooleanField(default=False)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.SETUP)
+    current_game = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-date", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(current_game__lte=models.F("games")), name="drive_current_game_in_range"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.date})"
+
+    @property
+    def is_closed(self) -> bool:
+        return self.state == self.State.CLOSED
+
+
+class Couple(models.Model):
+    """Two players who play the night together, numbered in order of registration."""
+
+    drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="couples")
+    number = models.PositiveIntegerField()
+    player1 = models.CharField(max_length=80)
+    player2 = models.CharField(max_length=80)
+    paid = models.BooleanField(default=False)
+    checked_in = models.BooleanField(default=False)
+    cookie_jar = models.BooleanField(default=False)
+    joined_game = models.PositiveSmallIntegerField(
+        default=1, help_text=_("first game played (later for a late arrival)")
+    )
+    withdrawn_game = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("first game missed after withdrawing")
+    )
+    holes = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("holes counted on the punch card at the end")
+    )
+    token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+
+    class Meta:
+        ordering = ["drive", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["drive", "number"], name="couple_number_once_per_drive")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number}: {self.player1} & {self.player2}"
+
+    @property
+    def players(self) -> list[str]:
+        return [self.player1, self.player2]
+
+    @property
+    def withdrawn(self) -> bool:
+        return self.withdrawn_game is not None
+
+
+class Table(models.Model):
+    """A numbered table of a drive, with the token its QR code carries."""
+
+    drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveIntegerField()
+    token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+    closed_game = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("first game with nobody at this table")
+    )
+
+    class Meta:
+        ordering = ["drive", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["drive", "number"], name="table_number_once_per_drive")
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.number}"
+
+
+class Game(models.Model):
+    """One round of the night. Its seats are fixed when it starts and never change."""
+
+    drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="game_set")
+    number = models.PositiveSmallIntegerField()
+    started_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["drive", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["drive", "number"], name="game_once_per_drive")
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.number}"
+
+
+class Seat(models.Model):
+    """Who sat at one table in one game: the couple that stayed and the one that arrived
+    (and dealt first). One of them is empty at a sit-out table."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="seats")
+    stays = models.ForeignKey(
+        Couple, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    arrives = models.ForeignKey(
+        Couple, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["game", "table__number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "table"], name="seat_once_per_table_and_game"),
+            models.CheckConstraint(
+                condition=Q(stays__isnull=False) | Q(arrives__isnull=False),
+                name="seat_not_empty",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game}, {self.table}"
+
+    @property
+    def is_sit_out(self) -> bool:
+        return (self.stays_id is None) != (self.arrives_id is None)
+
+
+class AuditEntry(models.Model):
+    """Every change of a night: who, when, through which channel, old and new values."""
+
+    class Channel(models.TextChoices):
+        DESK = "desk", _("desk")
+        TABLE = "table", _("table")
+        COUPLE = "couple", _("couple")
+        API = "api", _("API")
+        IMPORT = "import", _("import")
+        CLI = "cli", _("command line")
+        SYSTEM = "system", _("system")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    drive = models.ForeignKey(
+        Drive, null=True, blank=True, on_delete=models.CASCADE, related_name="audit"
+    )
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    channel = models.CharField(max_length=8, choices=Channel.choices)
+    action = models.CharField(max_length=40)
+    subject = models.CharField(max_length=80, blank=True)
+    old = models.JSONField(null=True, blank=True)
+    new = models.JSONField(null=True, blank=True)
+    note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["at", "id"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return f"{self.at:%H:%M:%S} {self.action} {self.subject}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "at": self.at.isoformat(),
+            "user": self.user.get_username() if self.user else None,
+            "channel": self.channel,
+            "action": self.action,
+            "subject": self.subject,
+            "old": self.old,
+            "new": self.new,
+            "note": self.note,
+        }

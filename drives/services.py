@@ -1,0 +1,666 @@
+"""Writes of the night before the results: clubs and members, drives and their settings,
+couples (one, many, or a CSV file, all or nothing), check-in and withdrawal, starting the
+night, opening a game's seating, closing the drive, punch-card holes, API tokens.
+
+Every service owns its transaction, locks the drive row it changes (so two desks never
+interleave), checks its input and writes an audit entry. Results, the advance from one game to
+the next and standings live in ``scoring`` (which builds on this); this module never reads
+results.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date as Date
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from drives.errors import Conflict, Forbidden, NotFound, ServiceError
+from drives.models import (
+    ApiToken,
+    AuditEntry,
+    Club,
+    Couple,
+    Drive,
+    Game,
+    Membership,
+    Seat,
+    Table,
+)
+from engine.movement import Seating, first_seating
+from engine.rules import PRESETS
+
+User = AbstractBaseUser | AnonymousUser | None
+
+MAX_NAME = 80
+MAX_COUPLES = 2000
+MAX_CSV_BYTES = 1_000_000
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who makes a change, and through which channel (for the audit)."""
+
+    user: Any = None
+    channel: str = AuditEntry.Channel.DESK
+    couple: Couple | None = None
+
+    @property
+    def account(self) -> Any:
+        return self.user if getattr(self, "user", None) and self.user.is_authenticated else None
+
+
+SYSTEM = Actor(channel=AuditEntry.Channel.SYSTEM)
+
+
+def audit(
+    drive: Drive | None,
+    actor: Actor,
+    action: str,
+    *,
+    club: Club | None = None,
+    subject: str = "",
+    old: Any = None,
+    new: Any = None,
+    note: str = "",
+) -> AuditEntry:
+    return AuditEntry.objects.create(
+        club=club or drive.club,  # type: ignore[union-attr]
+        drive=drive,
+        user=actor.account,
+        channel=actor.channel,
+        action=action,
+        subject=subject,
+        old=old,
+        new=new,
+        note=note,
+    )
+
+
+# --- clubs, members, tokens -----------------------------------------------------------------
+
+
+def club_create(*, name: str, actor: Actor = SYSTEM, organizer: Any = None) -> Club:
+    name = (name or "").strip()
+    if not name or len(name) > 120:
+        raise ServiceError("bad_name", "A club needs a name of 1 to 120 characters.")
+    with transaction.atomic():
+        existing = Club.objects.filter(name=name).first()
+        if existing:
+            raise Conflict("club_exists", f"There is already a club called {name!r}.")
+        club = Club.objects.create(name=name, slug=_unique_slug(Club, slugify(name) or "club"))
+        if organizer is not None:
+            Membership.objects.create(club=club, user=organizer, role=Membership.Role.ORGANIZER)
+        audit(None, actor, "club.create", club=club, subject=club.slug, new={"name": name})
+    return club
+
+
+def club_get_or_create(*, name: str, actor: Actor = SYSTEM) -> Club:
+    club = Club.objects.filter(name=name.strip()).first()
+    return club or club_create(name=name, actor=actor)
+
+
+def member_add(*, club: Club, user: Any, role: str, actor: Actor = SYSTEM) -> Membership:
+    if role not in Membership.Role.values:
+        raise ServiceError("bad_role", "A member is an organizer or a scorer.")
+    with transaction.atomic():
+        membership, _ = Membership.objects.update_or_create(
+            club=club, user=user, defaults={"role": role}
+        )
+        audit(None, actor, "member.set", club=club, subject=user.get_username(), new=role)
+    return membership
+
+
+def api_token_create(*, user: Any) -> str:
+    """A new API token for ``user``; the raw value is returned once and never stored."""
+    raw = secrets.token_urlsafe(32)
+    ApiToken.objects.create(user=user, digest=ApiToken.digest_of(raw))
+    return raw
+
+
+def role_in(club: Club, user: Any) -> str | None:
+    """The user's role in the club (superusers count as organizers), or None."""
+    if user is None or not user.is_authenticated:
+        return None
+    if user.is_superuser:
+        return Membership.Role.ORGANIZER
+    return Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
+
+
+def require_role(drive_or_club: Drive | Club, user: Any, *roles: str) -> str:
+    """The user's role if it is one of ``roles``; a 404 for outsiders (no club is revealed to
+    someone who is not in it), a 403 for members without the role."""
+    club = drive_or_club.club if isinstance(drive_or_club, Drive) else drive_or_club
+    role = role_in(club, user)
+    if role is None:
+        raise NotFound("not_found", "No such drive.")
+    if roles and role not in roles:
+        raise Forbidden("forbidden", f"This needs the role of {' or '.join(roles)}.")
+    return role
+
+
+# --- drives -------------------------------------------------------------------------------------
+
+DRIVE_SETTINGS = (
+    "name", "date", "venue", "games", "ruleset", "movement", "first_seating", "seed",
+    "sit_out_counts_as_win", "ranking", "entry_fee", "currency", "confirm_by_other_couple",
+)  # fmt: skip
+
+
+def _clean_settings(data: dict[str, Any], *, partial: bool) -> dict[str, Any]:
+    """Check and normalise drive settings; every problem is named."""
+    unknown = sorted(set(data) - set(DRIVE_SETTINGS))
+    if unknown:
+        raise ServiceError(
+            "unknown_field", f"Unknown drive setting: {unknown[0]}.", field=unknown[0]
+        )
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        out[key] = _clean_setting(key, value)
+    if not partial:
+        for required in ("name", "date"):
+            if required not in out:
+                raise ServiceError("missing_field", f"A drive needs a {required}.", field=required)
+    return out
+
+
+def _bad(field: str, message: str) -> ServiceError:
+    return ServiceError("bad_field", message, field=field)
+
+
+def _clean_setting(key: str, value: Any) -> Any:
+    if key in ("name", "venue"):
+        if not isinstance(value, str) or len(value.strip()) > (120 if key == "name" else 200):
+            raise _bad(key, f"The {key} must be text (at most 120 characters).")
+        if key == "name" and not value.strip():
+            raise _bad(key, "The drive needs a name.")
+        return value.strip()
+    if key == "date":
+        if isinstance(value, Date):
+            return value
+        try:
+            return Date.fromisoformat(str(value))
+        except ValueError:
+            raise _bad(key, f"{value!r} is not a date (YYYY-MM-DD).") from None
+    if key == "games":
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 60:
+            raise _bad(key, "games must be a whole number from 1 to 60.")
+        return value
+    if key == "ruleset":
+        if value not in PRESETS:
+            raise _bad(key, f"Unknown ruleset {value!r}; choose one of {', '.join(PRESETS)}.")
+        return value
+    if key == "movement":
+        if value not in Drive.Movement.values:
+            raise _bad(key, "movement is winners-move or losers-move.")
+        return value
+    if key == "first_seating":
+        if value not in Drive.FirstSeating.values:
+            raise _bad(key, "first_seating is by-number or shuffle.")
+        return value
+    if key == "seed":
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            raise _bad(key, "seed must be a whole number.")
+        if value is not None and not 0 <= value < 2**63:
+            raise _bad(key, "seed must be from 0 to 2^63 - 1.")
+        return value
+    if key in ("sit_out_counts_as_win", "confirm_by_other_couple"):
+        if not isinstance(value, bool):
+            raise _bad(key, f"{key} must be true or false.")
+        return value
+    if key == "ranking":
+        if value not in Drive.Ranking.values:
+            raise _bad(key, "ranking is dense or competition.")
+        return value
+    if key == "entry_fee":
+        try:
+            fee = Decimal(str(value))
+        except (InvalidOperation, ValueError):
+            raise _bad(key, f"{value!r} is not an amount.") from None
+        if not fee.is_finite() or fee < 0 or fee >= 1_000_000 or fee != round(fee, 2):
+            raise _bad(key, "entry_fee must be an amount from 0, to the cent.")
+        return fee
+    if key == "currency":
+        if not isinstance(value, str) or len(value) != 3 or not value.isalpha():
+            raise _bad(key, "currency is a three-letter code such as CAD, USD, EUR or NZD.")
+        return value.upper()
+    raise _bad(key, f"Unknown setting {key}.")
+
+
+def drive_create(*, club: Club, actor: Actor = SYSTEM, **settings: Any) -> Drive:
+    values = _clean_settings(settings, partial=False)
+    with transaction.atomic():
+        base = slugify(f"{values['name']}-{values['date']}")[:70] or "drive"
+        drive = Drive.objects.create(club=club, slug=_unique_slug(Drive, base), **values)
+        audit(drive, actor, "drive.create", subject=drive.slug, new=_jsonable(values))
+    return drive
+
+
+def drive_update(*, drive: Drive, actor: Actor, **settings: Any) -> Drive:
+    values = _clean_settings(settings, partial=True)
+    with transaction.atomic():
+        drive = _lock(drive)
+        _require_open(drive)
+        if drive.state != Drive.State.SETUP:
+            fixed = {"games", "first_seating", "seed", "movement"} & set(values)
+            if fixed:
+                raise Conflict(
+                    "drive_started", f"{sorted(fixed)[0]} cannot change once the night started."
+                )
+        old = {k: _jsonable(getattr(drive, k)) for k in values}
+        for key, value in values.items():
+            setattr(drive, key, value)
+        drive.save(update_fields=list(values))
+        audit(drive, actor, "drive.update", subject=drive.slug, old=old, new=_jsonable(values))
+    return drive
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, Date | Decimal):
+        return str(value)
+    return value
+
+
+def _unique_slug(model: Any, base: str) -> str:
+    slug, n = base, 1
+    while model.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+def _lock(drive: Drive) -> Drive:
+    """The drive row, locked for this transaction (PostgreSQL: FOR UPDATE; SQLite: the
+    IMMEDIATE transaction already holds the write lock)."""
+    return Drive.objects.select_for_update().select_related("club").get(pk=drive.pk)
+
+
+def _require_open(drive: Drive) -> None:
+    if drive.state == Drive.State.CLOSED:
+        raise ServiceError("drive_closed", "The drive is closed: nothing can change any more.")
+
+
+# --- couples ----------------------------------------------------------------------------------
+
+
+def _clean_players(p1: Any, p2: Any, where: str = "") -> tuple[str, str]:
+    names = []
+    for value in (p1, p2):
+        if not isinstance(value, str) or not value.strip():
+            raise ServiceError("missing_player", f"{where}a couple needs two player names.")
+        value = " ".join(value.split())
+        if len(value) > MAX_NAME:
+            raise ServiceError(
+                "name_too_long", f"{where}a player's name has at most {MAX_NAME} characters."
+            )
+        names.append(value)
+    return names[0], names[1]
+
+
+def couples_register(
+    *,
+    drive: Drive,
+    couples: Sequence[dict[str, Any]],
+    actor: Actor = SYSTEM,
+) -> list[Couple]:
+    """Register couples in order (numbers follow the last one). Each item has ``players`` (two
+    names) or ``player1``/``player2``, and optionally ``paid``, ``checked_in``, ``cookie_jar``.
+    All or nothing. Once the night runs they are late arrivals: seated from the next game."""
+    cleaned = []
+    for i, item in enumerate(couples, start=1):
+        where = f"Couple {i}: " if len(couples) > 1 else ""
+        if not isinstance(item, dict):
+            raise ServiceError("bad_couple", f"{where}give the two players' names.")
+        players = item.get("players")
+        if players is not None:
+            if not isinstance(players, list | tuple) or len(players) != 2:
+                raise ServiceError("bad_couple", f"{where}players must be a list of two names.")
+            p1, p2 = players
+        else:
+            p1, p2 = item.get("player1"), item.get("player2")
+        flags = {}
+        for flag in ("paid", "checked_in", "cookie_jar"):
+            if flag in item:
+                if not isinstance(item[flag], bool):
+                    raise ServiceError("bad_field", f"{where}{flag} must be true or false.")
+                flags[flag] = item[flag]
+        extra = set(item) - {"players", "player1", "player2", "paid", "checked_in", "cookie_jar"}
+        if extra:
+            raise ServiceError("unknown_field", f"{where}unknown field {sorted(extra)[0]}.")
+        cleaned.append((_clean_players(p1, p2, where), flags))
+    if not cleaned:
+        raise ServiceError("no_couples", "No couples were given.")
+    with transaction.atomic():
+        drive = _lock(drive)
+        _require_open(drive)
+        last = (
+            Couple.objects.filter(drive=drive)
+            .order_by("-number")
+            .values_list("number", flat=True)
+            .first()
+            or 0
+        )
+        if last + len(cleaned) > MAX_COUPLES:
+            raise ServiceError("too_many_couples", f"A drive has at most {MAX_COUPLES} couples.")
+        joined = drive.current_game + 1 if drive.state == Drive.State.RUNNING else 1
+        if joined > drive.games:
+            raise ServiceError("night_over", "The last game has started: no more couples can join.")
+        created = Couple.objects.bulk_create(
+            [
+                Couple(
+                    drive=drive,
+                    number=last + i,
+                    player1=p1,
+                    player2=p2,
+                    joined_game=joined,
+                    **flags,
+                )
+                for i, ((p1, p2), flags) in enumerate(cleaned, start=1)
+            ]
+        )
+        audit(
+            drive,
+            actor,
+            "couples.register" if joined == 1 else "couples.late",
+            subject=f"{last + 1}-{last + len(created)}",
+            new=[{"number": c.number, "players": c.players} for c in created],
+            note="" if joined == 1 else f"from game {joined}",
+        )
+    return created
+
+
+def couples_import_csv(*, drive: Drive, data: bytes, actor: Actor = SYSTEM) -> list[Couple]:
+    """Register the couples of a CSV file with a header ``player1,player2`` (more columns
+    ``paid``, ``checked_in``, ``cookie_jar`` as yes/no are allowed): every row or none; every
+    bad row is named with its line number."""
+    rows = parse_couples_csv(data)
+    return couples_register(drive=drive, couples=rows, actor=actor)
+
+
+_TRUE = {"yes", "y", "true", "1", "x", "oui"}
+_FALSE = {"no", "n", "false", "0", "", "non"}
+
+
+def parse_couples_csv(data: bytes) -> list[dict[str, Any]]:
+    if len(data) > MAX_CSV_BYTES:
+        raise ServiceError("file_too_large", f"The file is larger than {MAX_CSV_BYTES:,} bytes.")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise ServiceError(
+            "not_utf8",
+            f"Line {line}: the file is not UTF-8 text (save it as CSV UTF-8).",
+            errors=[{"line": line, "message": "not UTF-8"}],
+        ) from None
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = [h.strip().lower() for h in next(reader)]
+    except StopIteration:
+        raise ServiceError("empty_file", "The file is empty.") from None
+    except csv.Error as error:
+        raise ServiceError("bad_csv", f"Line 1: {error}.") from None
+    if header[:2] != ["player1", "player2"]:
+        raise ServiceError(
+            "bad_header",
+            "Line 1: the header must start with player1,player2.",
+            errors=[{"line": 1, "message": "header must start with player1,player2"}],
+        )
+    flags = header[2:]
+    bad_flags = [f for f in flags if f not in ("paid", "checked_in", "cookie_jar")]
+    if bad_flags or len(set(flags)) != len(flags):
+        raise ServiceError(
+            "bad_header", f"Line 1: unknown or repeated column {bad_flags[:1] or flags}."
+        )
+    rows: list[dict[str, Any]] = []
+    errors: list[dict[str, Any]] = []
+    seen: dict[tuple[str, str], int] = {}
+    try:
+        for record in reader:
+            line = reader.line_num
+            if not any(cell.strip() for cell in record):
+                continue
+            if len(record) != len(header):
+                errors.append(
+                    {"line": line, "message": f"{len(record)} columns, expected {len(header)}"}
+                )
+                continue
+            try:
+                p1, p2 = _clean_players(record[0], record[1])
+            except ServiceError as error:
+                errors.append({"line": line, "message": error.message})
+                continue
+            key = (p1.casefold(), p2.casefold())
+            if key in seen:
+                errors.append({"line": line, "message": f"the same couple as line {seen[key]}"})
+                continue
+            seen[key] = line
+            item: dict[str, Any] = {"player1": p1, "player2": p2}
+            for flag, cell in zip(flags, record[2:], strict=True):
+                value = cell.strip().lower()
+                if value not in _TRUE | _FALSE:
+                    errors.append(
+                        {"line": line, "message": f"{flag} must be yes or no, not {cell!r}"}
+                    )
+                    break
+                item[flag] = value in _TRUE
+            else:
+                rows.append(item)
+            if len(rows) + len(errors) > MAX_COUPLES:
+                raise ServiceError(
+                    "too_many_couples", f"A drive has at most {MAX_COUPLES} couples."
+                )
+    except csv.Error as error:
+        errors.append({"line": reader.line_num, "message": str(error)})
+    if errors:
+        listed = "; ".join(f"line {e['line']}: {e['message']}" for e in errors[:20])
+        more = f" (and {len(errors) - 20} more)" if len(errors) > 20 else ""
+        raise ServiceError("bad_rows", f"Nothing was imported. {listed}{more}.", errors=errors)
+    if not rows:
+        raise ServiceError("no_couples", "The file has a header but no couples.")
+    return rows
+
+
+COUPLE_FLAGS = ("paid", "checked_in", "cookie_jar")
+
+
+def couple_update(*, couple: Couple, actor: Actor, **changes: Any) -> Couple:
+    """Change a couple's names or flags (``paid``, ``checked_in``, ``cookie_jar``), or withdraw
+    it (``withdrawn=True``: from the next game). A withdrawal cannot be undone once applied."""
+    allowed = {"player1", "player2", "players", *COUPLE_FLAGS, "withdrawn"}
+    unknown = sorted(set(changes) - allowed)
+    if unknown:
+        raise ServiceError("unknown_field", f"Unknown couple field {unknown[0]}.", field=unknown[0])
+    with transaction.atomic():
+        drive = _lock(couple.drive)
+        _require_open(drive)
+        couple = Couple.objects.select_for_update().get(pk=couple.pk)
+        old: dict[str, Any] = {}
+        new: dict[str, Any] = {}
+        if "players" in changes:
+            players = changes.pop("players")
+            if not isinstance(players, list | tuple) or len(players) != 2:
+                raise ServiceError("bad_couple", "players must be a list of two names.")
+            changes["player1"], changes["player2"] = players
+        if "player1" in changes or "player2" in changes:
+            p1, p2 = _clean_players(
+                changes.pop("player1", couple.player1), changes.pop("player2", couple.player2)
+            )
+            old["players"], new["players"] = couple.players, [p1, p2]
+            couple.player1, couple.player2 = p1, p2
+        for flag in COUPLE_FLAGS:
+            if flag in changes:
+                value = changes[flag]
+                if not isinstance(value, bool):
+                    raise ServiceError("bad_field", f"{flag} must be true or false.", field=flag)
+                old[flag], new[flag] = getattr(couple, flag), value
+                setattr(couple, flag, value)
+        if "withdrawn" in changes:
+            value = changes["withdrawn"]
+            if not isinstance(value, bool):
+                raise ServiceError(
+                    "bad_field", "withdrawn must be true or false.", field="withdrawn"
+                )
+            _withdraw(drive, couple, value, old, new)
+        couple.save()
+        audit(drive, actor, "couple.update", subject=f"couple {couple.number}", old=old, new=new)
+    return couple
+
+
+def _withdraw(
+    drive: Drive, couple: Couple, value: bool, old: dict[str, Any], new: dict[str, Any]
+) -> None:
+    next_game = drive.current_game + 1 if drive.state == Drive.State.RUNNING else 1
+    if value:
+        if couple.withdrawn_game is not None:
+            return
+        if next_game > drive.games:
+            raise ServiceError("night_over", "The last game has started: nobody can withdraw now.")
+        old["withdrawn_game"], new["withdrawn_game"] = None, next_game
+        couple.withdrawn_game = next_game
+        return
+    if couple.withdrawn_game is None:
+        return
+    if couple.withdrawn_game < next_game:
+        raise Conflict(
+            "withdrawal_applied",
+            f"Couple {couple.number} left before game {couple.withdrawn_game}; "
+            "register them again as a late arrival.",
+        )
+    old["withdrawn_game"], new["withdrawn_game"] = couple.withdrawn_game, None
+    couple.withdrawn_game = None
+
+
+def holes_record(*, drive: Drive, holes: dict[int, int], actor: Actor) -> None:
+    """Record the holes counted on punch cards at the end (couple number → holes)."""
+    with transaction.atomic():
+        drive = _lock(drive)
+        _require_open(drive)
+        couples = {c.number: c for c in Couple.objects.filter(drive=drive, number__in=list(holes))}
+        for number, count in holes.items():
+            if number not in couples:
+                raise ServiceError("unknown_couple", f"There is no couple {number}.")
+            if (
+                not isinstance(count, int)
+                or isinstance(count, bool)
+                or not 0 <= count <= drive.games
+            ):
+                raise ServiceError(
+                    "bad_holes", f"Couple {number}: holes must be 0 to {drive.games}."
+                )
+        for number, count in holes.items():
+            couples[number].holes = count
+        Couple.objects.bulk_update(list(couples.values()), ["holes"])
+        audit(drive, actor, "holes.record", new={str(k): v for k, v in holes.items()})
+
+
+# --- the night ---------------------------------------------------------------------------------
+
+
+def drive_start(
+    *, drive: Drive, actor: Actor, seating: str | None = None, seed: Any = None
+) -> Game:
+    """Seat game 1: by number, or shuffled from ``seed`` (drawn and recorded if not given)."""
+    if seating is not None and seating not in Drive.FirstSeating.values:
+        raise ServiceError("bad_field", "seating is by-number or shuffle.", field="seating")
+    if seed is not None:
+        seed = _clean_setting("seed", seed)
+    with transaction.atomic():
+        drive = _lock(drive)
+        _require_open(drive)
+        if drive.state != Drive.State.SETUP:
+            raise Conflict("already_started", "The night has already started.")
+        method = seating or drive.first_seating
+        if method == Drive.FirstSeating.SHUFFLE:
+            seed = (
+                seed
+                if seed is not None
+                else (drive.seed if drive.seed is not None else secrets.randbits(48))
+            )
+        numbers = list(
+            Couple.objects.filter(drive=drive, withdrawn_game__isnull=True).values_list(
+                "number", flat=True
+            )
+        )
+        if len(numbers) < 2:
+            raise ServiceError("too_few_couples", "At least two couples are needed to start.")
+        first = first_seating(
+            numbers, shuffle_seed=seed if method == Drive.FirstSeating.SHUFFLE else None
+        )
+        drive.first_seating = method
+        drive.seed = seed if method == Drive.FirstSeating.SHUFFLE else drive.seed
+        drive.state = Drive.State.RUNNING
+        Couple.objects.filter(drive=drive, withdrawn_game__isnull=True).update(joined_game=1)
+        game = game_open(drive=drive, number=1, seating=first)
+        audit(
+            drive,
+            actor,
+            "drive.start",
+            subject="game 1",
+            new={"seating": method, "seed": drive.seed, "couples": len(numbers)},
+        )
+    return game
+
+
+def game_open(*, drive: Drive, number: int, seating: Seating) -> Game:
+    """Store a game's seating (inside the caller's transaction, drive locked): new tables are
+    created, closed ones marked, the drive's current game moves on. Three writes and two reads
+    whatever the number of tables."""
+    tables = {t.number: t for t in Table.objects.filter(drive=drive)}
+    new_tables = [
+        Table(drive=drive, number=t.table) for t in seating.tables if t.table not in tables
+    ]
+    if new_tables:
+        for table in Table.objects.bulk_create(new_tables):
+            tables[table.number] = table
+        tables = {t.number: t for t in Table.objects.filter(drive=drive)}
+    newly_closed = [n for n in seating.closed if tables[n].closed_game is None]
+    if newly_closed:
+        Table.objects.filter(drive=drive, number__in=newly_closed).update(closed_game=number)
+    couples = dict(Couple.objects.filter(drive=drive).values_list("number", "id"))
+    game = Game.objects.create(drive=drive, number=number)
+    Seat.objects.bulk_create(
+        [
+            Seat(
+                game=game,
+                table=tables[t.table],
+                stays_id=couples[t.stays] if t.stays is not None else None,
+                arrives_id=couples[t.arrives] if t.arrives is not None else None,
+            )
+            for t in seating.tables
+        ]
+    )
+    drive.current_game = number
+    drive.save(update_fields=["current_game", "state", "first_seating", "seed"])
+    return game
+
+
+def drive_close(*, drive: Drive, actor: Actor) -> Drive:
+    """Close the night: read-only from now on, every table and couple token dead."""
+    with transaction.atomic():
+        drive = _lock(drive)
+        _require_open(drive)
+        old = drive.state
+        drive.state = Drive.State.CLOSED
+        drive.closed_at = timezone.now()
+        Game.objects.filter(drive=drive, finished_at__isnull=True).update(
+            finished_at=drive.closed_at
+        )
+        drive.save(update_fields=["state", "closed_at"])
+        audit(drive, actor, "drive.close", old=old, new=drive.state)
+    return drive
+
+
+def couples_by_number(drive: Drive, numbers: Iterable[int]) -> dict[int, Couple]:
+    return {c.number: c for c in Couple.objects.filter(drive=drive, number__in=list(numbers))}

@@ -1,0 +1,319 @@
+"""Reads of the night: a game's seating and results, standings with places, the per-game
+win grid, the couple → table list, punch-card reconciliation and the drive's full export.
+
+Each selector takes a fixed number of queries whatever the size of the night (tests assert
+it): rows are fetched in bulk and combined in Python. Wins are derived, never stored: a couple
+wins a game when an accepted result names it, or when it sits out and the drive credits
+sit-outs.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from drives.models import AuditEntry, Couple, Drive, Game, Seat, Table
+from engine.standings import standings as rank
+from scoring.models import Result
+
+WIN, LOSS, SIT_OUT_WIN, SIT_OUT, PENDING = "W", "L", "S", "-", "?"
+
+
+def seats_by_game(drive: Drive, *, game: int | None = None) -> dict[int, list[Seat]]:
+    """Game number → seats (table order), couples loaded. One query."""
+    query = Seat.objects.filter(game__drive=drive).select_related(
+        "game", "table", "stays", "arrives"
+    )
+    if game is not None:
+        query = query.filter(game__number=game)
+    out: dict[int, list[Seat]] = defaultdict(list)
+    for seat in query.order_by("game__number", "table__number"):
+        out[seat.game.number].append(seat)
+    return out
+
+
+def _number(couple: Couple | None) -> int | None:
+    return couple.number if couple is not None else None
+
+
+def game_view(drive: Drive, number: int) -> dict[str, Any] | None:
+    """A game as the desk and the API see it: every table with the couple that stays, the one
+    that arrives (and deals), the result, and the tables missing or in conflict. Two queries."""
+    seats = seats_by_game(drive, game=number).get(number)
+    if not seats:
+        return None
+    game = seats[0].game
+    results = {r.seat_id: r for r in Result.objects.filter(game=game).select_related("winner")}
+    tables, missing, conflicts, pending, unusual = [], [], [], [], []
+    for seat in seats:
+        result = results.get(seat.pk)
+        row: dict[str, Any] = {
+            "table": seat.table.number,
+            "stays": _number(seat.stays),
+            "arrives": _number(seat.arrives),
+            "deals": _number(seat.arrives) or _number(seat.stays),
+            "sit_out": seat.is_sit_out,
+            "winner": None,
+            "points": None,
+            "state": "sit-out" if seat.is_sit_out else "missing",
+        }
+        if result is not None:
+            row.update(winner=result.winner.number, points=result.points, state=result.state)
+            if result.state == Result.State.CONFLICT:
+                conflicts.append(seat.table.number)
+            elif result.state == Result.State.PENDING:
+                pending.append(seat.table.number)
+            if result.verdict == "trumpless_hands":
+                unusual.append(seat.table.number)
+        elif not seat.is_sit_out:
+            missing.append(seat.table.number)
+        tables.append(row)
+    state = "finished" if game.finished_at else "playing"
+    return {
+        "number": game.number,
+        "state": state,
+        "started_at": game.started_at.isoformat(),
+        "tables": tables,
+        "missing": missing,
+        "conflicts": conflicts,
+        "pending": pending,
+        "unusual": unusual,
+        "reported": sum(1 for t in tables if t["winner"] is not None),
+        "to_report": sum(1 for t in tables if not t["sit_out"]),
+    }
+
+
+@dataclass(frozen=True)
+class CoupleRecord:
+    couple: Couple
+    wins: int
+    played: int
+    won_games: list[int]
+    grid: dict[int, str]
+
+
+def couple_records(drive: Drive) -> list[CoupleRecord]:
+    """Every couple with its wins, games played and the game-by-game grid. Three queries."""
+    couples = list(Couple.objects.filter(drive=drive).order_by("number"))
+    by_id = {c.pk: c for c in couples}
+    winners = dict(Result.objects.filter(game__drive=drive).values_list("seat_id", "winner_id"))
+    accepted = set(
+        Result.objects.filter(game__drive=drive, state=Result.State.ACCEPTED).values_list(
+            "seat_id", flat=True
+        )
+    )
+    grid: dict[int, dict[int, str]] = {c.pk: {} for c in couples}
+    seats = Seat.objects.filter(game__drive=drive).values_list(
+        "id", "game__number", "stays_id", "arrives_id"
+    )
+    for seat_id, game, stays, arrives in seats:
+        present = [c for c in (stays, arrives) if c is not None]
+        if len(present) == 1:
+            grid[present[0]][game] = SIT_OUT_WIN if drive.sit_out_counts_as_win else SIT_OUT
+            continue
+        winner = winners.get(seat_id)
+        for couple in present:
+            if winner is None or seat_id not in accepted:
+                grid[couple][game] = PENDING
+            else:
+                grid[couple][game] = WIN if winner == couple else LOSS
+    records = []
+    for couple_id, games in grid.items():
+        won = sorted(g for g, mark in games.items() if mark in (WIN, SIT_OUT_WIN))
+        records.append(
+            CoupleRecord(by_id[couple_id], len(won), len(games), won, dict(sorted(games.items())))
+        )
+    return records
+
+
+def standings_for_drive(drive: Drive) -> list[dict[str, Any]]:
+    """Standings in order (wins, then couple number) with places (the drive's ranking);
+    withdrawn couples keep their wins and take no place. Four queries."""
+    records = {r.couple.number: r for r in couple_records(drive)}
+    rows = rank(
+        {n: r.wins for n, r in records.items()},
+        {n: r.played for n, r in records.items()},
+        ranking=drive.ranking,  # type: ignore[arg-type]
+        withdrawn=[n for n, r in records.items() if r.couple.withdrawn],
+    )
+    out = []
+    for row in rows:
+        couple = records[row.couple].couple
+        out.append(
+            {
+                "place": row.place,
+                "number": row.couple,
+                "players": couple.players,
+                "wins": row.wins,
+                "played": row.played,
+                "withdrawn": row.withdrawn,
+                "eligible": not row.withdrawn,
+            }
+        )
+    return out
+
+
+def current_tables(drive: Drive) -> list[dict[str, Any]]:
+    """ "Couple → table" for the game in play, by couple number. One query."""
+    if drive.current_game == 0:
+        return []
+    seats = seats_by_game(drive, game=drive.current_game).get(drive.current_game, [])
+    out = []
+    for seat in seats:
+        for couple, other, deals in (
+            (seat.stays, seat.arrives, False),
+            (seat.arrives, seat.stays, True),
+        ):
+            if couple is not None:
+                out.append(
+                    {
+                        "number": couple.number,
+                        "table": seat.table.number,
+                        "opponents": _number(other),
+                        "deals": deals or other is None,
+                        "sit_out": other is None,
+                    }
+                )
+    return sorted(out, key=lambda r: r["number"])
+
+
+def reconciliation(drive: Drive) -> list[dict[str, Any]]:
+    """Couples whose counted holes differ from their recorded wins, with the games they won
+    (the holes to look for on the card). Couples without a count are left out."""
+    out = []
+    for record in couple_records(drive):
+        holes = record.couple.holes
+        if holes is not None and holes != record.wins:
+            out.append(
+                {
+                    "number": record.couple.number,
+                    "holes": holes,
+                    "wins": record.wins,
+                    "difference": holes - record.wins,
+                    "won_games": record.won_games,
+                }
+            )
+    return out
+
+
+def drive_summary(drive: Drive) -> dict[str, Any]:
+    return {
+        "slug": drive.slug,
+        "club": drive.club.name,
+        "name": drive.name,
+        "date": drive.date.isoformat(),
+        "venue": drive.venue,
+        "games": drive.games,
+        "ruleset": drive.ruleset,
+        "movement": drive.movement,
+        "first_seating": drive.first_seating,
+        "seed": drive.seed,
+        "sit_out_counts_as_win": drive.sit_out_counts_as_win,
+        "ranking": drive.ranking,
+        "entry_fee": str(drive.entry_fee),
+        "currency": drive.currency,
+        "confirm_by_other_couple": drive.confirm_by_other_couple,
+        "state": drive.state,
+        "current_game": drive.current_game,
+        "created_at": drive.created_at.isoformat(),
+        "closed_at": drive.closed_at.isoformat() if drive.closed_at else None,
+    }
+
+
+def couple_summary(couple: Couple) -> dict[str, Any]:
+    return {
+        "number": couple.number,
+        "players": couple.players,
+        "paid": couple.paid,
+        "checked_in": couple.checked_in,
+        "cookie_jar": couple.cookie_jar,
+        "withdrawn": couple.withdrawn,
+        "joined_game": couple.joined_game,
+        "withdrawn_game": couple.withdrawn_game,
+        "holes": couple.holes,
+    }
+
+
+def drive_export(drive: Drive) -> dict[str, Any]:
+    """The drive's full record (PRODUCT.md): drive, couples with wins and places, games with
+    every table's seating and result, and the audit. A fixed number of queries."""
+    standings = {row["number"]: row for row in standings_for_drive(drive)}
+    couples = []
+    for couple in Couple.objects.filter(drive=drive).order_by("number"):
+        row = standings[couple.number]
+        couples.append(
+            couple_summary(couple)
+            | {"wins": row["wins"], "played": row["played"], "place": row["place"]}
+        )
+    results = {
+        r.seat_id: r
+        for r in Result.objects.filter(game__drive=drive)
+        .select_related("winner")
+        .prefetch_related(
+            "versions__winner", "versions__previous_winner", "versions__user", "versions__couple"
+        )
+    }
+    games = []
+    game_rows = {g.number: g for g in Game.objects.filter(drive=drive)}
+    for number, seats in sorted(seats_by_game(drive).items()):
+        tables = []
+        for seat in seats:
+            result = results.get(seat.pk)
+            tables.append(
+                {
+                    "table": seat.table.number,
+                    "stays": _number(seat.stays),
+                    "arrives": _number(seat.arrives),
+                    "winner": result.winner.number if result else None,
+                    "points": result.points if result else None,
+                    "state": result.state if result else None,
+                    "verdict": result.verdict if result else None,
+                    "versions": [
+                        {
+                            "kind": v.kind,
+                            "winner": v.winner.number,
+                            "points": (
+                                [v.winner_points, v.loser_points]
+                                if v.winner_points is not None
+                                else None
+                            ),
+                            "previous_winner": _number(v.previous_winner),
+                            "key": v.key,
+                            "channel": v.channel,
+                            "user": v.user.get_username() if v.user else None,
+                            "couple": _number(v.couple),
+                            "reason": v.reason,
+                            "after_advance": v.after_advance,
+                            "at": v.at.isoformat(),
+                        }
+                        for v in (result.versions.all() if result else [])
+                    ],
+                }
+            )
+        game = game_rows[number]
+        games.append(
+            {
+                "number": number,
+                "state": "finished" if game.finished_at else "playing",
+                "started_at": game.started_at.isoformat(),
+                "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+                "tables": tables,
+            }
+        )
+    tables_closed = {
+        t.number: t.closed_game
+        for t in Table.objects.filter(drive=drive, closed_game__isnull=False)
+    }
+    audit_rows = AuditEntry.objects.filter(drive=drive).select_related("user").order_by("at", "id")
+    return {
+        "format": "fortyfives-drive/1",
+        "drive": drive_summary(drive),
+        "couples": couples,
+        "games": games,
+        "closed_tables": tables_closed,
+        "prizes": [],
+        "ties": [],
+        "cookie_jar": {},
+        "audit": [entry.to_dict() for entry in audit_rows],
+    }

@@ -1,0 +1,466 @@
+"""Writes of results and of the night's progress: recording a table's result (idempotent,
+conflicts kept), the other couple's confirmation, resolving and correcting, and the advance
+from one game to the next (computed once, atomically, with the engine's movement).
+
+Every service locks the drive row first, so two desks, two phones or two organizers pressing at
+the same instant are served one after the other; the unique constraint on a result's seat is
+the last line of defence. Who may call what is the caller's business (the API checks roles and
+tokens); these functions check the night's rules and write the audit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from drives.errors import Conflict, NotFound, ServiceError
+from drives.models import AuditEntry, Couple, Drive, Game, Seat
+from drives.services import Actor, _lock, _require_open, audit, game_open
+from engine.movement import MovementError, Seating, TableSeat, check_invariants, next_seating
+from engine.rules import get_ruleset
+from engine.scores import Verdict, check_final_score
+from scoring.models import Result, ResultVersion
+
+MAX_KEY = 80
+MAX_REASON = 1000
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What became of a submission: ``status`` is the HTTP answer (201 stored, 200 replay)."""
+
+    status: int
+    result: Result
+    verdict: Verdict | None = None
+    conflict: Conflict | None = None
+
+
+def _seat_for(drive: Drive, game_number: Any, table_number: Any) -> tuple[Game, Seat]:
+    for name, value in (("game", game_number), ("table", table_number)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ServiceError(f"bad_{name}", f"The {name} must be a number from 1.")
+    game = Game.objects.filter(drive=drive, number=game_number).first()
+    if game is None:
+        raise ServiceError(
+            "game_not_started", f"Game {game_number} has not started.", game=game_number
+        )
+    seat = (
+        Seat.objects.select_related("stays", "arrives", "table")
+        .filter(game=game, table__number=table_number)
+        .first()
+    )
+    if seat is None:
+        raise ServiceError(
+            "no_such_table", f"Nobody plays at table {table_number} in game {game_number}."
+        )
+    return game, seat
+
+
+def _check_winner(seat: Seat, winner: Any) -> Couple:
+    if not isinstance(winner, int) or isinstance(winner, bool):
+        raise ServiceError("bad_winner", "The winner is a couple number.")
+    couples = [c for c in (seat.stays, seat.arrives) if c is not None]
+    if len(couples) < 2:
+        raise ServiceError(
+            "sit_out_table", f"Table {seat.table.number} is a sit-out: it needs no result."
+        )
+    for couple in couples:
+        if couple.number == winner:
+            return couple
+    numbers = " and ".join(str(c.number) for c in couples)
+    raise ServiceError(
+        "wrong_couple",
+        f"Couple {winner} is not at table {seat.table.number} in this game (it seats {numbers}).",
+    )
+
+
+def _judge_points(
+    drive: Drive, points: Any, confirm_unusual: Any
+) -> tuple[int | None, int | None, Verdict | None]:
+    """(winner's points, loser's points, verdict) or a 422 naming the engine's reason."""
+    if points is None:
+        return None, None, None
+    if (
+        not isinstance(points, list | tuple)
+        or len(points) != 2
+        or not all(isinstance(p, int) and not isinstance(p, bool) for p in points)
+    ):
+        raise ServiceError("bad_points", "points are two whole numbers, like [50, 40].")
+    if not isinstance(confirm_unusual, bool):
+        raise ServiceError("bad_field", "confirm_unusual must be true or false.")
+    rules = get_ruleset(drive.ruleset)
+    first, second = points
+    verdict = check_final_score(first, second, rules)
+    if first < second and not verdict.accepted:
+        # Entered loser first: the winner is named, so the order of entry does not matter.
+        first, second = second, first
+        verdict = check_final_score(first, second, rules)
+    if verdict.status == "impossible":
+        raise ServiceError(verdict.code, verdict.message, verdict=verdict.to_dict())
+    if verdict.status == "unusual" and not confirm_unusual:
+        raise ServiceError(
+            "unusual_score",
+            f"{verdict.message} Send it again with confirm_unusual set to accept it.",
+            verdict=verdict.to_dict(),
+        )
+    return first, second, verdict
+
+
+def _clean_key(key: Any) -> str:
+    if key is None:
+        return ""
+    if not isinstance(key, str) or len(key) > MAX_KEY:
+        raise ServiceError("bad_key", f"key is text of at most {MAX_KEY} characters.")
+    return key
+
+
+def result_record(
+    *,
+    drive: Drive,
+    game: Any,
+    table: Any,
+    winner: Any,
+    points: Any = None,
+    key: Any = None,
+    confirm_unusual: Any = False,
+    actor: Actor,
+) -> Recorded:
+    """Record who won at a table. 201 stored; 200 the same submission again (same ``key``, or
+    the same winner); a different winner already there raises :class:`Conflict` (409) after
+    keeping the submission and marking the table in conflict; 422 for anything invalid."""
+    key = _clean_key(key)
+    try:
+        with transaction.atomic():
+            recorded = _record(drive, game, table, winner, points, key, confirm_unusual, actor)
+    except IntegrityError:
+        # Another writer stored this table's result between our read and our write (only
+        # possible without the drive lock); what it stored decides, as for a second entry.
+        with transaction.atomic():
+            recorded = _record(drive, game, table, winner, points, key, confirm_unusual, actor)
+    if recorded.conflict is not None:
+        # Raised only now, after the conflicting entry and the table's state are committed.
+        raise recorded.conflict
+    return recorded
+
+
+def _record(
+    drive: Drive, game_number: Any, table_number: Any, winner_number: Any, points: Any,
+    key: str, confirm_unusual: Any, actor: Actor,
+) -> Recorded:  # fmt: skip
+    drive = _lock(drive)
+    _require_open(drive)
+    game, seat = _seat_for(drive, game_number, table_number)
+    existing = Result.objects.filter(seat=seat).select_related("winner").first()
+    if existing is not None and key and existing.versions.filter(key=key).exists():
+        return Recorded(200, existing)
+    winner = _check_winner(seat, winner_number)
+    if (
+        existing is not None
+        and existing.winner_id == winner.pk
+        and existing.state != Result.State.CONFLICT
+    ):
+        return Recorded(200, existing)
+    if game.number != drive.current_game:
+        raise ServiceError(
+            "game_not_in_play",
+            f"Game {game.number} is over (game {drive.current_game} is in play); "
+            "the desk can correct it.",
+        )
+    win_pts, lose_pts, verdict = _judge_points(drive, points, confirm_unusual)
+    version = ResultVersion(
+        kind=ResultVersion.Kind.ENTERED, winner=winner, winner_points=win_pts,
+        loser_points=lose_pts, key=key, channel=actor.channel, user=actor.account,
+        couple=actor.couple,
+    )  # fmt: skip
+    subject = f"game {game.number} table {seat.table.number}"
+    if existing is not None:
+        version.kind = ResultVersion.Kind.CONFLICTING
+        version.previous_winner_id = existing.winner_id
+        version.result = existing
+        version.save()
+        if existing.state != Result.State.CONFLICT:
+            existing.state = Result.State.CONFLICT
+            existing.updated_at = timezone.now()
+            existing.save(update_fields=["state", "updated_at"])
+        audit(
+            drive, actor, "result.conflict", subject=subject,
+            old=existing.winner.number, new=winner.number,
+        )  # fmt: skip
+        conflict = Conflict(
+            "result_conflict",
+            f"Table {seat.table.number} already has couple {existing.winner.number} as the "
+            f"winner of game {game.number}; both entries are kept for the desk to resolve.",
+            winner=existing.winner.number, table=seat.table.number, game=game.number,
+        )  # fmt: skip
+        return Recorded(409, existing, conflict=conflict)
+    needs_confirmation = drive.confirm_by_other_couple and actor.channel in (
+        AuditEntry.Channel.TABLE,
+        AuditEntry.Channel.COUPLE,
+    )
+    result = Result.objects.create(
+        game=game, seat=seat, winner=winner, winner_points=win_pts, loser_points=lose_pts,
+        verdict=verdict.code if verdict else "",
+        state=Result.State.PENDING if needs_confirmation else Result.State.ACCEPTED,
+    )  # fmt: skip
+    version.result = result
+    version.save()
+    audit(
+        drive, actor, "result.enter", subject=subject,
+        new={"winner": winner.number, "points": result.points, "state": result.state},
+    )  # fmt: skip
+    return Recorded(201, result, verdict)
+
+
+def result_confirm(*, drive: Drive, couple: Couple, game: Any, accept: Any, actor: Actor) -> Result:
+    """The other couple confirms (or rejects) a result entered from one side, on a drive with
+    ``confirm_by_other_couple``. A rejection puts the table in conflict for the desk."""
+    if not isinstance(accept, bool):
+        raise ServiceError("bad_field", "accept must be true or false.")
+    with transaction.atomic():
+        drive = _lock(drive)
+        _require_open(drive)
+        if not isinstance(game, int) or isinstance(game, bool):
+            raise ServiceError("bad_game", "The game must be a number.")
+        seat = (
+            Seat.objects.filter(game__drive=drive, game__number=game)
+            .filter(models_q_couple(couple))
+            .select_related("table")
+            .first()
+        )
+        if seat is None:
+            raise ServiceError(
+                "not_at_a_table", f"Couple {couple.number} did not play game {game}."
+            )
+        result = Result.objects.filter(seat=seat).select_related("winner").first()
+        if result is None:
+            raise NotFound("no_result", "There is no result to confirm at your table yet.")
+        if result.state != Result.State.PENDING:
+            raise Conflict("not_pending", f"This result is already {result.get_state_display()}.")
+        entered = result.versions.order_by("at", "id").first()
+        entered_by = entered.couple_id if entered else None
+        confirmer = entered_by if entered_by is not None else None
+        if entered_by == couple.pk or (confirmer is None and result.winner_id == couple.pk):
+            raise ServiceError(
+                "other_couple_confirms",
+                "The other couple at your table has to confirm this result.",
+            )
+        result.state = Result.State.ACCEPTED if accept else Result.State.CONFLICT
+        result.updated_at = timezone.now()
+        result.save(update_fields=["state", "updated_at"])
+        ResultVersion.objects.create(
+            result=result,
+            kind=ResultVersion.Kind.CONFIRMED if accept else ResultVersion.Kind.REJECTED,
+            winner_id=result.winner_id, winner_points=result.winner_points,
+            loser_points=result.loser_points, channel=actor.channel, user=actor.account,
+            couple=couple,
+        )  # fmt: skip
+        audit(
+            drive, actor, "result.confirm" if accept else "result.reject",
+            subject=f"game {game} table {seat.table.number}", new=result.state,
+        )  # fmt: skip
+    return result
+
+
+def models_q_couple(couple: Couple) -> Any:
+    from django.db.models import Q
+
+    return Q(stays=couple) | Q(arrives=couple)
+
+
+def result_resolve(
+    *,
+    drive: Drive,
+    game: Any,
+    table: Any,
+    winner: Any,
+    reason: Any,
+    actor: Actor,
+    points: Any = None,
+    confirm_unusual: Any = True,
+) -> Result:
+    """Settle a conflict or correct a result (organizer or scorer), with a reason; allowed
+    until the drive is closed. After the next game has started it changes wins and standings,
+    never the seating already played, and the audit says so."""
+    if not isinstance(reason, str) or not reason.strip():
+        raise ServiceError("reason_required", "Say why: a correction needs a reason.")
+    if len(reason) > MAX_REASON:
+        raise ServiceError("reason_too_long", f"The reason has at most {MAX_REASON} characters.")
+    with transaction.atomic():
+        drive = _lock(drive)
+        _require_open(drive)
+        game_row, seat = _seat_for(drive, game, table)
+        couple = _check_winner(seat, winner)
+        win_pts, lose_pts, verdict = _judge_points(drive, points, confirm_unusual)
+        after_advance = game_row.number < drive.current_game
+        result = Result.objects.filter(seat=seat).select_related("winner").first()
+        old = None
+        if result is None:
+            result = Result.objects.create(
+                game=game_row, seat=seat, winner=couple, winner_points=win_pts,
+                loser_points=lose_pts, verdict=verdict.code if verdict else "",
+            )  # fmt: skip
+        else:
+            old = {"winner": result.winner.number, "points": result.points, "state": result.state}
+            result.winner = couple
+            if points is not None:
+                result.winner_points, result.loser_points = win_pts, lose_pts
+                result.verdict = verdict.code if verdict else ""
+            result.state = Result.State.ACCEPTED
+            result.updated_at = timezone.now()
+            result.save()
+        ResultVersion.objects.create(
+            result=result, kind=ResultVersion.Kind.RESOLVED, winner=couple,
+            winner_points=result.winner_points, loser_points=result.loser_points,
+            previous_winner_id=None if old is None else _couple_id(drive, old["winner"]),
+            channel=actor.channel, user=actor.account, reason=reason.strip(),
+            after_advance=after_advance,
+        )  # fmt: skip
+        note = reason.strip()
+        if after_advance:
+            note += (
+                f" (after game {drive.current_game} started: wins and standings change, "
+                "the seating already played does not)"
+            )
+        subject = f"game {game_row.number} table {seat.table.number}"
+        audit(
+            drive, actor, "result.resolve", subject=subject,
+            old=old, new={"winner": couple.number, "points": result.points}, note=note,
+        )  # fmt: skip
+    return result
+
+
+def _couple_id(drive: Drive, number: int) -> int | None:
+    return Couple.objects.filter(drive=drive, number=number).values_list("id", flat=True).first()
+
+
+# --- the advance -------------------------------------------------------------------------------
+
+
+def stored_seating(game: Game, seats: list[Seat] | None = None) -> Seating:
+    """A stored game's seating as the engine sees it (seats with couples loaded)."""
+    if seats is None:
+        seats = list(Seat.objects.filter(game=game).select_related("table", "stays", "arrives"))
+    closed = frozenset(
+        game.drive.tables.filter(closed_game__lte=game.number).values_list("number", flat=True)
+    )
+    tables = tuple(
+        sorted(
+            (
+                TableSeat(
+                    s.table.number,
+                    s.stays.number if s.stays else None,
+                    s.arrives.number if s.arrives else None,
+                )
+                for s in seats
+            ),
+            key=lambda t: t.table,
+        )
+    )
+    return Seating(tables, closed)
+
+
+def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
+    """Start the game after ``game``: only when every table has an accepted result (409
+    listing the tables otherwise). Once, atomically: pressing again returns the game already
+    started (200). Late arrivals and withdrawals recorded since apply now."""
+    if not isinstance(game, int) or isinstance(game, bool):
+        raise ServiceError("bad_game", "The game must be a number.")
+    with transaction.atomic():
+        drive = _lock(drive)
+        _require_open(drive)
+        if drive.state != Drive.State.RUNNING:
+            raise ServiceError("not_started", "The night has not started.")
+        if game < drive.current_game:
+            following = Game.objects.filter(drive=drive, number=game + 1).first()
+            if following is None:
+                raise NotFound("no_such_game", f"There is no game {game + 1}.")
+            return 200, following
+        if game > drive.current_game:
+            raise ServiceError("game_not_started", f"Game {game} has not started.")
+        if game >= drive.games:
+            raise ServiceError(
+                "last_game", f"Game {game} is the last of the night: close the drive instead."
+            )
+        current = Game.objects.get(drive=drive, number=game)
+        seats = list(Seat.objects.filter(game=current).select_related("table", "stays", "arrives"))
+        results = {r.seat_id: r for r in Result.objects.filter(game=current)}
+        missing, conflicts, pending = [], [], []
+        winners: dict[int, int] = {}
+        numbers = {}
+        for seat in seats:
+            for c in (seat.stays, seat.arrives):
+                if c is not None:
+                    numbers[c.pk] = c.number
+        for seat in seats:
+            if seat.is_sit_out:
+                continue
+            result = results.get(seat.pk)
+            if result is None:
+                missing.append(seat.table.number)
+            elif result.state == Result.State.CONFLICT:
+                conflicts.append(seat.table.number)
+            elif result.state == Result.State.PENDING:
+                pending.append(seat.table.number)
+            else:
+                winners[seat.table.number] = numbers[result.winner_id]
+        if missing or conflicts or pending:
+            parts = []
+            if missing:
+                parts.append(f"no result at table(s) {_listing(missing)}")
+            if conflicts:
+                parts.append(f"conflict at table(s) {_listing(conflicts)}")
+            if pending:
+                parts.append(f"waiting for confirmation at table(s) {_listing(pending)}")
+            raise Conflict(
+                "game_incomplete",
+                f"Game {game} is not complete: {'; '.join(parts)}.",
+                missing=sorted(missing), conflicts=sorted(conflicts), pending=sorted(pending),
+            )  # fmt: skip
+        seating = stored_seating(current, seats)
+        changes = list(
+            Couple.objects.filter(drive=drive)
+            .filter(models_or(joined_game=game + 1, withdrawn_game=game + 1))
+            .values_list("number", "joined_game", "withdrawn_game")
+        )
+        withdrawn = sorted(n for n, _, w in changes if w == game + 1)
+        late = sorted(n for n, j, w in changes if j == game + 1 and w is None)
+        try:
+            following = next_seating(
+                seating,
+                winners,
+                movement=drive.movement,
+                withdrawn=withdrawn,
+                late=late,  # type: ignore[arg-type]
+            )
+        except MovementError as error:
+            raise ServiceError(error.code, error.message) from None
+        active = set(following.table_of())
+        problems = check_invariants(following, active)
+        if problems:  # the movement is exercised by tests; this stops a broken night cold
+            raise ServiceError("invariant_broken", "; ".join(problems), status=500)
+        current.finished_at = timezone.now()
+        current.save(update_fields=["finished_at"])
+        new_game = game_open(drive=drive, number=game + 1, seating=following)
+        audit(
+            drive, actor, "game.advance", subject=f"game {game + 1}",
+            new={"withdrawn": withdrawn, "late": late, "tables": len(following.tables)},
+        )  # fmt: skip
+    return 201, new_game
+
+
+def models_or(**conditions: Any) -> Any:
+    from django.db.models import Q
+
+    query = Q()
+    for field, value in conditions.items():
+        query |= Q(**{field: value})
+    return query
+
+
+def _listing(numbers: list[int]) -> str:
+    numbers = sorted(numbers)
+    shown = ", ".join(str(n) for n in numbers[:30])
+    return shown + (f" and {len(numbers) - 30} more" if len(numbers) > 30 else "")
