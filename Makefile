@@ -13,7 +13,7 @@ PYTEST_ARGS ?=
 .PHONY: help install run lint fmt contracts migrations-check typecheck pytest test bench lock clean
 
 help:
-	@echo "make run               install, migrate, create the demo organizer, serve on 127.0.0.1:8000"
+	@echo "make run               install, migrate, load the demo night, serve on 127.0.0.1:8000"
 	@echo "make test              lint + contracts + migrations-check + typecheck + pytest"
 	@echo "make bench             engine benchmarks (figures for BENCHMARKS.md; never a pass/fail on time)"
 	@echo "make install           create .venv and install requirements-dev.txt"

@@ -196,7 +196,7 @@ def _clean_setting(key: str, value: Any) -> Any:
             raise _bad(key, "games must be a whole number from 1 to 60.")
         return value
     if key == "ruleset":
-        if value not in PRESETS:
+        if not isinstance(value, str) or value not in PRESETS:
             raise _bad(key, f"Unknown ruleset {value!r}; choose one of {', '.join(PRESETS)}.")
         return value
     if key == "movement":
@@ -300,6 +300,8 @@ def _clean_players(p1: Any, p2: Any, where: str = "") -> tuple[str, str]:
         if not isinstance(value, str) or not value.strip():
             raise ServiceError("missing_player", f"{where}a couple needs two player names.")
         value = " ".join(value.split())
+        if "\x00" in value:  # PostgreSQL cannot store it: refuse it by name, not with a 500
+            raise ServiceError("bad_name", f"{where}a player's name contains a NUL character.")
         if len(value) > MAX_NAME:
             raise ServiceError(
                 "name_too_long", f"{where}a player's name has at most {MAX_NAME} characters."

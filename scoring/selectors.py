@@ -13,6 +13,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Count, Q
+
 from drives.models import AuditEntry, Couple, Drive, Game, Seat, Table
 from engine.standings import standings as rank
 from scoring.models import Result
@@ -176,6 +178,36 @@ def current_tables(drive: Drive) -> list[dict[str, Any]]:
                     }
                 )
     return sorted(out, key=lambda r: r["number"])
+
+
+def win_grid(drive: Drive) -> list[dict[str, Any]]:
+    """Per couple, game by game: W won, L lost, S a sit-out credited as a win, - a sit-out
+    not credited, ? no accepted result yet; games a couple did not play are left out. Three
+    queries."""
+    return [
+        {
+            "number": record.couple.number,
+            "players": record.couple.players,
+            "wins": record.wins,
+            "played": record.played,
+            "withdrawn": record.couple.withdrawn,
+            "games": {str(game): mark for game, mark in record.grid.items()},
+        }
+        for record in couple_records(drive)
+    ]
+
+
+def drive_counts(drive: Drive) -> dict[str, int]:
+    """Couples registered and withdrawn, and the tables of the game in play. Two queries."""
+    counts = Couple.objects.filter(drive=drive).aggregate(
+        couples=Count("id"), withdrawn=Count("id", filter=Q(withdrawn_game__isnull=False))
+    )
+    tables = (
+        Seat.objects.filter(game__drive=drive, game__number=drive.current_game).count()
+        if drive.current_game
+        else 0
+    )
+    return {"couples": counts["couples"], "withdrawn": counts["withdrawn"], "tables": tables}
 
 
 def reconciliation(drive: Drive) -> list[dict[str, Any]]:

@@ -425,7 +425,8 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
             .filter(models_or(joined_game=game + 1, withdrawn_game=game + 1))
             .values_list("number", "joined_game", "withdrawn_game")
         )
-        withdrawn = sorted(n for n, _, w in changes if w == game + 1)
+        # A late couple withdrawn in the same break never sat: it is neither late nor gone.
+        withdrawn = sorted(n for n, j, w in changes if w == game + 1 and j <= game)
         late = sorted(n for n, j, w in changes if j == game + 1 and w is None)
         try:
             following = next_seating(

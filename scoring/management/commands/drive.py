@@ -1,0 +1,320 @@
+"""``manage.py drive …``: a night from the command line, for organizers who keep spreadsheets
+and for scripts. One command, one subcommand per use (docs/cli.md is the reference):
+
+    create          a drive and its couples from a CSV file; prints the slug
+    import-results  a results CSV, game by game, all or nothing
+    export          the drive's full JSON record
+    restore         a drive back from its JSON export
+    simulate        the rest of the night played by the engine's bots
+    list, show      what drives there are; where one stands
+    close           close the night (read-only from then on)
+
+The command only parses, reads files and prints: every change goes through a service, with the
+channel ``cli`` (``import`` for results files) in the audit. A ``ServiceError`` becomes one line
+on stderr and exit code 1 (``CommandError``); a wrong option is argparse's exit code 2.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import transaction
+
+from drives.errors import ServiceError
+from drives.models import AuditEntry, Drive
+from drives.services import (
+    MAX_CSV_BYTES,
+    Actor,
+    club_get_or_create,
+    couples_import_csv,
+    drive_close,
+    drive_create,
+)
+from engine.bots import BOTS
+from engine.rules import PRESETS
+from scoring.restore import MAX_EXPORT_BYTES, drive_restore, load_export
+from scoring.results_import import results_import_csv
+from scoring.selectors import drive_export, game_view, standings_for_drive
+from scoring.simulation import GamePlayed, drive_simulate
+
+CLI = Actor(channel=AuditEntry.Channel.CLI)
+IMPORT = Actor(channel=AuditEntry.Channel.IMPORT)
+
+
+class Command(BaseCommand):
+    help = (
+        "Run a drive from the command line: create, import-results, export, restore, simulate, "
+        "list, show, close. See docs/cli.md."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        subs = parser.add_subparsers(dest="subcommand", required=True, metavar="SUBCOMMAND")
+
+        create = subs.add_parser(
+            "create",
+            help="create a drive and register its couples from a CSV file; prints the slug",
+        )
+        create.add_argument("--club", required=True, help="the club (created if missing)")
+        create.add_argument("--name", required=True, help="the drive's name")
+        create.add_argument("--date", required=True, help="the night's date, YYYY-MM-DD")
+        create.add_argument(
+            "--couples",
+            required=True,
+            metavar="FILE.csv",
+            help="CSV with a header player1,player2 (optional paid,checked_in,cookie_jar)",
+        )
+        create.add_argument("--games", type=int, default=25, help="games (default: 25)")
+        create.add_argument(
+            "--ruleset", default="cape-breton-45", choices=list(PRESETS), help="ruleset preset"
+        )
+        create.add_argument(
+            "--seating",
+            default=Drive.FirstSeating.BY_NUMBER,
+            choices=Drive.FirstSeating.values,
+            help="first seating (default: by-number)",
+        )
+        create.add_argument("--seed", type=int, help="seed of a shuffled first seating")
+        create.add_argument("--venue", default="", help="where the night is held")
+
+        results = subs.add_parser(
+            "import-results", help="enter a results CSV (game,table,winner[,points]) game by game"
+        )
+        results.add_argument("slug")
+        results.add_argument("file", metavar="FILE.csv")
+        results.add_argument(
+            "--confirm-unusual",
+            action="store_true",
+            help="accept scores the engine finds unusual (impossible ones are always refused)",
+        )
+
+        export = subs.add_parser("export", help="the drive's full record as JSON")
+        export.add_argument("slug")
+        export.add_argument("--output", "-o", metavar="FILE", help="write here, not to stdout")
+
+        restore = subs.add_parser("restore", help="bring a drive back from its JSON export")
+        restore.add_argument("file", metavar="FILE.json")
+        restore.add_argument(
+            "--replace", action="store_true", help="delete a drive with the same slug first"
+        )
+
+        simulate = subs.add_parser("simulate", help="play the rest of the night with bots")
+        simulate.add_argument("slug")
+        simulate.add_argument("--seed", type=int, help="same seed, same night (default: drawn)")
+        simulate.add_argument(
+            "--until-game", type=int, metavar="G", help="stop after game G (default: the last)"
+        )
+        simulate.add_argument(
+            "--bot", default="heuristic", choices=list(BOTS), help="bots (default: heuristic)"
+        )
+
+        listing = subs.add_parser("list", help="the drives, newest first")
+        listing.add_argument("--club", help="only this club's drives")
+
+        show = subs.add_parser("show", help="a drive: the game in play, tables missing, top 10")
+        show.add_argument("slug")
+
+        close = subs.add_parser("close", help="close the night: read-only from then on")
+        close.add_argument("slug")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        handlers: dict[str, Callable[[dict[str, Any]], None]] = {
+            "create": self.create,
+            "import-results": self.import_results,
+            "export": self.export,
+            "restore": self.restore,
+            "simulate": self.simulate,
+            "list": self.list_drives,
+            "show": self.show,
+            "close": self.close,
+        }
+        try:
+            handlers[options["subcommand"]](options)
+        except ServiceError as error:
+            raise CommandError(error.message) from None
+
+    # --- subcommands ---------------------------------------------------------------------------
+
+    def create(self, options: dict[str, Any]) -> None:
+        data = read_file(options["couples"], MAX_CSV_BYTES)
+        with transaction.atomic():  # a bad couples file leaves no drive (nor club) behind
+            club = club_get_or_create(name=options["club"], actor=CLI)
+            drive = drive_create(
+                club=club,
+                actor=CLI,
+                name=options["name"],
+                date=options["date"],
+                venue=options["venue"],
+                games=options["games"],
+                ruleset=options["ruleset"],
+                first_seating=options["seating"],
+                seed=options["seed"],
+            )
+            couples_import_csv(drive=drive, data=data, actor=CLI)
+        self.stdout.write(drive.slug)
+
+    def import_results(self, options: dict[str, Any]) -> None:
+        drive = get_drive(options["slug"])
+        data = read_file(options["file"], MAX_CSV_BYTES)
+        report = results_import_csv(
+            drive=drive, data=data, actor=IMPORT, confirm_unusual=options["confirm_unusual"]
+        )
+        games = report.games
+        span = f"game {games[0]}" if len(games) == 1 else f"games {games[0]}-{games[-1]}"
+        self.stdout.write(
+            f"{report.rows} rows ({span}): {report.recorded} recorded, "
+            f"{report.unchanged} already there."
+        )
+        if report.started:
+            self.stdout.write("The night was started (game 1 seated) for the import.")
+        if report.advanced:
+            started = ", ".join(str(n) for n in report.advanced)
+            self.stdout.write(f"Started game(s) {started}.")
+        self.stdout.write(f"Game {report.current_game} is in play.")
+
+    def export(self, options: dict[str, Any]) -> None:
+        drive = get_drive(options["slug"])
+        text = export_text(drive)
+        if options["output"]:
+            try:
+                Path(options["output"]).write_text(text, encoding="utf-8")
+            except OSError as error:
+                raise CommandError(f"Cannot write {options['output']}: {error.strerror}.") from None
+            self.stdout.write(f"Exported {drive.slug} to {options['output']}.")
+            return
+        self.stdout.write(text, ending="")
+
+    def restore(self, options: dict[str, Any]) -> None:
+        data = load_export(read_file(options["file"], MAX_EXPORT_BYTES))
+        report = drive_restore(data=data, replace=options["replace"], actor=CLI)
+        replaced = " (the drive that had this slug was replaced)" if report.replaced else ""
+        self.stdout.write(
+            f"Restored {report.drive.slug}{replaced}: {report.couples} couples, "
+            f"{report.games} games, {report.results} results with {report.versions} versions, "
+            f"{report.audit} audit entries."
+        )
+        self.stdout.write(
+            "New table and couple tokens were made (an export carries none): "
+            "print the table cards and punch cards again."
+        )
+        if report.unknown_users:
+            self.stderr.write(
+                "Users not found here (their entries keep no user): "
+                + ", ".join(report.unknown_users)
+            )
+
+    def simulate(self, options: dict[str, Any]) -> None:
+        drive = get_drive(options["slug"])
+
+        def line(played: GamePlayed) -> None:
+            after = (
+                f"game {played.advanced_to} started"
+                if played.advanced_to
+                else "the last game: close the drive when the night is done"
+                if played.game == drive.games
+                else "still in play"
+            )
+            self.stdout.write(
+                f"game {played.game}: {played.recorded} results simulated, "
+                f"{played.already} already in, {played.sit_outs} sit-out(s); {after}"
+            )
+
+        report = drive_simulate(
+            drive=drive,
+            seed=options["seed"],
+            until_game=options["until_game"],
+            bot=options["bot"],
+            actor=CLI,
+            on_game=line,
+        )
+        if not report.games:
+            self.stdout.write(f"Nothing to play: game {report.current_game} is already in play.")
+        self.stdout.write(f"seed {report.seed} ({report.bot} bots); game {report.current_game}.")
+
+    def list_drives(self, options: dict[str, Any]) -> None:
+        drives = Drive.objects.select_related("club").order_by("-date", "name")
+        if options["club"]:
+            drives = drives.filter(club__name=options["club"])
+        rows = [
+            (
+                d.slug,
+                d.date.isoformat(),
+                d.state,
+                f"{d.current_game}/{d.games}",
+                str(d.couples.count()),
+                d.club.name,
+            )
+            for d in drives
+        ]
+        if not rows:
+            self.stdout.write("No drives.")
+            return
+        header = ("slug", "date", "state", "game", "couples", "club")
+        widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+        for row in [header, *rows]:
+            cells = (c.ljust(w) for c, w in zip(row, widths, strict=True))
+            self.stdout.write("  ".join(cells).rstrip())
+
+    def show(self, options: dict[str, Any]) -> None:
+        drive = get_drive(options["slug"])
+        self.stdout.write(f"{drive.name} ({drive.date.isoformat()}) at {drive.club.name}")
+        self.stdout.write(f"slug: {drive.slug}  state: {drive.state}  games: {drive.games}")
+        self.stdout.write(f"couples: {drive.couples.count()}  ruleset: {drive.ruleset}")
+        view = game_view(drive, drive.current_game) if drive.current_game else None
+        if view is None:
+            self.stdout.write("No game has started.")
+        else:
+            self.stdout.write(
+                f"game in play: {view['number']} ({view['reported']} of {view['to_report']} "
+                "tables reported)"
+            )
+            for label, key in (
+                ("tables missing", "missing"),
+                ("in conflict", "conflicts"),
+                ("waiting for confirmation", "pending"),
+            ):
+                if view[key]:
+                    self.stdout.write(f"{label}: {', '.join(str(t) for t in view[key])}")
+        standings = standings_for_drive(drive)[:10]
+        if standings and drive.current_game:
+            self.stdout.write("standings (top 10):")
+            for row in standings:
+                place = "-" if row["place"] is None else str(row["place"])
+                self.stdout.write(
+                    f"  {place:>3}  {row['number']:>4}  {row['wins']:>2} wins in "
+                    f"{row['played']:>2}  {' & '.join(row['players'])}"
+                )
+
+    def close(self, options: dict[str, Any]) -> None:
+        drive = drive_close(drive=get_drive(options["slug"]), actor=CLI)
+        self.stdout.write(f"Closed {drive.slug}: read-only from now on, tokens dead.")
+
+
+def get_drive(slug: str) -> Drive:
+    drive = Drive.objects.select_related("club").filter(slug=slug).first()
+    if drive is None:
+        raise CommandError(f"No drive with the slug {slug!r} (manage.py drive list shows them).")
+    return drive
+
+
+def read_file(path: str, limit: int) -> bytes:
+    """A file's bytes; a message, never a traceback, when it cannot be read or is too big."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(limit + 1)
+    except OSError as error:
+        raise CommandError(f"Cannot read {path}: {error.strerror or error}.") from None
+    if len(data) > limit:
+        raise CommandError(f"{path} is larger than {limit:,} bytes.")
+    return data
+
+
+def export_text(drive: Drive) -> str:
+    """The export, pretty-printed (UTF-8 text, not \\u escapes), ending with a newline."""
+    return (
+        json.dumps(drive_export(drive), indent=2, ensure_ascii=False, cls=DjangoJSONEncoder) + "\n"
+    )

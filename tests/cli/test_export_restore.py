@@ -1,0 +1,228 @@
+"""``manage.py drive export`` and ``drive restore``: the JSON record of a night, and the same
+drive back from it (new tokens, one audit entry more)."""
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+from django.core.management.base import CommandError
+
+from drives.models import AuditEntry, Couple, Drive, Table
+from drives.services import (
+    Actor,
+    club_create,
+    couple_update,
+    couples_register,
+    drive_close,
+    drive_create,
+    drive_start,
+    holes_record,
+)
+from scoring.models import Result, ResultVersion
+from scoring.restore import drive_delete
+from scoring.selectors import game_view
+from scoring.services import game_advance, result_record, result_resolve
+from scoring.simulation import drive_simulate
+from tests.cli.helpers import run, run_both
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def play(drive: Drive, game: int, actor: Actor, skip: tuple[int, ...] = ()) -> None:
+    view = game_view(drive, game)
+    assert view is not None
+    for t in view["tables"]:
+        if not t["sit_out"] and t["winner"] is None and t["table"] not in skip:
+            result_record(
+                drive=drive, game=game, table=t["table"], winner=t["arrives"],
+                points=[50, 40] if t["table"] % 2 else None, key=f"k{game}-{t['table']}",
+                actor=actor,
+            )  # fmt: skip
+
+
+def eventful_night() -> Drive:
+    """Nine couples and a late tenth, a withdrawal, a conflict settled, a correction after the
+    advance, a result with an unusual score, holes, users and every channel of the night."""
+    organizer = UserFactory(username="maggie")
+    scorer = UserFactory(username="dan.rory")
+    desk = Actor(user=scorer, channel=AuditEntry.Channel.DESK)
+    boss = Actor(user=organizer, channel=AuditEntry.Channel.API)
+    club = club_create(name="St. Mary's Parish Hall", organizer=organizer)
+    drive = drive_create(
+        club=club, actor=boss, name="Fall 45s", date=date(2026, 10, 9), venue="Mabou",
+        games=8, entry_fee="5.00", ranking="competition",
+    )  # fmt: skip
+    couples_register(
+        drive=drive, actor=desk,
+        couples=[{"players": [f"Mary {i}", f"Joe {i}"], "paid": i % 3 == 0} for i in range(1, 10)],
+    )  # fmt: skip
+    drive_start(drive=drive, actor=boss, seating="shuffle", seed=42)
+    play(drive, 1, desk, skip=(1,))
+    table_one = Actor(channel=AuditEntry.Channel.TABLE)
+    drive.refresh_from_db()
+    seat = game_view(drive, 1)["tables"][0]  # type: ignore[index]
+    result_record(drive=drive, game=1, table=1, winner=seat["stays"], actor=table_one)
+    with pytest.raises(Exception, match="already has"):
+        result_record(drive=drive, game=1, table=1, winner=seat["arrives"], actor=desk)
+    result_resolve(
+        drive=drive, game=1, table=1, winner=seat["arrives"], reason="checked the card", actor=boss
+    )
+    game_advance(drive=drive, game=1, actor=boss)
+    couples_register(drive=drive, couples=[{"players": ["Late", "Comers"]}], actor=desk)
+    couple_update(couple=Couple.objects.get(drive=drive, number=4), withdrawn=True, actor=desk)
+    couple_update(couple=Couple.objects.get(drive=drive, number=7), cookie_jar=True, actor=desk)
+    play(drive, 2, desk)
+    game_advance(drive=drive, game=2, actor=boss)
+    result_resolve(
+        drive=drive, game=2, table=2, winner=_other(drive, 2, 2), reason="wrong card", actor=boss
+    )
+    play(drive, 3, Actor(channel=AuditEntry.Channel.IMPORT))
+    game_advance(drive=drive, game=3, actor=boss)
+    drive_simulate(drive=drive, seed=5, until_game=5, actor=Actor(channel=AuditEntry.Channel.CLI))
+    holes_record(drive=drive, holes={1: 3, 2: 1}, actor=desk)
+    drive.refresh_from_db()
+    return drive
+
+
+def _other(drive: Drive, game: int, table: int) -> int:
+    result = Result.objects.get(game__drive=drive, game__number=game, seat__table__number=table)
+    seat = result.seat
+    return seat.stays.number if result.winner_id == seat.arrives_id else seat.arrives.number
+
+
+def export(slug: str, path: Path) -> dict:
+    out = run("drive", "export", slug, "--output", str(path))
+    assert out == f"Exported {slug} to {path}.\n"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_export_delete_restore_export_gives_the_same_record(tmp_path: Path) -> None:
+    drive = eventful_night()
+    first = export(drive.slug, tmp_path / "first.json")
+    old_tokens = set(Couple.objects.values_list("token", flat=True))
+    old_tokens |= set(Table.objects.values_list("token", flat=True))
+    drive_delete(drive=drive)
+    assert not Drive.objects.exists() and not Result.objects.exists()
+
+    out, err = run_both("drive", "restore", str(tmp_path / "first.json"))
+    assert out.startswith(f"Restored {drive.slug}: 10 couples, 6 games,")
+    assert "New table and couple tokens" in out and err == ""
+    second = export(drive.slug, tmp_path / "second.json")
+
+    restore_entry = second["audit"].pop()
+    assert restore_entry["action"] == "drive.restore" and restore_entry["channel"] == "cli"
+    assert second == first
+    new_tokens = set(Couple.objects.values_list("token", flat=True))
+    new_tokens |= set(Table.objects.values_list("token", flat=True))
+    assert not old_tokens & new_tokens
+
+
+def test_the_restored_drive_plays_on(tmp_path: Path) -> None:
+    drive = eventful_night()
+    export(drive.slug, tmp_path / "x.json")
+    drive_delete(drive=drive)
+    run("drive", "restore", str(tmp_path / "x.json"))
+    restored = Drive.objects.get(slug=drive.slug)
+    assert restored.current_game == 6
+    run("drive", "simulate", drive.slug, "--seed", "3")
+    restored.refresh_from_db()
+    assert restored.current_game == 8
+
+
+def test_the_export_is_pretty_utf8_json_on_stdout(new_drive) -> None:
+    slug = new_drive(4)
+    Couple.objects.filter(number=1).update(player1="Gisèle Thibodeau")
+    out = run("drive", "export", slug)
+    assert '\n  "drive": {\n' in out and "Gisèle" in out
+    data = json.loads(out)
+    assert data["format"] == "fortyfives-drive/1" and data["drive"]["slug"] == slug
+
+
+def test_a_closed_drive_round_trips(tmp_path: Path) -> None:
+    drive = eventful_night()
+    drive_close(drive=drive, actor=Actor(channel=AuditEntry.Channel.CLI))
+    first = export(drive.slug, tmp_path / "a.json")
+    run("drive", "restore", str(tmp_path / "a.json"), "--replace")
+    second = export(drive.slug, tmp_path / "b.json")
+    assert second["audit"].pop()["action"] == "drive.restore"
+    assert second == first and second["drive"]["state"] == "closed"
+    assert AuditEntry.objects.filter(drive=None, action="drive.delete").exists()
+
+
+def test_restore_refuses_an_existing_slug_unless_replace(tmp_path: Path, new_drive) -> None:
+    slug = new_drive(4)
+    export(slug, tmp_path / "a.json")
+    with pytest.raises(CommandError, match=r"exists already.*--replace"):
+        run("drive", "restore", str(tmp_path / "a.json"))
+    assert Drive.objects.count() == 1
+    run("drive", "restore", str(tmp_path / "a.json"), "--replace")
+    assert Drive.objects.count() == 1
+
+
+def test_users_missing_here_are_named_on_stderr(tmp_path: Path) -> None:
+    drive = eventful_night()
+    data = json.loads(run("drive", "export", drive.slug))
+    drive_delete(drive=drive)
+    for entry in data["audit"]:
+        if entry["user"] == "dan.rory":
+            entry["user"] = "somebody.else"
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    _, err = run_both("drive", "restore", str(path))
+    assert "somebody.else" in err
+    assert AuditEntry.objects.filter(drive__slug=drive.slug, user=None, channel="desk").exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda d: d.update(format="other/9"), "format: expected"),
+        (lambda d: d["drive"].pop("slug"), "drive.slug: missing"),
+        (lambda d: d["drive"].update(games="many"), "drive.games"),
+        (lambda d: d["couples"][0].update(players=["Solo"]), r"couples\[0\].players"),
+        (lambda d: d["games"][0]["tables"][0].update(winner=99), r"games\[0\].tables\[0\].winner"),
+        (
+            lambda d: d["games"][1]["tables"][0].update(stays=d["games"][1]["tables"][1]["stays"]),
+            "two tables",
+        ),
+        (lambda d: d["audit"][0].update(channel="pigeon"), r"audit\[0\].channel"),
+        (lambda d: d["games"].pop(), "games: 5 games"),
+        (lambda d: d["couples"][1].update(players=["Ann\x00", "Joe"]), "NUL"),
+        (
+            lambda d: d["couples"][1].update(holes=10**6),
+            r"couples\[1\].holes: 1000000 is out of range",
+        ),
+        (lambda d: d["closed_tables"].update({"9": "soon"}), "closed_tables.9"),
+    ],
+)
+def test_a_bad_export_is_refused_with_the_place_named(tmp_path: Path, change, words: str) -> None:
+    drive = eventful_night()
+    data = json.loads(run("drive", "export", drive.slug))
+    drive_delete(drive=drive)
+    change(data)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(CommandError, match=words):
+        run("drive", "restore", str(path))
+    assert not Drive.objects.exists() and not ResultVersion.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [(b"{not json", "Line 1, column 2: not JSON"), (b"[1]", "JSON object"), (b"\xff", "UTF-8")],
+)
+def test_unreadable_exports(tmp_path: Path, content: bytes, words: str) -> None:
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    with pytest.raises(CommandError, match=words):
+        run("drive", "restore", str(path))
+
+
+def test_export_of_an_unknown_slug_and_an_unwritable_output(tmp_path: Path, new_drive) -> None:
+    with pytest.raises(CommandError, match="No drive"):
+        run("drive", "export", "nope")
+    slug = new_drive(2)
+    with pytest.raises(CommandError, match="Cannot write"):
+        run("drive", "export", slug, "--output", str(tmp_path / "no" / "such" / "dir.json"))
