@@ -28,7 +28,7 @@ def two_clubs():  # type: ignore[no-untyped-def]
 
 
 def test_staff_see_only_their_clubs_drives(two_clubs) -> None:  # type: ignore[no-untyped-def]
-    client, ours, theirs = two_clubs
+    client, _, _ = two_clubs
     page = client.get("/admin/drives/drive/")
     assert page.status_code == 200
     assert "Our Friday" in page.text and "Their Friday" not in page.text
