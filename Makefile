@@ -60,6 +60,7 @@ test: lint contracts migrations-check typecheck pytest
 bench: install
 	$(BIN)/pytest tests/benchmarks --benchmark-enable --benchmark-only
 	$(PY) scripts/bench_engine.py
+	$(PY) scripts/bench_night.py
 
 lock:
 	scripts/lock-requirements.sh

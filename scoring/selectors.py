@@ -99,15 +99,18 @@ def couple_records(drive: Drive) -> list[CoupleRecord]:
     """Every couple with its wins, games played and the game-by-game grid. Three queries."""
     couples = list(Couple.objects.filter(drive=drive).order_by("number"))
     by_id = {c.pk: c for c in couples}
-    winners = dict(Result.objects.filter(game__drive=drive).values_list("seat_id", "winner_id"))
-    accepted = set(
-        Result.objects.filter(game__drive=drive, state=Result.State.ACCEPTED).values_list(
-            "seat_id", flat=True
-        )
+    # Accepted results only (a pending or conflicting one counts as no result yet). No
+    # ordering: the models' default ordering would join and sort through games and drives.
+    winners = dict(
+        Result.objects.filter(game__drive=drive, state=Result.State.ACCEPTED)
+        .order_by()
+        .values_list("seat_id", "winner_id")
     )
     grid: dict[int, dict[int, str]] = {c.pk: {} for c in couples}
-    seats = Seat.objects.filter(game__drive=drive).values_list(
-        "id", "game__number", "stays_id", "arrives_id"
+    seats = (
+        Seat.objects.filter(game__drive=drive)
+        .order_by()
+        .values_list("id", "game__number", "stays_id", "arrives_id")
     )
     for seat_id, game, stays, arrives in seats:
         present = [c for c in (stays, arrives) if c is not None]
@@ -116,7 +119,7 @@ def couple_records(drive: Drive) -> list[CoupleRecord]:
             continue
         winner = winners.get(seat_id)
         for couple in present:
-            if winner is None or seat_id not in accepted:
+            if winner is None:
                 grid[couple][game] = PENDING
             else:
                 grid[couple][game] = WIN if winner == couple else LOSS
@@ -131,7 +134,7 @@ def couple_records(drive: Drive) -> list[CoupleRecord]:
 
 def standings_for_drive(drive: Drive) -> list[dict[str, Any]]:
     """Standings in order (wins, then couple number) with places (the drive's ranking);
-    withdrawn couples keep their wins and take no place. Four queries."""
+    withdrawn couples keep their wins and take no place. Three queries."""
     records = {r.couple.number: r for r in couple_records(drive)}
     rows = rank(
         {n: r.wins for n, r in records.items()},

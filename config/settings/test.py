@@ -5,7 +5,7 @@ SQLite default and, in CI, on PostgreSQL and Redis.
 """
 
 from .base import *
-from .base import SECRET_KEY
+from .base import BASE_DIR, DATABASES, SECRET_KEY
 
 DEBUG = False
 SECRET_KEY = SECRET_KEY or "django-insecure-test-only-key-for-the-45s-test-suite"
@@ -15,3 +15,8 @@ EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 # run collectstatic.
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
+
+# On SQLite the test database is a file, as in a hall (WAL journal, writers waiting on one
+# another), not Django's in-memory default: the concurrency tests need threads that share it.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
