@@ -1,4 +1,4 @@
-"""The site's URLs: the home page, health check, accounts and admin."""
+"""The site's URLs: the home page, health check, accounts, admin and the JSON API."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -14,4 +14,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
+    path("api/v1/", include("scoring.api.urls")),
+    path("", include("drives.urls")),
+    path("", include("scoring.urls")),
 ]

@@ -124,6 +124,7 @@ class Drive(models.Model):
     entry_fee = models.DecimalField(max_digits=8, decimal_places=2, default=0)
     currency = models.CharField(max_length=3, default="CAD")
     confirm_by_other_couple = models.BooleanField(default=False)
+    published = models.BooleanField(default=False, help_text=_("results page open to the public"))
     state = models.CharField(max_length=10, choices=State.choices, default=State.SETUP)
     current_game = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now, editable=False)

@@ -153,6 +153,7 @@ def require_role(drive_or_club: Drive | Club, user: Any, *roles: str) -> str:
 DRIVE_SETTINGS = (
     "name", "date", "venue", "games", "ruleset", "movement", "first_seating", "seed",
     "sit_out_counts_as_win", "ranking", "entry_fee", "currency", "confirm_by_other_couple",
+    "published",
 )  # fmt: skip
 
 
@@ -213,7 +214,7 @@ def _clean_setting(key: str, value: Any) -> Any:
         if value is not None and not 0 <= value < 2**63:
             raise _bad(key, "seed must be from 0 to 2^63 - 1.")
         return value
-    if key in ("sit_out_counts_as_win", "confirm_by_other_couple"):
+    if key in ("sit_out_counts_as_win", "confirm_by_other_couple", "published"):
         if not isinstance(value, bool):
             raise _bad(key, f"{key} must be true or false.")
         return value
@@ -249,7 +250,8 @@ def drive_update(*, drive: Drive, actor: Actor, **settings: Any) -> Drive:
     values = _clean_settings(settings, partial=True)
     with transaction.atomic():
         drive = _lock(drive)
-        _require_open(drive)
+        if set(values) != {"published"}:  # results are published (or withdrawn) after closing
+            _require_open(drive)
         if drive.state != Drive.State.SETUP:
             fixed = {"games", "first_seating", "seed", "movement"} & set(values)
             if fixed:

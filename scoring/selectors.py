@@ -249,6 +249,7 @@ def drive_summary(drive: Drive) -> dict[str, Any]:
         "entry_fee": str(drive.entry_fee),
         "currency": drive.currency,
         "confirm_by_other_couple": drive.confirm_by_other_couple,
+        "published": drive.published,
         "state": drive.state,
         "current_game": drive.current_game,
         "created_at": drive.created_at.isoformat(),

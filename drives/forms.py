@@ -1,0 +1,221 @@
+"""Forms of the organizer's setup pages: a club, a drive's settings, a couple at the door, a
+couples CSV file. They check the shape of what was typed (a date, a number); the night's rules
+are the services' (``drives.services``) to judge, and a refusal comes back as a form error."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.db.models import QuerySet
+from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from drives.models import Club, Drive
+from engine.rules import PRESETS
+
+RULESET_DESCRIPTIONS = {
+    "cape-breton-45": (
+        _("Cape Breton 45s"),
+        _("The Nova Scotia couples game: 45 points, 52 cards, 5 for the best trump."),
+    ),
+    "irish-45-joker": (
+        _("Irish 45 with the joker"),
+        _("45 points, 53 cards (the joker is the third-best trump); all five tricks win."),
+    ),
+    "auction-120": (
+        _("Auction 45s to 120"),
+        _("Bid 15 to 30 before trump is named; first to 120 wins; scores can go below zero."),
+    ),
+}
+
+# Settings the engine's movement needs fixed once game 1 is seated (drives.services agrees).
+FIXED_ONCE_STARTED = ("games", "movement", "first_seating", "seed")
+
+
+class PlainForm(forms.Form):
+    """A form whose labels end without a colon (they sit above their box, or beside it)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("label_suffix", "")
+        super().__init__(*args, **kwargs)
+
+
+def ruleset_choices() -> list[tuple[str, Any]]:
+    choices = []
+    for name in PRESETS:
+        title, description = RULESET_DESCRIPTIONS.get(name, (name, ""))
+        label = format_html('<strong>{}</strong> <span class="hint">{}</span>', title, description)
+        choices.append((name, label))
+    return choices
+
+
+class ClubForm(PlainForm):
+    name = forms.CharField(
+        label=_("Club name"),
+        max_length=120,
+        help_text=_("Your parish, legion branch, fire hall or club, e.g. St. Joseph's Parish."),
+        widget=forms.TextInput(attrs={"autocomplete": "organization"}),
+    )
+
+
+class DriveSettingsForm(PlainForm):
+    """A drive's settings (without its club): the settings page, and the base of the new
+    drive's form. Settings fixed once the night started are shown read-only."""
+
+    name = forms.CharField(
+        label=_("Name of the night"),
+        max_length=120,
+        help_text=_("e.g. Friday night 45s"),
+    )
+    date = forms.DateField(
+        label=_("Date"),
+        widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),
+        help_text=_("YYYY-MM-DD"),
+    )
+    venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    games = forms.IntegerField(
+        label=_("Games"),
+        min_value=1,
+        max_value=60,
+        initial=25,
+        help_text=_("How many games are played (25 on a usual night)."),
+    )
+    ruleset = forms.ChoiceField(
+        label=_("Rules"), widget=forms.RadioSelect, initial="cape-breton-45"
+    )
+    movement = forms.ChoiceField(
+        label=_("Movement"),
+        choices=Drive.Movement.choices,
+        widget=forms.RadioSelect,
+        initial=Drive.Movement.WINNERS_MOVE,
+    )
+    first_seating = forms.ChoiceField(
+        label=_("First seating"),
+        choices=Drive.FirstSeating.choices,
+        widget=forms.RadioSelect,
+        initial=Drive.FirstSeating.BY_NUMBER,
+        help_text=_("By number: couples 1 and 2 at table 1, 3 and 4 at table 2, and so on."),
+    )
+    seed = forms.IntegerField(
+        label=_("Seed of the shuffle"),
+        required=False,
+        min_value=0,
+        max_value=2**63 - 1,
+        help_text=_("Only for a shuffled seating. Leave empty: one is drawn and recorded."),
+    )
+    sit_out_counts_as_win = forms.BooleanField(
+        label=_("A sit-out counts as a win"), required=False, initial=True
+    )
+    ranking = forms.ChoiceField(
+        label=_("Places"),
+        choices=Drive.Ranking.choices,
+        widget=forms.RadioSelect,
+        initial=Drive.Ranking.DENSE,
+    )
+    entry_fee = forms.DecimalField(
+        label=_("Entry fee per couple"),
+        min_value=0,
+        max_digits=8,
+        decimal_places=2,
+        initial=0,
+        widget=forms.NumberInput(attrs={"step": "0.01", "inputmode": "decimal"}),
+    )
+    currency = forms.CharField(
+        label=_("Currency"),
+        min_length=3,
+        max_length=3,
+        initial="CAD",
+        help_text=_("Three letters: CAD, USD, EUR, NZD…"),
+    )
+    confirm_by_other_couple = forms.BooleanField(
+        label=_("The other couple confirms a result entered at the table"),
+        required=False,
+        help_text=_("A result entered on a phone counts once the other couple confirms it."),
+    )
+
+    def __init__(self, *args: Any, drive: Drive | None = None, **kwargs: Any) -> None:
+        self.drive = drive
+        if drive is not None and "initial" not in kwargs:
+            kwargs["initial"] = {name: getattr(drive, name) for name in self.base_fields}
+        super().__init__(*args, **kwargs)
+        self.fields["ruleset"].choices = ruleset_choices()
+        self.fields["date"].initial = self.fields["date"].initial or timezone.localdate
+        self.read_only = drive is not None and drive.is_closed
+        if drive is not None and drive.state != Drive.State.SETUP:
+            names = list(self.fields) if self.read_only else FIXED_ONCE_STARTED
+            for name in names:
+                field = self.fields[name]
+                field.disabled = True
+                if name in FIXED_ONCE_STARTED and not self.read_only:
+                    field.help_text = _("Fixed: the night has started.")
+
+    def clean_currency(self) -> str:
+        value: str = self.cleaned_data["currency"].strip().upper()
+        if not value.isalpha():
+            raise forms.ValidationError(_("Three letters, such as CAD, USD, EUR or NZD."))
+        return value
+
+    def changes(self) -> dict[str, Any]:
+        """The settings that differ from the drive's (disabled fields never do)."""
+        return {
+            name: value
+            for name, value in self.cleaned_data.items()
+            if not self.fields[name].disabled and value != getattr(self.drive, name)
+        }
+
+
+class DriveCreateForm(DriveSettingsForm):
+    """A new drive: its club (one the user organizes) and its settings."""
+
+    club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.none(), empty_label=None)
+
+    field_order = ("club", "name", "date", "venue")
+
+    def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = clubs
+
+    def settings(self) -> dict[str, Any]:
+        return {k: v for k, v in self.cleaned_data.items() if k != "club"}
+
+
+class CoupleForm(PlainForm):
+    """A couple at the door: the fast form that comes back ready for the next couple."""
+
+    player1 = forms.CharField(
+        label=_("First player"),
+        max_length=80,
+        widget=forms.TextInput(
+            attrs={"autofocus": True, "autocomplete": "off", "autocapitalize": "words"}
+        ),
+    )
+    player2 = forms.CharField(
+        label=_("Second player"),
+        max_length=80,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
+    )
+    paid = forms.BooleanField(label=_("Paid"), required=False)
+    cookie_jar = forms.BooleanField(label=_("Cookie jar"), required=False)
+    checked_in = forms.BooleanField(label=_("Here now (checked in)"), required=False, initial=True)
+
+    def __init__(self, *args: Any, autofocus: bool = True, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "%s")  # ids "player1", "player2": the browser tests' hooks
+        super().__init__(*args, **kwargs)
+        if not autofocus:
+            del self.fields["player1"].widget.attrs["autofocus"]
+
+    def couple(self) -> dict[str, Any]:
+        return dict(self.cleaned_data)
+
+
+class CouplesCsvForm(PlainForm):
+    file = forms.FileField(
+        label=_("CSV file"),
+        help_text=_(
+            "A header line player1,player2 (columns paid, checked_in, cookie_jar may follow, "
+            "as yes or no), then one couple a line."
+        ),
+        widget=forms.ClearableFileInput(attrs={"accept": ".csv,text/csv"}),
+    )

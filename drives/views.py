@@ -1,0 +1,511 @@
+"""The organizer's setup pages: the user's clubs and drives, a new drive and its settings,
+couples at the door (register, paid, checked in, cookie jar, withdraw) and a couples CSV.
+
+Views parse a form, check who may act (``drives.services.require_role``: a 404 for anyone
+outside the drive's club, a 403 page for a member without the role), call one service and
+render. The night's rules are the services'; a :class:`~drives.errors.ServiceError` becomes a
+form error or a message naming the problem. The night's own pages (the dashboard, the desk,
+the projector) live in ``scoring``; this module links to them by URL name only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import NoReverseMatch, reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods, require_POST
+
+from drives.errors import NotFound, ServiceError
+from drives.forms import ClubForm, CoupleForm, CouplesCsvForm, DriveCreateForm, DriveSettingsForm
+from drives.models import AuditEntry, Club, Couple, Drive, Membership
+from drives.services import (
+    COUPLE_FLAGS,
+    MAX_CSV_BYTES,
+    Actor,
+    club_create,
+    couple_update,
+    couples_import_csv,
+    couples_register,
+    drive_create,
+    drive_update,
+    require_role,
+)
+
+ORGANIZER = Membership.Role.ORGANIZER
+SCORER = Membership.Role.SCORER
+MEMBERS = (ORGANIZER, SCORER)
+
+DriveView = Callable[..., HttpResponse]
+
+
+# --- shared by the pages of one drive (scoring's organizer pages use them too) -----------------
+
+
+def desk_actor(request: HttpRequest) -> Actor:
+    """The audit's "who": the logged-in user at the desk."""
+    return Actor(user=request.user, channel=AuditEntry.Channel.DESK)
+
+
+def drive_page(*roles: str) -> Callable[[DriveView], DriveView]:
+    """A page of one drive, for the members of its club: anonymous users go to the login page,
+    anyone outside the club gets a 404 (no drive is revealed to them), a member without one of
+    ``roles`` (any member when none are named) gets a 403 page saying who may. The view is
+    called as ``view(request, drive, role, **kwargs)``."""
+
+    def decorate(view: DriveView) -> DriveView:
+        @login_required
+        @wraps(view)
+        def wrapper(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
+            drive = Drive.objects.select_related("club").filter(slug=slug).first()
+            if drive is None:
+                raise Http404(_("No such drive."))
+            try:
+                role = require_role(drive, request.user)
+            except NotFound:
+                raise Http404(_("No such drive.")) from None
+            if roles and role not in roles:
+                return forbidden(request, drive, roles)
+            return view(request, drive, role, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
+ROLE_NAMES = {ORGANIZER: gettext_lazy("an organizer"), SCORER: gettext_lazy("a scorer")}
+
+
+def forbidden(request: HttpRequest, drive: Drive, roles: tuple[str, ...]) -> HttpResponse:
+    who = _(" or ").join(str(ROLE_NAMES.get(r, r)) for r in roles)
+    message = _("Only %(who)s of %(club)s can do this.") % {"who": who, "club": drive.club.name}
+    return render(
+        request,
+        "drives/denied.html",
+        {"drive": drive, "message": message, "links": drive_links(drive, "", SCORER)},
+        status=403,
+    )
+
+
+# The pages of a drive, in the order of its navigation bar. Some belong to other engineers'
+# modules (the desk, the projector, the standings): a name not (yet) wired is left out.
+DRIVE_PAGES = (
+    ("night:dashboard", gettext_lazy("Dashboard")),
+    ("drives:couples", gettext_lazy("Couples")),
+    ("night:desk", gettext_lazy("Desk grid")),
+    ("night:projector", gettext_lazy("Projector")),
+    ("night:standings", gettext_lazy("Standings")),
+    ("night:grid", gettext_lazy("Win grid")),
+    ("drives:settings", gettext_lazy("Settings")),
+)
+
+
+def url_or_none(name: str, **kwargs: Any) -> str | None:
+    try:
+        return reverse(name, kwargs=kwargs)
+    except NoReverseMatch:
+        return None
+
+
+ORGANIZER_PAGES = frozenset({"drives:settings"})
+
+
+def drive_links(drive: Drive, current: str, role: str = ORGANIZER) -> list[dict[str, Any]]:
+    """The drive's navigation: label, URL and whether it is the page shown (a scorer is not
+    offered the pages only an organizer may use)."""
+    links = []
+    for name, label in DRIVE_PAGES:
+        if name in ORGANIZER_PAGES and role != ORGANIZER:
+            continue
+        url = url_or_none(name, slug=drive.slug)
+        if url is not None:
+            links.append({"name": name, "label": label, "url": url, "current": name == current})
+    return links
+
+
+def _posted(request: HttpRequest, *, files: bool = False) -> tuple[Any, ...]:
+    """A form's data: what was posted (even nothing), or none for a GET (an unbound form)."""
+    if request.method != "POST":
+        return ()
+    return (request.POST, request.FILES) if files else (request.POST,)
+
+
+def error_text(error: ServiceError) -> str:
+    return error.message
+
+
+# --- clubs and drives -----------------------------------------------------------------------------
+
+
+def _visible_clubs(user: Any) -> tuple[QuerySet[Club], dict[int, str]]:
+    """The user's clubs (every club for a superuser) and the user's role in each."""
+    roles = dict(Membership.objects.filter(user=user).values_list("club_id", "role"))
+    clubs = Club.objects.order_by("name")
+    if not user.is_superuser:
+        clubs = clubs.filter(pk__in=list(roles))
+    return clubs, roles
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def drive_list(request: HttpRequest) -> HttpResponse:
+    """The user's clubs with their drives, a "New drive" button, and a club to create."""
+    form = ClubForm(*_posted(request))
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                club = club_create(
+                    name=form.cleaned_data["name"],
+                    actor=desk_actor(request),
+                    organizer=request.user,
+                )
+            except ServiceError as error:
+                form.add_error("name", error_text(error))
+            else:
+                messages.success(
+                    request,
+                    _("%(club)s is created and you are its organizer. Now set up a drive.")
+                    % {"club": club.name},
+                )
+                return redirect(f"{reverse('drives:new')}?club={club.slug}")
+        status = 422
+    clubs, roles = _visible_clubs(request.user)
+    clubs = clubs.prefetch_related("drives")
+    rows = []
+    for club in clubs:
+        role = ORGANIZER if request.user.is_superuser else roles.get(club.pk)
+        drives = sorted(club.drives.all(), key=lambda d: (d.date, d.name), reverse=True)
+        rows.append({"club": club, "role": role, "drives": drives})
+    may_create = any(row["role"] == ORGANIZER for row in rows)
+    return render(
+        request,
+        "drives/drive_list.html",
+        {"clubs": rows, "club_form": form, "may_create": may_create},
+        status=status,
+    )
+
+
+def _organized_clubs(user: Any) -> QuerySet[Club]:
+    clubs = Club.objects.order_by("name")
+    if user.is_superuser:
+        return clubs
+    return clubs.filter(memberships__user=user, memberships__role=ORGANIZER)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def drive_new(request: HttpRequest) -> HttpResponse:
+    """A new drive in one of the clubs the user organizes."""
+    clubs = _organized_clubs(request.user)
+    if not clubs.exists():
+        messages.info(request, _("Create your club first (or ask its organizer to add you)."))
+        return redirect("drives:list")
+    initial = {}
+    chosen = clubs.filter(slug=request.GET.get("club", "")).first()
+    if chosen is not None:
+        initial["club"] = chosen
+    form = DriveCreateForm(*_posted(request), clubs=clubs, initial=initial)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                drive = drive_create(
+                    club=form.cleaned_data["club"], actor=desk_actor(request), **form.settings()
+                )
+            except ServiceError as error:
+                _form_error(form, error)
+            else:
+                messages.success(
+                    request,
+                    _("The drive %(name)s is ready. Register the couples as they arrive.")
+                    % {"name": drive.name},
+                )
+                return redirect("drives:couples", slug=drive.slug)
+        status = 422
+    return render(request, "drives/drive_form.html", {"form": form, "drive": None}, status=status)
+
+
+def _form_error(form: Any, error: ServiceError) -> None:
+    field = error.details.get("field")
+    form.add_error(field if field in form.fields else None, error_text(error))
+
+
+@drive_page(ORGANIZER)
+@require_http_methods(["GET", "POST"])
+def drive_settings(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
+    """A drive's settings; those the movement needs are fixed once the night started, and
+    all of them once it is closed."""
+    form = DriveSettingsForm(*_posted(request), drive=drive)
+    status = 200
+    if request.method == "POST":
+        if drive.is_closed:
+            messages.error(request, _("The drive is closed: nothing can change any more."))
+            return redirect("drives:settings", slug=drive.slug)
+        if form.is_valid():
+            changes = form.changes()
+            if not changes:
+                messages.info(request, _("Nothing was changed."))
+                return redirect("night:dashboard", slug=drive.slug)
+            try:
+                drive_update(drive=drive, actor=desk_actor(request), **changes)
+            except ServiceError as error:
+                _form_error(form, error)
+            else:
+                messages.success(request, _("The settings are saved."))
+                return redirect("night:dashboard", slug=drive.slug)
+        status = 422
+    return render(
+        request,
+        "drives/drive_form.html",
+        {"form": form, "drive": drive, "links": drive_links(drive, "drives:settings")},
+        status=status,
+    )
+
+
+# --- couples ------------------------------------------------------------------------------------
+
+
+FLAG_LABELS = {
+    "paid": (gettext_lazy("✓ Paid"), gettext_lazy("Not paid")),
+    "checked_in": (gettext_lazy("✓ Here"), gettext_lazy("Not here")),
+    "cookie_jar": (gettext_lazy("✓ In"), gettext_lazy("Not in")),
+}
+
+
+def _couples_context(drive: Drive) -> dict[str, Any]:
+    """The couples of the drive (one query) with their toggles, and the counts."""
+    couples = list(Couple.objects.filter(drive=drive).order_by("number"))
+    next_game = drive.current_game + 1 if drive.state == Drive.State.RUNNING else 1
+    rows = []
+    for couple in couples:
+        kwargs = {"slug": drive.slug, "number": couple.number}
+        rows.append(
+            {
+                "couple": couple,
+                "toggle_url": reverse("drives:couples_toggle", kwargs=kwargs),
+                "withdraw_url": reverse("drives:couples_withdraw", kwargs=kwargs),
+                "toggles": [
+                    {
+                        "flag": flag,
+                        "on": getattr(couple, flag),
+                        "label_on": FLAG_LABELS[flag][0],
+                        "label_off": FLAG_LABELS[flag][1],
+                    }
+                    for flag in COUPLE_FLAGS
+                ],
+                "withdrawal_pending": couple.withdrawn_game is not None
+                and couple.withdrawn_game >= next_game,
+            }
+        )
+    return {
+        "rows": rows,
+        "counts": {
+            "couples": len(couples),
+            "playing": sum(1 for c in couples if not c.withdrawn),
+            "paid": sum(1 for c in couples if c.paid),
+            "checked_in": sum(1 for c in couples if c.checked_in),
+            "cookie_jar": sum(1 for c in couples if c.cookie_jar),
+            "withdrawn": sum(1 for c in couples if c.withdrawn),
+        },
+        "next_game": next_game,
+        "late": drive.state == Drive.State.RUNNING,
+        "night_over": drive.state == Drive.State.RUNNING and next_game > drive.games,
+    }
+
+
+@drive_page(*MEMBERS)
+@require_http_methods(["GET", "POST"])
+def couples(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
+    """Registration at the door and the list of couples with their toggles."""
+    form = CoupleForm(*_posted(request), autofocus="after" not in request.GET)
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                (couple,) = couples_register(
+                    drive=drive, couples=[form.couple()], actor=desk_actor(request)
+                )
+            except ServiceError as error:
+                form.add_error(None, error_text(error))
+            else:
+                messages.success(request, _registered_message(couple), extra_tags="couple-flash")
+                return redirect("drives:couples", slug=drive.slug)
+        status = 422
+    context = {
+        "drive": drive,
+        "role": role,
+        "form": form,
+        "links": drive_links(drive, "drives:couples", role),
+        **_couples_context(drive),
+    }
+    return render(request, "drives/couple_list.html", context, status=status)
+
+
+def _registered_message(couple: Couple) -> Any:
+    """The flash after registering: the number to write on the card, in large type."""
+    late = ""
+    if couple.joined_game > 1:
+        late = _("A late arrival: plays from game %(game)s.") % {"game": couple.joined_game}
+    return format_html(
+        '<span class="flash-number">{label} {number}</span>'
+        '<span class="flash-names">{p1} &amp; {p2}</span>'
+        '<span class="flash-late">{late}</span>',
+        label=_("Couple"),
+        number=couple.number,
+        p1=couple.player1,
+        p2=couple.player2,
+        late=late,
+    )
+
+
+def _couple_or_404(drive: Drive, number: int) -> Couple:
+    couple = Couple.objects.filter(drive=drive, number=number).first()
+    if couple is None:
+        raise Http404(_("There is no couple %(number)s.") % {"number": number})
+    couple.drive = drive
+    return couple
+
+
+FLAG_NAMES = {
+    "paid": gettext_lazy("paid"),
+    "checked_in": gettext_lazy("checked in"),
+    "cookie_jar": gettext_lazy("in the cookie jar"),
+}
+
+
+def _back_to_couple(drive: Drive, number: int) -> str:
+    """The couples page at this couple's row (without stealing the focus for a new couple)."""
+    url = reverse("drives:couples", kwargs={"slug": drive.slug})
+    return f"{url}?after={number}#couple-{number}"
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+@drive_page(*MEMBERS)
+@require_POST
+def couple_toggle(request: HttpRequest, drive: Drive, role: str, number: int) -> HttpResponse:
+    """Set one flag of a couple (paid, checked in, cookie jar) to the value sent: pressing
+    twice sets the same value twice, never flips it back."""
+    couple = _couple_or_404(drive, number)
+    flag, _sep, value = request.POST.get("set", "").partition(":")
+    back = _back_to_couple(drive, number)
+    if flag not in COUPLE_FLAGS or value not in ("0", "1"):
+        error = _("Choose paid, checked in or cookie jar, and yes or no.")
+        if _wants_json(request):
+            return JsonResponse({"message": error}, status=422)
+        messages.error(request, error)
+        return redirect(back)
+    try:
+        couple = couple_update(couple=couple, actor=desk_actor(request), **{flag: value == "1"})
+    except ServiceError as error:
+        if _wants_json(request):
+            return JsonResponse(error.to_dict(), status=error.status)
+        messages.error(request, error_text(error))
+        return redirect(back)
+    state = getattr(couple, flag)
+    if _wants_json(request):
+        return JsonResponse({"number": couple.number, "field": flag, "value": state})
+    text = _("Couple %(number)s: %(flag)s.") if state else _("Couple %(number)s: not %(flag)s.")
+    messages.success(request, text % {"number": couple.number, "flag": FLAG_NAMES[flag]})
+    return redirect(back)
+
+
+@drive_page(*MEMBERS)
+@require_http_methods(["GET", "POST"])
+def couple_withdraw(request: HttpRequest, drive: Drive, role: str, number: int) -> HttpResponse:
+    """Withdraw a couple from the next game on (after a confirmation), or cancel a withdrawal
+    that has not yet been applied."""
+    couple = _couple_or_404(drive, number)
+    next_game = drive.current_game + 1 if drive.state == Drive.State.RUNNING else 1
+    if request.method == "POST":
+        withdraw = request.POST.get("withdrawn", "1") != "0"
+        try:
+            couple = couple_update(couple=couple, actor=desk_actor(request), withdrawn=withdraw)
+        except ServiceError as error:
+            messages.error(request, error_text(error))
+        else:
+            if withdraw and drive.state == Drive.State.RUNNING:
+                text = _("Couple %(number)s is withdrawn: not seated from game %(game)s on.")
+            elif withdraw:
+                text = _("Couple %(number)s is withdrawn: they will not be seated.")
+            else:
+                text = _("Couple %(number)s is back in: the withdrawal is cancelled.")
+            messages.success(
+                request, text % {"number": couple.number, "game": couple.withdrawn_game}
+            )
+        return redirect(_back_to_couple(drive, couple.number))
+    return render(
+        request,
+        "drives/couple_withdraw.html",
+        {
+            "drive": drive,
+            "couple": couple,
+            "next_game": next_game,
+            "running": drive.state == Drive.State.RUNNING,
+            "links": drive_links(drive, "drives:couples", role),
+        },
+    )
+
+
+@drive_page(*MEMBERS)
+@require_http_methods(["GET", "POST"])
+def couples_import(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
+    """A couples CSV: every line or none; every bad line is listed with its number."""
+    form = CouplesCsvForm(*_posted(request, files=True))
+    errors: list[dict[str, Any]] = []
+    status = 200
+    if request.method == "POST":
+        if drive.is_closed:
+            form.add_error(None, _("The drive is closed: nothing can change any more."))
+        elif form.is_valid():
+            upload = form.cleaned_data["file"]
+            data = upload.read(MAX_CSV_BYTES + 1)
+            try:
+                created = couples_import_csv(drive=drive, data=data, actor=desk_actor(request))
+            except ServiceError as error:
+                errors = list(error.details.get("errors", []))
+                form.add_error(
+                    None, _bad_rows(errors) if error.code == "bad_rows" else error_text(error)
+                )
+            else:
+                messages.success(
+                    request,
+                    _("%(count)s couples imported: numbers %(first)s to %(last)s.")
+                    % {
+                        "count": len(created),
+                        "first": created[0].number,
+                        "last": created[-1].number,
+                    },
+                )
+                return redirect("drives:couples", slug=drive.slug)
+        status = 422
+    return render(
+        request,
+        "drives/couple_import.html",
+        {
+            "drive": drive,
+            "form": form,
+            "errors": errors,
+            "links": drive_links(drive, "drives:couples", role),
+        },
+        status=status,
+    )
+
+
+def _bad_rows(errors: list[dict[str, Any]]) -> str:
+    count = len(errors)
+    if count == 1:
+        return _("Nothing was imported: 1 line needs fixing (below).")
+    return _("Nothing was imported: %(count)s lines need fixing (below).") % {"count": count}

@@ -1,0 +1,215 @@
+"""Who is calling the API and what they may reach.
+
+A caller is a user (by ``Authorization: Bearer <API token>`` or by the browser session), a
+table (its table card's token) or a couple (its punch card's token). The rules:
+
+- no credentials: 401 ``not_authenticated`` (with ``WWW-Authenticate: Bearer``); a bearer token
+  that is nobody's: 401 ``bad_token``;
+- a table or couple token of a closed drive: 403 ``token_expired``, whatever it asks for;
+- a drive that does not exist, a drive of another club, a token of another drive: the same 404
+  ``not_found`` (nothing is revealed to outsiders);
+- a member without the role an action needs (a scorer starting the night): 403 ``forbidden``;
+- tokens read a game, the standings, the grid and the tables of their own drive, and write
+  only their own table's result: another table is 403 ``wrong_table``;
+- unsafe requests authenticated by the session must pass Django's CSRF check (403
+  ``csrf_failed``); bearer requests carry no cookie and are exempt.
+
+The night's own rules (a closed drive, a game not in play) are the services' to judge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.middleware.csrf import CsrfViewMiddleware
+
+from drives.errors import Forbidden, NotFound, ServiceError
+from drives.models import AuditEntry, Club, Couple, Drive, Membership, Seat, Table
+from drives.services import Actor, require_role, role_in
+from drives.tokens import token_owner
+
+ORGANIZER = Membership.Role.ORGANIZER
+SCORER = Membership.Role.SCORER
+MEMBERS = (ORGANIZER, SCORER)
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
+
+
+class NotAuthenticated(ServiceError):
+    status = 401
+
+
+@dataclass(frozen=True)
+class Caller:
+    """An authenticated caller. ``kind``: user, table or couple; ``via``: session or bearer."""
+
+    kind: str
+    via: str
+    user: Any = None
+    table: Table | None = None
+    couple: Couple | None = None
+
+    @property
+    def is_token(self) -> bool:
+        return self.kind in ("table", "couple")
+
+    @property
+    def token_drive(self) -> Drive:
+        owner = self.table if self.table is not None else self.couple
+        assert owner is not None, "only table and couple tokens belong to a drive"
+        return owner.drive
+
+    @property
+    def actor(self) -> Actor:
+        """Who the audit names: the desk for a session, the API for a user's token, the table
+        or the couple for theirs."""
+        if self.kind == "table":
+            return Actor(channel=AuditEntry.Channel.TABLE)
+        if self.kind == "couple":
+            return Actor(channel=AuditEntry.Channel.COUPLE, couple=self.couple)
+        channel = AuditEntry.Channel.DESK if self.via == "session" else AuditEntry.Channel.API
+        return Actor(user=self.user, channel=channel)
+
+
+NO_SUCH_DRIVE = ("not_found", "No such drive.")
+
+
+def authenticate(request: HttpRequest) -> Caller:
+    """The caller of this request, or a 401/403. A bearer header wins over the session."""
+    header = request.META.get("HTTP_AUTHORIZATION", "")
+    if header:
+        scheme, _, raw = header.strip().partition(" ")
+        if scheme.lower() != "bearer" or not raw.strip():
+            raise NotAuthenticated(
+                "bad_authorization", "Send the token as: Authorization: Bearer <token>."
+            )
+        owner = token_owner(raw.strip())
+        if owner is None:
+            raise NotAuthenticated("bad_token", "This token is not valid.")
+        drive = owner.drive
+        if drive is not None and drive.is_closed:
+            raise Forbidden(
+                "token_expired", "The drive is closed: its table and couple tokens no longer work."
+            )
+        return Caller(owner.kind, "bearer", user=owner.user, table=owner.table, couple=owner.couple)
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated and user.is_active:
+        return Caller("user", "session", user=user)
+    raise NotAuthenticated(
+        "not_authenticated", "Log in, or send an API token: Authorization: Bearer <token>."
+    )
+
+
+class _CsrfCheck(CsrfViewMiddleware):
+    """Django's own CSRF check, answering with the reason instead of an HTML page."""
+
+    def _reject(self, request: HttpRequest, reason: str) -> Any:
+        return reason
+
+
+def check_csrf(request: HttpRequest) -> None:
+    """Django's CSRF check for a session-authenticated unsafe request (the API's views are
+    exempt from the middleware because bearer requests need no token)."""
+    check = _CsrfCheck(lambda request: HttpResponse())
+    check.process_request(request)
+    reason = check.process_view(request, None, (), {})  # type: ignore[arg-type]
+    if reason:
+        raise Forbidden(
+            "csrf_failed",
+            f"CSRF check failed: {reason}. Send the csrftoken cookie's value as X-CSRFToken.",
+        )
+
+
+def require_user(caller: Caller) -> Any:
+    """The caller's user account; tokens of tables and couples are refused."""
+    if caller.kind != "user":
+        raise Forbidden(
+            "token_not_allowed",
+            f"A {caller.kind}'s token cannot do this: use an organizer's or scorer's account.",
+        )
+    return caller.user
+
+
+def drive_for(
+    caller: Caller, slug: str, *, roles: tuple[str, ...] = MEMBERS, tokens: bool = False
+) -> Drive:
+    """The drive ``slug`` if the caller may use this endpoint on it: a member with one of
+    ``roles``, or (when ``tokens``) a table or couple token of that very drive."""
+    if caller.is_token:
+        drive = caller.token_drive
+        if drive.slug != slug:
+            raise NotFound(*NO_SUCH_DRIVE)
+        if not tokens:
+            require_user(caller)
+        return drive
+    found = Drive.objects.select_related("club").filter(slug=slug).first()
+    if found is None:
+        raise NotFound(*NO_SUCH_DRIVE)
+    require_role(found, caller.user, *roles)
+    return found
+
+
+def club_for(caller: Caller, slug: Any, *, roles: tuple[str, ...] = (ORGANIZER,)) -> Club:
+    """A club the user has one of ``roles`` in (404 for outsiders, 403 without the role)."""
+    user = require_user(caller)
+    if not isinstance(slug, str) or not slug:
+        raise ServiceError("missing_field", "Name the club by its slug.", field="club")
+    club = Club.objects.filter(slug=slug).first()
+    role = role_in(club, user) if club is not None else None
+    if club is None or role is None:
+        raise NotFound("not_found", "No such club.")
+    if role not in roles:
+        raise Forbidden("forbidden", f"This needs the role of {' or '.join(roles)}.")
+    return club
+
+
+def require_table(caller: Caller, drive: Drive, game: int, table: int) -> None:
+    """A table token reaches only its own table; a couple token only the table it plays at
+    in that game. Users pass (their role was checked with the drive). Whether the game is the
+    one in play is the result services' to say (a replay of the last game stays a 200)."""
+    if caller.kind == "table":
+        assert caller.table is not None
+        if caller.table.number != table:
+            raise Forbidden(
+                "wrong_table",
+                f"This is table {caller.table.number}'s token: it enters that table's result only.",
+                table=caller.table.number,
+            )
+    elif caller.kind == "couple":
+        couple = caller.couple
+        assert couple is not None
+        seat = (
+            Seat.objects.filter(game__drive=drive, game__number=game)
+            .filter(Q(stays=couple) | Q(arrives=couple))
+            .select_related("table")
+            .first()
+        )
+        if seat is None:
+            if game > drive.current_game:
+                return  # not started: the service answers 422 game_not_started
+            raise Forbidden(
+                "wrong_table", f"Couple {couple.number} has no table in game {game}.", table=None
+            )
+        if seat.table.number != table:
+            raise Forbidden(
+                "wrong_table",
+                f"Couple {couple.number} plays at table {seat.table.number} in game {game}.",
+                table=seat.table.number,
+            )
+
+
+def drives_visible_to(user: Any) -> QuerySet[Drive]:
+    """The drives of the user's clubs (every drive for a superuser)."""
+    drives = Drive.objects.select_related("club").order_by("-date", "name", "pk")
+    if user.is_superuser:
+        return drives
+    return drives.filter(club__memberships__user=user)
+
+
+def memberships_of(user: Any) -> list[dict[str, Any]]:
+    return [
+        {"slug": m.club.slug, "name": m.club.name, "role": m.role}
+        for m in Membership.objects.filter(user=user).select_related("club").order_by("club__name")
+    ]

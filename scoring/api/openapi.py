@@ -1,0 +1,742 @@
+"""The OpenAPI 3.1 description of the API, served at ``/api/v1/openapi.json``.
+
+Written by hand, next to the URLs it describes; a test checks that every URL pattern and
+method of ``scoring.api.urls`` is here and that every ``$ref`` resolves. docs/api.md tells
+the same story in words.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drives.models import Drive
+from engine.rules import PRESETS
+
+JSON = "application/json"
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _nullable(kind: str, **extra: Any) -> dict[str, Any]:
+    return {"type": [kind, "null"], **extra}
+
+
+def _list(item: str) -> dict[str, Any]:
+    return {"type": "array", "items": _ref(item)}
+
+
+ERRORS = {
+    400: "The body is not JSON (`bad_json`), not the object or list expected (`bad_body`), or "
+    "missing (`missing_body`).",
+    401: "No credentials (`not_authenticated`) or a token that is nobody's (`bad_token`).",
+    403: "Not allowed: a member without the role (`forbidden`), a closed drive's token "
+    "(`token_expired`), another table (`wrong_table`), a token where an account is needed "
+    "(`token_not_allowed`), a failed CSRF check of a session request (`csrf_failed`).",
+    404: "No such drive, or a drive of another club, or a token of another drive "
+    "(`not_found`); no such game or couple.",
+    409: "In the way of something already there.",
+    413: "The body is larger than 1 MB (`body_too_large`).",
+    415: "The body is not text/csv (`unsupported_media_type`).",
+    422: "Invalid: the `code` names the problem (an engine code for a score, e.g. "
+    "`not_whole_hands`; `unusual_score`; `wrong_couple`; `drive_closed`; `unknown_field`).",
+}
+
+
+def _error(status: int, text: str | None = None) -> dict[str, Any]:
+    return {
+        "description": text or ERRORS[status],
+        "content": {JSON: {"schema": _ref("Error")}},
+    }
+
+
+def _ok(description: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {"description": description, "content": {JSON: {"schema": schema}}}
+
+
+def _body(schema: dict[str, Any], *, required: bool = True, media: str = JSON) -> dict[str, Any]:
+    return {"required": required, "content": {media: {"schema": schema}}}
+
+
+def _param(name: str, description: str, schema: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "name": name,
+        "in": "path",
+        "required": True,
+        "description": description,
+        "schema": schema,
+    }
+
+
+NUMBER = {"type": "integer", "minimum": 1, "maximum": 999_999_999}
+SLUG = _param("slug", "The drive's slug.", {"type": "string", "pattern": "^[-a-zA-Z0-9_]+$"})
+GAME = _param("n", "The game's number (1 = the first game).", NUMBER)
+TABLE = _param("t", "The table's number.", NUMBER)
+COUPLE = _param("number", "The couple's number.", NUMBER)
+
+
+def _op(
+    op_id: str,
+    summary: str,
+    *,
+    ok: dict[int, dict[str, Any]],
+    errors: tuple[int, ...],
+    body: dict[str, Any] | None = None,
+    tags: tuple[str, ...] = (),
+    description: str = "",
+    public: bool = False,
+) -> dict[str, Any]:
+    responses: dict[str, Any] = {str(status): value for status, value in ok.items()}
+    shown = set(errors) | ({401, 403} if not public else set())
+    if body is not None:
+        shown |= {400, 413}
+    for status in sorted(shown):
+        responses[str(status)] = _error(status)
+    operation: dict[str, Any] = {
+        "operationId": op_id,
+        "summary": summary,
+        "tags": list(tags),
+        "responses": responses,
+    }
+    if description:
+        operation["description"] = description
+    if body is not None:
+        operation["requestBody"] = body
+    if public:
+        operation["security"] = []
+    return operation
+
+
+SCHEMAS: dict[str, Any] = {
+    "Error": {
+        "type": "object",
+        "description": "Every error: a stable code, words for a person, and details by code "
+        "(missing/conflicts/pending tables, CSV errors, the engine's verdict…).",
+        "required": ["code", "message"],
+        "properties": {
+            "code": {"type": "string"},
+            "message": {"type": "string"},
+            "field": {"type": "string"},
+            "errors": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"line": {"type": "integer"}, "message": {"type": "string"}},
+                },
+            },
+            "verdict": _ref("Verdict"),
+            "missing": {"type": "array", "items": {"type": "integer"}},
+            "conflicts": {"type": "array", "items": {"type": "integer"}},
+            "pending": {"type": "array", "items": {"type": "integer"}},
+            "winner": {"type": "integer"},
+            "table": _nullable("integer"),
+            "game": {"type": "integer"},
+            "allowed": {"type": "array", "items": {"type": "string"}},
+        },
+        "additionalProperties": True,
+    },
+    "Verdict": {
+        "type": "object",
+        "description": "The engine's judgement on a final score.",
+        "properties": {
+            "status": {"enum": ["ok", "unusual", "impossible"]},
+            "code": {"type": "string"},
+            "message": {"type": "string"},
+            "hand": {"type": "integer"},
+        },
+    },
+    "DriveSettings": {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "name": {"type": "string", "maxLength": 120},
+            "date": {"type": "string", "format": "date"},
+            "venue": {"type": "string", "maxLength": 200},
+            "games": {"type": "integer", "minimum": 1, "maximum": 60, "default": 25},
+            "ruleset": {"enum": list(PRESETS), "default": "cape-breton-45"},
+            "movement": {"enum": list(Drive.Movement.values), "default": "winners-move"},
+            "first_seating": {"enum": list(Drive.FirstSeating.values), "default": "by-number"},
+            "seed": _nullable("integer", minimum=0),
+            "sit_out_counts_as_win": {"type": "boolean", "default": True},
+            "ranking": {"enum": list(Drive.Ranking.values), "default": "dense"},
+            "entry_fee": {"type": ["string", "number"], "description": "To the cent."},
+            "currency": {"type": "string", "minLength": 3, "maxLength": 3},
+            "confirm_by_other_couple": {"type": "boolean", "default": False},
+            "published": {
+                "type": "boolean",
+                "default": False,
+                "description": "The results page is public; may change after the close.",
+            },
+        },
+    },
+    "DriveCreate": {
+        "allOf": [
+            _ref("DriveSettings"),
+            {
+                "type": "object",
+                "required": ["club", "name", "date"],
+                "properties": {"club": {"type": "string", "description": "The club's slug."}},
+            },
+        ],
+    },
+    "Drive": {
+        "type": "object",
+        "properties": {
+            "slug": {"type": "string"},
+            "club": {"type": "string"},
+            "name": {"type": "string"},
+            "date": {"type": "string", "format": "date"},
+            "venue": {"type": "string"},
+            "games": {"type": "integer"},
+            "ruleset": {"type": "string"},
+            "movement": {"type": "string"},
+            "first_seating": {"type": "string"},
+            "seed": _nullable("integer"),
+            "sit_out_counts_as_win": {"type": "boolean"},
+            "ranking": {"type": "string"},
+            "entry_fee": {"type": "string"},
+            "currency": {"type": "string"},
+            "confirm_by_other_couple": {"type": "boolean"},
+            "published": {"type": "boolean"},
+            "state": {"enum": list(Drive.State.values)},
+            "current_game": {"type": "integer", "description": "0 before the start."},
+            "created_at": {"type": "string", "format": "date-time"},
+            "closed_at": _nullable("string", format="date-time"),
+        },
+    },
+    "DriveDetail": {
+        "allOf": [
+            _ref("Drive"),
+            {
+                "type": "object",
+                "properties": {
+                    "counts": {
+                        "type": "object",
+                        "properties": {
+                            "couples": {"type": "integer"},
+                            "withdrawn": {"type": "integer"},
+                            "tables": {
+                                "type": "integer",
+                                "description": "Tables of the game in play.",
+                            },
+                        },
+                    },
+                    "game": {
+                        "type": ["object", "null"],
+                        "description": "The game in play: how many tables reported, which "
+                        "are missing, in conflict, pending; null before the start.",
+                    },
+                },
+            },
+        ],
+    },
+    "CoupleIn": {
+        "type": "object",
+        "additionalProperties": False,
+        "description": "Two players' names, as players or as player1 and player2.",
+        "properties": {
+            "players": {
+                "type": "array",
+                "items": {"type": "string", "maxLength": 80},
+                "minItems": 2,
+                "maxItems": 2,
+            },
+            "player1": {"type": "string", "maxLength": 80},
+            "player2": {"type": "string", "maxLength": 80},
+            "paid": {"type": "boolean"},
+            "checked_in": {"type": "boolean"},
+            "cookie_jar": {"type": "boolean"},
+        },
+    },
+    "CouplePatch": {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "players": {"type": "array", "items": {"type": "string"}, "minItems": 2},
+            "player1": {"type": "string"},
+            "player2": {"type": "string"},
+            "paid": {"type": "boolean"},
+            "checked_in": {"type": "boolean"},
+            "cookie_jar": {"type": "boolean"},
+            "withdrawn": {
+                "type": "boolean",
+                "description": "true: plays no more from the next game.",
+            },
+        },
+    },
+    "Couple": {
+        "type": "object",
+        "properties": {
+            "number": {"type": "integer"},
+            "players": {"type": "array", "items": {"type": "string"}},
+            "paid": {"type": "boolean"},
+            "checked_in": {"type": "boolean"},
+            "cookie_jar": {"type": "boolean"},
+            "withdrawn": {"type": "boolean"},
+            "joined_game": {"type": "integer"},
+            "withdrawn_game": _nullable("integer"),
+            "holes": _nullable("integer"),
+        },
+    },
+    "Start": {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "seating": {"enum": list(Drive.FirstSeating.values)},
+            "seed": {"type": "integer", "minimum": 0},
+        },
+    },
+    "TableRow": {
+        "type": "object",
+        "properties": {
+            "table": {"type": "integer"},
+            "stays": _nullable("integer"),
+            "arrives": _nullable("integer"),
+            "deals": {"type": "integer"},
+            "sit_out": {"type": "boolean"},
+            "winner": _nullable("integer"),
+            "points": {"type": ["array", "null"], "items": {"type": "integer"}},
+            "state": {"enum": ["missing", "sit-out", "accepted", "pending", "conflict"]},
+        },
+    },
+    "Game": {
+        "type": "object",
+        "properties": {
+            "number": {"type": "integer"},
+            "state": {"enum": ["playing", "finished"]},
+            "started_at": {"type": "string", "format": "date-time"},
+            "tables": _list("TableRow"),
+            "missing": {"type": "array", "items": {"type": "integer"}},
+            "conflicts": {"type": "array", "items": {"type": "integer"}},
+            "pending": {"type": "array", "items": {"type": "integer"}},
+            "unusual": {"type": "array", "items": {"type": "integer"}},
+            "reported": {"type": "integer"},
+            "to_report": {"type": "integer"},
+        },
+    },
+    "ResultIn": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["winner"],
+        "properties": {
+            "winner": {"type": "integer", "description": "The winning couple's number."},
+            "points": {
+                "type": "array",
+                "items": {"type": "integer"},
+                "minItems": 2,
+                "maxItems": 2,
+                "description": "Final points, winner's first (either order is understood).",
+            },
+            "key": {
+                "type": "string",
+                "maxLength": 80,
+                "description": "A client-generated id: the same key again is a replay (200).",
+            },
+            "confirm_unusual": {"type": "boolean", "default": False},
+        },
+    },
+    "Confirm": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["accept"],
+        "properties": {"accept": {"type": "boolean"}},
+    },
+    "Resolve": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["winner", "reason"],
+        "properties": {
+            "winner": {"type": "integer"},
+            "reason": {"type": "string", "maxLength": 1000},
+            "points": {"type": "array", "items": {"type": "integer"}, "minItems": 2},
+        },
+    },
+    "Result": {
+        "type": "object",
+        "properties": {
+            "game": {"type": "integer"},
+            "table": {"type": "integer"},
+            "winner": {"type": "integer"},
+            "points": {"type": ["array", "null"], "items": {"type": "integer"}},
+            "state": {"enum": ["accepted", "pending", "conflict"]},
+            "verdict": _nullable("string", description="The engine's code for the points."),
+            "replayed": {"type": "boolean"},
+        },
+    },
+    "Standing": {
+        "type": "object",
+        "properties": {
+            "place": _nullable("integer"),
+            "number": {"type": "integer"},
+            "players": {"type": "array", "items": {"type": "string"}},
+            "wins": {"type": "integer"},
+            "played": {"type": "integer"},
+            "withdrawn": {"type": "boolean"},
+            "eligible": {"type": "boolean"},
+        },
+    },
+    "GridRow": {
+        "type": "object",
+        "properties": {
+            "number": {"type": "integer"},
+            "players": {"type": "array", "items": {"type": "string"}},
+            "wins": {"type": "integer"},
+            "played": {"type": "integer"},
+            "withdrawn": {"type": "boolean"},
+            "games": {
+                "type": "object",
+                "description": "Game number → W won, L lost, S sit-out credited, - sit-out "
+                "not credited, ? no accepted result yet.",
+                "additionalProperties": {"enum": ["W", "L", "S", "-", "?"]},
+            },
+        },
+    },
+    "CurrentTable": {
+        "type": "object",
+        "properties": {
+            "number": {"type": "integer"},
+            "table": {"type": "integer"},
+            "opponents": _nullable("integer"),
+            "deals": {"type": "boolean"},
+            "sit_out": {"type": "boolean"},
+        },
+    },
+    "Mismatch": {
+        "type": "object",
+        "properties": {
+            "number": {"type": "integer"},
+            "holes": {"type": "integer"},
+            "wins": {"type": "integer"},
+            "difference": {"type": "integer"},
+            "won_games": {"type": "array", "items": {"type": "integer"}},
+        },
+    },
+    "Holes": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["holes"],
+        "properties": {
+            "holes": {
+                "type": "object",
+                "description": 'Couple number → holes counted, e.g. {"12": 18}.',
+                "additionalProperties": {"type": "integer", "minimum": 0},
+            }
+        },
+    },
+    "HolesRecorded": {
+        "type": "object",
+        "properties": {
+            "recorded": {"type": "integer"},
+            "reconciliation": _list("Mismatch"),
+        },
+    },
+    "Export": {
+        "type": "object",
+        "description": "The drive's full record: drive, couples, games with every table's "
+        "seating, result and versions, prizes, ties, cookie jar and audit.",
+        "required": ["format", "drive", "couples", "games", "audit"],
+        "properties": {
+            "format": {"const": "fortyfives-drive/1"},
+            "drive": _ref("Drive"),
+            "couples": {"type": "array", "items": {"type": "object"}},
+            "games": {"type": "array", "items": {"type": "object"}},
+            "closed_tables": {"type": "object"},
+            "prizes": {"type": "array"},
+            "ties": {"type": "array"},
+            "cookie_jar": {"type": "object"},
+            "audit": {"type": "array", "items": {"type": "object"}},
+        },
+    },
+    "Me": {
+        "type": "object",
+        "required": ["kind", "via"],
+        "properties": {
+            "kind": {"enum": ["user", "table", "couple"]},
+            "via": {"enum": ["session", "bearer"]},
+            "user": {
+                "type": "object",
+                "properties": {
+                    "username": {"type": "string"},
+                    "name": {"type": "string"},
+                    "superuser": {"type": "boolean"},
+                },
+            },
+            "clubs": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "slug": {"type": "string"},
+                        "name": {"type": "string"},
+                        "role": {"enum": ["organizer", "scorer"]},
+                    },
+                },
+            },
+            "drive": {"type": "object", "description": "The drive of a table or couple token."},
+            "table": {"type": "integer"},
+            "couple": _ref("Couple"),
+            "seat": {"oneOf": [_ref("CurrentTable"), {"type": "null"}]},
+        },
+    },
+}
+
+DRIVE_TAG, COUPLE_TAG, GAME_TAG, END_TAG = "drives", "couples", "games and results", "standings"
+
+
+def _paths() -> dict[str, Any]:
+    d = "/drives/{slug}"
+    game = f"{d}/games/{{n}}"
+    table = f"{game}/tables/{{t}}"
+    organizer = "Organizer of the drive's club."
+    members = "Organizer or scorer of the drive's club."
+    readers = "Members of the drive's club, and the drive's table and couple tokens."
+    return {
+        "/me": {
+            "get": _op(
+                "me", "Who the session or token is", tags=("who",), errors=(),
+                ok={200: _ok("A user with their clubs and roles, or a token's table or "
+                             "couple and drive.", _ref("Me"))},
+            ),
+        },
+        "/openapi.json": {
+            "get": _op(
+                "openapi", "This description", public=True, errors=(),
+                ok={200: _ok("OpenAPI 3.1", {"type": "object"})},
+            ),
+        },
+        "/drives": {
+            "get": _op(
+                "drives_list", "The drives of the caller's clubs", tags=(DRIVE_TAG,), errors=(),
+                ok={200: _ok("Drives, newest first", _list("Drive"))},
+            ),
+            "post": _op(
+                "drives_create", "Create a drive", tags=(DRIVE_TAG,), errors=(404, 422),
+                description=f"{organizer} The club is named by its slug.",
+                body=_body(_ref("DriveCreate")),
+                ok={201: _ok("The new drive", _ref("Drive"))},
+            ),
+        },
+        d: {
+            "parameters": [SLUG],
+            "get": _op(
+                "drive_get", "A drive, its counts and the game in play", tags=(DRIVE_TAG,),
+                description=readers, errors=(404,),
+                ok={200: _ok("The drive", _ref("DriveDetail"))},
+            ),
+            "patch": _op(
+                "drive_patch", "Change a drive's settings", tags=(DRIVE_TAG,),
+                description=f"{organizer} games, first_seating, seed and movement are fixed "
+                "once the night started (409 drive_started).",
+                errors=(404, 409, 422), body=_body(_ref("DriveSettings")),
+                ok={200: _ok("The drive", _ref("Drive"))},
+            ),
+        },
+        f"{d}/start": {
+            "parameters": [SLUG],
+            "post": _op(
+                "drive_start", "Seat game 1", tags=(GAME_TAG,), errors=(404, 409, 422),
+                description=f"{organizer} By number, or shuffled from a seed (drawn and "
+                "recorded if not given). 409 already_started.",
+                body=_body(_ref("Start"), required=False),
+                ok={201: _ok("Game 1", _ref("Game"))},
+            ),
+        },
+        f"{d}/close": {
+            "parameters": [SLUG],
+            "post": _op(
+                "drive_close", "Close the night", tags=(END_TAG,), errors=(404, 422),
+                description=f"{organizer} Read-only from then on; table and couple tokens die.",
+                body=_body({"type": "object", "maxProperties": 0}, required=False),
+                ok={200: _ok("The closed drive", _ref("Drive"))},
+            ),
+        },
+        f"{d}/couples": {
+            "parameters": [SLUG],
+            "get": _op(
+                "couples_list", "The couples, by number", tags=(COUPLE_TAG,),
+                description=members, errors=(404,),
+                ok={200: _ok("Couples", _list("Couple"))},
+            ),
+            "post": _op(
+                "couples_add", "Register one couple or a list (numbers assigned in order)",
+                tags=(COUPLE_TAG,), errors=(404, 422),
+                description=f"{members} All or nothing. Once the night runs they are late "
+                "arrivals, seated from the next game.",
+                body=_body({"oneOf": [_ref("CoupleIn"), _list("CoupleIn")]}),
+                ok={201: _ok("The new couples", _list("Couple"))},
+            ),
+        },
+        f"{d}/couples/import": {
+            "parameters": [SLUG],
+            "post": _op(
+                "couples_import", "Import couples from a CSV file", tags=(COUPLE_TAG,),
+                errors=(404, 415, 422),
+                description=f"{members} Header player1,player2 (and optionally paid, "
+                "checked_in, cookie_jar as yes/no). All rows or none: 422 bad_rows lists "
+                "errors=[{line, message}].",
+                body=_body({"type": "string"}, media="text/csv"),
+                ok={201: _ok("The new couples", _list("Couple"))},
+            ),
+        },
+        f"{d}/couples/{{number}}": {
+            "parameters": [SLUG, COUPLE],
+            "patch": _op(
+                "couple_patch", "Check in, paid, cookie jar, names, withdraw",
+                tags=(COUPLE_TAG,), errors=(404, 409, 422), description=members,
+                body=_body(_ref("CouplePatch")),
+                ok={200: _ok("The couple", _ref("Couple"))},
+            ),
+        },
+        f"{d}/games/current": {
+            "parameters": [SLUG],
+            "get": _op(
+                "game_current", "The game in play", tags=(GAME_TAG,), description=readers,
+                errors=(404,), ok={200: _ok("The game", _ref("Game"))},
+            ),
+        },
+        game: {
+            "parameters": [SLUG, GAME],
+            "get": _op(
+                "game_get", "A game: seating, who deals, results, missing tables",
+                tags=(GAME_TAG,), description=readers, errors=(404,),
+                ok={200: _ok("The game", _ref("Game"))},
+            ),
+        },
+        f"{game}/advance": {
+            "parameters": [SLUG, GAME],
+            "post": _op(
+                "game_advance", "Start the next game", tags=(GAME_TAG,),
+                errors=(404, 422),
+                description=f"{organizer} Only when every table has an accepted result. "
+                "Computed once: pressing again answers 200 with the same game.",
+                body=_body({"type": "object", "maxProperties": 0}, required=False),
+                ok={
+                    201: _ok("The new game", _ref("Game")),
+                    200: _ok("Already advanced: the game that followed", _ref("Game")),
+                    409: _error(409, "game_incomplete: missing, conflicts and pending list "
+                                     "the tables in the way."),
+                },
+            ),
+        },
+        f"{table}/result": {
+            "parameters": [SLUG, GAME, TABLE],
+            "put": _op(
+                "result_put", "Enter a table's result", tags=(GAME_TAG,), errors=(404, 422),
+                description=f"{members} (channel desk by session, api by token); a table "
+                "token for its own table (another table: 403 wrong_table); a couple token "
+                "for the table it plays at. Only the game in play takes new results.",
+                body=_body(_ref("ResultIn")),
+                ok={
+                    201: _ok("Stored", _ref("Result")),
+                    200: _ok("The same result again (same key, or same winner)",
+                             _ref("Result")),
+                    409: _error(409, "result_conflict: a different winner is already there; "
+                                     "both are kept and the table is in conflict."),
+                },
+            ),
+        },
+        f"{table}/confirm": {
+            "parameters": [SLUG, GAME, TABLE],
+            "post": _op(
+                "result_confirm", "The other couple confirms or rejects a pending result",
+                tags=(GAME_TAG,), errors=(404, 409, 422),
+                description="A couple token of the table's other couple, on a drive with "
+                "confirm_by_other_couple. A rejection puts the table in conflict.",
+                body=_body(_ref("Confirm")),
+                ok={200: _ok("The result", _ref("Result"))},
+            ),
+        },
+        f"{table}/resolve": {
+            "parameters": [SLUG, GAME, TABLE],
+            "post": _op(
+                "result_resolve", "Settle a conflict or correct a result", tags=(GAME_TAG,),
+                errors=(404, 422),
+                description=f"{members} Until the drive is closed; after the next game "
+                "started it changes wins and standings, not the seating played.",
+                body=_body(_ref("Resolve")),
+                ok={200: _ok("The result", _ref("Result"))},
+            ),
+        },
+        f"{d}/standings": {
+            "parameters": [SLUG],
+            "get": _op(
+                "standings", "Standings with places", tags=(END_TAG,), description=readers,
+                errors=(404,), ok={200: _ok("Standings", _list("Standing"))},
+            ),
+        },
+        f"{d}/grid": {
+            "parameters": [SLUG],
+            "get": _op(
+                "grid", "The win grid: per couple, game by game", tags=(END_TAG,),
+                description=readers, errors=(404,),
+                ok={200: _ok("Rows by couple number", _list("GridRow"))},
+            ),
+        },
+        f"{d}/tables": {
+            "parameters": [SLUG],
+            "get": _op(
+                "tables", "Couple → table in the game in play", tags=(GAME_TAG,),
+                description=readers, errors=(404,),
+                ok={200: _ok("Rows by couple number", _list("CurrentTable"))},
+            ),
+        },
+        f"{d}/export": {
+            "parameters": [SLUG],
+            "get": _op(
+                "export", "The drive's full record", tags=(END_TAG,), description=members,
+                errors=(404,), ok={200: _ok("The export", _ref("Export"))},
+            ),
+        },
+        f"{d}/holes": {
+            "parameters": [SLUG],
+            "post": _op(
+                "holes", "Record the holes counted on punch cards", tags=(END_TAG,),
+                description=members, errors=(404, 422), body=_body(_ref("Holes")),
+                ok={200: _ok("Recorded, with the mismatches", _ref("HolesRecorded"))},
+            ),
+        },
+        f"{d}/reconciliation": {
+            "parameters": [SLUG],
+            "get": _op(
+                "reconciliation", "Punch cards against recorded wins", tags=(END_TAG,),
+                description=members, errors=(404,),
+                ok={200: _ok("Couples whose holes differ from their wins",
+                             _list("Mismatch"))},
+            ),
+        },
+    }  # fmt: skip
+
+
+def openapi_spec() -> dict[str, Any]:
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Forty-Fives Card Drives API",
+            "version": "1",
+            "description": "Every action of a 45 card drive. Errors are JSON "
+            '{"code", "message", …details} with a 4xx status. See docs/api.md.',
+        },
+        "servers": [{"url": "/api/v1"}],
+        "security": [{"bearer": []}, {"session": []}],
+        "tags": [{"name": name} for name in ("who", DRIVE_TAG, COUPLE_TAG, GAME_TAG, END_TAG)],
+        "paths": _paths(),
+        "components": {
+            "schemas": SCHEMAS,
+            "securitySchemes": {
+                "bearer": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "An organizer's or scorer's API token (manage.py apitoken), "
+                    "a table's token or a couple's token.",
+                },
+                "session": {
+                    "type": "apiKey",
+                    "in": "cookie",
+                    "name": "sessionid",
+                    "description": "The browser session; unsafe methods need the CSRF token "
+                    "in X-CSRFToken.",
+                },
+            },
+        },
+    }

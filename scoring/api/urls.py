@@ -1,0 +1,64 @@
+"""The API's URLs, included under ``/api/v1/`` by ``config.urls``. Every pattern here is
+described in ``scoring.api.openapi`` (a test checks it); anything else under ``/api/v1/`` is a
+JSON 404."""
+
+from django.urls import path, re_path, register_converter
+
+from scoring.api import views as v
+
+
+class NumberConverter:
+    """A game, table or couple number: 1 to 9 digits (a longer one is no number of ours, and
+    would overflow the database's integers)."""
+
+    regex = "[0-9]{1,9}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+register_converter(NumberConverter, "num")
+
+app_name = "api"
+
+D = "drives/<slug:slug>"
+
+urlpatterns = [
+    path("me", v.endpoint(GET=v.me), name="me"),
+    path("openapi.json", v.endpoint(public=True, GET=v.openapi), name="openapi"),
+    path("drives", v.endpoint(GET=v.drives_list, POST=v.drives_create), name="drives"),
+    path(D, v.endpoint(GET=v.drive_detail, PATCH=v.drive_patch), name="drive"),
+    path(f"{D}/start", v.endpoint(POST=v.drive_start_view), name="start"),
+    path(f"{D}/close", v.endpoint(POST=v.drive_close_view), name="close"),
+    path(f"{D}/couples", v.endpoint(GET=v.couples_list, POST=v.couples_add), name="couples"),
+    path(f"{D}/couples/import", v.endpoint(POST=v.couples_import), name="couples-import"),
+    path(f"{D}/couples/<num:number>", v.endpoint(PATCH=v.couple_patch), name="couple"),
+    path(f"{D}/games/current", v.endpoint(GET=v.game_current), name="game-current"),
+    path(f"{D}/games/<num:n>", v.endpoint(GET=v.game_detail), name="game"),
+    path(f"{D}/games/<num:n>/advance", v.endpoint(POST=v.game_advance_view), name="advance"),
+    path(
+        f"{D}/games/<num:n>/tables/<num:t>/result",
+        v.endpoint(PUT=v.result_put),
+        name="result",
+    ),
+    path(
+        f"{D}/games/<num:n>/tables/<num:t>/confirm",
+        v.endpoint(POST=v.result_confirm_view),
+        name="confirm",
+    ),
+    path(
+        f"{D}/games/<num:n>/tables/<num:t>/resolve",
+        v.endpoint(POST=v.result_resolve_view),
+        name="resolve",
+    ),
+    path(f"{D}/standings", v.endpoint(GET=v.standings), name="standings"),
+    path(f"{D}/grid", v.endpoint(GET=v.grid), name="grid"),
+    path(f"{D}/tables", v.endpoint(GET=v.tables), name="tables"),
+    path(f"{D}/export", v.endpoint(GET=v.export), name="export"),
+    path(f"{D}/holes", v.endpoint(POST=v.holes), name="holes"),
+    path(f"{D}/reconciliation", v.endpoint(GET=v.reconciliation_view), name="reconciliation"),
+    re_path(r"^(?P<path>.*)$", v.not_found, name="not-found"),
+]

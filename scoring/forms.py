@@ -1,0 +1,81 @@
+"""Forms of the organizer's dashboard: starting the night, correcting or settling a table's
+result, and the holes counted on the punch cards. They check the shape of the input; whether
+the night accepts it is for ``drives.services`` and ``scoring.services`` to say."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from drives.forms import PlainForm
+from drives.models import Couple, Drive
+
+
+class StartForm(PlainForm):
+    seating = forms.ChoiceField(
+        label=_("Seat game 1"),
+        choices=Drive.FirstSeating.choices,
+        widget=forms.RadioSelect,
+    )
+    seed = forms.IntegerField(
+        label=_("Seed of the shuffle"),
+        required=False,
+        min_value=0,
+        max_value=2**63 - 1,
+        help_text=_("Only when shuffling. Leave empty: one is drawn and recorded."),
+    )
+
+    def __init__(self, *args: Any, drive: Drive, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", {"seating": drive.first_seating, "seed": drive.seed})
+        kwargs.setdefault("prefix", "start")
+        super().__init__(*args, **kwargs)
+
+
+class CorrectionForm(PlainForm):
+    """Settle a conflict or correct any table of any game, with a reason."""
+
+    game = forms.IntegerField(label=_("Game"), min_value=1)
+    table = forms.IntegerField(label=_("Table"), min_value=1)
+    winner = forms.IntegerField(label=_("Winning couple"), min_value=1)
+    reason = forms.CharField(
+        label=_("Reason"),
+        max_length=1000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("Say why, for the record: e.g. “both couples agree 12 won”."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("prefix", "fix")
+        super().__init__(*args, **kwargs)
+        for name in ("game", "table", "winner"):
+            self.fields[name].widget.attrs.update({"inputmode": "numeric"})
+
+
+class HolesForm(PlainForm):
+    """The holes counted on each couple's punch card; an empty box is a card not yet counted."""
+
+    def __init__(self, *args: Any, couples: Iterable[Couple], games: int, **kwargs: Any) -> None:
+        kwargs.setdefault("prefix", "holes")
+        super().__init__(*args, **kwargs)
+        self.numbers: list[int] = []
+        for couple in couples:
+            self.numbers.append(couple.number)
+            self.fields[str(couple.number)] = forms.IntegerField(
+                label=str(couple.number),
+                required=False,
+                min_value=0,
+                max_value=games,
+                initial=couple.holes,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "holes"}),
+            )
+
+    def holes(self) -> dict[int, int]:
+        """Couple number → holes, for the boxes filled in."""
+        return {
+            number: self.cleaned_data[str(number)]
+            for number in self.numbers
+            if self.cleaned_data.get(str(number)) is not None
+        }

@@ -1,0 +1,143 @@
+"""django-tables2 tables of the night's results: the standings and the per-game win grid.
+
+A shared :class:`BaseTable` sets the look (sortable headers, an empty text) and the exports
+(``?_export=csv`` or ``xlsx`` through ``django_tables2.export.TableExport``). The rows come
+from ``scoring.selectors`` as plain dicts; nothing here reads the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import django_tables2 as tables
+from django.http import HttpResponse
+from django.utils.translation import gettext_lazy as _
+from django_tables2.export import TableExport
+
+from scoring.selectors import LOSS, PENDING, SIT_OUT, SIT_OUT_WIN, WIN
+
+EXPORT_PARAM = "_export"
+EXPORT_FORMATS = (TableExport.CSV, TableExport.XLSX)
+# Sorts withdrawn couples (no place) after everyone placed, whichever way the column sorts.
+NO_PLACE = 10**6
+
+
+class BaseTable(tables.Table):
+    """What every table of results shares: the look, sorting, and CSV/XLSX export."""
+
+    export_formats = EXPORT_FORMATS
+
+    class Meta:
+        attrs = {"class": "data-table"}
+        template_name = "django_tables2/table.html"
+        orderable = True
+        empty_text = _("Nothing to show yet.")
+
+    def export_response(self, export_format: str | None, filename: str) -> HttpResponse | None:
+        """The export as a download, or None when ``export_format`` is not one we offer."""
+        if export_format not in self.export_formats:
+            return None
+        exporter = TableExport(
+            export_format, self, dataset_kwargs={"title": str(filename)[:31] or "export"}
+        )
+        return exporter.response(filename=f"{filename}.{export_format}")
+
+
+class PlayersColumn(tables.Column):
+    def render(self, value: Any) -> str:
+        return " & ".join(value) if isinstance(value, list | tuple) else str(value)
+
+    def value(self, value: Any) -> str:
+        return self.render(value)
+
+
+class StandingsTable(BaseTable):
+    place = tables.Column(verbose_name=_("Place"), order_by=("place_key", "number"))
+    number = tables.Column(verbose_name=_("Couple"))
+    players = PlayersColumn(verbose_name=_("Players"), order_by=("players_key",))
+    wins = tables.Column(verbose_name=_("Wins"), order_by=("wins", "number"))
+    played = tables.Column(verbose_name=_("Played"))
+    withdrawn = tables.Column(verbose_name=_("Withdrawn"))
+
+    class Meta(BaseTable.Meta):
+        row_attrs = {"data-couple": lambda record: record["number"]}
+        attrs = {"class": "data-table standings"}
+
+    def render_place(self, value: Any) -> str:
+        return "—" if value is None else str(value)
+
+    def value_place(self, value: Any) -> Any:
+        return "" if value is None else value
+
+    def render_withdrawn(self, value: Any) -> str:
+        return str(_("withdrawn")) if value else ""
+
+    def value_withdrawn(self, value: Any) -> str:
+        return "yes" if value else ""
+
+
+def standings_rows(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows of ``standings_for_drive`` with the sort keys the table needs."""
+    return [
+        row
+        | {
+            "place_key": NO_PLACE if row["place"] is None else row["place"],
+            "players_key": " & ".join(row["players"]).casefold(),
+        }
+        for row in rows
+    ]
+
+
+MARK_CLASSES = {
+    WIN: "mark-win",
+    LOSS: "mark-loss",
+    SIT_OUT_WIN: "mark-sit-win",
+    SIT_OUT: "mark-sit",
+    PENDING: "mark-pending",
+}
+
+
+def _mark_class(value: Any = None) -> str:
+    return MARK_CLASSES.get(value, "mark-none")
+
+
+class WinGridTable(BaseTable):
+    """Couples down, games across: W, L, S, - or ? per game (``scoring.selectors.win_grid``).
+    Build it with :func:`win_grid_table`, which adds a column per game."""
+
+    number = tables.Column(verbose_name=_("Couple"))
+    players = PlayersColumn(verbose_name=_("Players"), order_by=("players_key",))
+    wins = tables.Column(verbose_name=_("Wins"), order_by=("wins", "number"))
+
+    class Meta(BaseTable.Meta):
+        attrs = {"class": "data-table win-grid"}
+        row_attrs = {"data-couple": lambda record: record["number"]}
+
+
+def win_grid_table(rows: Iterable[dict[str, Any]], games: int, **kwargs: Any) -> WinGridTable:
+    """The win grid of ``win_grid`` rows, with one column per game 1..``games``."""
+    data = []
+    for row in rows:
+        item = {
+            "number": row["number"],
+            "players": row["players"],
+            "players_key": " & ".join(row["players"]).casefold(),
+            "wins": row["wins"],
+        }
+        for game in range(1, games + 1):
+            item[f"g{game}"] = row["games"].get(str(game), "")
+        data.append(item)
+    columns = [
+        (
+            f"g{game}",
+            tables.Column(
+                verbose_name=str(game),
+                orderable=False,
+                default="",
+                attrs={"td": {"class": _mark_class}, "th": {"class": "game"}},
+            ),
+        )
+        for game in range(1, games + 1)
+    ]
+    return WinGridTable(data, extra_columns=columns, **kwargs)

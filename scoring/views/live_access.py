@@ -1,0 +1,98 @@
+"""Who may open the live pages, shared by the desk, projector, standings, table and couple
+pages: a drive for its club's organizers and scorers (404 for everyone else, as the API),
+a table or a couple by the token of its card (a 410 page once the drive is closed), and
+whether a request comes from the pages' own scripts (which want JSON or a fragment).
+
+The night's rules stay in the services; this module only finds the drive and refuses.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from drives.errors import ServiceError
+from drives.models import Couple, Drive, Membership, Table
+from drives.services import require_role
+
+MEMBERS = (Membership.Role.ORGANIZER, Membership.Role.SCORER)
+# Tokens are 22 characters; anything much longer is none of ours (no query for it).
+MAX_TOKEN = 64
+
+
+def member_drive(request: HttpRequest, slug: str, *roles: str) -> tuple[Drive, str]:
+    """The drive ``slug`` and the user's role in its club, for a member with one of
+    ``roles`` (organizer or scorer by default): 404 for outsiders, 403 without the role."""
+    drive = Drive.objects.select_related("club").filter(slug=slug).first()
+    if drive is None:
+        raise Http404("No such drive.")
+    try:
+        role = require_role(drive, request.user, *(roles or MEMBERS))
+    except ServiceError as error:
+        if error.status == 403:
+            raise PermissionDenied(error.message) from None
+        raise Http404(error.message) from None
+    return drive, role
+
+
+def table_by_token(token: str) -> Table:
+    table = None
+    if len(token) <= MAX_TOKEN:
+        table = Table.objects.select_related("drive__club").filter(token=token).first()
+    if table is None:
+        raise Http404("No such table.")
+    return table
+
+
+def couple_by_token(token: str) -> Couple:
+    couple = None
+    if len(token) <= MAX_TOKEN:
+        couple = Couple.objects.select_related("drive__club").filter(token=token).first()
+    if couple is None:
+        raise Http404("No such couple.")
+    return couple
+
+
+def closed_page(request: HttpRequest, drive: Drive) -> HttpResponse:
+    """What a table or couple card's QR code shows once the night is closed: 410 Gone."""
+    return render(request, "scoring/table_page_closed.html", {"drive": drive}, status=410)
+
+
+def wants_json(request: HttpRequest) -> bool:
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def wants_fragment(request: HttpRequest) -> bool:
+    return request.GET.get("partial") not in (None, "", "0")
+
+
+def int_or_none(value: Any) -> int | None:
+    """A whole number typed in a form, or None (the services then name the problem)."""
+    if value is None:
+        return None
+    text = str(value).strip()
+    if not text or len(text) > 9:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+_POINTS = re.compile(r"^\s*(-?\d{1,4})(?:\s+|\s*[-–—/,:;]\s*)(-?\d{1,4})\s*$")
+
+
+def parse_points(text: Any) -> list[int] | None:
+    """Final points typed as "50-40", "50 40" or "50/40" (winner's first; an auction loser
+    may be below zero: "120 -20"), or None when left empty. ValueError for anything else."""
+    text = str(text or "").strip()
+    if not text:
+        return None
+    match = _POINTS.match(text)
+    if match is None:
+        raise ValueError(text)
+    return [int(match.group(1)), int(match.group(2))]

@@ -1,0 +1,56 @@
+"""The projector: a kiosk page in very large type for the hall's screen. It shows the game in
+play, how many tables have reported, and every couple's table ("couple → table"), paged by
+its script when the list does not fit; ``?show=standings`` pages the places instead. The page
+polls its own fragment (``?partial=1``) every few seconds, so after each advance the new
+tables appear by themselves.
+
+Reads only: ``current_tables``, ``game_view`` and ``standings_for_drive``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_http_methods
+
+from scoring.selectors import current_tables, game_view, standings_for_drive
+from scoring.views.live_access import member_drive, wants_fragment
+
+POLL_SECONDS = 3
+PAGE_SECONDS = 8
+TABLES, STANDINGS = "tables", "standings"
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def projector(request: HttpRequest, slug: str) -> HttpResponse:
+    drive, _role = member_drive(request, slug)
+    mode = STANDINGS if request.GET.get("show") == STANDINGS else TABLES
+    context: dict[str, Any] = {
+        "drive": drive,
+        "mode": mode,
+        "poll_seconds": POLL_SECONDS,
+        "page_seconds": PAGE_SECONDS,
+        "view": None,
+        "rows": [],
+    }
+    if mode == TABLES:
+        if drive.current_game:
+            view = game_view(drive, drive.current_game)
+            context["view"] = view and {
+                key: view[key] for key in ("number", "reported", "to_report", "state")
+            }
+            context["rows"] = current_tables(drive)
+    else:
+        context["rows"] = [row for row in standings_for_drive(drive) if row["place"] is not None]
+    context["version"] = hashlib.sha1(
+        repr((drive.state, drive.current_game, context["view"], context["rows"])).encode()
+    ).hexdigest()[:16]
+    template = (
+        "scoring/projector_live.html" if wants_fragment(request) else "scoring/projector.html"
+    )
+    return render(request, template, context)

@@ -1,0 +1,154 @@
+/* Live regions that refresh themselves, without a framework.
+ *
+ * An element with data-poll-url is fetched again every data-poll-every seconds; the answer is
+ * the same element, newer, and replaces it when it changed (its data-version differs, or its
+ * text when it has none). Polling waits while the tab is hidden, while the user types (and
+ * for a moment after), while a text field or list inside the region has the focus or a
+ * <details> in it is open, and while a page script holds it (data-poll-hold). Each swap fires
+ * "live:updated" on the document with detail {element, previous}. A [data-poll-status]
+ * inside the region says when it was last updated, or that the connection is down (in the
+ * words of the region's data-text-updated and data-text-offline, translated by the page).
+ *
+ * window.Live.refresh(element) polls at once (after the desk enters a result, say).
+ * Without JavaScript the pages work the same, they just do not refresh by themselves.
+ */
+(function () {
+  "use strict";
+
+  var TYPING_PAUSE = 1500;
+  var MAX_DELAY = 30000;
+  var lastKey = 0;
+  var regions = {};
+
+  function markTyping() { lastKey = Date.now(); }
+  document.addEventListener("keydown", markTyping, true);
+  document.addEventListener("input", markTyping, true);
+
+  function isTextControl(node) {
+    if (!node || !node.tagName) return false;
+    if (node.tagName === "TEXTAREA" || node.tagName === "SELECT") return true;
+    if (node.tagName !== "INPUT") return false;
+    return !/^(hidden|submit|button|checkbox|radio)$/.test(node.type);
+  }
+
+  function focusVisible(node) {
+    try { return node.matches(":focus-visible"); } catch (e) { return false; }
+  }
+
+  function busy(el) {
+    if (document.hidden) return true;
+    if (el.hasAttribute("data-poll-hold")) return true;
+    if (Date.now() - lastKey < TYPING_PAUSE) return true;
+    var active = document.activeElement;
+    if (active && active !== document.body && el.contains(active)) {
+      if (isTextControl(active) || focusVisible(active)) return true;
+    }
+    return !!el.querySelector("details[open]");
+  }
+
+  function clock() {
+    var d = new Date();
+    return [d.getHours(), d.getMinutes(), d.getSeconds()]
+      .map(function (n) { return (n < 10 ? "0" : "") + n; }).join(":");
+  }
+
+  function say(el, text, offline) {
+    var note = el.querySelector("[data-poll-status]");
+    if (!note) return;
+    note.textContent = text;
+    note.classList.toggle("offline", !!offline);
+  }
+
+  function changed(oldEl, newEl) {
+    var a = oldEl.getAttribute("data-version");
+    var b = newEl.getAttribute("data-version");
+    if (a !== null && b !== null) return a !== b;
+    return oldEl.innerHTML !== newEl.innerHTML;
+  }
+
+  function swap(state, fresh) {
+    var old = state.el;
+    var active = document.activeElement;
+    var focusId = active && old.contains(active) ? active.id : "";
+    old.replaceWith(fresh);
+    state.el = fresh;
+    if (focusId) {
+      var again = document.getElementById(focusId);
+      if (again) again.focus();
+    }
+    document.dispatchEvent(
+      new CustomEvent("live:updated", { detail: { element: fresh, previous: old } })
+    );
+  }
+
+  function schedule(state, delay) {
+    clearTimeout(state.timer);
+    state.timer = setTimeout(function () { poll(state, false); }, delay);
+  }
+
+  function poll(state, forced) {
+    var el = state.el;
+    if (!document.documentElement.contains(el)) {
+      // A page script replaced the region itself: follow the new one.
+      var again = el.id ? document.getElementById(el.id) : null;
+      if (!again) return;
+      state.el = el = again;
+    }
+    if (!forced && busy(el)) { schedule(state, 500); return; }
+    if (state.inFlight) { schedule(state, state.every); return; }
+    state.inFlight = true;
+    var url = el.getAttribute("data-poll-url");
+    fetch(url, {
+      credentials: "same-origin",
+      cache: "no-store",
+      headers: { "X-Requested-With": "fetch", "Accept": "text/html" }
+    }).then(function (response) {
+      if (response.redirected || response.status === 410) {
+        // Logged out, or the night was closed: the whole page has something else to say.
+        window.location.reload();
+        return null;
+      }
+      if (!response.ok) throw new Error("HTTP " + response.status);
+      return response.text();
+    }).then(function (html) {
+      state.inFlight = false;
+      if (html === null) return;
+      var holder = document.createElement("template");
+      holder.innerHTML = html.trim();
+      var fresh = holder.content.firstElementChild;
+      if (!fresh || fresh.id !== state.el.id) throw new Error("unexpected answer");
+      state.failures = 0;
+      if (changed(state.el, fresh)) swap(state, fresh);
+      say(state.el, (state.el.getAttribute("data-text-updated") || "Updated") + " " + clock());
+      schedule(state, state.every);
+    }).catch(function () {
+      state.inFlight = false;
+      state.failures += 1;
+      say(state.el, state.el.getAttribute("data-text-offline") || "No connection — retrying…", true);
+      schedule(state, Math.min(state.every * Math.pow(2, state.failures), MAX_DELAY));
+    });
+  }
+
+  function start(el) {
+    var every = parseFloat(el.getAttribute("data-poll-every") || "5") * 1000;
+    var state = { el: el, every: every, timer: null, failures: 0, inFlight: false };
+    regions[el.id] = state;
+    schedule(state, every);
+  }
+
+  window.Live = {
+    refresh: function (el) {
+      var state = el && regions[el.id];
+      if (state) poll(state, true);
+    }
+  };
+
+  function init() {
+    var found = document.querySelectorAll("[data-poll-url]");
+    for (var i = 0; i < found.length; i++) {
+      if (found[i].id) start(found[i]);
+    }
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

@@ -1,0 +1,110 @@
+/* The projector's paging: the list ([data-pages]) is cut into screens that fit the window
+ * (columns across, as many rows as fit, read down each column) and turns to the next screen
+ * every data-page-seconds. poll.js brings a fresh list every few seconds: the same game keeps
+ * its screen, a new game starts again at the first screen with the new tables highlighted.
+ * Arrow keys turn the screens by hand, F toggles full screen. Without JavaScript the whole
+ * list shows, and scrolls.
+ */
+(function () {
+  "use strict";
+
+  var page = 0;
+  var pages = 1;
+  var timer = null;
+
+  function region() { return document.getElementById("projector-live"); }
+
+  function layout() {
+    var r = region();
+    var list = r && r.querySelector("[data-pages]");
+    var pager = r && r.querySelector("[data-pager]");
+    if (!list) { pages = 1; if (pager) pager.textContent = ""; return; }
+    var items = list.children;
+    var i;
+    for (i = 0; i < items.length; i++) items[i].hidden = false;
+    list.style.gridAutoFlow = "row";
+    list.style.gridTemplateRows = "";
+    if (!items.length) return;
+    var columns = getComputedStyle(list).gridTemplateColumns.split(" ").filter(Boolean).length || 1;
+    var gap = parseFloat(getComputedStyle(list).rowGap) || 0;
+    var rowHeight = items[0].getBoundingClientRect().height + gap;
+    var foot = r.querySelector(".proj-foot");
+    var room = window.innerHeight - list.getBoundingClientRect().top -
+      (foot ? foot.getBoundingClientRect().height : 0) - 16;
+    var rows = Math.max(1, Math.floor(room / rowHeight));
+    var perPage = Math.max(1, rows * columns);
+    pages = Math.max(1, Math.ceil(items.length / perPage));
+    if (page >= pages) page = 0;
+    if (pages > 1) {
+      // Read down each column, as on a printed list.
+      list.style.gridAutoFlow = "column";
+      list.style.gridTemplateRows = "repeat(" + Math.min(rows, Math.ceil(Math.min(perPage, items.length) / columns)) + ", auto)";
+    }
+    for (i = 0; i < items.length; i++) {
+      items[i].hidden = Math.floor(i / perPage) !== page;
+    }
+    if (pager) {
+      pager.textContent = pages > 1
+        ? (r.getAttribute("data-text-page") || "Page {n} of {total}")
+          .replace("{n}", page + 1).replace("{total}", pages)
+        : "";
+    }
+  }
+
+  function turn(step) {
+    page = (page + step + pages) % pages;
+    layout();
+  }
+
+  function restart() {
+    clearInterval(timer);
+    var r = region();
+    var seconds = r ? parseFloat(r.getAttribute("data-page-seconds") || "8") : 8;
+    timer = setInterval(function () { if (pages > 1) turn(1); }, seconds * 1000);
+  }
+
+  document.addEventListener("live:updated", function (event) {
+    var fresh = event.detail.element;
+    if (fresh.id !== "projector-live") return;
+    var previous = event.detail.previous;
+    if (fresh.getAttribute("data-game") !== previous.getAttribute("data-game")) {
+      page = 0;
+      fresh.classList.add("new-game");
+      setTimeout(function () { fresh.classList.remove("new-game"); }, 6000);
+      restart();
+    }
+    layout();
+  });
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "ArrowRight" || event.key === "PageDown" || event.key === " ") {
+      event.preventDefault(); turn(1); restart();
+    } else if (event.key === "ArrowLeft" || event.key === "PageUp") {
+      event.preventDefault(); turn(-1); restart();
+    } else if (event.key === "f" || event.key === "F") {
+      toggleFullscreen();
+    }
+  });
+
+  function toggleFullscreen() {
+    var root = document.documentElement;
+    if (document.fullscreenElement) document.exitFullscreen();
+    else if (root.requestFullscreen) root.requestFullscreen().catch(function () {});
+  }
+
+  var button = document.querySelector("[data-fullscreen]");
+  if (button && document.documentElement.requestFullscreen) {
+    button.hidden = false;
+    button.addEventListener("click", toggleFullscreen);
+  }
+
+  var resizing = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(resizing);
+    resizing = setTimeout(layout, 200);
+  });
+
+  document.documentElement.classList.add("js-paging");
+  layout();
+  restart();
+})();

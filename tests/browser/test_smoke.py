@@ -1,0 +1,119 @@
+"""The browser harness works: pages load from the live server, logging in through the form
+works, the phone context fits a small screen, and the helpers do what they say."""
+
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import Error, Page, expect
+from pytest_django.live_server_helper import LiveServer
+
+from tests.browser import conftest as browser_conftest
+from tests.browser import helpers
+from tests.browser.helpers import force_login, js_errors, login, network_down, screenshot
+from tests.factories import DEFAULT_PASSWORD, UserFactory
+
+pytestmark = pytest.mark.browser
+
+
+def test_home_page_loads_with_the_product_name(page: Page) -> None:
+    response = page.goto("/")
+    assert response is not None and response.status == 200
+    expect(page).to_have_title("Forty-Fives Card Drives")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Forty-Fives Card Drives")
+    # The stylesheet came from the live server too (static files through the finders).
+    assert page.evaluate("document.styleSheets[0].cssRules.length") > 0
+    screenshot(page, "home")
+
+
+def test_a_user_made_in_the_test_logs_in_through_the_form(
+    page: Page, live_server: LiveServer
+) -> None:
+    UserFactory(username="mary", first_name="Mary")
+    login(page, "mary", DEFAULT_PASSWORD)
+    assert page.url == f"{live_server.url}/"
+    expect(page.locator(".greeting")).to_have_text("Hello, Mary.")
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+    # And what the server wrote, the test sees.
+    assert get_user_model().objects.get(username="mary").last_login is not None
+
+
+def test_a_wrong_password_is_refused(page: Page) -> None:
+    UserFactory(username="mary")
+    with pytest.raises(AssertionError, match="did not match"):
+        login(page, "mary", "wrong")
+
+
+def test_login_goes_on_to_the_next_page(page: Page, live_server: LiveServer) -> None:
+    UserFactory(username="mary", is_staff=True, is_superuser=True)
+    login(page, "mary", DEFAULT_PASSWORD, next_path="/admin/")
+    assert page.url == f"{live_server.url}/admin/"
+
+
+def test_the_admin_login_page_renders(page: Page) -> None:
+    response = page.goto("/admin/login/")
+    assert response is not None and response.status == 200
+    expect(page.locator("#id_username")).to_be_visible()
+    expect(page.locator("#id_password")).to_be_visible()
+
+
+def test_force_login_skips_the_form(page: Page, live_server: LiveServer) -> None:
+    user = UserFactory(username="angus", first_name="Angus")
+    force_login(page.context, user, live_server.url)
+    page.goto("/")
+    expect(page.locator(".greeting")).to_have_text("Hello, Angus.")
+
+
+def test_a_phone_shows_the_home_page_without_scrolling_sideways(phone: Page) -> None:
+    phone.goto("/")
+    assert phone.viewport_size == {"width": 360, "height": 740}
+    assert phone.evaluate("matchMedia('(pointer: coarse)').matches")
+    expect(phone.get_by_role("heading", level=1)).to_be_visible()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    screenshot(phone, "home-phone")
+
+
+def test_network_down_fails_requests_and_comes_back(page: Page) -> None:
+    page.goto("/")
+    with network_down(page.context):
+        assert page.evaluate("navigator.onLine") is False
+        failed = page.evaluate("fetch('/healthz').then(() => 'answered', () => 'failed')")
+        assert failed == "failed"
+        with pytest.raises(Error):
+            page.goto("/accounts/login/")
+    page.goto("/")
+    assert page.evaluate("navigator.onLine") is True
+    assert page.evaluate("fetch('/healthz').then(r => r.status)") == 200
+
+
+def test_uncaught_javascript_errors_are_caught(page: Page) -> None:
+    page.goto("/")
+    page.evaluate("setTimeout(() => { throw new Error('boom'); })")
+    page.wait_for_timeout(100)
+    assert any("boom" in error for error in js_errors(page))
+    js_errors(page).clear()  # expected here; otherwise the fixture fails the test
+
+
+def test_screenshots_are_saved_only_when_asked(
+    page: Page, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(helpers, "SCREENSHOTS_DIR", tmp_path)
+    page.goto("/")
+    monkeypatch.delenv("SCREENSHOTS", raising=False)
+    assert screenshot(page, "smoke") is None
+    monkeypatch.setenv("SCREENSHOTS", "1")
+    path = screenshot(page, "smoke")
+    assert path == tmp_path / "smoke.png"
+    assert path.read_bytes().startswith(b"\x89PNG")
+
+
+def test_without_chromium_the_tests_skip_or_fail_under_ci(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(browser_conftest, "CHROMIUM", tmp_path / "chromium")
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="apt-get install chromium"):
+        browser_conftest.require_chromium()
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI=true"):
+        browser_conftest.require_chromium()

@@ -1,0 +1,284 @@
+"""The desk grid: who may open it, the grid of tables with their states and who entered what,
+the keyboard entry line (stored, replayed, conflict, wrong couple, unusual score), settling a
+conflict inline with a reason, the fragment the page polls, and a fixed number of queries."""
+
+import re
+
+import pytest
+
+from drives.models import AuditEntry
+from drives.services import Actor, drive_close
+from engine.rules import get_ruleset
+from engine.scores import legal_final_scores
+from scoring.models import Result, ResultVersion
+from scoring.selectors import game_view
+from scoring.services import result_record
+from tests.pages.live_helpers import (
+    DESK,
+    advance,
+    logged_in,
+    night,
+    people,
+    play,
+    queries,
+    status_line,
+    text,
+)
+
+pytestmark = pytest.mark.django_db
+TABLE = Actor(channel=AuditEntry.Channel.TABLE)
+
+
+def desk_url(drive) -> str:  # type: ignore[no-untyped-def]
+    return f"/drives/{drive.slug}/desk/"
+
+
+def row(html: str, table: int) -> str:
+    """The grid row of ``table``."""
+    match = re.search(rf'<tr id="table-{table}" data-table="{table}".*?</tr>', html, re.S)
+    assert match is not None, f"no row for table {table}"
+    return match.group(0)
+
+
+def unusual_score() -> str:
+    rules = get_ruleset("cape-breton-45")
+    ok = set(legal_final_scores(rules))
+    winner, loser = next(s for s in legal_final_scores(rules, include_unusual=True) if s not in ok)
+    return f"{winner}-{loser}"
+
+
+@pytest.fixture
+def ours():  # type: ignore[no-untyped-def]
+    return people("St. Joseph's Parish")
+
+
+@pytest.fixture
+def drive(ours):  # type: ignore[no-untyped-def]
+    return night(ours.club, 5)  # tables 1 (1 v 2), 2 (3 v 4), 3 (5 sits out)
+
+
+# --- who may open it -----------------------------------------------------------------------------
+
+
+def test_anonymous_is_sent_to_log_in(client, drive) -> None:  # type: ignore[no-untyped-def]
+    response = client.get(desk_url(drive))
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+
+
+def test_another_clubs_organizer_gets_a_404(drive) -> None:  # type: ignore[no-untyped-def]
+    theirs = people("Legion Branch 12")
+    client = logged_in(theirs.organizer)
+    assert client.get(desk_url(drive)).status_code == 404
+    response = client.post(desk_url(drive), {"table": "1", "winner": "1", "game": "1"})
+    assert response.status_code == 404
+    assert not Result.objects.exists()
+
+
+def test_unknown_drive_is_a_404(ours) -> None:  # type: ignore[no-untyped-def]
+    assert logged_in(ours.organizer).get("/drives/no-such-drive/desk/").status_code == 404
+
+
+def test_scorer_and_organizer_see_the_grid(ours, drive) -> None:  # type: ignore[no-untyped-def]
+    for user in (ours.scorer, ours.organizer):
+        html = text(logged_in(user).get(desk_url(drive)))
+        assert 'id="desk-table"' in html and 'id="desk-winner"' in html
+        assert 'data-testid="desk-submit"' in html
+        first = row(html, 1)
+        assert 'data-couples="1 2"' in first and 'data-state="missing"' in first
+        assert 'data-testid="desk-win-1-1"' in first and 'data-testid="desk-win-1-2"' in first
+        assert "deals" in first  # couple 2 arrives and deals
+        assert 'data-state="sit-out"' in row(html, 3)
+        assert "0 of 2 tables reported" in html
+
+
+# --- the grid ---------------------------------------------------------------------------------
+
+
+def test_states_stand_out_and_say_who_entered_what(ours, drive) -> None:  # type: ignore[no-untyped-def]
+    client = logged_in(ours.scorer)
+    client.post(desk_url(drive), {"table": "1", "winner": "2", "game": "1"})
+    result_record(drive=drive, game=1, table=2, winner=3, points=[70, 20], key="k", actor=TABLE)
+    result_record(drive=drive, game=1, table=2, winner=3, key="k", actor=TABLE)
+    html = text(client.get(desk_url(drive)))
+    first, second = row(html, 1), row(html, 2)
+    assert 'data-state="accepted"' in first and "2 won" in first
+    assert "desk" in first and ours.scorer.username in first
+    assert "table" in second and "70–20" in second
+    assert "2 of 2 tables reported" in html
+    assert "Every table has reported" in html
+
+
+def test_a_conflict_shows_both_versions_and_can_be_settled(ours, drive) -> None:  # type: ignore[no-untyped-def]
+    client = logged_in(ours.scorer)
+    result_record(drive=drive, game=1, table=1, winner=1, actor=TABLE)
+    response = client.post(desk_url(drive), {"table": "1", "winner": "2", "game": "1"})
+    assert response.status_code == 409
+    assert "Conflict at table 1" in status_line(response, "desk-status")
+    conflict = row(text(response), 1)
+    assert 'data-state="conflict"' in conflict
+    assert "1 won" in conflict and "2 won" in conflict  # both claims
+    assert 'data-testid="desk-resolve-1-2"' in conflict
+    assert "Conflict:" in text(response)
+
+    no_reason = client.post(
+        desk_url(drive),
+        {"action": "resolve", "table": "1", "winner": "2", "game": "1", "reason": " "},
+    )
+    assert no_reason.status_code == 422
+    assert "needs a reason" in status_line(no_reason, "desk-status")
+
+    settled = client.post(
+        desk_url(drive),
+        {"action": "resolve", "table": "1", "winner": "2", "game": "1", "reason": "slip"},
+    )
+    assert settled.status_code == 200
+    assert "Table 1 settled: couple 2 won" in status_line(settled, "desk-status")
+    result = Result.objects.get(seat__table__number=1)
+    assert result.state == "accepted" and result.winner.number == 2
+    version = result.versions.get(kind="resolved")
+    assert version.reason == "slip" and version.user == ours.scorer and version.channel == "desk"
+    assert "slip" in row(text(settled), 1)
+
+
+# --- the keyboard entry line --------------------------------------------------------------------
+
+
+def test_entry_is_stored_then_replayed(ours, drive) -> None:  # type: ignore[no-untyped-def]
+    client = logged_in(ours.scorer)
+    response = client.post(desk_url(drive), {"table": "1", "winner": "2", "game": "1"})
+    assert response.status_code == 201
+    assert status_line(response, "desk-status") == "Table 1: couple 2 won (game 1)."
+    result = Result.objects.get()
+    assert result.winner.number == 2 and result.state == "accepted"
+    version = result.versions.get()
+    assert version.channel == "desk" and version.user == ours.scorer
+    # The fields are empty again for the next table.
+    assert re.search(r'id="desk-table" name="table" value=""', text(response))
+
+    again = client.post(desk_url(drive), {"table": "1", "winner": "2", "game": "1"})
+    assert again.status_code == 200
+    assert "already recorded" in status_line(again, "desk-status")
+    assert ResultVersion.objects.count() == 1
+
+
+def test_entry_answers_json_to_the_pages_script(ours, drive) -> None:  # type: ignore[no-untyped-def]
+    client = logged_in(ours.scorer)
+    post = {"table": "2", "winner": "4", "game": "1"}
+    answer = client.post(desk_url(drive), post, HTTP_ACCEPT="application/json")
+    assert answer.status_code == 201
+    assert answer.json() == {
+        "ok": True, "status": 201, "code": "stored", "level": "success",
+        "message": "Table 2: couple 4 won (game 1).", "game": 1, "table": 2, "winner": 4,
+    }  # fmt: skip
+    wrong = client.post(desk_url(drive), post | {"winner": "1"}, HTTP_ACCEPT="application/json")
+    assert wrong.status_code == 422
+    assert wrong.json()["code"] == "wrong_couple" and not wrong.json()["ok"]
+
+
+def test_wrong_couple_is_named_and_the_fields_kept(ours, drive) -> None:  # type: ignore[no-untyped-def]
+    client = logged_in(ours.scorer)
+    response = client.post(desk_url(drive), {"table": "1", "winner": "4", "game": "1"})
+    assert response.status_code == 422
+    assert "Couple 4 is not at table 1" in status_line(response, "desk-status")
+    assert 'value="4"' in text(response)
+    assert not Result.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("post", "words"),
+    [
+        ({"table": "", "winner": "1"}, "Type the table number."),
+        ({"table": "1", "winner": ""}, "Type the number of the couple that won at table 1."),
+        ({"table": "x", "winner": "1"}, "Type the table number."),
+        ({"table": "9", "winner": "1"}, "Nobody plays at table 9 in game 1."),
+        ({"table": "3", "winner": "5"}, "Table 3 is a sit-out: it needs no result."),
+        ({"table": "1", "winner": "1", "points": "fifty"}, "Points are two numbers"),
+        ({"table": "1", "winner": "1", "points": "95-0"}, "more points than the hands could give"),
+    ],
+)
+def test_bad_entries_are_named(ours, drive, post, words) -> None:  # type: ignore[no-untyped-def]
+    response = logged_in(ours.scorer).post(desk_url(drive), post | {"game": "1"})
+    assert response.status_code == 422
+    assert words in status_line(response, "desk-status")
+    assert not Result.objects.exists()
+
+
+def test_an_unusual_score_needs_the_tick(ours, drive) -> None:  # type: ignore[no-untyped-def]
+    client = logged_in(ours.scorer)
+    post = {"table": "1", "winner": "1", "game": "1", "points": unusual_score()}
+    refused = client.post(desk_url(drive), post)
+    assert refused.status_code == 422
+    assert "tick “Unusual score”" in status_line(refused, "desk-status")
+    assert not Result.objects.exists()
+    stored = client.post(desk_url(drive), post | {"confirm_unusual": "on"})
+    assert stored.status_code == 201
+    assert "Unusual score, confirmed." in status_line(stored, "desk-status")
+    assert "unusual score" in row(text(stored), 1)
+    assert 'class="state-accepted is-unusual"' in row(text(stored), 1)
+
+
+def test_a_finished_game_is_shown_and_corrected_not_entered(ours, drive) -> None:  # type: ignore[no-untyped-def]
+    play(drive, 1)
+    advance(drive, 1)
+    client = logged_in(ours.scorer)
+    html = text(client.get(desk_url(drive)))
+    assert 'data-game="2"' in html and "Game 2 of 25" in html
+    old = client.get(desk_url(drive) + "?game=1")
+    assert "finished" in text(old) and 'data-game="1"' in text(old)
+    assert "game=1" in re.search(r'data-poll-url="([^"]*)"', text(old)).group(1)
+    late = client.post(desk_url(drive), {"table": "1", "winner": "2", "game": "1"})
+    assert late.status_code == 422
+    assert "Game 1 is over" in status_line(late, "desk-status")
+    fixed = client.post(
+        desk_url(drive),
+        {"action": "resolve", "table": "1", "winner": "2", "game": "1", "reason": "card"},
+    )
+    assert fixed.status_code == 200
+    version = ResultVersion.objects.get(kind="resolved")
+    assert version.after_advance
+
+
+def test_before_the_start_and_after_the_close(ours) -> None:  # type: ignore[no-untyped-def]
+    drive = night(ours.club, 4, start=False)
+    client = logged_in(ours.scorer)
+    html = text(client.get(desk_url(drive)))
+    assert "has not started yet" in html and 'id="desk-table"' not in html
+    assert 'id="desk-grid"' in html  # polled: the first game appears by itself
+    started = night(ours.club, 4)
+    drive_close(drive=started, actor=DESK)
+    html = text(client.get(desk_url(started)))
+    assert "This drive is closed" in html
+    assert 'id="desk-table"' not in html and "desk-win-" not in html
+    refused = client.post(desk_url(started), {"table": "1", "winner": "1", "game": "1"})
+    assert refused.status_code == 422
+    assert "closed" in status_line(refused, "desk-status")
+
+
+def test_the_grid_fragment_is_the_grid_alone(ours, drive) -> None:  # type: ignore[no-untyped-def]
+    response = logged_in(ours.scorer).get(desk_url(drive) + "?partial=grid")
+    html = text(response).strip()
+    assert html.startswith('<section id="desk-grid"')
+    assert 'data-table="1"' in html and "<html" not in html
+    version = re.search(r'data-version="([^"]+)"', html).group(1)
+    again = text(logged_in(ours.scorer).get(desk_url(drive) + "?partial=grid"))
+    assert f'data-version="{version}"' in again  # unchanged: the script does not swap it
+    play(drive, 1, skip=(2,))
+    changed = text(logged_in(ours.scorer).get(desk_url(drive) + "?partial=grid"))
+    assert f'data-version="{version}"' not in changed
+
+
+def test_the_page_takes_the_same_queries_for_4_and_40_tables(ours) -> None:  # type: ignore[no-untyped-def]
+    counts = []
+    for couples in (8, 80):
+        drive = night(ours.club, couples)
+        play(drive, 1)
+        advance(drive, 1)
+        play(drive, 2, skip=(1, 2))
+        first = game_view(drive, 2)["tables"][0]
+        result_record(drive=drive, game=2, table=1, winner=first["stays"], actor=TABLE)
+        client = logged_in(ours.scorer)
+        counts.append(
+            (queries(client, desk_url(drive)), queries(client, desk_url(drive) + "?partial=grid"))
+        )
+    assert counts[0] == counts[1], counts
