@@ -14,7 +14,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from drives.models import AuditEntry, Couple, Game, Seat
+from drives.models import AuditEntry, Couple, Drive, Game, Seat
 
 
 class Result(models.Model):
@@ -92,3 +92,234 @@ class ResultVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.winner.number} at {self.at:%H:%M:%S}"
+
+
+# --- prizes (RULES.md §8–§10) ---------------------------------------------------------------------
+# Written by ``scoring.prizes``, read by ``scoring.selectors_prizes``. Couples are named by
+# foreign key where a row is about one couple; a tie's couples, places and the cookie jar's
+# games are small lists of numbers (JSON), fixed when the row is written.
+
+MONEY = {"max_digits": 10, "decimal_places": 2}
+
+
+class PrizeSetup(models.Model):
+    """A drive's prize rules; created with these defaults on first use."""
+
+    class HouseRule(models.TextChoices):
+        NONE = "none", _("ask each tied couple")
+        ALWAYS_CUT = "always-cut", _("always cut")
+        ALWAYS_SPLIT = "always-split", _("always split")
+
+    drive = models.OneToOneField(Drive, on_delete=models.CASCADE, related_name="prize_setup")
+    prize_places = models.PositiveSmallIntegerField(default=3)
+    booby = models.BooleanField(default=True)
+    booby_amount = models.DecimalField(null=True, blank=True, **MONEY)
+    booby_description = models.CharField(max_length=200, blank=True)
+    cookie_jar = models.BooleanField(default=False)
+    cookie_jar_k = models.PositiveSmallIntegerField(default=8)
+    buy_in = models.DecimalField(default=0, **MONEY)
+    jackpot_threshold = models.PositiveSmallIntegerField(null=True, blank=True)
+    jackpot_amount = models.DecimalField(null=True, blank=True, **MONEY)
+    cut_ace_high = models.BooleanField(default=False)
+    house_rule = models.CharField(max_length=12, choices=HouseRule.choices, default="none")
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"prizes of {self.drive}"
+
+
+class PrizePlace(models.Model):
+    """The prize of one place: money (to the cent, the drive's currency) or a thing."""
+
+    drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="prize_place_set")
+    place = models.PositiveSmallIntegerField()
+    amount = models.DecimalField(null=True, blank=True, **MONEY)
+    description = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["drive", "place"]
+        constraints = [
+            models.UniqueConstraint(fields=["drive", "place"], name="prize_place_once_per_drive")
+        ]
+
+    def __str__(self) -> str:
+        return f"prize {self.place}: {self.amount if self.amount is not None else self.description}"
+
+
+class Tie(models.Model):
+    """Couples sharing a prize (a place, the booby prize or the cookie jar), and how it went."""
+
+    class Kind(models.TextChoices):
+        PLACE = "place", _("prize place")
+        BOOBY = "booby", _("booby prize")
+        COOKIE_JAR = "cookie-jar", _("cookie jar")
+
+    class State(models.TextChoices):
+        OPEN = "open", _("waiting for the couples' choices")
+        DECIDED = "decided", _("cut or play-off under way")
+        SETTLED = "settled", _("settled")
+
+    drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="ties")
+    key = models.CharField(max_length=20, help_text=_("place:N, booby or cookie-jar"))
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    places = models.JSONField(default=list, help_text=_("the prize places covered"))
+    couples = models.JSONField(default=list, help_text=_("the tied couples' numbers"))
+    state = models.CharField(max_length=8, choices=State.choices, default=State.OPEN)
+    method = models.CharField(max_length=10, blank=True)
+    playing = models.JSONField(default=list, help_text=_("couples left in after forfeits"))
+    forfeits = models.JSONField(default=list)
+    winner = models.PositiveIntegerField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_channel = models.CharField(max_length=8, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["drive", "id"]
+        constraints = [models.UniqueConstraint(fields=["drive", "key"], name="tie_once_per_key")]
+
+    def __str__(self) -> str:
+        return f"tie {self.key}: {self.couples} ({self.state})"
+
+
+class TieChoice(models.Model):
+    """A tied couple's choice as asked and as applied (a house rule replaces it)."""
+
+    tie = models.ForeignKey(Tie, on_delete=models.CASCADE, related_name="choices")
+    couple = models.ForeignKey(Couple, on_delete=models.CASCADE, related_name="+")
+    asked = models.CharField(max_length=10)
+    choice = models.CharField(max_length=10)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    channel = models.CharField(max_length=8, choices=AuditEntry.Channel.choices)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["tie", "at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.couple.number}: {self.choice}"
+
+
+class CutCard(models.Model):
+    """The card a couple cut in one round of a tie's cut (at the table, or drawn by the system
+    from ``seed``)."""
+
+    tie = models.ForeignKey(Tie, on_delete=models.CASCADE, related_name="cut_cards")
+    round = models.PositiveSmallIntegerField()
+    couple = models.ForeignKey(Couple, on_delete=models.CASCADE, related_name="+")
+    card = models.CharField(max_length=3)
+    seed = models.BigIntegerField(null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    channel = models.CharField(max_length=8, choices=AuditEntry.Channel.choices)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["tie", "round", "couple__number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tie", "round", "couple"], name="cut_card_once_per_round"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.round}: {self.couple.number} {self.card}"
+
+
+class PlayoffMatch(models.Model):
+    """One game of a tie's play-off (``b`` empty: a bye)."""
+
+    tie = models.ForeignKey(Tie, on_delete=models.CASCADE, related_name="matches")
+    round = models.PositiveSmallIntegerField()
+    a = models.ForeignKey(Couple, on_delete=models.CASCADE, related_name="+")
+    b = models.ForeignKey(Couple, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    winner = models.ForeignKey(
+        Couple, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    winner_points = models.SmallIntegerField(null=True, blank=True)
+    loser_points = models.SmallIntegerField(null=True, blank=True)
+    verdict = models.CharField(max_length=32, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    channel = models.CharField(max_length=8, blank=True)
+    at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tie", "round", "a__number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tie", "round", "a"], name="playoff_match_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.round}: {self.a.number} v {self.b.number if self.b else 'bye'}"
+
+
+class Award(models.Model):
+    """A prize given to a couple, and how."""
+
+    class Kind(models.TextChoices):
+        PLACE = "place", _("prize place")
+        BOOBY = "booby", _("booby prize")
+        COOKIE_JAR = "cookie-jar", _("cookie jar")
+        JACKPOT = "jackpot", _("jackpot")
+
+    class How(models.TextChoices):
+        DIRECT = "direct", _("direct")
+        SPLIT = "split", _("split")
+        CUT = "cut", _("cut")
+        PLAY_OFF = "play-off", _("play-off")
+        FORFEIT = "forfeit-award", _("the others forfeited")
+
+    drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="awards")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    couple = models.ForeignKey(Couple, on_delete=models.CASCADE, related_name="awards")
+    amount = models.DecimalField(null=True, blank=True, **MONEY)
+    description = models.CharField(max_length=200, blank=True)
+    how = models.CharField(max_length=14, choices=How.choices)
+    tie = models.ForeignKey(
+        Tie, null=True, blank=True, on_delete=models.CASCADE, related_name="awards"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    channel = models.CharField(max_length=8, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["drive", "kind", "place", "couple__number"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.place or ''} to {self.couple.number} ({self.how})"
+
+
+class CookieJarDraw(models.Model):
+    """The cookie jar's draw: the games (from ``seed``, or as drawn from a hat), and what the
+    jar held then (``pot`` includes ``carried_in``)."""
+
+    class Method(models.TextChoices):
+        SYSTEM = "system", _("drawn by the system from a seed")
+        HAT = "hat", _("drawn from a hat")
+
+    drive = models.OneToOneField(Drive, on_delete=models.CASCADE, related_name="cookie_jar_draw")
+    method = models.CharField(max_length=6, choices=Method.choices)
+    seed = models.BigIntegerField(null=True, blank=True)
+    games = models.JSONField(default=list)
+    entrants = models.JSONField(default=list)
+    pot = models.DecimalField(**MONEY)
+    carried_in = models.DecimalField(default=0, **MONEY)
+    winners = models.JSONField(default=list)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    channel = models.CharField(max_length=8, choices=AuditEntry.Channel.choices)
+    at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"cookie jar of {self.drive}: {self.games}"

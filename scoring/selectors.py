@@ -342,14 +342,17 @@ def drive_export(drive: Drive) -> dict[str, Any]:
         for t in Table.objects.filter(drive=drive, closed_game__isnull=False)
     }
     audit_rows = AuditEntry.objects.filter(drive=drive).select_related("user").order_by("at", "id")
+    from scoring.selectors_prizes import prizes_export  # it builds on this module
+
+    prizes = prizes_export(drive)
     return {
         "format": "fortyfives-drive/1",
         "drive": drive_summary(drive),
         "couples": couples,
         "games": games,
         "closed_tables": tables_closed,
-        "prizes": [],
-        "ties": [],
-        "cookie_jar": {},
+        "prizes": prizes["prizes"],
+        "ties": prizes["ties"],
+        "cookie_jar": prizes["cookie_jar"],
         "audit": [entry.to_dict() for entry in audit_rows],
     }

@@ -708,6 +708,246 @@ def _paths() -> dict[str, Any]:
     }  # fmt: skip
 
 
+# --- prizes and ties ------------------------------------------------------------------------------
+
+PRIZE_TAG = "prizes"
+TIE = _param("tie", "The tie's id (from GET …/prizes/ties).", NUMBER)
+_PRIZE = {
+    "type": "object",
+    "description": "Money to the cent in the drive's currency, or a prize in kind.",
+    "properties": {
+        "amount": _nullable("string", pattern=r"^\d+(\.\d{1,2})?$"),
+        "description": {"type": "string", "maxLength": 200},
+    },
+}
+_AWARD = {
+    "type": "object",
+    "properties": {
+        "couple": {"type": "integer"},
+        "amount": _nullable("string"),
+        "description": {"type": "string"},
+        "how": {"enum": ["direct", "split", "cut", "play-off", "forfeit-award"]},
+        "tie": _nullable("integer"),
+    },
+}
+_ENTRY = {
+    "prize": _ref("Prize"),
+    "couples": {"type": "array", "items": {"type": "integer"}},
+    "wins": _nullable("integer"),
+    "status": {"enum": ["awarded", "tie", "empty"]},
+    "tie": _nullable("integer"),
+    "awards": _list("Award"),
+}
+SCHEMAS.update(
+    {
+        "Prize": _PRIZE,
+        "Award": _AWARD,
+        "PrizeSetup": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "prize_places": {"type": "integer", "minimum": 0, "maximum": 20},
+                "prizes": {"type": "array", "items": {"oneOf": [_ref("Prize"), {"type": "null"}]}},
+                "booby": {"type": "boolean"},
+                "booby_prize": {"oneOf": [_ref("Prize"), {"type": "null"}]},
+                "cookie_jar": {"type": "boolean"},
+                "cookie_jar_k": {"type": "integer", "minimum": 1},
+                "buy_in": {"type": ["string", "number"]},
+                "jackpot_threshold": _nullable("integer"),
+                "jackpot_amount": {"type": ["string", "number", "null"]},
+                "cut_ace_high": {"type": "boolean"},
+                "house_rule": {"enum": ["none", "always-cut", "always-split"]},
+                "ranking": {"enum": ["dense", "competition"], "readOnly": True},
+                "currency": {"type": "string", "readOnly": True},
+            },
+        },
+        "PrizeTable": {
+            "type": "object",
+            "properties": {
+                "currency": {"type": "string"},
+                "ranking": {"enum": ["dense", "competition"]},
+                "night_over": {"type": "boolean"},
+                "opened": {"type": "boolean"},
+                "places": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {"place": {"type": "integer"}, "reason": {"type": "string"}}
+                        | _ENTRY,
+                    },
+                },
+                "booby": {"type": "object", "properties": {"enabled": {"type": "boolean"}}
+                          | _ENTRY},
+                "jackpot": {"type": "object"},
+                "cookie_jar": _ref("CookieJar"),
+            },
+        },
+        "Tie": {
+            "type": "object",
+            "properties": {
+                "id": {"type": "integer"},
+                "key": {"type": "string"},
+                "kind": {"enum": ["place", "booby", "cookie-jar"]},
+                "places": {"type": "array", "items": {"type": "integer"}},
+                "couples": {"type": "array", "items": {"type": "integer"}},
+                "state": {"enum": ["open", "decided", "settled"]},
+                "method": {"enum": ["split", "cut", "play-off", "award", "empty", None]},
+                "playing": {"type": "array", "items": {"type": "integer"}},
+                "forfeits": {"type": "array", "items": {"type": "integer"}},
+                "winner": _nullable("integer"),
+                "decided_by": _nullable("string"),
+                "decided_channel": _nullable("string"),
+                "decided_at": _nullable("string"),
+                "choices": {"type": "array", "items": {"type": "object"}},
+                "cut_rounds": {"type": "array", "items": {"type": "object"}},
+                "matches": {"type": "array", "items": {"type": "object"}},
+                "awards": _list("Award"),
+            },
+        },
+        "CookieJar": {
+            "type": "object",
+            "required": ["enabled"],
+            "properties": {
+                "enabled": {"type": "boolean"},
+                "k": {"type": "integer"},
+                "buy_in": {"type": "string"},
+                "entrants": {"type": "array", "items": {"type": "integer"}},
+                "carried_in": {"type": "string"},
+                "pot": {"type": "string"},
+                "drawn": {"type": ["object", "null"]},
+                "winners": {"type": "array", "items": {"type": "integer"}},
+                "status": {"enum": ["not-drawn", "awarded", "tie", "empty", "carried-over"]},
+                "carried_over": _nullable("string"),
+                "tie": _nullable("integer"),
+                "awards": _list("Award"),
+            },
+        },
+    }
+)  # fmt: skip
+
+
+def _prize_paths() -> dict[str, Any]:
+    p = "/drives/{slug}/prizes"
+    tie = f"{p}/ties/{{tie}}"
+    organizer = "Organizer of the drive's club."
+    members = "Organizer or scorer of the drive's club."
+    tags = (PRIZE_TAG,)
+    tie_ok = {201: _ok("The tie, with everything recorded", _ref("Tie"))}
+    return {
+        p: {
+            "parameters": [SLUG],
+            "get": _op(
+                "prizes", "Every prize: places, booby, jackpot, cookie jar", tags=tags,
+                description=f"{members} A preview from the standings until the ties are "
+                "opened; then the stored ties and awards.", errors=(404,),
+                ok={200: _ok("The prize table", _ref("PrizeTable"))},
+            ),
+        },
+        f"{p}/setup": {
+            "parameters": [SLUG],
+            "get": _op(
+                "prize_setup_get", "The prize set-up", tags=tags, description=members,
+                errors=(404,), ok={200: _ok("The set-up", _ref("PrizeSetup"))},
+            ),
+            "patch": _op(
+                "prize_setup_patch", "Change the prize set-up", tags=tags, errors=(404, 409, 422),
+                description=f"{organizer} Fixed once the ties are opened (409 prizes_opened); "
+                "the cookie jar once drawn (409 cookie_jar_drawn).",
+                body=_body(_ref("PrizeSetup")),
+                ok={200: _ok("The set-up", _ref("PrizeSetup"))},
+            ),
+        },
+        f"{p}/ties": {
+            "parameters": [SLUG],
+            "get": _op(
+                "ties_list", "The ties and how each went", tags=tags, description=members,
+                errors=(404,), ok={200: _ok("Ties", _list("Tie"))},
+            ),
+            "post": _op(
+                "ties_open", "Award the unshared prizes and open the ties", tags=tags,
+                errors=(404, 409, 422),
+                description=f"{organizer} After the last game (409 night_not_over; "
+                '{"force": true} to open earlier). Again: no change; 409 standings_changed '
+                "if the standings moved since.",
+                body=_body({"type": "object", "properties": {"force": {"type": "boolean"}}},
+                           required=False),
+                ok={200: _ok("Ties", _list("Tie"))},
+            ),
+        },
+        f"{tie}/choices": {
+            "parameters": [SLUG, TIE],
+            "post": _op(
+                "tie_choice", "Record a tied couple's choice", tags=tags, errors=(404, 409, 422),
+                description=f"{members} split, cut, play-off or forfeit; a house rule replaces "
+                "it. 409 tie_decided once decided.",
+                body=_body({"type": "object", "required": ["couple", "choice"], "properties": {
+                    "couple": {"type": "integer"},
+                    "choice": {"enum": ["split", "cut", "play-off", "forfeit"]}}}),
+                ok=tie_ok,
+            ),
+        },
+        f"{tie}/decide": {
+            "parameters": [SLUG, TIE],
+            "post": _op(
+                "tie_decide", "Apply the choice rule", tags=tags, errors=(404, 409, 422),
+                description=f"{members} 409 answer_needed names the couples still to choose "
+                "(or to play or forfeit); 422 cannot_split for a prize in kind.",
+                body=_body({"type": "object", "maxProperties": 0}, required=False),
+                ok={200: _ok("The tie", _ref("Tie"))},
+            ),
+        },
+        f"{tie}/cut": {
+            "parameters": [SLUG, TIE],
+            "post": _op(
+                "tie_cut", "A cut: cards cut at the table, or a system draw", tags=tags,
+                errors=(404, 409, 422),
+                description=f'{members} {{"cards": {{"3": "7H", "5": "2C"}}}} for one round '
+                '(equal lowest cut again), or {"draw": true, "seed": 123} (seed optional, '
+                "recorded).",
+                body=_body({"type": "object", "properties": {
+                    "cards": {"type": "object", "additionalProperties": {"type": "string"}},
+                    "draw": {"type": "boolean"}, "seed": {"type": "integer", "minimum": 0}}}),
+                ok={201: _ok("The round(s) and the tie", {"type": "object"})},
+            ),
+        },
+        f"{tie}/playoff": {
+            "parameters": [SLUG, TIE],
+            "post": _op(
+                "tie_playoff", "A play-off game's result", tags=tags, errors=(404, 409, 422),
+                description=f"{members} Validated like any game (the engine's code for an "
+                "impossible score; unusual_score needs confirm_unusual).",
+                body=_body({"type": "object", "required": ["match", "winner"], "properties": {
+                    "match": {"type": "array", "items": {"type": "integer"}},
+                    "winner": {"type": "integer"},
+                    "points": {"type": "array", "items": {"type": "integer"}},
+                    "confirm_unusual": {"type": "boolean"}}}),
+                ok={201: _ok("The match and the tie", {"type": "object"})},
+            ),
+        },
+        f"{p}/cookie-jar": {
+            "parameters": [SLUG],
+            "get": _op(
+                "cookie_jar", "The cookie jar", tags=tags, description=members,
+                errors=(404,), ok={200: _ok("The jar", _ref("CookieJar"))},
+            ),
+        },
+        f"{p}/cookie-jar/draw": {
+            "parameters": [SLUG],
+            "post": _op(
+                "cookie_jar_draw", "Draw the cookie jar's games", tags=tags,
+                errors=(404, 409, 422),
+                description=f'{organizer} {{"seed": 123}} (or nothing: a seed is drawn and '
+                'recorded) or {"games": [3, 7, …]} as drawn from a hat. After the last game.',
+                body=_body({"type": "object", "properties": {
+                    "seed": {"type": "integer", "minimum": 0},
+                    "games": {"type": "array", "items": {"type": "integer"}}}},
+                    required=False),
+                ok={201: _ok("The jar", _ref("CookieJar"))},
+            ),
+        },
+    }  # fmt: skip
+
+
 def openapi_spec() -> dict[str, Any]:
     return {
         "openapi": "3.1.0",
@@ -719,8 +959,10 @@ def openapi_spec() -> dict[str, Any]:
         },
         "servers": [{"url": "/api/v1"}],
         "security": [{"bearer": []}, {"session": []}],
-        "tags": [{"name": name} for name in ("who", DRIVE_TAG, COUPLE_TAG, GAME_TAG, END_TAG)],
-        "paths": _paths(),
+        "tags": [
+            {"name": name} for name in ("who", DRIVE_TAG, COUPLE_TAG, GAME_TAG, END_TAG, PRIZE_TAG)
+        ],
+        "paths": _paths() | _prize_paths(),
         "components": {
             "schemas": SCHEMAS,
             "securitySchemes": {

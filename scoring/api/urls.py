@@ -60,5 +60,32 @@ urlpatterns = [
     path(f"{D}/export", v.endpoint(GET=v.export), name="export"),
     path(f"{D}/holes", v.endpoint(POST=v.holes), name="holes"),
     path(f"{D}/reconciliation", v.endpoint(GET=v.reconciliation_view), name="reconciliation"),
+    path(f"{D}/prizes", v.endpoint(GET=v.prizes_view), name="prizes"),
+    path(
+        f"{D}/prizes/setup",
+        v.endpoint(GET=v.prize_setup_get, PATCH=v.prize_setup_patch),
+        name="prize-setup",
+    ),
+    path(f"{D}/prizes/ties", v.endpoint(GET=v.ties_get, POST=v.ties_open), name="ties"),
+    path(
+        f"{D}/prizes/ties/<num:tie>/choices",
+        v.endpoint(POST=v.tie_choice_view),
+        name="tie-choices",
+    ),
+    path(
+        f"{D}/prizes/ties/<num:tie>/decide", v.endpoint(POST=v.tie_decide_view), name="tie-decide"
+    ),
+    path(f"{D}/prizes/ties/<num:tie>/cut", v.endpoint(POST=v.tie_cut_view), name="tie-cut"),
+    path(
+        f"{D}/prizes/ties/<num:tie>/playoff",
+        v.endpoint(POST=v.tie_playoff_view),
+        name="tie-playoff",
+    ),
+    path(f"{D}/prizes/cookie-jar", v.endpoint(GET=v.cookie_jar_get), name="cookie-jar"),
+    path(
+        f"{D}/prizes/cookie-jar/draw",
+        v.endpoint(POST=v.cookie_jar_draw_view),
+        name="cookie-jar-draw",
+    ),
     re_path(r"^(?P<path>.*)$", v.not_found, name="not-found"),
 ]

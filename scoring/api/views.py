@@ -49,6 +49,18 @@ from scoring.api.auth import (
 )
 from scoring.api.openapi import openapi_spec
 from scoring.models import Result
+from scoring.prizes import (
+    SETUP_FIELDS,
+    cookie_jar_draw,
+    prize_setup_update,
+    prizes_open_ties,
+    tie_choose,
+    tie_cut_draw,
+    tie_cut_record,
+    tie_decide,
+    tie_get,
+    tie_playoff_result,
+)
 from scoring.selectors import (
     couple_summary,
     current_tables,
@@ -60,6 +72,7 @@ from scoring.selectors import (
     standings_for_drive,
     win_grid,
 )
+from scoring.selectors_prizes import cookie_jar_view, prize_table, setup_view, tie_view, ties_list
 from scoring.services import game_advance, result_confirm, result_record, result_resolve
 
 MAX_BODY = 1_000_000
@@ -483,6 +496,113 @@ def me(request: HttpRequest, caller: Caller) -> JsonResponse:
 
 def openapi(request: HttpRequest, caller: None) -> JsonResponse:
     return _ok(openapi_spec())
+
+
+# --- prizes and ties ----------------------------------------------------------------------------
+
+
+def prizes_view(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
+    return _ok(prize_table(drive_for(caller, slug)))
+
+
+def prize_setup_get(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
+    return _ok(setup_view(drive_for(caller, slug)))
+
+
+def prize_setup_patch(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
+    drive = drive_for(caller, slug, roles=(ORGANIZER,))
+    data = _object(request, SETUP_FIELDS)
+    prize_setup_update(drive=drive, actor=caller.actor, **data)
+    return _ok(setup_view(drive))
+
+
+def ties_get(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
+    return _ok(ties_list(drive_for(caller, slug)))
+
+
+def ties_open(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
+    drive = drive_for(caller, slug, roles=(ORGANIZER,))
+    data = _object(request, {"force"}, optional=True)
+    force = data.get("force", False)
+    if not isinstance(force, bool):
+        raise ServiceError("bad_field", "force must be true or false.", field="force")
+    prizes_open_ties(drive=drive, actor=caller.actor, force=force)
+    return _ok(ties_list(drive))
+
+
+def _couple_number(value: Any, field: str = "couple") -> int:
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 9:
+        return int(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise ServiceError("bad_couple", f"{value!r} is not a couple number.", field=field)
+
+
+def tie_choice_view(request: HttpRequest, caller: Caller, slug: str, tie: int) -> JsonResponse:
+    drive = drive_for(caller, slug)
+    found = tie_get(drive, tie)
+    data = _object(request, {"couple", "choice"})
+    tie_choose(
+        tie=found,
+        couple=_couple_number(data.get("couple")),
+        choice=data.get("choice"),
+        actor=caller.actor,
+    )
+    return _ok(tie_view(tie_get(drive, tie)), 201)
+
+
+def tie_decide_view(request: HttpRequest, caller: Caller, slug: str, tie: int) -> JsonResponse:
+    drive = drive_for(caller, slug)
+    _object(request, (), optional=True)
+    tie_decide(tie=tie_get(drive, tie), actor=caller.actor)
+    return _ok(tie_view(tie_get(drive, tie)))
+
+
+def tie_cut_view(request: HttpRequest, caller: Caller, slug: str, tie: int) -> JsonResponse:
+    drive = drive_for(caller, slug)
+    found = tie_get(drive, tie)
+    data = _object(request, {"cards", "draw", "seed"})
+    if data.get("draw") is True:
+        if "cards" in data:
+            raise ServiceError("cards_or_draw", "Send the cards cut, or draw: true, not both.")
+        outcome = tie_cut_draw(tie=found, seed=data.get("seed"), actor=caller.actor)
+    elif "draw" in data and data["draw"] is not False:
+        raise ServiceError("bad_field", "draw must be true or false.", field="draw")
+    else:
+        cards = data.get("cards")
+        if not isinstance(cards, dict) or not cards or "seed" in data:
+            raise ServiceError(
+                "bad_cards", 'cards maps couple numbers to cards, like {"3": "7H"}.', field="cards"
+            )
+        by_number = {_couple_number(k, "cards"): v for k, v in cards.items()}
+        outcome = tie_cut_record(tie=found, cards=by_number, actor=caller.actor)
+    return _ok({"cut": outcome, "tie": tie_view(tie_get(drive, tie))}, 201)
+
+
+def tie_playoff_view(request: HttpRequest, caller: Caller, slug: str, tie: int) -> JsonResponse:
+    drive = drive_for(caller, slug)
+    found = tie_get(drive, tie)
+    data = _object(request, {"match", "winner", "points", "confirm_unusual"})
+    outcome = tie_playoff_result(
+        tie=found,
+        match=data.get("match"),
+        winner=data.get("winner"),
+        points=data.get("points"),
+        confirm_unusual=data.get("confirm_unusual", False),
+        actor=caller.actor,
+    )
+    return _ok({"result": outcome, "tie": tie_view(tie_get(drive, tie))}, 201)
+
+
+def cookie_jar_get(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
+    return _ok(cookie_jar_view(drive_for(caller, slug)))
+
+
+def cookie_jar_draw_view(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
+    drive = drive_for(caller, slug, roles=(ORGANIZER,))
+    data = _object(request, {"seed", "games"}, optional=True)
+    cookie_jar_draw(drive=drive, seed=data.get("seed"), games=data.get("games"), actor=caller.actor)
+    return _ok(cookie_jar_view(drive), 201)
 
 
 @csrf_exempt

@@ -1,0 +1,118 @@
+"""The prize endpoints: set-up, the prize table, the tie procedure, cuts, play-offs and the
+cookie jar through ``/api/v1/drives/{slug}/prizes…``, with their permissions and errors."""
+
+import pytest
+
+from drives.models import AuditEntry
+from tests.api.helpers import Api, ClubUsers, couple_token
+from tests.prizes.helpers import night
+
+pytestmark = pytest.mark.django_db
+
+
+def path(drive, rest=""):
+    return f"drives/{drive.slug}/prizes{rest}"
+
+
+def test_a_night_settled_through_the_api(api: Api, ours: ClubUsers) -> None:
+    drive = night([18, 18, 16, 15, 15, 9], club=ours.club)
+    org, scorer = ours.org_token, ours.scorer_token
+    setup = {
+        "prizes": [{"amount": "60.00"}, {"amount": "30.00"}, {"description": "a ham"}],
+        "booby_prize": {"amount": "5"},
+        "cut_ace_high": True,
+    }
+    assert api.patch(path(drive, "/setup"), setup, token=scorer).status_code == 403
+    answer = api.patch(path(drive, "/setup"), setup, token=org)
+    assert answer.status_code == 200, answer.json()
+    assert answer.json()["prizes"][2] == {"amount": None, "description": "a ham"}
+    assert answer.json()["booby_prize"]["amount"] == "5.00"
+    bad = api.patch(path(drive, "/setup"), {"prize_places": "three"}, token=org)
+    assert bad.status_code == 422 and bad.json()["field"] == "prize_places"
+    assert api.patch(path(drive, "/setup"), {"x": 1}, token=org).json()["code"] == "unknown_field"
+
+    table = api.get(path(drive), token=scorer).json()
+    assert [(p["couples"], p["status"]) for p in table["places"]] == [
+        ([1, 2], "tie"), ([3], "awarded"), ([4, 5], "tie")
+    ]  # fmt: skip
+    assert api.get(path(drive), token=couple_token(drive, 1)).status_code == 403
+
+    assert api.post(path(drive, "/ties"), token=scorer).status_code == 403
+    ties = api.post(path(drive, "/ties"), token=org).json()
+    assert [t["couples"] for t in ties] == [[1, 2], [4, 5]]
+    first, third = ties[0]["id"], ties[1]["id"]
+
+    # First: a play-off asked by one, the other must answer; an impossible score is refused.
+    answer = api.post(path(drive, f"/ties/{first}/choices"), {"couple": 1, "choice": "play-off"},
+                      token=scorer)  # fmt: skip
+    assert answer.status_code == 201 and answer.json()["choices"][0]["by"] == "ours-scorer"
+    api.post(path(drive, f"/ties/{first}/choices"), {"couple": "2", "choice": "split"}, token=org)
+    answer = api.post(path(drive, f"/ties/{first}/decide"), token=org)
+    assert answer.status_code == 409 and answer.json()["couples"] == [2]
+    api.post(path(drive, f"/ties/{first}/choices"), {"couple": 2, "choice": "play-off"}, token=org)
+    decided = api.post(path(drive, f"/ties/{first}/decide"), token=org).json()
+    assert decided["method"] == "play-off" and decided["matches"][0]["match"] == [1, 2]
+    bad = api.post(path(drive, f"/ties/{first}/playoff"),
+                   {"match": [1, 2], "winner": 2, "points": [45, 50]}, token=org)  # fmt: skip
+    assert bad.status_code == 422 and bad.json()["code"] not in ("", "unusual_score")
+    done = api.post(path(drive, f"/ties/{first}/playoff"),
+                    {"match": [1, 2], "winner": 2, "points": [45, 15]}, token=org)  # fmt: skip
+    assert done.status_code == 201, done.json()
+    assert done.json()["result"]["champion"] == 2
+
+    # Third: a prize in kind, cut at the table with equal lowest cards, aces high.
+    for couple in (4, 5):
+        api.post(path(drive, f"/ties/{third}/choices"), {"couple": couple, "choice": "cut"},
+                 token=org)  # fmt: skip
+    api.post(path(drive, f"/ties/{third}/decide"), token=org)
+    one = api.post(path(drive, f"/ties/{third}/cut"), {"cards": {"4": "AS", "5": "AH"}}, token=org)
+    assert one.status_code == 201 and one.json()["cut"]["lowest"] == [4, 5]
+    bad = api.post(path(drive, f"/ties/{third}/cut"), {"cards": {"4": "ZZ", "5": "2H"}}, token=org)
+    assert bad.status_code == 422
+    two = api.post(path(drive, f"/ties/{third}/cut"), {"draw": True, "seed": 5}, token=org).json()
+    assert two["cut"]["seed"] == 5 and two["tie"]["state"] == "settled"
+
+    table = api.get(path(drive), token=org).json()
+    assert [p["status"] for p in table["places"]] == ["awarded"] * 3
+    assert table["places"][0]["awards"][0] == {
+        "couple": 2, "amount": "60.00", "description": "", "how": "play-off", "tie": first
+    }  # fmt: skip
+    assert table["places"][2]["awards"][0]["description"] == "a ham"
+    assert table["booby"]["awards"][0]["couple"] == 6
+
+    export = api.get(f"drives/{drive.slug}/export", token=org).json()
+    assert len(export["ties"]) == 2 and export["prizes"][0]["awards"][0]["how"] == "play-off"
+    assert export["ties"][1]["cut_rounds"][0]["cards"] == {"4": "AS", "5": "AH"}
+    actions = set(AuditEntry.objects.filter(drive=drive).values_list("action", flat=True))
+    assert {"prizes.setup", "prizes.open", "tie.choice", "tie.decide", "tie.cut",
+            "tie.playoff", "tie.settle"} <= actions  # fmt: skip
+
+
+def test_ties_and_the_jar_refuse_what_they_cannot_do(api: Api, ours: ClubUsers, theirs) -> None:
+    drive = night({1: {1, 2}, 2: {1, 2}, 3: {3}, 4: {3}}, club=ours.club, cookie_jar=[1, 2])
+    org = ours.org_token
+    assert api.get(path(drive, "/ties/999999"), token=org).status_code == 404
+    assert api.post(path(drive, "/ties/999999/decide"), token=org).json()["code"] == "no_such_tie"
+    assert api.get(path(drive), token=theirs.org_token).status_code == 404
+    jar = api.post(path(drive, "/cookie-jar/draw"), {"seed": 1}, token=org)
+    assert jar.status_code == 422 and jar.json()["code"] == "cookie_jar_off"
+    api.patch(path(drive, "/setup"), {"cookie_jar": True, "cookie_jar_k": 2, "buy_in": 3},
+              token=org)  # fmt: skip
+    bad = api.post(path(drive, "/cookie-jar/draw"), {"games": [1, 1]}, token=org)
+    assert bad.status_code == 422 and bad.json()["code"] == "bad_games"
+    assert api.post(path(drive, "/cookie-jar/draw"), token=ours.scorer_token).status_code == 403
+    drawn = api.post(path(drive, "/cookie-jar/draw"), {"games": [2, 1]}, token=org)
+    assert drawn.status_code == 201, drawn.json()
+    jar = api.get(path(drive, "/cookie-jar"), token=org).json()
+    assert (jar["winners"], jar["pot"], jar["status"]) == ([1, 2], "6.00", "tie")
+    again = api.post(path(drive, "/cookie-jar/draw"), {"seed": 3}, token=org)
+    assert again.status_code == 409
+    tie_id = jar["tie"]
+    for couple in (1, 2):
+        api.post(path(drive, f"/ties/{tie_id}/choices"), {"couple": couple, "choice": "split"},
+                 token=org)  # fmt: skip
+    assert api.post(path(drive, f"/ties/{tie_id}/decide"), token=org).status_code == 200
+    jar = api.get(path(drive, "/cookie-jar"), token=org).json()
+    assert [a["amount"] for a in jar["awards"]] == ["3.00", "3.00"]
+    wrong = api.post(path(drive, f"/ties/{tie_id}/cut"), {"draw": True}, token=org)
+    assert wrong.status_code == 409 and wrong.json()["code"] == "not_a_cut"
