@@ -105,6 +105,7 @@ DRIVE_PAGES = (
     ("night:projector", gettext_lazy("Projector")),
     ("night:standings", gettext_lazy("Standings")),
     ("night:grid", gettext_lazy("Win grid")),
+    ("night:prizes", gettext_lazy("Prizes")),
     ("drives:settings", gettext_lazy("Settings")),
 )
 

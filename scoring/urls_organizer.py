@@ -3,7 +3,7 @@ of the "night" URL namespace (scoring/urls.py)."""
 
 from django.urls import path
 
-from scoring.views import organizer
+from scoring.views import organizer, prizes
 
 D = "drives/<slug:slug>"
 
@@ -15,4 +15,18 @@ urlpatterns = [
     path(f"{D}/holes", organizer.holes, name="dashboard_holes"),
     path(f"{D}/publish", organizer.publish, name="dashboard_publish"),
     path(f"{D}/close", organizer.close, name="dashboard_close"),
+]
+
+# The prize pages (scoring/views/prizes.py).
+urlpatterns += [
+    path(f"{D}/prizes/", prizes.prizes, name="prizes"),
+    path(f"{D}/prizes/setup", prizes.setup, name="prizes_setup"),
+    path(f"{D}/prizes/settle", prizes.settle, name="prizes_settle"),
+    path(f"{D}/prizes/cookie-jar", prizes.jar, name="prizes_cookie_jar"),
+    path(f"{D}/prizes/ties/<int:tie>/", prizes.tie_page, name="prizes_tie"),
+    path(f"{D}/prizes/ties/<int:tie>/choice", prizes.tie_choice, name="prizes_tie_choice"),
+    path(f"{D}/prizes/ties/<int:tie>/decide", prizes.tie_decide_view, name="prizes_tie_decide"),
+    path(f"{D}/prizes/ties/<int:tie>/cut", prizes.tie_cut, name="prizes_tie_cut"),
+    path(f"{D}/prizes/ties/<int:tie>/draw", prizes.tie_draw, name="prizes_tie_draw"),
+    path(f"{D}/prizes/ties/<int:tie>/playoff", prizes.tie_playoff, name="prizes_tie_playoff"),
 ]

@@ -19,17 +19,19 @@ from django.views.decorators.http import require_http_methods
 
 from scoring.selectors import current_tables, game_view, standings_for_drive
 from scoring.views.live_access import member_drive, wants_fragment
+from scoring.views.prizes import prizes_summary
 
 POLL_SECONDS = 3
 PAGE_SECONDS = 8
-TABLES, STANDINGS = "tables", "standings"
+TABLES, STANDINGS, PRIZES = "tables", "standings", "prizes"
 
 
 @login_required
 @require_http_methods(["GET", "HEAD"])
 def projector(request: HttpRequest, slug: str) -> HttpResponse:
     drive, _role = member_drive(request, slug)
-    mode = STANDINGS if request.GET.get("show") == STANDINGS else TABLES
+    shown = request.GET.get("show")
+    mode = shown if shown in (STANDINGS, PRIZES) else TABLES
     context: dict[str, Any] = {
         "drive": drive,
         "mode": mode,
@@ -45,6 +47,14 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
                 key: view[key] for key in ("number", "reported", "to_report", "state")
             }
             context["rows"] = current_tables(drive)
+    elif mode == PRIZES:
+        summary = prizes_summary(drive)
+        context["prizes"] = summary
+        tie = request.GET.get("tie", "")
+        if summary and tie.isdigit():
+            context["cut_tie"] = summary["ties_by_id"].get(int(tie))
+        context["tie_param"] = tie if tie.isdigit() else ""
+        context["rows"] = summary and (summary["table"], summary["ties"])
     else:
         context["rows"] = [row for row in standings_for_drive(drive) if row["place"] is not None]
     context["version"] = hashlib.sha1(

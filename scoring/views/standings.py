@@ -20,6 +20,7 @@ from drives.models import Drive
 from scoring.selectors import standings_for_drive, win_grid
 from scoring.tables import EXPORT_PARAM, StandingsTable, standings_rows, win_grid_table
 from scoring.views.live_access import member_drive
+from scoring.views.prizes import prizes_summary
 
 
 def _standings_table(request: HttpRequest, drive: Drive) -> StandingsTable:
@@ -70,5 +71,6 @@ def results(request: HttpRequest, slug: str) -> HttpResponse:
         raise Http404("No such results.")
     table = _standings_table(request, drive)
     return _export_or_page(
-        request, table, f"{drive.slug}-results", "scoring/results.html", {"drive": drive}
-    )
+        request, table, f"{drive.slug}-results", "scoring/results.html",
+        {"drive": drive, "prizes": prizes_summary(drive)},
+    )  # fmt: skip

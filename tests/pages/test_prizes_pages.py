@@ -1,0 +1,253 @@
+"""The prize pages: set-up, "Settle prizes", the tie flow (choices, decide, split, a cut
+recorded through the forms, a system draw, a play-off with a bye), the cookie jar draw, the
+public results page and the projector's prize mode, and who may do what."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from drives.services import drive_update
+from scoring.models import Tie
+from tests.pages.organizer_helpers import DESK, club_people, logged_in, text
+from tests.prizes.helpers import night
+
+pytestmark = pytest.mark.django_db
+
+
+def url(drive: Any, rest: str = "") -> str:
+    return f"/drives/{drive.slug}/prizes/{rest}"
+
+
+@pytest.fixture
+def ours():  # type: ignore[no-untyped-def]
+    return club_people("Ours", "ours")
+
+
+def hall(club: Any, **kwargs: Any) -> Any:
+    """The hall's example: 18, 18, 16, 15, 15 wins."""
+    return night([18, 18, 16, 15, 15], club=club, **kwargs)
+
+
+def setup_post(**overrides: Any) -> dict[str, Any]:
+    data = {
+        "setup-prize_places": "3",
+        "setup-place_1": "60.01",
+        "setup-place_2": "30",
+        "setup-place_3": "a ham",
+        "setup-booby": "",
+        "setup-booby_prize": "",
+        "setup-cookie_jar_k": "8",
+        "setup-buy_in": "0.00",
+        "setup-jackpot_threshold": "",
+        "setup-jackpot_amount": "",
+        "setup-house_rule": "none",
+    }
+    data.update(overrides)
+    return {k: v for k, v in data.items() if v != ""}
+
+
+def tie_of(drive: Any, key: str) -> Tie:
+    return Tie.objects.get(drive=drive, key=key)
+
+
+def choose(client: Any, drive: Any, tie: Tie, couple: int, choice: str) -> Any:
+    return client.post(url(drive, f"ties/{tie.pk}/choice"), {"choice": f"{couple}:{choice}"})
+
+
+def test_the_halls_example_through_the_pages(ours) -> None:  # type: ignore[no-untyped-def]
+    drive = hall(ours.club, games=18)
+    org = logged_in(ours.organizer)
+    page = org.get(url(drive))
+    assert page.status_code == 200 and 'data-testid="prize-table"' in text(page)
+    assert 'data-testid="prizes-link"' in text(org.get(f"/drives/{drive.slug}/"))
+
+    # The set-up, with an error first (a jackpot needs both parts).
+    bad = org.post(url(drive, "setup"), setup_post(**{"setup-jackpot_threshold": "17"}))
+    assert bad.status_code == 422 and "needs both a threshold and an amount" in text(bad)
+    saved = org.post(url(drive, "setup"), setup_post(), follow=True)
+    assert "The prizes are saved." in text(saved)
+    assert 'value="a ham"' in text(saved)
+
+    settled = org.post(url(drive, "settle"), follow=True)
+    first, third = tie_of(drive, "place:1"), tie_of(drive, "place:3")
+    assert settled.redirect_chain[-1][0] == url(drive, f"ties/{first.pk}/")
+    assert first.couples == [1, 2] and third.couples == [4, 5]
+    table = text(org.get(url(drive)))
+    assert 'data-place="2" data-status="awarded"' in table
+    assert 'data-place="1" data-status="tie"' in table
+
+    # First place: both split.
+    decide = org.post(url(drive, f"ties/{first.pk}/decide"))
+    assert decide.status_code == 409 and "must choose first" in text(decide)
+    choose(org, drive, first, 1, "split")
+    choose(org, drive, first, 2, "split")
+    done = org.post(url(drive, f"ties/{first.pk}/decide"), follow=True)
+    html = text(done)
+    assert 'data-testid="tie-settled"' in html and "Settled: the prize is split." in html
+    assert "30.01" in html and "30.00" in html
+    assert 'data-testid="next-tie"' in html
+
+    # Third place (a ham): one wants a split, the other a cut → a cut, recorded at the table.
+    choose(org, drive, third, 4, "split")
+    choose(org, drive, third, 5, "cut")
+    org.post(url(drive, f"ties/{third.pk}/decide"))
+    page = text(org.get(url(drive, f"ties/{third.pk}/")))
+    assert 'name="cut-card_4"' in page and "Like 7H" in page
+    wrong = org.post(url(drive, f"ties/{third.pk}/cut"), {"cut-card_4": "ZZ", "cut-card_5": "2H"})
+    assert wrong.status_code == 422 and "Couple 4" in text(wrong) and "not a card" in text(wrong)
+    again = org.post(url(drive, f"ties/{third.pk}/cut"), {"cut-card_4": "7H", "cut-card_5": "7S"},
+                     follow=True)  # fmt: skip
+    assert "cut again" in text(again) and 'name="cut-card_5"' in text(again)
+    won = org.post(url(drive, f"ties/{third.pk}/cut"), {"cut-card_4": "9C", "cut-card_5": "3D"},
+                   follow=True)  # fmt: skip
+    assert "Couple 5 cut the lowest card" in text(won)
+
+    table = text(org.get(url(drive)))
+    for place in (1, 2, 3):
+        assert f'data-place="{place}" data-status="awarded"' in table
+    assert "won the cut" in table
+    assert "Cut, round 1:" in table and "Cut, round 2:" in table
+
+    # The public results page, once published, says how each tie was settled.
+    assert logged_in(ours.organizer).get(f"/results/{drive.slug}/").status_code == 404
+    drive_update(drive=drive, actor=DESK, published=True)
+    public = text(logged_in(ours.scorer).get(f"/results/{drive.slug}/"))
+    assert 'data-testid="results-prizes"' in public
+    assert "Split:" in public and "couple 1 30.01" in public
+    assert "Cut, round 1:" in public and "7♥" in public and "equal lowest: cut again" in public
+    assert "Couple 5 cut the lowest card." in public
+
+    # The projector's prize mode.
+    proj = text(org.get(f"/drives/{drive.slug}/projector/?show=prizes"))
+    assert 'data-testid="projector-prizes"' in proj and "a ham" in proj
+
+
+def test_a_play_off_of_three_with_a_bye(ours) -> None:  # type: ignore[no-untyped-def]
+    drive = night([10, 10, 10, 4], club=ours.club,
+                  prizes={"prizes": [{"amount": "50.00"}, {"amount": "20.00"}]})  # fmt: skip
+    org, scorer = logged_in(ours.organizer), logged_in(ours.scorer)
+    org.post(url(drive, "settle"))
+    tie = tie_of(drive, "place:1")
+    assert tie.couples == [1, 2, 3]
+    choose(scorer, drive, tie, 1, "play-off")
+    choose(scorer, drive, tie, 2, "split")
+    choose(scorer, drive, tie, 3, "cut")
+    needed = scorer.post(url(drive, f"ties/{tie.pk}/decide"))
+    assert needed.status_code == 409
+    assert "Answer needed: play off or forfeit?" in text(needed)
+    choose(scorer, drive, tie, 2, "play-off")
+    choose(scorer, drive, tie, 3, "play-off")
+    page = text(scorer.post(url(drive, f"ties/{tie.pk}/decide"), follow=True))
+    assert 'data-testid="bracket"' in page and "Couple 3: bye" in page
+    assert 'data-testid="playoff-1-2-win-2"' in page
+    # An impossible score is refused in words; the match stays to play.
+    bad = scorer.post(url(drive, f"ties/{tie.pk}/playoff"),
+                      {"match": "1-2", "winner": "2", "points": "45-50"})  # fmt: skip
+    assert bad.status_code == 422 and 'data-testid="playoff-error"' in text(bad)
+    ok = scorer.post(url(drive, f"ties/{tie.pk}/playoff"),
+                     {"match": "1-2", "winner": "2", "points": "45-15"}, follow=True)  # fmt: skip
+    assert "Couple 2 won the match 1 v 2." in text(ok)
+    assert 'data-testid="playoff-2-3-win-3"' in text(ok)
+    final = scorer.post(url(drive, f"ties/{tie.pk}/playoff"), {"match": "2-3", "winner": "3"},
+                        follow=True)  # fmt: skip
+    assert "Couple 3 wins the play-off" in text(final)
+    table = text(org.get(url(drive)))
+    assert "won the play-off" in table and "1 v 2 → couple 2 won (45–15)" in table
+    # Dense ranking: the three shared first place only; couple 4 is second outright.
+    assert 'data-place="2" data-status="awarded"' in table and 'data-couple="4"' in table
+
+
+def test_a_system_cut_and_the_projector_reveal(ours) -> None:  # type: ignore[no-untyped-def]
+    drive = night(
+        [5, 5, 2], club=ours.club, prizes={"prize_places": 1, "prizes": [{"amount": "9"}]}
+    )
+    org = logged_in(ours.organizer)
+    org.post(url(drive, "settle"))
+    tie = tie_of(drive, "place:1")
+    for n in (1, 2):
+        choose(org, drive, tie, n, "cut")
+    org.post(url(drive, f"ties/{tie.pk}/decide"))
+    bad = org.post(url(drive, f"ties/{tie.pk}/draw"), {"draw-seed": "-3"})
+    assert bad.status_code == 422
+    done = text(org.post(url(drive, f"ties/{tie.pk}/draw"), {"draw-seed": "42"}, follow=True))
+    assert "Drawn from seed 42" in done and "seed 42" in done
+    assert 'data-testid="cut-projector"' in done and "data-reveal" in done
+    proj = org.get(f"/drives/{drive.slug}/projector/?show=prizes&tie={tie.pk}")
+    assert proj.status_code == 200
+    assert 'class="cut-card' in text(proj) and "takes it!" in text(proj)
+
+
+def test_the_cookie_jar_draw_page(ours) -> None:  # type: ignore[no-untyped-def]
+    wins = {1: [1, 2, 3], 2: [1, 2], 3: [3], 4: []}
+    drive = night(wins, games=3, club=ours.club, cookie_jar=[1, 2, 3],
+                  prizes={"cookie_jar": True, "cookie_jar_k": 2, "buy_in": "2.00"})  # fmt: skip
+    org = logged_in(ours.organizer)
+    page = text(org.get(url(drive)))
+    assert 'data-testid="jar-draw"' in page and "pot 6.00" in page
+    bad = org.post(url(drive, "cookie-jar"), {"jar-method": "hat", "jar-games": "1 9"})
+    assert bad.status_code == 422 and "Give 2 different game numbers" in text(bad)
+    done = text(org.post(url(drive, "cookie-jar"), {"jar-method": "hat", "jar-games": "1, 2"},
+                         follow=True))  # fmt: skip
+    assert "Games 1, 2 drawn: couples 1, 2 won them all" in done and 'data-testid="decide"' in done
+    assert 'data-testid="jar-games">1, 2<' in text(org.get(url(drive)))
+    # Couples 1 and 2 won both games: a tie, split through the tie flow.
+    tie = tie_of(drive, "cookie-jar")
+    for n in (1, 2):
+        choose(org, drive, tie, n, "split")
+    org.post(url(drive, f"ties/{tie.pk}/decide"))
+    page = text(org.get(url(drive)))
+    assert "Couple 1 wins 3.00 (split)" in page and "Couple 2 wins 3.00 (split)" in page
+
+
+def test_the_jar_carries_over(ours) -> None:  # type: ignore[no-untyped-def]
+    drive = night({1: [1], 2: [2]}, games=2, club=ours.club, cookie_jar=[1, 2],
+                  prizes={"cookie_jar": True, "cookie_jar_k": 2, "buy_in": "5"})  # fmt: skip
+    org = logged_in(ours.organizer)
+    done = text(org.post(url(drive, "cookie-jar"), {"jar-method": "system", "jar-seed": "7"},
+                         follow=True))  # fmt: skip
+    assert "seed 7" in done
+    assert "No winner: the pot of 10.00" in done and "carries over to the next drive" in done
+
+
+def test_permissions(ours) -> None:  # type: ignore[no-untyped-def]
+    drive = hall(ours.club, games=18)
+    theirs = club_people("Theirs", "theirs")
+    outsider, scorer = logged_in(theirs.organizer), logged_in(ours.scorer)
+    from django.test import Client
+
+    assert Client().get(url(drive)).status_code == 302
+    assert outsider.get(url(drive)).status_code == 404
+    assert outsider.post(url(drive, "settle")).status_code == 404
+    page = scorer.get(url(drive))
+    assert page.status_code == 200 and 'data-testid="settle"' not in text(page)
+    assert 'data-testid="prizes-save"' not in text(page)
+    assert scorer.post(url(drive, "setup"), setup_post()).status_code == 403
+    assert scorer.post(url(drive, "settle")).status_code == 403
+    assert scorer.post(url(drive, "cookie-jar"), {"jar-method": "system"}).status_code == 403
+    logged_in(ours.organizer).post(url(drive, "settle"))
+    tie = tie_of(drive, "place:1")
+    assert outsider.get(url(drive, f"ties/{tie.pk}/")).status_code == 404
+    assert (
+        outsider.post(url(drive, f"ties/{tie.pk}/choice"), {"choice": "1:cut"}).status_code == 404
+    )
+    assert scorer.get(url(drive, f"ties/{tie.pk}/")).status_code == 200
+    assert scorer.get(url(drive, "ties/999999/")).status_code == 404
+    # Another drive's tie is not found through this drive.
+    other = hall(ours.club, games=18)
+    assert logged_in(ours.organizer).get(url(other, f"ties/{tie.pk}/")).status_code == 404
+    # A choice the tie does not know is named, not a 500.
+    bad = scorer.post(url(drive, f"ties/{tie.pk}/choice"), {"choice": "9:cut"})
+    assert bad.status_code == 422 and "not in this tie" in text(bad)
+
+
+def test_settle_before_the_last_game_is_refused_in_words(ours) -> None:  # type: ignore[no-untyped-def]
+    from drives.services import drive_start
+    from tests.pages.organizer_helpers import a_drive
+
+    drive = a_drive(ours.club, couples=4)
+    drive_start(drive=drive, actor=DESK)
+    org = logged_in(ours.organizer)
+    refused = org.post(url(drive, "settle"))
+    assert refused.status_code == 409 and "The last game is not complete" in text(refused)
