@@ -1,7 +1,9 @@
 """Bring a drive back from its export (``scoring.selectors.drive_export``, format
 ``fortyfives-drive/1``): the same slug, settings and state, the same couples (numbers, names,
 flags, late arrivals and withdrawals, holes), tables (and when each closed), games with their
-times and seats, results with every version, and the same audit entries (times, channels, and
+times and seats, results with every version, the prizes (set-up and prize places, ties with
+their choices, cut cards, play-off matches and decisions, awards, the cookie-jar draw; a tie
+keeps its id when no other tie here has it), and the same audit entries (times, channels, and
 users by username when such a user exists here).
 
 What is not the same: the table and couple tokens, which the export never carries (they are
@@ -21,10 +23,11 @@ import json
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import DataError, IntegrityError, transaction
+from django.db import DataError, IntegrityError, connection, transaction
 
 from drives.errors import Conflict, ServiceError
 from drives.models import AuditEntry, Couple, Drive, Game, Seat, Table
@@ -36,7 +39,18 @@ from drives.services import (
     audit,
     club_get_or_create,
 )
-from scoring.models import Result, ResultVersion
+from scoring.models import (
+    Award,
+    CookieJarDraw,
+    CutCard,
+    PlayoffMatch,
+    PrizePlace,
+    PrizeSetup,
+    Result,
+    ResultVersion,
+    Tie,
+    TieChoice,
+)
 
 FORMAT = "fortyfives-drive/1"
 MAX_EXPORT_BYTES = 200_000_000
@@ -194,10 +208,13 @@ def drive_restore(
     games = _read_games(_get(data, "games", "", list), numbers, current)
     closed_tables = _read_closed_tables(_get(data, "closed_tables", "", dict))
     entries = _read_audit(_get(data, "audit", "", list))
+    prizes = _read_prizes(data, numbers)
 
-    named = [e["user"] for e in entries] + [
-        v["user"] for g in games for t in g["tables"] for v in t["versions"]
-    ]
+    named = (
+        [e["user"] for e in entries]
+        + [v["user"] for g in games for t in g["tables"] for v in t["versions"]]
+        + prizes["users"]
+    )
     users = _users(named)
     report_unknown = sorted({name for name in named if name and name not in users})
 
@@ -221,6 +238,7 @@ def drive_restore(
                     club, slug, settings, state, current, created_at, closed_at,
                     couples, games, closed_tables, entries, users,
                 )  # fmt: skip
+                _write_prizes(report.drive, prizes, users)
         except (IntegrityError, DataError) as error:
             raise ServiceError("bad_export", f"The export is inconsistent: {error}.") from None
         report.replaced = replaced
@@ -417,6 +435,335 @@ def _read_audit(items: list[Any]) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+# --- prizes: the set-up, ties (choices, cut cards, play-off matches), awards, the cookie jar ---
+
+MAX_SEED = 2**63 - 1
+
+
+def _money(obj: dict[str, Any], key: str, path: str, *, null: bool = False) -> Decimal | None:
+    value = _get(obj, key, path, str, null=null)
+    if value is None:
+        return None
+    try:
+        amount = Decimal(value)
+    except InvalidOperation:
+        raise bad(f"{path}.{key}", f"{value!r} is not an amount") from None
+    if not amount.is_finite() or amount != amount.quantize(Decimal("0.01")) or abs(amount) >= 10**8:
+        raise bad(f"{path}.{key}", f"{value!r} is not an amount to the cent")
+    return amount.quantize(Decimal("0.01"))
+
+
+def _who_of(obj: dict[str, Any], key: str, path: str) -> str | None:
+    value = _get(obj, key, path, str, null=True)
+    return str(value) if value is not None else None
+
+
+def _numbers_of(
+    obj: dict[str, Any], key: str, path: str, numbers: set[int] | None = None
+) -> list[int]:
+    """A list of distinct numbers (couples of the drive when ``numbers`` is given)."""
+    values = _get(obj, key, path, list)
+    for value in values:
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_SMALL:
+            raise bad(f"{path}.{key}", f"{value!r} is not a number from 1 to {MAX_SMALL}")
+        if numbers is not None and value not in numbers:
+            raise bad(f"{path}.{key}", f"{value!r} is not a couple of this drive")
+    if len(set(values)) != len(values):
+        raise bad(f"{path}.{key}", "a number appears twice")
+    return list(values)
+
+
+def _seed(obj: dict[str, Any], key: str, path: str) -> int | None:
+    value = _get(obj, key, path, int, null=True)
+    if value is not None and not -MAX_SEED - 1 <= value <= MAX_SEED:
+        raise bad(f"{path}.{key}", f"{value} is out of range")
+    return int(value) if value is not None else None
+
+
+def _optional_channel(obj: dict[str, Any], key: str, path: str) -> str:
+    value = _get(obj, key, path, str, null=True)
+    if value is None:
+        return ""
+    if value not in AuditEntry.Channel.values:
+        raise bad(
+            f"{path}.{key}", f"{value!r} is not one of {', '.join(AuditEntry.Channel.values)}"
+        )
+    return str(value)
+
+
+def _objects(data: dict[str, Any], key: str, path: str) -> list[tuple[str, dict[str, Any]]]:
+    out = []
+    for i, item in enumerate(_get(data, key, path, list)):
+        where = f"{path}.{key}[{i}]" if path else f"{key}[{i}]"
+        if not isinstance(item, dict):
+            raise bad(where, "expected an object")
+        out.append((where, item))
+    return out
+
+
+def _read_prizes(data: dict[str, Any], numbers: set[int]) -> dict[str, Any]:
+    """The prize set-up, ties, awards and cookie-jar draw of the export, every value checked.
+    An export made before these were carried (no ``awards`` key) restores no prizes."""
+    out: dict[str, Any] = {"setup": None, "ties": [], "awards": [], "draw": None, "users": []}
+    if "awards" not in data and "prize_setup" not in data:
+        return out
+    users: list[str | None] = out["users"]
+    info = _get(data, "prize_setup", "", dict, null=True)
+    if info is not None:
+        path = "prize_setup"
+        places = []
+        seen_places: set[int] = set()
+        for where, row in _objects(info, "places", path):
+            place = _int(row, "place", where)
+            if place in seen_places:
+                raise bad(f"{where}.place", f"place {place} appears twice")
+            seen_places.add(place)
+            places.append(
+                {
+                    "place": place,
+                    "amount": _money(row, "amount", where, null=True),
+                    "description": _text(row, "description", where, 200),
+                }
+            )
+        out["setup"] = {
+            "prize_places": _int(info, "prize_places", path, low=0),
+            "booby": _get(info, "booby", path, bool),
+            "booby_amount": _money(info, "booby_amount", path, null=True),
+            "booby_description": _text(info, "booby_description", path, 200),
+            "cookie_jar": _get(info, "cookie_jar", path, bool),
+            "cookie_jar_k": _int(info, "cookie_jar_k", path, low=0),
+            "buy_in": _money(info, "buy_in", path),
+            "jackpot_threshold": _int(info, "jackpot_threshold", path, null=True, low=0),
+            "jackpot_amount": _money(info, "jackpot_amount", path, null=True),
+            "cut_ace_high": _get(info, "cut_ace_high", path, bool),
+            "house_rule": _choice(info, "house_rule", path, PrizeSetup.HouseRule.values),
+            "updated_at": _time(info, "updated_at", path),
+            "places": places,
+        }
+    keys: set[str] = set()
+    ids: set[int] = set()
+    for path, item in _objects(data, "ties", ""):
+        tie_id = _get(item, "id", path, int)
+        if tie_id < 1 or tie_id > MAX_SEED or tie_id in ids:
+            raise bad(f"{path}.id", f"{tie_id} is not a new tie id")
+        ids.add(tie_id)
+        key = _text(item, "key", path, 20)
+        if not key or key in keys:
+            raise bad(f"{path}.key", f"{key!r} is empty or appears twice")
+        keys.add(key)
+        tied = _numbers_of(item, "couples", path, numbers)
+        members = set(tied)
+        winner = _couple_number(
+            _get(item, "winner", path, object, null=True), f"{path}.winner", members
+        )
+        method = _get(item, "method", path, str, null=True) or ""
+        if len(method) > 10:
+            raise bad(f"{path}.method", "at most 10 characters")
+        users.append(_who_of(item, "decided_by", path))
+        choices = []
+        for where, row in _objects(item, "choices", path):
+            users.append(_who_of(row, "by", where))
+            choices.append(
+                {
+                    "couple": _couple_number(
+                        _get(row, "couple", where, object), f"{where}.couple", members
+                    ),
+                    "asked": _text(row, "asked", where, 10),
+                    "choice": _text(row, "choice", where, 10),
+                    "user": users[-1],
+                    "channel": _choice(row, "channel", where, AuditEntry.Channel.values),
+                    "at": _time(row, "at", where),
+                }
+            )
+        cards = []
+        cut: set[tuple[int, int]] = set()
+        for where, row in _objects(item, "cut_cards", path):
+            couple = _couple_number(_get(row, "couple", where, object), f"{where}.couple", members)
+            rnd = _int(row, "round", where)
+            if couple is None or (rnd, couple) in cut:
+                raise bad(where, f"couple {couple} cuts twice in round {rnd}")
+            cut.add((rnd, couple))
+            users.append(_who_of(row, "by", where))
+            cards.append(
+                {
+                    "round": rnd,
+                    "couple": couple,
+                    "card": _text(row, "card", where, 3),
+                    "seed": _seed(row, "seed", where),
+                    "user": users[-1],
+                    "channel": _choice(row, "channel", where, AuditEntry.Channel.values),
+                    "at": _time(row, "at", where),
+                }
+            )
+        matches = []
+        played: set[tuple[int, int]] = set()
+        for where, row in _objects(item, "matches", path):
+            pair = _numbers_of(row, "match", where, members)
+            rnd = _int(row, "round", where)
+            if not 1 <= len(pair) <= 2 or (rnd, pair[0]) in played:
+                raise bad(f"{where}.match", "one or two couples, once a round")
+            played.add((rnd, pair[0]))
+            win_pts, lose_pts = _points(
+                _get(row, "points", where, object, null=True), f"{where}.points"
+            )
+            verdict = _get(row, "verdict", where, str, null=True) or ""
+            if len(verdict) > 32:
+                raise bad(f"{where}.verdict", "at most 32 characters")
+            users.append(_who_of(row, "by", where))
+            matches.append(
+                {
+                    "round": rnd,
+                    "a": pair[0],
+                    "b": pair[1] if len(pair) == 2 else None,
+                    "winner": _couple_number(
+                        _get(row, "winner", where, object, null=True),
+                        f"{where}.winner",
+                        set(pair),
+                    ),
+                    "winner_points": win_pts,
+                    "loser_points": lose_pts,
+                    "verdict": verdict,
+                    "user": users[-1],
+                    "channel": _optional_channel(row, "channel", where),
+                    "at": _time(row, "at", where, null=True),
+                }
+            )
+        out["ties"].append(
+            {
+                "id": tie_id,
+                "key": key,
+                "kind": _choice(item, "kind", path, Tie.Kind.values),
+                "places": _numbers_of(item, "places", path),
+                "couples": tied,
+                "state": _choice(item, "state", path, Tie.State.values),
+                "method": method,
+                "playing": _numbers_of(item, "playing", path, members),
+                "forfeits": _numbers_of(item, "forfeits", path, members),
+                "winner": winner,
+                "decided_by": _who_of(item, "decided_by", path),
+                "decided_channel": _optional_channel(item, "decided_channel", path),
+                "decided_at": _time(item, "decided_at", path, null=True),
+                "created_at": _time(item, "created_at", path),
+                "choices": choices,
+                "cut_cards": cards,
+                "matches": matches,
+            }
+        )
+    for path, item in _objects(data, "awards", ""):
+        tie_key = _get(item, "tie", path, str, null=True)
+        if tie_key is not None and tie_key not in keys:
+            raise bad(f"{path}.tie", f"{tie_key!r} is not a tie of this drive")
+        users.append(_who_of(item, "by", path))
+        out["awards"].append(
+            {
+                "kind": _choice(item, "kind", path, Award.Kind.values),
+                "place": _int(item, "place", path, null=True),
+                "couple": _couple_number(
+                    _get(item, "couple", path, object), f"{path}.couple", numbers
+                ),
+                "amount": _money(item, "amount", path, null=True),
+                "description": _text(item, "description", path, 200),
+                "how": _choice(item, "how", path, Award.How.values),
+                "tie": tie_key,
+                "user": users[-1],
+                "channel": _optional_channel(item, "channel", path),
+                "at": _time(item, "at", path),
+            }
+        )
+    jar = _get(data, "cookie_jar", "", dict)
+    drawn = _get(jar, "drawn", "cookie_jar", dict, null=True) if jar.get("enabled") else None
+    if drawn is not None:
+        if out["setup"] is None or not out["setup"]["cookie_jar"]:
+            raise bad("cookie_jar.drawn", "a draw, but the prize set-up has no cookie jar")
+        path = "cookie_jar.drawn"
+        users.append(_who_of(drawn, "by", path))
+        out["draw"] = {
+            "method": _choice(drawn, "method", path, CookieJarDraw.Method.values),
+            "seed": _seed(drawn, "seed", path),
+            "games": _numbers_of(drawn, "games", path),
+            "entrants": _numbers_of(jar, "entrants", "cookie_jar", numbers),
+            "pot": _money(jar, "pot", "cookie_jar"),
+            "carried_in": _money(jar, "carried_in", "cookie_jar"),
+            "winners": _numbers_of(jar, "winners", "cookie_jar", numbers),
+            "user": users[-1],
+            "channel": _choice(drawn, "channel", path, AuditEntry.Channel.values),
+            "at": _time(drawn, "at", path),
+        }
+    return out
+
+
+def _write_prizes(drive: Drive, prizes: dict[str, Any], users: dict[str, Any]) -> None:
+    def user(name: str | None) -> Any:
+        return users.get(name) if name else None
+
+    couples = {c.number: c for c in Couple.objects.filter(drive=drive)}
+    setup = prizes["setup"]
+    if setup is not None:
+        fields = {k: v for k, v in setup.items() if k != "places"}
+        PrizeSetup.objects.create(drive=drive, **fields)
+        PrizePlace.objects.bulk_create([PrizePlace(drive=drive, **p) for p in setup["places"]])
+    ties: dict[str, Tie] = {}
+    kept_ids = False
+    for t in prizes["ties"]:
+        free = not Tie.objects.filter(pk=t["id"]).exists()  # the same id when it is free here
+        kept_ids = kept_ids or free
+        tie = Tie.objects.create(
+            pk=t["id"] if free else None, drive=drive, key=t["key"], kind=t["kind"],
+            places=t["places"], couples=t["couples"], state=t["state"], method=t["method"],
+            playing=t["playing"], forfeits=t["forfeits"], winner=t["winner"],
+            decided_by=user(t["decided_by"]), decided_channel=t["decided_channel"],
+            decided_at=t["decided_at"], created_at=t["created_at"],
+        )  # fmt: skip
+        ties[tie.key] = tie
+        TieChoice.objects.bulk_create(
+            TieChoice(tie=tie, couple=couples[c["couple"]], asked=c["asked"], choice=c["choice"],
+                      user=user(c["user"]), channel=c["channel"], at=c["at"])
+            for c in t["choices"]
+        )  # fmt: skip
+        CutCard.objects.bulk_create(
+            CutCard(tie=tie, round=c["round"], couple=couples[c["couple"]], card=c["card"],
+                    seed=c["seed"], user=user(c["user"]), channel=c["channel"], at=c["at"])
+            for c in t["cut_cards"]
+        )  # fmt: skip
+        PlayoffMatch.objects.bulk_create(
+            PlayoffMatch(
+                tie=tie, round=m["round"], a=couples[m["a"]],
+                b=couples[m["b"]] if m["b"] is not None else None,
+                winner=couples[m["winner"]] if m["winner"] is not None else None,
+                winner_points=m["winner_points"], loser_points=m["loser_points"],
+                verdict=m["verdict"], user=user(m["user"]), channel=m["channel"], at=m["at"],
+            )
+            for m in t["matches"]
+        )  # fmt: skip
+    if kept_ids and connection.vendor == "postgresql":
+        _sequence_past_max(Tie)
+    Award.objects.bulk_create(
+        Award(
+            drive=drive, kind=a["kind"], place=a["place"], couple=couples[a["couple"]],
+            amount=a["amount"], description=a["description"], how=a["how"],
+            tie=ties[a["tie"]] if a["tie"] else None, user=user(a["user"]),
+            channel=a["channel"], at=a["at"],
+        )
+        for a in prizes["awards"]
+    )  # fmt: skip
+    draw = prizes["draw"]
+    if draw is not None:
+        CookieJarDraw.objects.create(drive=drive, **{k: v for k, v in draw.items() if k != "user"},
+                                     user=user(draw["user"]))  # fmt: skip
+
+
+def _sequence_past_max(model: Any) -> None:
+    """Rows written with their ids: move the id sequence past them (never backwards)."""
+    table = connection.ops.quote_name(model._meta.db_table)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT setval(pg_get_serial_sequence(%s, 'id')::regclass, GREATEST("
+            f"(SELECT MAX(id) FROM {table}), "
+            "nextval(pg_get_serial_sequence(%s, 'id')::regclass)))",
+            [model._meta.db_table, model._meta.db_table],
+        )
 
 
 def _users(names: list[str | None]) -> dict[str, Any]:

@@ -351,8 +351,10 @@ def drive_export(drive: Drive) -> dict[str, Any]:
         "couples": couples,
         "games": games,
         "closed_tables": tables_closed,
+        "prize_setup": prizes["prize_setup"],
         "prizes": prizes["prizes"],
         "ties": prizes["ties"],
+        "awards": prizes["awards"],
         "cookie_jar": prizes["cookie_jar"],
         "audit": [entry.to_dict() for entry in audit_rows],
     }

@@ -445,11 +445,80 @@ def cookie_jar_view(
 
 
 def prizes_export(drive: Drive) -> dict[str, Any]:
-    """The export's ``prizes``, ``ties`` and ``cookie_jar``."""
+    """The export's ``prize_setup`` (the stored set-up with every prize place, null when none
+    was stored), ``prizes`` (the prize table), ``ties`` (each with its ``created_at`` and every
+    ``cut_cards`` row besides the views' fields), ``awards`` (every award, its tie by key) and
+    ``cookie_jar``: everything ``scoring.restore`` needs to bring the prizes back."""
     table = prize_table(drive)
     prizes: list[dict[str, Any]] = [{"kind": "place"} | row for row in table["places"]]
     if table["booby"]["enabled"]:
         prizes.append({"kind": "booby"} | table["booby"])
     if table["jackpot"]["enabled"]:
         prizes.append({"kind": "jackpot"} | table["jackpot"])
-    return {"prizes": prizes, "ties": ties_list(drive), "cookie_jar": table["cookie_jar"]}
+    ties = []
+    for tie in Tie.objects.filter(drive=drive).select_related("decided_by"):
+        cards = CutCard.objects.filter(tie=tie).select_related("couple", "user")
+        ties.append(
+            tie_view(tie)
+            | {
+                "created_at": tie.created_at.isoformat(),
+                "cut_cards": [
+                    {
+                        "round": c.round,
+                        "couple": c.couple.number,
+                        "card": c.card,
+                        "seed": c.seed,
+                        "by": _who(c.user),
+                        "channel": c.channel,
+                        "at": c.at.isoformat(),
+                    }
+                    for c in cards.order_by("round", "id")
+                ],
+            }
+        )
+    awards = Award.objects.filter(drive=drive).select_related("couple", "tie", "user")
+    return {
+        "prize_setup": _setup_export(drive),
+        "prizes": prizes,
+        "ties": ties,
+        "awards": [
+            {
+                "kind": a.kind,
+                "place": a.place,
+                "couple": a.couple.number,
+                "amount": _money(a.amount),
+                "description": a.description,
+                "how": a.how,
+                "tie": a.tie.key if a.tie else None,
+                "by": _who(a.user),
+                "channel": a.channel or None,
+                "at": a.at.isoformat(),
+            }
+            for a in awards.order_by("id")
+        ],
+        "cookie_jar": table["cookie_jar"],
+    }
+
+
+def _setup_export(drive: Drive) -> dict[str, Any] | None:
+    setup = PrizeSetup.objects.filter(drive=drive).first()
+    if setup is None:
+        return None
+    return {
+        "prize_places": setup.prize_places,
+        "places": [
+            {"place": p.place, "amount": _money(p.amount), "description": p.description}
+            for p in PrizePlace.objects.filter(drive=drive).order_by("place")
+        ],
+        "booby": setup.booby,
+        "booby_amount": _money(setup.booby_amount),
+        "booby_description": setup.booby_description,
+        "cookie_jar": setup.cookie_jar,
+        "cookie_jar_k": setup.cookie_jar_k,
+        "buy_in": _money(setup.buy_in),
+        "jackpot_threshold": setup.jackpot_threshold,
+        "jackpot_amount": _money(setup.jackpot_amount),
+        "cut_ace_high": setup.cut_ace_high,
+        "house_rule": setup.house_rule,
+        "updated_at": setup.updated_at.isoformat(),
+    }

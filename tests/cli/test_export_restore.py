@@ -226,3 +226,94 @@ def test_export_of_an_unknown_slug_and_an_unwritable_output(tmp_path: Path, new_
     slug = new_drive(2)
     with pytest.raises(CommandError, match="Cannot write"):
         run("drive", "export", slug, "--output", str(tmp_path / "no" / "such" / "dir.json"))
+
+
+def prize_night() -> Drive:
+    """A finished night with every kind of prize settled: place 1 three ways by a play-off
+    (couple 3 has the bye), place 2 split, place 3 cut in two rounds, a booby tie still open,
+    the jackpot shared, and the cookie jar drawn from a hat with one winner."""
+    from scoring.models import Tie
+    from scoring.prizes import (
+        cookie_jar_draw,
+        prizes_open_ties,
+        tie_choose,
+        tie_cut_record,
+        tie_decide,
+        tie_playoff_result,
+    )
+    from tests.prizes.helpers import night
+
+    boss = Actor(user=UserFactory(username="maggie"), channel=AuditEntry.Channel.API)
+    desk = Actor(channel=AuditEntry.Channel.DESK)
+    top, two, three = set(range(1, 8)), {1, 2, 3, 4, 8}, {5, 6, 7, 8}
+    drive = night(
+        {1: top, 2: top, 3: top, 4: two, 5: two, 6: three, 7: three, 8: {8}, 9: {8}},
+        games=8, cookie_jar=[4, 8],
+        prizes={
+            "prize_places": 3, "prizes": [{"amount": "60.00"}, {"amount": "25.01"},
+                                          {"description": "a ham"}],
+            "booby": True, "booby_prize": {"description": "a wooden spoon"},
+            "jackpot_threshold": 7, "jackpot_amount": "30.00",
+            "cookie_jar": True, "cookie_jar_k": 2, "buy_in": "2.50",
+        },
+    )  # fmt: skip
+    # the helper stores results directly, without a channel: as if entered at the desk
+    ResultVersion.objects.filter(result__game__drive=drive).update(channel="desk")
+    prizes_open_ties(drive=drive, actor=boss)
+    ties = {t.key: t for t in Tie.objects.filter(drive=drive)}
+    for couple in (1, 2, 3):
+        tie_choose(tie=ties["place:1"], couple=couple, choice="play-off", actor=desk)
+    tie_decide(tie=ties["place:1"], actor=boss)
+    tie_playoff_result(tie=ties["place:1"], match=[1, 2], winner=2, points=[45, 15], actor=desk)
+    tie_playoff_result(tie=ties["place:1"], match=[2, 3], winner=3, actor=boss)
+    tie_choose(tie=ties["place:2"], couple=4, choice="split", actor=boss)
+    tie_choose(tie=ties["place:2"], couple=5, choice="cut", actor=desk)
+    tie_choose(tie=ties["place:2"], couple=5, choice="split", actor=desk)
+    tie_decide(tie=ties["place:2"], actor=desk)
+    for couple in (6, 7):
+        tie_choose(tie=ties["place:3"], couple=couple, choice="cut", actor=desk)
+    tie_decide(tie=ties["place:3"], actor=desk)
+    tie_cut_record(tie=ties["place:3"], cards={6: "AS", 7: "AH"}, actor=desk)
+    tie_cut_record(tie=ties["place:3"], cards={6: "9C", 7: "3D"}, actor=boss)
+    tie_choose(tie=ties["booby"], couple=9, choice="cut", actor=desk)
+    cookie_jar_draw(drive=drive, games=[8, 1], actor=boss)
+    drive.refresh_from_db()
+    return drive
+
+
+def test_the_prizes_round_trip(tmp_path: Path) -> None:
+    from scoring.models import Award, CookieJarDraw, CutCard, PlayoffMatch, Tie, TieChoice
+
+    drive = prize_night()
+    first = export(drive.slug, tmp_path / "first.json")
+    assert first["prize_setup"]["places"][1]["amount"] == "25.01"
+    assert [t["state"] for t in first["ties"]] == ["settled"] * 3 + ["open"]
+    assert {a["how"] for a in first["awards"]} == {"play-off", "split", "cut", "direct"}
+    assert [(c["round"], c["card"]) for c in first["ties"][2]["cut_cards"]] == [
+        (1, "AS"), (1, "AH"), (2, "9C"), (2, "3D")
+    ]  # fmt: skip
+    assert first["ties"][0]["matches"][0]["match"] == [1, 2]
+    assert first["ties"][0]["matches"][1]["bye"] is True
+    assert first["cookie_jar"]["winners"] == [4] and first["cookie_jar"]["pot"] == "5.00"
+    counts = [m.objects.count() for m in (Tie, TieChoice, CutCard, PlayoffMatch, Award)]
+    drive_delete(drive=drive)
+    assert not Tie.objects.exists() and not CookieJarDraw.objects.exists()
+
+    run("drive", "restore", str(tmp_path / "first.json"))
+    second = export(drive.slug, tmp_path / "second.json")
+    assert second["audit"].pop()["action"] == "drive.restore"
+    assert second == first
+    assert [m.objects.count() for m in (Tie, TieChoice, CutCard, PlayoffMatch, Award)] == counts
+    assert Award.objects.filter(user__username="maggie").exists()
+
+
+def test_a_bad_prize_in_an_export_is_refused(tmp_path: Path) -> None:
+    drive = prize_night()
+    data = json.loads(run("drive", "export", drive.slug))
+    drive_delete(drive=drive)
+    data["ties"][2]["cut_cards"][0]["couple"] = 1
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(CommandError, match=r"ties\[2\].cut_cards\[0\].couple"):
+        run("drive", "restore", str(path))
+    assert not Drive.objects.exists()
