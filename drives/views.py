@@ -106,6 +106,7 @@ DRIVE_PAGES = (
     ("night:standings", gettext_lazy("Standings")),
     ("night:grid", gettext_lazy("Win grid")),
     ("night:prizes", gettext_lazy("Prizes")),
+    ("night:print", gettext_lazy("Print")),
     ("drives:settings", gettext_lazy("Settings")),
 )
 

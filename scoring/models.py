@@ -323,3 +323,61 @@ class CookieJarDraw(models.Model):
 
     def __str__(self) -> str:
         return f"cookie jar of {self.drive}: {self.games}"
+
+
+def document_path(document: Document, filename: str) -> str:
+    """Where a printed document's PDF is kept: MEDIA_ROOT/documents/<drive slug>/<file>."""
+    return f"documents/{document.drive.slug}/{filename}"
+
+
+class Document(models.Model):
+    """A printed document of a drive (punch cards, table cards, score sheets, a movement
+    sheet, the results) with its options, rendered by a task (``scoring.tasks``). One row per
+    drive, kind and options, kept until replaced by a new rendering; it is stale when
+    ``data_version`` no longer matches ``scoring.print_data.data_version`` (the data changed).
+    ``pages_done`` of ``pages_total`` is the rendering's progress."""
+
+    class Kind(models.TextChoices):
+        PUNCH_CARDS = "punch-cards", _("punch cards")
+        TABLE_CARDS = "table-cards", _("table cards")
+        SCORE_SHEETS = "score-sheets", _("score sheets")
+        MOVEMENT = "movement", _("movement sheet")
+        RESULTS = "results", _("results")
+
+    class Paper(models.TextChoices):
+        LETTER = "letter", _("Letter")
+        A4 = "a4", _("A4")
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="documents")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    paper = models.CharField(max_length=8, choices=Paper.choices, default=Paper.LETTER)
+    game = models.PositiveIntegerField(null=True, blank=True)
+    couple = models.PositiveIntegerField(null=True, blank=True)
+    filled = models.BooleanField(default=False)
+    base_url = models.CharField(max_length=200, blank=True)
+    language = models.CharField(max_length=16, blank=True)
+    data_version = models.CharField(max_length=64, blank=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    pages_done = models.PositiveIntegerField(default=0)
+    pages_total = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    file = models.FileField(upload_to=document_path, max_length=255, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    task_id = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["drive", "kind", "-created_at"]
+        indexes = [models.Index(fields=["drive", "kind"], name="document_drive_kind")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of {self.drive} ({self.status})"

@@ -3,7 +3,7 @@ of the "night" URL namespace (scoring/urls.py)."""
 
 from django.urls import path
 
-from scoring.views import organizer, prizes
+from scoring.views import organizer, printing, prizes
 
 D = "drives/<slug:slug>"
 
@@ -29,4 +29,14 @@ urlpatterns += [
     path(f"{D}/prizes/ties/<int:tie>/cut", prizes.tie_cut, name="prizes_tie_cut"),
     path(f"{D}/prizes/ties/<int:tie>/draw", prizes.tie_draw, name="prizes_tie_draw"),
     path(f"{D}/prizes/ties/<int:tie>/playoff", prizes.tie_playoff, name="prizes_tie_playoff"),
+]
+
+# The print page and its documents (scoring/views/printing.py).
+
+urlpatterns += [
+    path(f"{D}/print/", printing.print_page, name="print"),
+    path(f"{D}/print/request", printing.print_request, name="print_request"),
+    path(f"{D}/print/<int:pk>/", printing.print_document, name="print_document"),
+    path(f"{D}/print/<int:pk>/status", printing.print_status, name="print_status"),
+    path(f"{D}/print/<int:pk>/file", printing.print_download, name="print_download"),
 ]

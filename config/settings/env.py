@@ -94,6 +94,12 @@ def celery_settings(environ: Mapping[str, str]) -> dict[str, Any]:
         "CELERY_RESULT_SERIALIZER": "json",
         "CELERY_ACCEPT_CONTENT": ["json"],
         "CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP": True,
+        # A task gets a SoftTimeLimitExceeded at the soft limit (to record its failure) and
+        # is killed at the hard one. Redis hands an unacknowledged task to another worker
+        # after the visibility timeout: it must be longer than any task may run.
+        "CELERY_TASK_SOFT_TIME_LIMIT": 300,
+        "CELERY_TASK_TIME_LIMIT": 360,
+        "CELERY_BROKER_TRANSPORT_OPTIONS": {"visibility_timeout": 3600},
     }
     if not broker:
         return {

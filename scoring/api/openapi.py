@@ -960,9 +960,10 @@ def openapi_spec() -> dict[str, Any]:
         "servers": [{"url": "/api/v1"}],
         "security": [{"bearer": []}, {"session": []}],
         "tags": [
-            {"name": name} for name in ("who", DRIVE_TAG, COUPLE_TAG, GAME_TAG, END_TAG, PRIZE_TAG)
+            {"name": name}
+            for name in ("who", DRIVE_TAG, COUPLE_TAG, GAME_TAG, END_TAG, PRIZE_TAG, PRINT_TAG)
         ],
-        "paths": _paths() | _prize_paths(),
+        "paths": _paths() | _prize_paths() | _document_paths(),
         "components": {
             "schemas": SCHEMAS,
             "securitySchemes": {
@@ -982,3 +983,86 @@ def openapi_spec() -> dict[str, Any]:
             },
         },
     }
+
+
+# --- printed documents ----------------------------------------------------------------------------
+
+PRINT_TAG = "printing"
+DOCUMENT = _param("pk", "The document's id (from POST …/documents).", NUMBER)
+SCHEMAS["Document"] = {
+    "type": "object",
+    "description": "A printed document and its rendering: pages_done of pages_total while it "
+    "runs; stale when the data it shows has changed since (request it again).",
+    "required": ["id", "document", "status", "pages_done", "pages_total", "status_url"],
+    "properties": {
+        "id": {"type": "integer"},
+        "document": {"enum": ["punch-cards", "table-cards", "score-sheets", "movement", "results"]},
+        "paper": {"enum": ["letter", "a4"]},
+        "game": _nullable("integer"),
+        "couple": _nullable("integer"),
+        "filled": {"type": "boolean"},
+        "status": {"enum": ["queued", "running", "done", "failed"]},
+        "pages_done": {"type": "integer"},
+        "pages_total": {"type": "integer"},
+        "progress": {"type": "number", "minimum": 0, "maximum": 1},
+        "error": _nullable("string"),
+        "stale": {"type": "boolean"},
+        "ready": {"type": "boolean"},
+        "requested_at": {"type": "string", "format": "date-time"},
+        "finished_at": _nullable("string", format="date-time"),
+        "filename": {"type": "string"},
+        "status_url": {"type": "string", "format": "uri"},
+        "download_url": _nullable("string", format="uri"),
+    },
+}
+
+
+def _document_paths() -> dict[str, Any]:
+    p = "/drives/{slug}/documents"
+    members = "Organizer or scorer of the drive's club."
+    tags = (PRINT_TAG,)
+    return {
+        p: {
+            "parameters": [SLUG],
+            "post": _op(
+                "document_request", "Print a document", tags=tags, errors=(404, 422),
+                description=f"{members} Renders the document in the background (a worker, or "
+                "in-process without a broker): 202 with its status URL (Location). A document "
+                "already rendered from the same data: 200, download at once. game: the movement "
+                "sheet's (default: the game in play) or the score sheets'; couple: one punch "
+                "card; filled: punch cards with the recorded wins. 422 bad_document, bad_paper, "
+                "bad_game, no_game, game_not_started, bad_couple, bad_filled, bad_base_url.",
+                body=_body({"type": "object", "required": ["document"], "properties": {
+                    "document": {"enum": ["punch-cards", "table-cards", "score-sheets",
+                                          "movement", "results"]},
+                    "paper": {"enum": ["letter", "a4"]},
+                    "game": {"type": "integer", "minimum": 1},
+                    "couple": {"type": "integer", "minimum": 1},
+                    "filled": {"type": "boolean"},
+                    "base_url": {"type": "string", "format": "uri"}}}),
+                ok={
+                    200: _ok("Already up to date", _ref("Document")),
+                    202: _ok("Queued: poll status_url", _ref("Document")),
+                },
+            ),
+        },
+        f"{p}/{{pk}}": {
+            "parameters": [SLUG, DOCUMENT],
+            "get": _op(
+                "document_status", "A document's status and progress", tags=tags,
+                description=members, errors=(404,),
+                ok={200: _ok("The document", _ref("Document"))},
+            ),
+        },
+        f"{p}/{{pk}}/file": {
+            "parameters": [SLUG, DOCUMENT],
+            "get": _op(
+                "document_file", "The document's PDF", tags=tags,
+                description=f"{members} 409 not_ready until it has been rendered.",
+                errors=(404, 409),
+                ok={200: {"description": "The PDF (an attachment)",
+                          "content": {"application/pdf": {"schema": {
+                              "type": "string", "format": "binary"}}}}},
+            ),
+        },
+    }  # fmt: skip

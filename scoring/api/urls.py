@@ -87,5 +87,8 @@ urlpatterns = [
         v.endpoint(POST=v.cookie_jar_draw_view),
         name="cookie-jar-draw",
     ),
+    path(f"{D}/documents", v.endpoint(POST=v.documents_request), name="documents"),
+    path(f"{D}/documents/<num:pk>", v.endpoint(GET=v.document_detail), name="document"),
+    path(f"{D}/documents/<num:pk>/file", v.endpoint(GET=v.document_file), name="document-file"),
     re_path(r"^(?P<path>.*)$", v.not_found, name="not-found"),
 ]

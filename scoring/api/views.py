@@ -15,8 +15,9 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, JsonResponse
+from django.http import FileResponse, HttpRequest, JsonResponse
 from django.http.request import RawPostDataException
+from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
 from drives.errors import NotFound, ServiceError
@@ -48,7 +49,13 @@ from scoring.api.auth import (
     require_user,
 )
 from scoring.api.openapi import openapi_spec
-from scoring.models import Result
+from scoring.models import Document, Result
+from scoring.printing import (
+    DEFAULT_BASE_URL,
+    document_filename,
+    document_request,
+    document_status,
+)
 from scoring.prizes import (
     SETUP_FIELDS,
     cookie_jar_draw,
@@ -608,3 +615,68 @@ def cookie_jar_draw_view(request: HttpRequest, caller: Caller, slug: str) -> Jso
 @csrf_exempt
 def not_found(request: HttpRequest, path: str = "") -> JsonResponse:
     return _error_response(NotFound("no_such_endpoint", f"There is no API endpoint /{path}."))
+
+
+# --- printed documents ----------------------------------------------------------------------------
+
+
+def _document_view(request: HttpRequest, document: Document) -> dict[str, Any]:
+    kwargs = {"slug": document.drive.slug, "pk": document.pk}
+    status = document_status(document)
+    return status | {
+        "status_url": request.build_absolute_uri(reverse("api:document", kwargs=kwargs)),
+        "download_url": request.build_absolute_uri(reverse("api:document-file", kwargs=kwargs))
+        if status["ready"]
+        else None,
+    }
+
+
+def _document_of(drive: Any, pk: int) -> Document:
+    document = Document.objects.select_related("drive").filter(drive=drive, pk=pk).first()
+    if document is None:
+        raise NotFound("no_such_document", f"There is no document {pk} of this drive.")
+    return document
+
+
+def documents_request(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
+    drive = drive_for(caller, slug)
+    data = _object(request, {"document", "paper", "game", "couple", "filled", "base_url"})
+    document = document_request(
+        drive,
+        data.get("document"),
+        caller.actor,
+        paper=data.get("paper", "letter"),
+        game=data.get("game"),
+        couple=data.get("couple"),
+        filled=data.get("filled", False),
+        base_url=data.get("base_url")
+        or request.build_absolute_uri("/").rstrip("/")
+        or DEFAULT_BASE_URL,
+    )
+    document.refresh_from_db()
+    body = _document_view(request, document)
+    response = _ok(body, 200 if document.up_to_date else 202)
+    response["Location"] = body["status_url"]
+    return response
+
+
+def document_detail(request: HttpRequest, caller: Caller, slug: str, pk: int) -> JsonResponse:
+    document = _document_of(drive_for(caller, slug), pk)
+    return _ok(_document_view(request, document))
+
+
+def document_file(request: HttpRequest, caller: Caller, slug: str, pk: int) -> FileResponse:
+    document = _document_of(drive_for(caller, slug), pk)
+    if not document.file.name or not document.file.storage.exists(document.file.name):
+        raise ServiceError(
+            "not_ready",
+            f"The document is {document.status}: no PDF yet.",
+            status=409,
+            document_status=document.status,
+        )
+    return FileResponse(
+        document.file.open("rb"),
+        as_attachment=True,
+        filename=document_filename(document),
+        content_type="application/pdf",
+    )

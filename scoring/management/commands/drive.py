@@ -8,6 +8,7 @@ and for scripts. One command, one subcommand per use (docs/cli.md is the referen
     simulate        the rest of the night played by the engine's bots
     list, show      what drives there are; where one stands
     close           close the night (read-only from then on)
+    print           a printed document (punch cards, table cards…) rendered to a PDF file
 
 The command only parses, reads files and prints: every change goes through a service, with the
 channel ``cli`` (``import`` for results files) in the audit. A ``ServiceError`` becomes one line
@@ -37,6 +38,7 @@ from drives.services import (
 )
 from engine.bots import BOTS
 from engine.rules import PRESETS
+from scoring.printing import DEFAULT_BASE_URL, KINDS, PAPERS, document_render
 from scoring.restore import MAX_EXPORT_BYTES, drive_restore, load_export
 from scoring.results_import import results_import_csv
 from scoring.selectors import drive_export, game_view, standings_for_drive
@@ -49,7 +51,7 @@ IMPORT = Actor(channel=AuditEntry.Channel.IMPORT)
 class Command(BaseCommand):
     help = (
         "Run a drive from the command line: create, import-results, export, restore, simulate, "
-        "list, show, close. See docs/cli.md."
+        "list, show, close, print. See docs/cli.md."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -121,6 +123,22 @@ class Command(BaseCommand):
         close = subs.add_parser("close", help="close the night: read-only from then on")
         close.add_argument("slug")
 
+        printing = subs.add_parser("print", help="render a document to a PDF file")
+        printing.add_argument("slug")
+        printing.add_argument("--document", required=True, choices=KINDS, help="what to print")
+        printing.add_argument(
+            "--game", type=int, help="the game (movement: default the game in play; score sheets)"
+        )
+        printing.add_argument("--couple", type=int, help="one couple's punch card only")
+        printing.add_argument(
+            "--filled", action="store_true", help="punch cards with the recorded wins punched"
+        )
+        printing.add_argument("--paper", default="letter", choices=PAPERS, help="default: letter")
+        printing.add_argument(
+            "--base-url", default=DEFAULT_BASE_URL, help="the site's address for the QR codes"
+        )
+        printing.add_argument("--output", "-o", required=True, metavar="FILE.pdf")
+
     def handle(self, *args: Any, **options: Any) -> None:
         handlers: dict[str, Callable[[dict[str, Any]], None]] = {
             "create": self.create,
@@ -131,6 +149,7 @@ class Command(BaseCommand):
             "list": self.list_drives,
             "show": self.show,
             "close": self.close,
+            "print": self.print_document,
         }
         try:
             handlers[options["subcommand"]](options)
@@ -292,6 +311,32 @@ class Command(BaseCommand):
     def close(self, options: dict[str, Any]) -> None:
         drive = drive_close(drive=get_drive(options["slug"]), actor=CLI)
         self.stdout.write(f"Closed {drive.slug}: read-only from now on, tokens dead.")
+
+    def print_document(self, options: dict[str, Any]) -> None:
+        drive = get_drive(options["slug"])
+        pages: list[int] = [0]
+
+        def progress(done: int, total: int) -> None:
+            pages[0] = total
+
+        pdf = document_render(
+            drive,
+            options["document"],
+            paper=options["paper"],
+            game=options["game"],
+            couple=options["couple"],
+            filled=options["filled"],
+            base_url=options["base_url"],
+            progress=progress,
+        )
+        try:
+            Path(options["output"]).write_bytes(pdf)
+        except OSError as error:
+            raise CommandError(f"Cannot write {options['output']}: {error.strerror}.") from None
+        count = f"{pages[0]} pages, " if pages[0] else ""
+        self.stdout.write(
+            f"Printed {options['document']} to {options['output']} ({count}{len(pdf):,} bytes)."
+        )
 
 
 def get_drive(slug: str) -> Drive:

@@ -1,0 +1,196 @@
+"""Time the full print set of a big night: build the data, then render every document.
+
+    python scripts/bench_print.py                   # 500 couples (250 tables), 25 games
+    python scripts/bench_print.py --couples 100 --paper a4 --profile
+
+The night (couples registered, the first games played through the services) lives in a
+database of its own, created and destroyed by Django's test machinery as in
+scripts/bench_night.py. The print set is 500 punch cards, 250 table cards, 250 score sheets and
+the results. ``build`` (ORM → plain data) is timed apart from ``render`` (data → PDF bytes).
+In the same run a bare reportlab loop draws the same number of simple pages (a title, a
+number, a few lines of text and a box each, one canvas), the floor the renderers are compared
+with.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import os
+import platform
+import pstats
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+SET = ("punch-cards", "table-cards", "score-sheets", "results")
+
+
+def main(argv: list[str] | None = None) -> int:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--couples", type=int, default=500)
+    parser.add_argument("--games", type=int, default=25)
+    parser.add_argument("--played", type=int, default=3, help="games played before printing")
+    parser.add_argument("--paper", choices=["letter", "a4"], default="letter")
+    parser.add_argument("--profile", action="store_true", help="print the cProfile top 25")
+    args = parser.parse_args(argv)
+
+    import django
+
+    django.setup()
+    from django.db import connection
+
+    folder = None
+    if connection.vendor == "sqlite":
+        folder = tempfile.TemporaryDirectory(prefix="bench-print-")
+        connection.settings_dict["TEST"]["NAME"] = str(Path(folder.name) / "print.sqlite3")
+    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+    try:
+        run(args, describe=connection.vendor)
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+        if folder is not None:
+            folder.cleanup()
+    return 0
+
+
+def night(args: argparse.Namespace) -> Any:
+    from datetime import date
+
+    from drives.models import AuditEntry
+    from drives.services import Actor, club_create, couples_register, drive_create, drive_start
+    from scoring.selectors import game_view
+    from scoring.services import game_advance, result_record
+
+    desk = Actor(channel=AuditEntry.Channel.DESK)
+    club = club_create(name="Benchmark Parish", actor=desk)
+    drive = drive_create(
+        club=club, actor=desk, name="Benchmark night", date=date(2026, 11, 20), games=args.games
+    )
+    couples_register(
+        drive=drive,
+        couples=[
+            {"players": [f"Aucoin, Thérèse {i}", f"MacNeil, Angus {i}"]}
+            for i in range(args.couples)
+        ],
+        actor=desk,
+    )
+    drive_start(drive=drive, actor=desk)
+    for game in range(1, args.played + 1):
+        for table in game_view(drive, game)["tables"]:
+            if not table["sit_out"]:
+                winner = min(table["stays"], table["arrives"])
+                result_record(
+                    drive=drive, game=game, table=table["table"], winner=winner, actor=desk
+                )
+        game_advance(drive=drive, game=game, actor=desk)
+    drive.refresh_from_db()
+    return drive
+
+
+def bare_loop(pages: int, paper: str) -> float:
+    """The same number of simple pages drawn with a bare reportlab canvas."""
+    from reportlab.lib.pagesizes import A4, LETTER
+    from reportlab.pdfgen.canvas import Canvas
+
+    from scoring.pdf.base import binary_streams
+
+    size = LETTER if paper == "letter" else A4
+    start = time.perf_counter()
+    with binary_streams():  # as the renderers write them
+        canvas = Canvas(io.BytesIO(), pagesize=size, pageCompression=1)
+        for n in range(1, pages + 1):
+            canvas.setFont("Helvetica-Bold", 24)
+            canvas.drawString(72, size[1] - 72, "Benchmark night")
+            canvas.setFont("Helvetica-Bold", 96)
+            canvas.drawString(72, size[1] - 200, str(n))
+            canvas.setFont("Helvetica", 10)
+            for line in range(5):
+                canvas.drawString(72, size[1] - 240 - 14 * line, f"Line {line} of page {n}")
+            canvas.rect(60, 60, size[0] - 120, size[1] - 120, stroke=1, fill=0)
+            canvas.showPage()
+        canvas.save()
+    return time.perf_counter() - start
+
+
+def run(args: argparse.Namespace, *, describe: str) -> None:
+    from scoring.pdf import render
+    from scoring.print_data import build
+
+    start = time.perf_counter()
+    drive = night(args)
+    setup = time.perf_counter() - start
+    print(
+        f"Night: {args.couples} couples, {args.games} games, {args.played} played "
+        f"(set up in {setup:.1f} s); {args.paper}; {describe}; Python "
+        f"{platform.python_version()} ({platform.machine()})"
+    )
+    data, build_times = {}, {}
+    for document in SET:
+        start = time.perf_counter()
+        data[document] = build(drive, document)
+        build_times[document] = time.perf_counter() - start
+    profiler = cProfile.Profile() if args.profile else None
+    if profiler is not None:
+        profiler.enable()
+    rows, total_pages, total_render = [], 0, 0.0
+    for document in SET:
+        pages = [0]
+        start = time.perf_counter()
+        pdf = render(
+            document,
+            data[document],
+            paper=args.paper,
+            progress=lambda done, total, pages=pages: pages.__setitem__(0, total),
+        )
+        took = time.perf_counter() - start
+        rows.append((document, pages[0], len(pdf), build_times[document], took))
+        total_pages += pages[0]
+        total_render += took
+    if profiler is not None:
+        profiler.disable()
+    bare = bare_loop(total_pages, args.paper)
+    qr_time = qr_encoding(data)
+    print(f"{'document':<14} {'pages':>6} {'KiB':>7} {'build s':>8} {'render s':>9} {'ms/page':>8}")
+    for document, pages, size, built, took in rows:
+        print(
+            f"{document:<14} {pages:>6} {size / 1024:>7.0f} {built:>8.2f} {took:>9.2f} "
+            f"{1000 * took / max(pages, 1):>8.1f}"
+        )
+    total_build = sum(build_times.values())
+    print(
+        f"{'full set':<14} {total_pages:>6} {'':>7} {total_build:>8.2f} {total_render:>9.2f} "
+        f"{1000 * total_render / total_pages:>8.1f}"
+    )
+    print(
+        f"bare reportlab loop, {total_pages} simple pages: {bare:.2f} s; "
+        f"ratio {total_render / bare:.2f}x"
+    )
+    print(
+        f"of which encoding the QR codes (reportlab's pure-Python encoder): {qr_time:.2f} s; "
+        f"the rest {total_render - qr_time:.2f} s, ratio {(total_render - qr_time) / bare:.2f}x"
+    )
+    if profiler is not None:
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+
+
+def qr_encoding(data: dict[str, Any]) -> float:
+    """The time the renderers spend encoding the set's QR codes (each once a document)."""
+    from scoring.pdf.base import qr_path
+
+    urls = [c["url"] for c in data["punch-cards"]["cards"]]
+    urls += [t["url"] for t in data["table-cards"]["tables"]]
+    urls += [t["url"] for t in data["score-sheets"]["tables"]]
+    start = time.perf_counter()
+    for url in urls:
+        qr_path(url)
+    return time.perf_counter() - start
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
