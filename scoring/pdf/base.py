@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date, datetime
 from functools import cache
 from itertools import chain, zip_longest
+from operator import itemgetter
 from typing import Any
 
 from reportlab import rl_config
@@ -23,8 +25,10 @@ from reportlab.graphics.barcode.qrencoder import (
     QRCode,
     QRErrorCorrectLevel,
     QRRSBlock,
+    QRUtil,
 )
 from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
@@ -267,24 +271,52 @@ def _generator_logs(count: int) -> tuple[int, ...]:
     return tuple(_LOG[c] for c in poly[1:])
 
 
-def _error_words(data: list[int], count: int) -> list[int]:
+@cache
+def _products(count: int) -> tuple[int, ...]:
+    """For each byte value, the generator's coefficients times it, packed in one integer
+    (``count`` bytes, big end first): the remainder then updates a byte at a time."""
     logs = _generator_logs(count)
-    rem = [0] * count
+    out = [0]
+    for factor in range(1, 256):
+        lf = _LOG[factor]
+        out.append(int.from_bytes(bytes(_EXP[lf + lg] for lg in logs), "big"))
+    return tuple(out)
+
+
+def _error_words(data: list[int], count: int) -> list[int]:
+    products = _products(count)
+    shift, keep = 8 * (count - 1), (1 << 8 * count) - 1
+    rem = 0
     for byte in data:
-        factor = byte ^ rem[0]
-        rem = rem[1:]
-        rem.append(0)
-        if factor:
-            lf = _LOG[factor]
-            for j, lg in enumerate(logs):
-                rem[j] ^= _EXP[lf + lg]
-    return rem
+        rem = ((rem << 8) & keep) ^ products[byte ^ (rem >> shift)]
+    return list(rem.to_bytes(count, "big"))
+
+
+class _Bits(QRBitBuffer):
+    """``QRBitBuffer`` with the bits kept in one integer: ``put`` takes a field at once rather
+    than bit by bit (the same bytes, read from ``buffer``)."""
+
+    def __init__(self) -> None:
+        self.value = 0
+        self.length = 0
+
+    def put(self, num: int, length: int) -> None:
+        self.value = (self.value << length) | (num & ((1 << length) - 1))
+        self.length += length
+
+    def putBit(self, bit: bool) -> None:
+        self.put(1 if bit else 0, 1)
+
+    @property
+    def buffer(self) -> bytes:
+        pad = -self.length % 8
+        return (self.value << pad).to_bytes((self.length + pad) // 8, "big")
 
 
 def _code_words(code: QRCode) -> list[int]:
     """The data and error correction words of a code, interleaved (``QRCode.createData``)."""
     blocks = QRRSBlock.getRSBlocks(code.version, code.errorCorrectLevel)
-    buffer = QRBitBuffer()
+    buffer = _Bits()
     for data in code.dataList:
         data.write(buffer, code.version)
     capacity = sum(block.dataCount for block in blocks) * 8
@@ -299,9 +331,10 @@ def _code_words(code: QRCode) -> list[int]:
     while buffer.getLengthInBits() < capacity:
         buffer.put(pads[k % 2], 8)
         k += 1
+    data = buffer.buffer
     words, ecc, offset = [], [], 0
     for block in blocks:
-        chunk = list(buffer.buffer[offset : offset + block.dataCount])
+        chunk = list(data[offset : offset + block.dataCount])
         offset += block.dataCount
         words.append(chunk)
         ecc.append(_error_words(chunk, block.totalCount - block.dataCount))
@@ -310,37 +343,93 @@ def _code_words(code: QRCode) -> list[int]:
     ]
 
 
-# The mask is fixed rather than scored eight ways (the encoder's default): any of the eight
-# masks decodes, and scoring them is most of the time a code takes in pure Python.
-QR_MASK = 2
+@cache
+def _data_places(version: int, mask: int) -> tuple[tuple[int, int, bool], ...]:
+    """(row, column, mask bit) of every data module of ``version`` in the order
+    ``QRCode.mapData`` fills them: its own position iterator and mask function, once."""
+    code = QRCode(version, QRErrorCorrectLevel.M)
+    code.moduleCount = version * 4 + 17
+    masked = QRUtil.getMask(mask)
+    return tuple((row, col, bool(masked(row, col))) for col, row in code._dataPosIterator())
+
+
+class _Frame(QRCode):
+    """reportlab's ``QRCode`` drawing the function patterns only (finders, timing, format
+    and version information): ``mapData`` leaves the data modules alone."""
+
+    def mapData(self, data: list[int], maskPattern: int) -> None:
+        pass
+
+
+_BYTE_BITS = [bytes(b >> s & 1 for s in (7, 6, 5, 4, 3, 2, 1, 0)) for b in range(256)]
+
+
+@cache
+def _layout(version: int, mask: int) -> tuple[int, bytes, int, Callable[[bytes], Any]]:
+    """For ``version`` and ``mask``: the data module count, the function patterns (the
+    encoder's own, one byte a module, row after row), the mask bits of the data modules in
+    the encoder's order as one integer, and a getter that lays the function patterns
+    followed by the data bits out as the grid, row after row."""
+    frame = _Frame(version, QRErrorCorrectLevel.M)
+    frame.dataCache = []
+    frame.makeImpl(False, mask)
+    size = frame.moduleCount
+    fixed = bytes(bool(m) for row in frame.modules for m in row)
+    places = _data_places(version, mask)
+    order = list(range(size * size))
+    for k, (row, col, _flip) in enumerate(places):
+        order[row * size + col] = size * size + k
+    flips = int.from_bytes(bytes(flip for _row, _col, flip in places), "big")
+    return len(places), fixed, flips, itemgetter(*order)
+
+
+def _qr_modules(text: str) -> list[bytes]:
+    """The rows of the code (one byte, 0 or 1, a module), as ``QRCode.makeImpl`` lays them
+    out: its function patterns, then the data bits in its order through its mask."""
+    code = QRCode(None, QRErrorCorrectLevel.M)
+    code.addData(text)
+    code.version = code.calculate_version()
+    count, fixed, flips, grid = _layout(code.version, QR_MASK)
+    bits = b"".join([_BYTE_BITS[w] for w in _code_words(code)]).ljust(count, b"\0")[:count]
+    data = (int.from_bytes(bits, "big") ^ flips).to_bytes(count, "big")
+    cells = bytes(grid(fixed + data))
+    size = code.version * 4 + 17
+    return [cells[i : i + size] for i in range(0, size * size, size)]
 
 
 def qr_matrix(text: str) -> list[list[bool]]:
     """The modules of a QR code (medium error correction), from reportlab's encoder."""
-    code = QRCode(None, QRErrorCorrectLevel.M)
-    code.addData(text)
-    code.version = code.calculate_version()
-    code.dataCache = _code_words(code)
-    code.makeImpl(False, QR_MASK)
-    return [[bool(m) for m in row] for row in code.modules]
+    return [[bool(m) for m in row] for row in _qr_modules(text)]
+
+
+_DARK_RUN = re.compile(rb"\x01+")
+
+
+class _RunOps(dict[tuple[int, int], str]):
+    """The ``re`` operator of a run of dark modules (start, end) in row ``y``, made once."""
+
+    def __init__(self, y: int) -> None:
+        super().__init__()
+        self.y = y
+
+    def __missing__(self, span: tuple[int, int]) -> str:
+        op = self[span] = f"{span[0]} {self.y} {span[1] - span[0]} 1 re"
+        return op
+
+
+_RUN_OPS = [_RunOps(y) for y in range(40 * 4 + 17)]  # every row of the largest version
 
 
 def qr_path(text: str) -> tuple[int, str]:
     """(modules a side, the PDF operators filling its dark modules) in module units, y up:
     a rectangle per run of dark modules in a row."""
-    matrix = qr_matrix(text)
-    size = len(matrix)
-    ops = []
-    for r, row in enumerate(matrix):
-        y = size - 1 - r
-        c = 0
-        while c < size:
-            if row[c]:
-                start = c
-                while c < size and row[c]:
-                    c += 1
-                ops.append(f"{start} {y} {c - start} 1 re")
-            c += 1
+    modules = _qr_modules(text)
+    size = len(modules)
+    ops = [
+        row_ops[run.span()]
+        for row, row_ops in zip(modules, reversed(_RUN_OPS[:size]), strict=True)
+        for run in _DARK_RUN.finditer(row)
+    ]
     ops.append("f")
     return size, "\n".join(ops)
 
@@ -406,7 +495,11 @@ class Doc:
         font: str | None = None,
     ) -> None:
         c = self.canvas
-        c.setFont(font or (self.bold if bold else self.regular), size)
+        font = font or (self.bold if bold else self.regular)
+        if (
+            font != c._fontname or size != c._fontsize
+        ):  # setFont is not free (a BT … ET for Helvetica)
+            c.setFont(font, size)
         text = self.text(value)
         if align == "center":
             c.drawCentredString(x, y, text)
@@ -427,9 +520,16 @@ class Doc:
         text = self.text(value)
         if pdfmetrics.stringWidth(text, font, size) <= width:
             return text
-        while text and pdfmetrics.stringWidth(text + "…", font, size) > width:
-            text = text[:-1]
-        return text + ("…" if self.unicode else "...")
+        # The longest prefix that fits with "…" after it: widths grow with the prefix, so a
+        # binary search finds the one that cutting a character at a time would.
+        low, high = 0, len(text)
+        while low < high:
+            mid = (low + high + 1) // 2
+            if pdfmetrics.stringWidth(text[:mid] + "…", font, size) > width:
+                high = mid - 1
+            else:
+                low = mid
+        return text[:low] + ("…" if self.unicode else "...")
 
     # --- drawing helpers ------------------------------------------------------------------
 
@@ -450,15 +550,12 @@ class Doc:
             found = self._qr[url] = qr_path(url)
         modules, path = found
         module = size / (modules + 4)
-        canvas = self.canvas
-        canvas.saveState()
-        canvas.setFillGray(1)
-        canvas.rect(x, y, size, size, stroke=0, fill=1)
-        canvas.setFillGray(0)
-        canvas.translate(x + 2 * module, y + 2 * module)
-        canvas.scale(module, module)
-        canvas.addLiteral(path)
-        canvas.restoreState()
+        # What saveState, a white rect, translate, scale and restoreState on the canvas
+        # write, as one literal (the canvas's own state is left as it was, as Q restores).
+        self.canvas.addLiteral(
+            f"q\n1 g\nn {fp_str(x, y, size, size)} re f*\n0 g\n"
+            f"{fp_str(module, 0, 0, module, x + 2 * module, y + 2 * module)} cm\n{path}\nQ"
+        )
 
     def cut_marks(self, xs: list[float], ys: list[float], length: float = 10) -> None:
         """Short cut marks outside the grid at every column and row line."""
