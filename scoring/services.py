@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from drives.errors import Conflict, NotFound, ServiceError
@@ -229,7 +230,7 @@ def result_confirm(*, drive: Drive, couple: Couple, game: Any, accept: Any, acto
             raise ServiceError("bad_game", "The game must be a number.")
         seat = (
             Seat.objects.filter(game__drive=drive, game__number=game)
-            .filter(models_q_couple(couple))
+            .filter(Q(stays=couple) | Q(arrives=couple))
             .select_related("table")
             .first()
         )
@@ -265,12 +266,6 @@ def result_confirm(*, drive: Drive, couple: Couple, game: Any, accept: Any, acto
             subject=f"game {game} table {seat.table.number}", new=result.state,
         )  # fmt: skip
     return result
-
-
-def models_q_couple(couple: Couple) -> Any:
-    from django.db.models import Q
-
-    return Q(stays=couple) | Q(arrives=couple)
 
 
 def result_resolve(
@@ -435,7 +430,7 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
         )
         changes = list(
             Couple.objects.filter(drive=drive)
-            .filter(models_or(joined_game=game + 1, withdrawn_game=game + 1))
+            .filter(Q(joined_game=game + 1) | Q(withdrawn_game=game + 1))
             .values_list("number", "joined_game", "withdrawn_game")
         )
         # A late couple withdrawn in the same break never sat: it is neither late nor gone.
@@ -463,15 +458,6 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
             new={"withdrawn": withdrawn, "late": late, "tables": len(following.tables)},
         )  # fmt: skip
     return 201, new_game
-
-
-def models_or(**conditions: Any) -> Any:
-    from django.db.models import Q
-
-    query = Q()
-    for field, value in conditions.items():
-        query |= Q(**{field: value})
-    return query
 
 
 def _listing(numbers: list[int]) -> str:
