@@ -10,10 +10,11 @@ BOOT_PYTHON := $(shell command -v python3.11 || command -v python3)
 # Extra arguments for pytest, e.g. make pytest PYTEST_ARGS='-k healthz -x'
 PYTEST_ARGS ?=
 
-.PHONY: help install run lint fmt contracts migrations-check typecheck pytest test bench lock clean
+.PHONY: help install run stack lint fmt contracts migrations-check typecheck pytest test bench lock clean
 
 help:
 	@echo "make run               install, migrate, load the demo night, serve on 127.0.0.1:8000"
+	@echo "make stack             production stack here: gunicorn + Celery worker on PostgreSQL and Redis (STACK_ARGS=--help)"
 	@echo "make test              lint + contracts + migrations-check + typecheck + pytest"
 	@echo "make bench             engine benchmarks (figures for BENCHMARKS.md; never a pass/fail on time)"
 	@echo "make install           create .venv and install requirements-dev.txt"
@@ -34,6 +35,12 @@ run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo
 	$(PY) manage.py runserver 127.0.0.1:8000
+
+# The production stack on this machine's PostgreSQL and Redis (docs/deploy.md), e.g.
+# make stack STACK_ARGS='--port 8001 --demo'
+STACK_ARGS ?=
+stack: install
+	$(PY) -m config.stack $(STACK_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

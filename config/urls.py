@@ -12,6 +12,7 @@ admin.site.site_title = _("Forty-Fives Card Drives")
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("livez", views.livez, name="livez"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include("scoring.api.urls")),

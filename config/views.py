@@ -46,6 +46,16 @@ def _check_broker() -> str:
 
 
 @never_cache
+def livez(request: HttpRequest) -> JsonResponse:
+    """That this process answers, touching neither the database nor the broker.
+
+    For a load balancer's liveness probe (restart a process that stops answering), where
+    /healthz is the readiness probe; the load figures also use it as the minimal JSON view.
+    """
+    return JsonResponse({"status": "ok"})
+
+
+@never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
     """Whether this process can reach its database and broker: 200 if all are up, else 503.
 

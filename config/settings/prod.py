@@ -26,14 +26,16 @@ ALLOWED_HOSTS = env_list(os.environ, "ALLOWED_HOSTS")
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool(os.environ, "SECURE_SSL_REDIRECT", True)
 # Load balancers probe /healthz over plain HTTP.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^livez$"]
 SECURE_HSTS_SECONDS = env_int(os.environ, "SECURE_HSTS_SECONDS", 31_536_000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool(os.environ, "SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
 SECURE_HSTS_PRELOAD = env_bool(os.environ, "SECURE_HSTS_PRELOAD", True)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-SESSION_COOKIE_SECURE = True
-CSRF_COOKIE_SECURE = True
+# Cookies only over HTTPS. SECURE_COOKIES=false is for the local stack (config/stack.py),
+# which serves plain HTTP on 127.0.0.1 with no proxy in front.
+SESSION_COOKIE_SECURE = env_bool(os.environ, "SECURE_COOKIES", True)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 X_FRAME_OPTIONS = "DENY"
 
 STORAGES = {
