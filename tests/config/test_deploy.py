@@ -11,7 +11,7 @@ from django.core.management.utils import get_random_secret_key
 
 def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     environ = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.prod", **env}
-    for name in ("SECRET_KEY", "ALLOWED_HOSTS", "DEBUG", "SECURE_SSL_REDIRECT"):
+    for name in ("SECRET_KEY", "ALLOWED_HOSTS", "DEBUG", "SECURE_SSL_REDIRECT", "SECURE_COOKIES"):
         if name not in env:
             environ.pop(name, None)
     return subprocess.run(
@@ -39,3 +39,18 @@ def test_prod_refuses_to_start_without_a_secret_key() -> None:
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
     assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_cookies_are_secure_in_production_unless_told_otherwise() -> None:
+    script = (
+        "from django.conf import settings as s; "
+        "print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE)"
+    )
+    key = get_random_secret_key()
+    default = run_manage("shell", "-c", script, SECRET_KEY=key, ALLOWED_HOSTS="example.org")
+    assert default.returncode == 0, default.stderr
+    assert default.stdout.splitlines()[-1].split() == ["True", "True"]
+    local = run_manage(
+        "shell", "-c", script, SECRET_KEY=key, ALLOWED_HOSTS="example.org", SECURE_COOKIES="false"
+    )
+    assert local.stdout.splitlines()[-1].split() == ["False", "False"], local.stderr

@@ -1,5 +1,7 @@
 """/healthz: a JSON report of the database and the broker."""
 
+from typing import Any
+
 import pytest
 from django.test import Client
 from django.test.utils import override_settings
@@ -32,3 +34,13 @@ def test_healthz_is_503_when_the_broker_is_down(client: Client) -> None:
     response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json() == {"database": "ok", "broker": "down", "status": "down"}
+
+
+def test_livez_answers_without_touching_the_database(
+    client: Client, django_assert_num_queries: Any
+) -> None:
+    with django_assert_num_queries(0):
+        response = client.get("/livez")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+    assert "no-cache" in response["Cache-Control"]
