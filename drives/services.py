@@ -20,10 +20,11 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
+from drives import race
 from drives.errors import Conflict, Forbidden, NotFound, ServiceError
 from drives.models import (
     ApiToken,
@@ -74,7 +75,7 @@ def audit(
     note: str = "",
 ) -> AuditEntry:
     return AuditEntry.objects.create(
-        club=club or drive.club,  # type: ignore[union-attr]
+        club_id=club.pk if club is not None else drive.club_id,  # type: ignore[union-attr]
         drive=drive,
         user=actor.account,
         channel=actor.channel,
@@ -282,10 +283,24 @@ def _unique_slug(model: Any, base: str) -> str:
     return slug
 
 
-def _lock(drive: Drive) -> Drive:
+def _lock(drive: Drive, *, shared: bool = False) -> Drive:
     """The drive row, locked for this transaction (PostgreSQL: FOR UPDATE; SQLite: the
-    IMMEDIATE transaction already holds the write lock)."""
-    return Drive.objects.select_for_update().select_related("club").get(pk=drive.pk)
+    IMMEDIATE transaction already holds the write lock). Not locked in a test's control run
+    only (``SERVICES_LOCKING``, drives/race.py).
+
+    ``shared`` (PostgreSQL only): FOR SHARE, for writes that may run side by side but never
+    alongside an exclusive one — the results of different tables are recorded at the same time
+    (their commits share the disk flushes), while the advance, which locks FOR UPDATE, waits
+    for them and they wait for it. Two writes to the same table are taken one after the
+    other by a lock on that table's seat row (scoring.services).
+    """
+    if shared and connection.vendor == "postgresql" and race.locking():
+        table = Drive._meta.db_table
+        return Drive.objects.raw(f"SELECT * FROM {table} WHERE id = %s FOR SHARE", [drive.pk])[0]
+    rows = Drive.objects.select_related("club")
+    if race.locking():
+        rows = rows.select_for_update(of=("self",))
+    return rows.get(pk=drive.pk)
 
 
 def _require_open(drive: Drive) -> None:
@@ -337,11 +352,14 @@ def couples_register(
         for flag in ("paid", "checked_in", "cookie_jar"):
             if flag in item:
                 if not isinstance(item[flag], bool):
-                    raise ServiceError("bad_field", f"{where}{flag} must be true or false.")
+                    raise ServiceError(
+                        "bad_field", f"{where}{flag} must be true or false.", field=flag
+                    )
                 flags[flag] = item[flag]
         extra = set(item) - {"players", "player1", "player2", "paid", "checked_in", "cookie_jar"}
         if extra:
-            raise ServiceError("unknown_field", f"{where}unknown field {sorted(extra)[0]}.")
+            name = sorted(extra)[0]
+            raise ServiceError("unknown_field", f"{where}unknown field {name!r}.", field=name)
         cleaned.append((_clean_players(p1, p2, where), flags))
     if not cleaned:
         raise ServiceError("no_couples", "No couples were given.")

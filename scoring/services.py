@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from drives import race
 from drives.errors import Conflict, NotFound, ServiceError
 from drives.models import AuditEntry, Couple, Drive, Game, Seat, Table
 from drives.services import Actor, _lock, _require_open, audit, game_open
@@ -39,28 +40,38 @@ class Recorded:
     conflict: Conflict | None = None
 
 
-def _seat_for(drive: Drive, game_number: Any, table_number: Any) -> tuple[Game, Seat]:
+def _seat_for(
+    drive: Drive, game_number: Any, table_number: Any, *, lock: bool = False
+) -> tuple[Game, Seat]:
+    """The game and the seat at its table (with its couples), in one query. ``lock``: the
+    seat row FOR UPDATE (PostgreSQL), so that two entries for one table are taken one after
+    the other even where the drive is only locked FOR SHARE."""
     for name, value in (("game", game_number), ("table", table_number)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise ServiceError(f"bad_{name}", f"The {name} must be a number from 1.")
-    # Unique lookups: .order_by() drops the models' default ordering, which would join and
-    # sort through the drive for nothing (a third of a result's recording time).
-    game = Game.objects.filter(drive=drive, number=game_number).order_by().first()
-    if game is None:
+    # .order_by() drops the models' default ordering, which would join and sort for nothing.
+    rows = (
+        Seat.objects.select_related("game", "stays", "arrives", "table")
+        .filter(game__drive=drive, game__number=game_number, table__number=table_number)
+        .order_by()
+    )
+    if lock and race.locking():
+        rows = rows.select_for_update(of=("self",))
+    seat = rows.first()
+    if seat is not None:
+        return seat.game, seat
+    if not Game.objects.filter(drive=drive, number=game_number).exists():
         raise ServiceError(
             "game_not_started", f"Game {game_number} has not started.", game=game_number
         )
-    seat = (
-        Seat.objects.select_related("stays", "arrives", "table")
-        .filter(game=game, table__number=table_number)
-        .order_by()
-        .first()
+    raise ServiceError(
+        "no_such_table", f"Nobody plays at table {table_number} in game {game_number}."
     )
-    if seat is None:
-        raise ServiceError(
-            "no_such_table", f"Nobody plays at table {table_number} in game {game_number}."
-        )
-    return game, seat
+
+
+def _result_at(seat: Seat) -> Result | None:
+    """The table's result in the seat's game, if any (read after the seat's lock)."""
+    return Result.objects.filter(seat=seat).select_related("winner").order_by().first()
 
 
 def _check_winner(seat: Seat, winner: Any) -> Couple:
@@ -154,10 +165,11 @@ def _record(
     drive: Drive, game_number: Any, table_number: Any, winner_number: Any, points: Any,
     key: str, confirm_unusual: Any, actor: Actor,
 ) -> Recorded:  # fmt: skip
-    drive = _lock(drive)
+    drive = _lock(drive, shared=True)
     _require_open(drive)
-    game, seat = _seat_for(drive, game_number, table_number)
-    existing = Result.objects.filter(seat=seat).select_related("winner").order_by().first()
+    game, seat = _seat_for(drive, game_number, table_number, lock=True)
+    existing = _result_at(seat)
+    race.pause("result.read")
     if existing is not None and key and existing.versions.filter(key=key).exists():
         return Recorded(200, existing)
     winner = _check_winner(seat, winner_number)
@@ -293,7 +305,7 @@ def result_resolve(
         couple = _check_winner(seat, winner)
         win_pts, lose_pts, verdict = _judge_points(drive, points, confirm_unusual)
         after_advance = game_row.number < drive.current_game
-        result = Result.objects.filter(seat=seat).select_related("winner").first()
+        result = _result_at(seat)
         old = None
         if result is None:
             result = Result.objects.create(
@@ -423,6 +435,7 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
                 f"Game {game} is not complete: {'; '.join(parts)}.",
                 missing=sorted(missing), conflicts=sorted(conflicts), pending=sorted(pending),
             )  # fmt: skip
+        race.pause("advance.checked")
         closed = Table.objects.filter(drive=drive, closed_game__lte=game)
         seating = Seating(
             tuple(TableSeat(table, stays, arrives) for table, stays, arrives, _ in seats),

@@ -4,7 +4,9 @@ club's organizer, the roles, ``/me``, and the JSON answers for unknown URLs and 
 import pytest
 from django.test import Client
 
-from drives.models import ApiToken
+from drives.models import ApiToken, new_token
+from drives.services import api_token_create
+from drives.tokens import CARD_TOKEN_LENGTH
 from scoring.models import Result
 from tests.api.helpers import Api, couple_token, make_drive, table_token
 from tests.factories import UserFactory
@@ -171,3 +173,10 @@ def test_tokens_cannot_reach_account_endpoints(api, ours) -> None:  # type: igno
         )
         assert created.status_code == 403
         assert api.get(f"drives/{drive.slug}", token=token).status_code == 200
+
+
+def test_the_length_of_a_token_says_which_sort_it_is() -> None:
+    """API tokens are longer than any table or couple token, so a token is looked up once."""
+    assert all(len(new_token()) <= CARD_TOKEN_LENGTH for _ in range(100))
+    user = UserFactory()
+    assert all(len(api_token_create(user=user)) > CARD_TOKEN_LENGTH for _ in range(20))
