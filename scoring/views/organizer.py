@@ -39,6 +39,8 @@ ACTIONS = {
     "drive.update": gettext_lazy("settings changed"),
     "drive.start": gettext_lazy("night started"),
     "drive.close": gettext_lazy("night closed"),
+    "drive.restore": gettext_lazy("drive restored from an export"),
+    "results.import": gettext_lazy("results imported"),
     "couples.register": gettext_lazy("couples registered"),
     "couples.late": gettext_lazy("late couples registered"),
     "couple.update": gettext_lazy("couple changed"),
@@ -49,6 +51,15 @@ ACTIONS = {
     "result.reject": gettext_lazy("result rejected"),
     "result.resolve": gettext_lazy("result settled or corrected"),
     "game.advance": gettext_lazy("next game started"),
+    "prizes.setup": gettext_lazy("prizes set up"),
+    "prizes.open": gettext_lazy("prizes settled, ties opened"),
+    "tie.choice": gettext_lazy("tie: a couple's choice"),
+    "tie.decide": gettext_lazy("tie: how it is settled"),
+    "tie.cut": gettext_lazy("tie: a card cut"),
+    "tie.playoff": gettext_lazy("tie: a play-off game"),
+    "tie.settle": gettext_lazy("tie settled"),
+    "cookie_jar.draw": gettext_lazy("cookie jar drawn"),
+    "document.print": gettext_lazy("printing asked for"),
 }
 
 
@@ -197,7 +208,7 @@ def _correction_initial(request: HttpRequest, drive: Drive) -> dict[str, Any]:
     initial: dict[str, Any] = {"game": drive.current_game or None}
     for name in ("game", "table", "winner"):
         value = request.GET.get(name, "")
-        if value.isdigit():
+        if value.isascii() and value.isdigit():
             initial[name] = int(value)
     return initial
 
@@ -319,7 +330,7 @@ def start(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
 def advance(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
     """Seat the next game once the game in play is complete (the 409 lists its tables)."""
     raw = request.POST.get("game", "")
-    if not raw.isdigit():
+    if not (raw.isascii() and raw.isdigit()):
         messages.error(request, _("Which game is over? The form did not say."))
         return _back(drive)
     number = int(raw)
