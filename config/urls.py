@@ -4,16 +4,20 @@ from django.contrib import admin
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 
-from . import views
+from . import login, views
 
 admin.site.site_header = _("Forty-Fives Card Drives: administration")
 admin.site.site_title = _("Forty-Fives Card Drives")
+admin.site.login_form = login.AdminLoginForm
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("livez", views.livez, name="livez"),
+    # The login pages limit failed attempts (config/login.py); the rest are Django's own.
+    path("accounts/login/", login.RateLimitedLoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("admin/login/", login.admin_login),
     path("admin/", admin.site.urls),
     path("api/v1/", include("scoring.api.urls")),
     path("", include("drives.urls")),

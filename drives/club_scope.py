@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
@@ -29,7 +30,8 @@ def organizer_club_ids(request: HttpRequest) -> list[int] | None:
 
 class ClubScopedAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     """A ModelAdmin whose rows belong to a club through ``club_path`` (``"club"``,
-    ``"drive__club"``, …). Foreign-key choices are limited the same way."""
+    ``"drive__club"``, …). Foreign-key choices are limited the same way (accounts to the
+    members of the user's clubs)."""
 
     club_path = "club"
 
@@ -70,8 +72,13 @@ class ClubScopedAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         related = db_field.related_model
         if clubs is not None and related is not None:
             path = _club_path_of(related)
+            if related is get_user_model():
+                # Accounts: only the members of the user's clubs, never every account.
+                path = "memberships__club"
             if path is not None:
-                kwargs["queryset"] = related._default_manager.filter(**{f"{path}__in": clubs})
+                kwargs["queryset"] = related._default_manager.filter(
+                    **{f"{path}__in": clubs}
+                ).distinct()
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 

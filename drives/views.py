@@ -30,12 +30,12 @@ from drives.forms import ClubForm, CoupleForm, CouplesCsvForm, DriveCreateForm, 
 from drives.models import AuditEntry, Club, Couple, Drive, Membership
 from drives.services import (
     COUPLE_FLAGS,
-    MAX_CSV_BYTES,
     Actor,
     club_create,
     couple_update,
     couples_import_csv,
     couples_register,
+    csv_max_bytes,
     drive_create,
     drive_update,
     require_role,
@@ -473,7 +473,7 @@ def couples_import(request: HttpRequest, drive: Drive, role: str) -> HttpRespons
             form.add_error(None, _("The drive is closed: nothing can change any more."))
         elif form.is_valid():
             upload = form.cleaned_data["file"]
-            data = upload.read(MAX_CSV_BYTES + 1)
+            data = upload.read(csv_max_bytes() + 1)
             try:
                 created = couples_import_csv(drive=drive, data=data, actor=desk_actor(request))
             except ServiceError as error:

@@ -9,6 +9,14 @@ broker the task runs in-process (eager), with one a worker runs it. ``document_r
 task's body: safe to run twice (a document already done from the same data is left alone),
 it saves its progress every few pages, and records a failure instead of raising.
 
+Every request is audited (``document.print``: who, when, through which channel, which document
+and options). A document is never left queued or running for good: when the broker cannot
+be reached (after a few seconds of retries) the request fails with a 503 and the document
+says why; a document no worker has started within ``PRINT_QUEUED_TIMEOUT`` seconds, or still
+running well past the task's hard time limit, is marked failed when its status is next read
+(``document_status``), and asking again sends it afresh. A task sent for an older request of
+the same document (``task_id`` no longer the document's) leaves it alone.
+
 The renderers (``scoring.pdf``) and the bridge from the database (``scoring.print_data``) are
 imported when first used, through ``build_data``, ``version_of`` and ``render_pdf``.
 """
@@ -27,10 +35,11 @@ from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone, translation
+from kombu.exceptions import OperationalError
 
 from drives.errors import ServiceError
 from drives.models import Drive
-from drives.services import Actor
+from drives.services import Actor, audit
 from scoring.models import Document
 
 logger = logging.getLogger(__name__)
@@ -40,8 +49,12 @@ PAPERS: tuple[str, ...] = tuple(Document.Paper.values)
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"
 # Progress is saved every PROGRESS_EVERY pages (and at the last page).
 PROGRESS_EVERY = 5
-# A document queued or running for longer than this is taken as lost and sent again.
+# A document no worker has started within QUEUED_TIMEOUT is taken as lost (the broker lost
+# its task, or no worker is running); one still running LOST_AFTER later than that is too
+# (its worker was killed: the hard time limit would have stopped it by then).
+QUEUED_TIMEOUT = timedelta(seconds=int(getattr(settings, "PRINT_QUEUED_TIMEOUT", 120)))
 LOST_AFTER = timedelta(seconds=int(getattr(settings, "CELERY_TASK_TIME_LIMIT", 360)) + 60)
+QUEUE_DOWN = "The print queue is not reachable: try again in a moment."
 
 # Which options a document takes besides the paper.
 TAKES_GAME = {"movement", "score-sheets"}
@@ -71,6 +84,9 @@ def render_pdf(
     paper: str,
     progress: Callable[[int, int], None] | None = None,
 ) -> bytes:
+    """The PDF of ``kind`` drawn from ``data`` (``scoring.pdf.render``). Safe to call from
+    several threads of one process at once: a render changes no process-wide reportlab
+    setting (each canvas writes its own streams Flate-compressed, without ASCII85)."""
     from scoring import pdf
 
     return pdf.render(kind, data, paper=paper, progress=progress)
@@ -184,14 +200,17 @@ def document_request(
     filled: Any = False,
     base_url: Any = DEFAULT_BASE_URL,
 ) -> Document:
-    """The document ``kind`` of ``drive`` with these options. Done and up to date: returned
-    as it is (``up_to_date`` True). Otherwise queued (or left queued if already on its way)
-    and rendered by ``scoring.tasks.render_document`` after the transaction commits
-    (``up_to_date`` False)."""
+    """The document ``kind`` of ``drive`` with these options, the request audited
+    (``document.print``). Done and up to date: returned as it is (``up_to_date`` True).
+    Otherwise queued (or left queued if already on its way) and rendered by
+    ``scoring.tasks.render_document`` after the transaction commits (``up_to_date`` False).
+    When the broker cannot be reached the document is marked failed and a ``ServiceError``
+    ``print_queue_down`` (503) says so."""
     options = document_options(
         drive, kind, paper=paper, game=game, couple=couple, filled=filled, base_url=base_url
     )
     version = version_of(drive, options["kind"], **_data_options(options))
+    sent: list[bool | None] = []
     with transaction.atomic():
         Drive.objects.select_for_update().filter(pk=drive.pk).first()
         document = (
@@ -202,10 +221,12 @@ def document_request(
         )
         if document is not None and document.data_version == version:
             if document.status == Document.Status.DONE and _has_file(document):
+                _audit_request(drive, actor, options, document.status)
                 document.up_to_date = True  # type: ignore[attr-defined]
                 return document
             on_its_way = document.status in (Document.Status.QUEUED, Document.Status.RUNNING)
-            if on_its_way and document.created_at > timezone.now() - LOST_AFTER:
+            if on_its_way and not _lost_reason(document):
+                _audit_request(drive, actor, options, document.status)
                 document.up_to_date = False  # type: ignore[attr-defined]
                 return document
         if document is None:
@@ -220,17 +241,79 @@ def document_request(
         document.finished_at = None
         document.task_id = str(uuid.uuid4())
         document.save()
+        _audit_request(drive, actor, options, document.status)
         document_id, task_id = document.pk, document.task_id
-        transaction.on_commit(lambda: _send(document_id, task_id))
+        transaction.on_commit(lambda: sent.append(_send(document_id, task_id)))
+    if sent == [False]:
+        raise ServiceError("print_queue_down", QUEUE_DOWN, status=503, document=document_id)
     document.refresh_from_db()
     document.up_to_date = False  # type: ignore[attr-defined]
     return document
 
 
-def _send(document_id: int, task_id: str) -> None:
+def _audit_request(drive: Drive, actor: Actor, options: dict[str, Any], status: str) -> None:
+    """The audit entry of a print request: which document, its options, and what the
+    request found (``done``: already printed and up to date, else ``queued`` or
+    ``running``; ``rendered`` for the command line, which renders there and then)."""
+    new = {
+        "document": options["kind"],
+        "paper": options["paper"],
+        "game": options["game"],
+        "couple": options["couple"],
+        "filled": options["filled"],
+        "language": options["language"],
+        "status": status,
+    }
+    audit(drive, actor, "document.print", subject=options["kind"], new=new)
+
+
+def _send(document_id: int, task_id: str) -> bool:
+    """Send the document's task to the broker (tried again for a few seconds, see
+    ``CELERY_TASK_PUBLISH_RETRY_POLICY``); False, and the document marked failed, when the
+    broker cannot be reached. The result is not kept: the document is the result. The time
+    limits are left out of the message, so that the worker's own settings apply (they must
+    stay under its broker's visibility timeout)."""
     from scoring.tasks import render_document
 
-    render_document.apply_async(args=[document_id], task_id=task_id)
+    try:
+        render_document.apply_async(
+            args=[document_id],
+            task_id=task_id,
+            ignore_result=True,
+            time_limit=None,
+            soft_time_limit=None,
+        )
+    except (OperationalError, OSError):
+        logger.exception("sending the rendering of document %s failed", document_id)
+        document_failed(document_id, task_id, QUEUE_DOWN)
+        return False
+    return True
+
+
+def document_failed(document_id: int, task_id: str, message: str) -> bool:
+    """Mark the document failed with ``message`` unless it is done or a newer request
+    (another ``task_id``) has taken it over. True if it was marked."""
+    rows = Document.objects.filter(pk=document_id, task_id=task_id).exclude(
+        status=Document.Status.DONE
+    )
+    return bool(
+        rows.update(status=Document.Status.FAILED, error=message, finished_at=timezone.now())
+    )
+
+
+def _lost_reason(document: Document) -> str:
+    """Why a queued or running document is taken as lost, or "" when it is not."""
+    now = timezone.now()
+    if document.status == Document.Status.QUEUED and document.created_at <= now - QUEUED_TIMEOUT:
+        seconds = int(QUEUED_TIMEOUT.total_seconds())
+        return (
+            f"No print worker started this document within {seconds} s: the print queue or "
+            "its worker may be down. Ask for it again."
+        )
+    lost_after = QUEUED_TIMEOUT + LOST_AFTER
+    if document.status == Document.Status.RUNNING and document.created_at <= now - lost_after:
+        return "The print worker stopped while rendering this document. Ask for it again."
+    return ""
 
 
 def document_is_stale(document: Document) -> bool:
@@ -243,7 +326,15 @@ def document_is_stale(document: Document) -> bool:
 
 
 def document_status(document: Document) -> dict[str, Any]:
-    """What the status pages and the API show of a document (without URLs)."""
+    """What the status pages and the API show of a document (without URLs). A document
+    lost on its way (``_lost_reason``) is marked failed first, with the reason."""
+    reason = _lost_reason(document)
+    if reason:
+        # Only if no worker has moved it on meanwhile (same status, same request).
+        Document.objects.filter(
+            pk=document.pk, task_id=document.task_id, status=document.status
+        ).update(status=Document.Status.FAILED, error=reason, finished_at=timezone.now())
+        document.refresh_from_db()
     total = document.pages_total
     done = document.status == Document.Status.DONE
     return {
@@ -289,11 +380,15 @@ def document_render(
     filled: Any = False,
     base_url: Any = DEFAULT_BASE_URL,
     progress: Callable[[int, int], None] | None = None,
+    actor: Actor | None = None,
 ) -> bytes:
-    """The PDF of a document rendered here and now, with no Document row (the command line)."""
+    """The PDF of a document rendered here and now, with no Document row (the command line);
+    the request audited (``document.print``, status ``rendered``) when ``actor`` is given."""
     options = document_options(
         drive, kind, paper=paper, game=game, couple=couple, filled=filled, base_url=base_url
     )
+    if actor is not None:
+        _audit_request(drive, actor, options, "rendered")
     data = build_data(
         drive, options["kind"], **_data_options(options), base_url=options["base_url"]
     )
@@ -307,10 +402,11 @@ def _count_pages(pdf: bytes) -> int:
     return len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", pdf))
 
 
-def document_run(document_id: int) -> str:
+def document_run(document_id: int, task_id: str | None = None) -> str:
     """Render the document ``document_id`` and keep the PDF. Returns what happened: ``done``,
-    ``up-to-date`` (already done from the same data: left alone), ``missing`` or ``failed``
-    (the error is recorded on the document)."""
+    ``up-to-date`` (already done from the same data: left alone), ``superseded`` (``task_id``
+    is an older request's: the newer one's task renders it), ``missing`` or ``failed`` (the
+    error is recorded on the document)."""
     document = Document.objects.select_related("drive").filter(pk=document_id).first()
     if document is None:
         return "missing"
@@ -331,6 +427,8 @@ def document_run(document_id: int) -> str:
             and _has_file(document)
         ):
             return "up-to-date"
+        if task_id and document.task_id and task_id != document.task_id:
+            return "superseded"
         rows.update(status=Document.Status.RUNNING, pages_done=0, pages_total=0, error="")
 
         def progress(done: int, total: int) -> None:
@@ -346,7 +444,8 @@ def document_run(document_id: int) -> str:
             )
             pdf = render_pdf(document.kind, data, paper=document.paper, progress=progress)
     except SoftTimeLimitExceeded:
-        return fail("The rendering took too long and was stopped.")
+        limit = settings.CELERY_TASK_SOFT_TIME_LIMIT
+        return fail(f"The rendering took longer than {limit} s and was stopped.")
     except Exception as error:  # recorded for the organizer, not raised into the page
         logger.exception("rendering document %s failed", document_id)
         return fail(f"The rendering failed: {error}")

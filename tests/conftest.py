@@ -8,6 +8,7 @@ can never go green by skipping what it was meant to check.
 import os
 
 import pytest
+from django.core.cache import cache
 
 SERVICE_MARKERS = {
     "postgres": (
@@ -37,3 +38,10 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     for marker, (available, reason) in SERVICE_MARKERS.items():
         if item.get_closest_marker(marker) is not None and not available():
             require_service(marker, reason)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    """Each test starts with an empty cache: no test is held back by the failed logins or
+    unknown tokens of another (drives/ratelimit.py counts them there)."""
+    cache.clear()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
 
-from .env import celery_settings, database_settings, env_bool, env_int, env_list
+from .env import cache_settings, celery_settings, database_settings, env_bool, env_int, env_list
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -63,6 +63,19 @@ TEMPLATES = [
 DATABASES = {"default": database_settings(os.environ, BASE_DIR)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# CACHE_URL=redis://… shares the cache between app servers; unset, each process has its own.
+CACHES = {"default": cache_settings(os.environ)}
+
+# Failed logins and unknown tokens per client address (drives/ratelimit.py): after this many
+# within the window, 429 until it ends. Behind a reverse proxy that appends the client's
+# address to X-Forwarded-For, set RATELIMIT_TRUST_X_FORWARDED_FOR (prod: TRUST_X_FORWARDED_FOR).
+RATELIMIT_LOGIN_FAILURES = 10  # per address and username
+RATELIMIT_LOGIN_IP_FAILURES = 50  # per address
+RATELIMIT_LOGIN_WINDOW = 15 * 60
+RATELIMIT_TOKEN_FAILURES = 50  # per address
+RATELIMIT_TOKEN_WINDOW = 10 * 60
+RATELIMIT_TRUST_X_FORWARDED_FOR = False
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -106,10 +119,18 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = _celery["CELERY_BROKER_CONNECTION_RE
 CELERY_TASK_SOFT_TIME_LIMIT = _celery["CELERY_TASK_SOFT_TIME_LIMIT"]
 CELERY_TASK_TIME_LIMIT = _celery["CELERY_TASK_TIME_LIMIT"]
 CELERY_BROKER_TRANSPORT_OPTIONS = _celery["CELERY_BROKER_TRANSPORT_OPTIONS"]
+CELERY_TASK_PUBLISH_RETRY = _celery["CELERY_TASK_PUBLISH_RETRY"]
+CELERY_TASK_PUBLISH_RETRY_POLICY = _celery["CELERY_TASK_PUBLISH_RETRY_POLICY"]
 CELERY_TIMEZONE = TIME_ZONE
+# A printed document that no worker has started within this many seconds is marked failed
+# ("ask again"), never left queued for good (scoring.printing).
+PRINT_QUEUED_TIMEOUT = env_int(os.environ, "PRINT_QUEUED_TIMEOUT", 120)
 
 # How long /healthz waits for the broker before calling it down.
 HEALTHZ_BROKER_TIMEOUT = env_int(os.environ, "HEALTHZ_BROKER_TIMEOUT", 2)
+
+# The largest CSV file imported (couples, results), in bytes: a larger one is refused by name.
+CSV_MAX_BYTES = env_int(os.environ, "CSV_MAX_BYTES", 1_000_000)
 
 # `manage.py demo` creates a superuser with a published password: fine on a hall laptop,
 # never on a public server (prod turns it off unless DEMO_COMMAND_ALLOWED=true).

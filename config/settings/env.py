@@ -81,9 +81,37 @@ def database_settings(environ: Mapping[str, str], base_dir: Path) -> dict[str, A
     return config
 
 
+def cache_settings(environ: Mapping[str, str]) -> dict[str, Any]:
+    """``CACHES["default"]``: Redis from ``CACHE_URL`` (``redis://host:6379/1``), shared by every
+    process; unset, each process's own memory (right for the one-process laptop). The cache
+    holds nothing that matters beyond a few minutes: the counts of failed logins and tokens."""
+    url = environ.get("CACHE_URL", "").strip()
+    if not url:
+        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+    raise ImproperlyConfigured(
+        f"CACHE_URL={url!r} is not a Redis URL (redis://host:6379/1), or leave it unset"
+    )
+
+
 def celery_settings(environ: Mapping[str, str]) -> dict[str, Any]:
-    """The ``CELERY_*`` settings: eager in-process without a broker, a real broker with one."""
+    """The ``CELERY_*`` settings: eager in-process without a broker, a real broker with one.
+
+    The time limits and the Redis visibility timeout come from ``CELERY_TASK_SOFT_TIME_LIMIT``
+    (300 s), ``CELERY_TASK_TIME_LIMIT`` (360 s) and ``CELERY_VISIBILITY_TIMEOUT`` (3600 s); each
+    must be shorter than the next (``ImproperlyConfigured`` otherwise)."""
     broker = environ.get("CELERY_BROKER_URL", "").strip()
+    soft = env_int(environ, "CELERY_TASK_SOFT_TIME_LIMIT", 300)
+    hard = env_int(environ, "CELERY_TASK_TIME_LIMIT", 360)
+    visibility = env_int(environ, "CELERY_VISIBILITY_TIMEOUT", 3600)
+    if not 0 < soft < hard < visibility:
+        raise ImproperlyConfigured(
+            f"CELERY_TASK_SOFT_TIME_LIMIT ({soft} s) < CELERY_TASK_TIME_LIMIT ({hard} s) < "
+            f"CELERY_VISIBILITY_TIMEOUT ({visibility} s) does not hold: a task gets its soft "
+            "limit first and is killed at the hard one, and Redis must not hand a task still "
+            "running to another worker; set each longer than the one before, all above 0"
+        )
     common: dict[str, Any] = {
         # A task is acknowledged once it has run, so a worker killed mid-task leaves it
         # to be run again; tasks are written to be safe to run twice.
@@ -94,12 +122,34 @@ def celery_settings(environ: Mapping[str, str]) -> dict[str, Any]:
         "CELERY_RESULT_SERIALIZER": "json",
         "CELERY_ACCEPT_CONTENT": ["json"],
         "CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP": True,
+        # Sending a task while the broker is down is tried again for about 4.5 s (five
+        # times), then fails with kombu's OperationalError: a request never hangs on it.
+        "CELERY_TASK_PUBLISH_RETRY": True,
+        "CELERY_TASK_PUBLISH_RETRY_POLICY": {
+            "max_retries": 5,
+            "interval_start": 0.5,
+            "interval_step": 0.5,
+            "interval_max": 1,
+        },
         # A task gets a SoftTimeLimitExceeded at the soft limit (to record its failure) and
-        # is killed at the hard one. Redis hands an unacknowledged task to another worker
-        # after the visibility timeout: it must be longer than any task may run.
-        "CELERY_TASK_SOFT_TIME_LIMIT": 300,
-        "CELERY_TASK_TIME_LIMIT": 360,
-        "CELERY_BROKER_TRANSPORT_OPTIONS": {"visibility_timeout": 3600},
+        # is killed at the hard one.
+        "CELERY_TASK_SOFT_TIME_LIMIT": soft,
+        "CELERY_TASK_TIME_LIMIT": hard,
+        # Redis (kombu's transport) keeps a delivered task in its "unacked" hash until the
+        # task is acknowledged; a worker's sweep puts one back on the queue once it is older
+        # than the visibility timeout (a worker killed with -9 never acknowledges it). The
+        # timeout must be longer than any task may run, or a task still running is handed to
+        # a second worker. The sweep runs at start and every unacked_restore_interval
+        # seconds (throttle 1: every time), so a lost task runs again within about the
+        # visibility timeout plus that interval. The socket timeouts bound a broker that
+        # accepts connections but does not answer.
+        "CELERY_BROKER_TRANSPORT_OPTIONS": {
+            "visibility_timeout": visibility,
+            "unacked_restore_interval": max(1, min(10, visibility // 8)),
+            "unacked_restore_throttle": 1,
+            "socket_connect_timeout": 5,
+            "socket_timeout": 10,
+        },
     }
     if not broker:
         return {

@@ -37,6 +37,9 @@ SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_SECURE = env_bool(os.environ, "SECURE_COOKIES", True)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 X_FRAME_OPTIONS = "DENY"
+# The proxy appends the client's address to X-Forwarded-For: count failed logins and tokens
+# against it rather than against the proxy's own address (drives/ratelimit.py).
+RATELIMIT_TRUST_X_FORWARDED_FOR = env_bool(os.environ, "TRUST_X_FORWARDED_FOR", False)
 
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -4,7 +4,8 @@ A caller is a user (by ``Authorization: Bearer <API token>`` or by the browser s
 table (its table card's token) or a couple (its punch card's token). The rules:
 
 - no credentials: 401 ``not_authenticated`` (with ``WWW-Authenticate: Bearer``); a bearer token
-  that is nobody's: 401 ``bad_token``;
+  that is nobody's: 401 ``bad_token``; too many of those from one address: 429
+  ``rate_limited`` with ``Retry-After`` (``drives.ratelimit``), whatever token it sends next;
 - a table or couple token of a closed drive: 403 ``token_expired``, whatever it asks for;
 - a drive that does not exist, a drive of another club, a token of another drive: the same 404
   ``not_found`` (nothing is revealed to outsiders);
@@ -26,6 +27,7 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
 
+from drives import ratelimit
 from drives.errors import Forbidden, NotFound, ServiceError
 from drives.models import AuditEntry, Club, Couple, Drive, Membership, Seat, Table
 from drives.services import Actor, require_role, role_in
@@ -39,6 +41,13 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 
 class NotAuthenticated(ServiceError):
     status = 401
+
+
+class RateLimited(ServiceError):
+    """Too many unknown tokens from one address (``drives.ratelimit``); ``retry_after``
+    seconds go in the body and the ``Retry-After`` header."""
+
+    status = 429
 
 
 @dataclass(frozen=True)
@@ -85,8 +94,16 @@ def authenticate(request: HttpRequest) -> Caller:
             raise NotAuthenticated(
                 "bad_authorization", "Send the token as: Authorization: Bearer <token>."
             )
+        wait = ratelimit.token_blocked(request)
+        if wait is not None:
+            raise RateLimited(
+                "rate_limited",
+                f"Too many unknown tokens from this address: try again in {wait} seconds.",
+                retry_after=wait,
+            )
         owner = token_owner(raw.strip())
         if owner is None:
+            ratelimit.token_failed(request)
             raise NotAuthenticated("bad_token", "This token is not valid.")
         drive = owner.drive
         if drive is not None and drive.is_closed:

@@ -41,6 +41,10 @@ ERRORS = {
     415: "The body is not text/csv (`unsupported_media_type`).",
     422: "Invalid: the `code` names the problem (an engine code for a score, e.g. "
     "`not_whole_hands`; `unusual_score`; `wrong_couple`; `drive_closed`; `unknown_field`).",
+    429: "Too many unknown tokens from this address (`rate_limited`): wait `retry_after` "
+    "seconds (also in the `Retry-After` header).",
+    503: "The print queue (the broker) is not reachable (`print_queue_down`): the document is "
+    "marked failed; try again in a moment.",
 }
 
 
@@ -70,6 +74,8 @@ def _param(name: str, description: str, schema: dict[str, Any]) -> dict[str, Any
 
 
 NUMBER = {"type": "integer", "minimum": 1, "maximum": 999_999_999}
+# A player's name: some text (spaces are collapsed), at most 80 characters.
+NAME = {"type": "string", "maxLength": 80, "pattern": r"\S"}
 SLUG = _param("slug", "The drive's slug.", {"type": "string", "pattern": "^[-a-zA-Z0-9_]+$"})
 GAME = _param("n", "The game's number (1 = the first game).", NUMBER)
 TABLE = _param("t", "The table's number.", NUMBER)
@@ -88,7 +94,7 @@ def _op(
     public: bool = False,
 ) -> dict[str, Any]:
     responses: dict[str, Any] = {str(status): value for status, value in ok.items()}
-    shown = set(errors) | ({401, 403} if not public else set())
+    shown = set(errors) | ({401, 403, 429} if not public else set())
     if body is not None:
         shown |= {400, 413}
     for status in sorted(shown):
@@ -150,18 +156,24 @@ SCHEMAS: dict[str, Any] = {
         "type": "object",
         "additionalProperties": False,
         "properties": {
-            "name": {"type": "string", "maxLength": 120},
+            "name": {"type": "string", "maxLength": 120, "pattern": r"\S"},
             "date": {"type": "string", "format": "date"},
             "venue": {"type": "string", "maxLength": 200},
             "games": {"type": "integer", "minimum": 1, "maximum": 60, "default": 25},
             "ruleset": {"enum": list(PRESETS), "default": "cape-breton-45"},
             "movement": {"enum": list(Drive.Movement.values), "default": "winners-move"},
             "first_seating": {"enum": list(Drive.FirstSeating.values), "default": "by-number"},
-            "seed": _nullable("integer", minimum=0),
+            "seed": _nullable("integer", minimum=0, maximum=2**63 - 1),
             "sit_out_counts_as_win": {"type": "boolean", "default": True},
             "ranking": {"enum": list(Drive.Ranking.values), "default": "dense"},
-            "entry_fee": {"type": ["string", "number"], "description": "To the cent."},
-            "currency": {"type": "string", "minLength": 3, "maxLength": 3},
+            "entry_fee": {
+                "oneOf": [
+                    {"type": "string", "pattern": r"^\d{1,6}(\.\d{1,2})?$"},
+                    {"type": "integer", "minimum": 0, "maximum": 999_999},
+                ],
+                "description": 'An amount from 0, to the cent (a string like "5.00").',
+            },
+            "currency": {"type": "string", "pattern": "^[A-Za-z]{3}$"},
             "confirm_by_other_couple": {"type": "boolean", "default": False},
             "published": {
                 "type": "boolean",
@@ -169,16 +181,6 @@ SCHEMAS: dict[str, Any] = {
                 "description": "The results page is public; may change after the close.",
             },
         },
-    },
-    "DriveCreate": {
-        "allOf": [
-            _ref("DriveSettings"),
-            {
-                "type": "object",
-                "required": ["club", "name", "date"],
-                "properties": {"club": {"type": "string", "description": "The club's slug."}},
-            },
-        ],
     },
     "Drive": {
         "type": "object",
@@ -235,15 +237,11 @@ SCHEMAS: dict[str, Any] = {
         "type": "object",
         "additionalProperties": False,
         "description": "Two players' names, as players or as player1 and player2.",
+        "anyOf": [{"required": ["players"]}, {"required": ["player1", "player2"]}],
         "properties": {
-            "players": {
-                "type": "array",
-                "items": {"type": "string", "maxLength": 80},
-                "minItems": 2,
-                "maxItems": 2,
-            },
-            "player1": {"type": "string", "maxLength": 80},
-            "player2": {"type": "string", "maxLength": 80},
+            "players": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 2},
+            "player1": NAME,
+            "player2": NAME,
             "paid": {"type": "boolean"},
             "checked_in": {"type": "boolean"},
             "cookie_jar": {"type": "boolean"},
@@ -253,9 +251,9 @@ SCHEMAS: dict[str, Any] = {
         "type": "object",
         "additionalProperties": False,
         "properties": {
-            "players": {"type": "array", "items": {"type": "string"}, "minItems": 2},
-            "player1": {"type": "string"},
-            "player2": {"type": "string"},
+            "players": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 2},
+            "player1": NAME,
+            "player2": NAME,
             "paid": {"type": "boolean"},
             "checked_in": {"type": "boolean"},
             "cookie_jar": {"type": "boolean"},
@@ -284,7 +282,7 @@ SCHEMAS: dict[str, Any] = {
         "additionalProperties": False,
         "properties": {
             "seating": {"enum": list(Drive.FirstSeating.values)},
-            "seed": {"type": "integer", "minimum": 0},
+            "seed": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
         },
     },
     "TableRow": {
@@ -481,6 +479,16 @@ SCHEMAS: dict[str, Any] = {
     },
 }
 
+# A new drive: its club and the settings (an allOf with DriveSettings could not add the club,
+# as the settings allow no other property).
+SCHEMAS["DriveCreate"] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["club", "name", "date"],
+    "properties": {"club": {"type": "string", "description": "The club's slug."}}
+    | SCHEMAS["DriveSettings"]["properties"],
+}
+
 DRIVE_TAG, COUPLE_TAG, GAME_TAG, END_TAG = "drives", "couples", "games and results", "standings"
 
 
@@ -563,7 +571,7 @@ def _paths() -> dict[str, Any]:
                 tags=(COUPLE_TAG,), errors=(404, 422),
                 description=f"{members} All or nothing. Once the night runs they are late "
                 "arrivals, seated from the next game.",
-                body=_body({"oneOf": [_ref("CoupleIn"), _list("CoupleIn")]}),
+                body=_body({"oneOf": [_ref("CoupleIn"), _list("CoupleIn") | {"minItems": 1}]}),
                 ok={201: _ok("The new couples", _list("Couple"))},
             ),
         },
@@ -869,8 +877,8 @@ def _prize_paths() -> dict[str, Any]:
                 description=f"{organizer} After the last game (409 night_not_over; "
                 '{"force": true} to open earlier). Again: no change; 409 standings_changed '
                 "if the standings moved since.",
-                body=_body({"type": "object", "properties": {"force": {"type": "boolean"}}},
-                           required=False),
+                body=_body({"type": "object", "additionalProperties": False,
+                            "properties": {"force": {"type": "boolean"}}}, required=False),
                 ok={200: _ok("Ties", _list("Tie"))},
             ),
         },
@@ -880,7 +888,8 @@ def _prize_paths() -> dict[str, Any]:
                 "tie_choice", "Record a tied couple's choice", tags=tags, errors=(404, 409, 422),
                 description=f"{members} split, cut, play-off or forfeit; a house rule replaces "
                 "it. 409 tie_decided once decided.",
-                body=_body({"type": "object", "required": ["couple", "choice"], "properties": {
+                body=_body({"type": "object", "required": ["couple", "choice"],
+                            "additionalProperties": False, "properties": {
                     "couple": {"type": "integer"},
                     "choice": {"enum": ["split", "cut", "play-off", "forfeit"]}}}),
                 ok=tie_ok,
@@ -904,9 +913,15 @@ def _prize_paths() -> dict[str, Any]:
                 description=f'{members} {{"cards": {{"3": "7H", "5": "2C"}}}} for one round '
                 '(equal lowest cut again), or {"draw": true, "seed": 123} (seed optional, '
                 "recorded).",
-                body=_body({"type": "object", "properties": {
-                    "cards": {"type": "object", "additionalProperties": {"type": "string"}},
-                    "draw": {"type": "boolean"}, "seed": {"type": "integer", "minimum": 0}}}),
+                body=_body({"oneOf": [
+                    {"type": "object", "required": ["cards"], "additionalProperties": False,
+                     "properties": {
+                         "cards": {"type": "object", "minProperties": 1,
+                                   "additionalProperties": {"type": "string"}},
+                         "draw": {"const": False}}},
+                    {"type": "object", "required": ["draw"], "additionalProperties": False,
+                     "properties": {"draw": {"const": True},
+                                    "seed": {"type": "integer", "minimum": 0}}}]}),
                 ok={201: _ok("The round(s) and the tie", {"type": "object"})},
             ),
         },
@@ -916,8 +931,10 @@ def _prize_paths() -> dict[str, Any]:
                 "tie_playoff", "A play-off game's result", tags=tags, errors=(404, 409, 422),
                 description=f"{members} Validated like any game (the engine's code for an "
                 "impossible score; unusual_score needs confirm_unusual).",
-                body=_body({"type": "object", "required": ["match", "winner"], "properties": {
-                    "match": {"type": "array", "items": {"type": "integer"}},
+                body=_body({"type": "object", "required": ["match", "winner"],
+                            "additionalProperties": False, "properties": {
+                    "match": {"type": "array", "items": {"type": "integer"}, "minItems": 2,
+                              "maxItems": 2},
                     "winner": {"type": "integer"},
                     "points": {"type": "array", "items": {"type": "integer"}},
                     "confirm_unusual": {"type": "boolean"}}}),
@@ -938,7 +955,7 @@ def _prize_paths() -> dict[str, Any]:
                 errors=(404, 409, 422),
                 description=f'{organizer} {{"seed": 123}} (or nothing: a seed is drawn and '
                 'recorded) or {"games": [3, 7, …]} as drawn from a hat. After the last game.',
-                body=_body({"type": "object", "properties": {
+                body=_body({"type": "object", "additionalProperties": False, "properties": {
                     "seed": {"type": "integer", "minimum": 0},
                     "games": {"type": "array", "items": {"type": "integer"}}}},
                     required=False),
@@ -1025,14 +1042,17 @@ def _document_paths() -> dict[str, Any]:
         p: {
             "parameters": [SLUG],
             "post": _op(
-                "document_request", "Print a document", tags=tags, errors=(404, 422),
+                "document_request", "Print a document", tags=tags, errors=(404, 422, 503),
                 description=f"{members} Renders the document in the background (a worker, or "
                 "in-process without a broker): 202 with its status URL (Location). A document "
                 "already rendered from the same data: 200, download at once. game: the movement "
                 "sheet's (default: the game in play) or the score sheets'; couple: one punch "
                 "card; filled: punch cards with the recorded wins. 422 bad_document, bad_paper, "
-                "bad_game, no_game, game_not_started, bad_couple, bad_filled, bad_base_url.",
-                body=_body({"type": "object", "required": ["document"], "properties": {
+                "bad_game, no_game, game_not_started, bad_couple, bad_filled, bad_base_url. 503 "
+                "print_queue_down: the broker cannot be reached (after a few seconds of "
+                "retries); the document (its id in `document`) is marked failed.",
+                body=_body({"type": "object", "required": ["document"],
+                            "additionalProperties": False, "properties": {
                     "document": {"enum": ["punch-cards", "table-cards", "score-sheets",
                                           "movement", "results"]},
                     "paper": {"enum": ["letter", "a4"]},

@@ -112,6 +112,8 @@ def _error_response(error: ServiceError) -> JsonResponse:
     if error.status == 401:
         extra = ', error="invalid_token"' if error.code == "bad_token" else ""
         response["WWW-Authenticate"] = f'Bearer realm="api"{extra}'
+    if error.status == 429 and "retry_after" in error.details:
+        response["Retry-After"] = str(error.details["retry_after"])
     return response
 
 

@@ -1,6 +1,7 @@
 """Who may open the live pages, shared by the desk, projector, standings, table and couple
 pages: a drive for its club's organizers and scorers (404 for everyone else, as the API),
-a table or a couple by the token of its card (a 410 page once the drive is closed), and
+a table or a couple by the token of its card (a 410 page once the drive is closed; a 429
+page while the address has tried too many unknown tokens), and
 whether a request comes from the pages' own scripts (which want JSON or a fragment).
 
 The night's rules stay in the services; this module only finds the drive and refuses.
@@ -9,12 +10,15 @@ The night's rules stay in the services; this module only finds the drive and ref
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from drives import ratelimit
 from drives.errors import ServiceError
 from drives.models import Couple, Drive, Membership, Table
 from drives.services import require_role
@@ -39,20 +43,43 @@ def member_drive(request: HttpRequest, slug: str, *roles: str) -> tuple[Drive, s
     return drive, role
 
 
-def table_by_token(token: str) -> Table:
+def token_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A page whose address carries a card's token: refused with a 429 page, before any
+    look-up, while this address has tried too many unknown tokens (``drives.ratelimit``)."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        wait = ratelimit.token_blocked(request)
+        if wait is not None:
+            response = render(
+                request,
+                "scoring/token_rate_limited.html",
+                {"minutes": ratelimit.minutes(wait)},
+                status=429,
+            )
+            response["Retry-After"] = str(wait)
+            return response
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def table_by_token(request: HttpRequest, token: str) -> Table:
     table = None
     if len(token) <= MAX_TOKEN:
         table = Table.objects.select_related("drive__club").filter(token=token).first()
     if table is None:
+        ratelimit.token_failed(request)
         raise Http404("No such table.")
     return table
 
 
-def couple_by_token(token: str) -> Couple:
+def couple_by_token(request: HttpRequest, token: str) -> Couple:
     couple = None
     if len(token) <= MAX_TOKEN:
         couple = Couple.objects.select_related("drive__club").filter(token=token).first()
     if couple is None:
+        ratelimit.token_failed(request)
         raise Http404("No such couple.")
     return couple
 

@@ -37,6 +37,7 @@ from scoring.views.live_access import (
     couple_by_token,
     int_or_none,
     table_by_token,
+    token_page,
     wants_fragment,
 )
 
@@ -56,8 +57,9 @@ def _answer(status: int, level: str, message: str, code: str = "") -> dict[str, 
 # a phone that dropped its cookies must still be able to send its result.
 @csrf_exempt
 @require_http_methods(["GET", "HEAD", "POST"])
+@token_page
 def table_page(request: HttpRequest, token: str) -> HttpResponse:
-    table = table_by_token(token)
+    table = table_by_token(request, token)
     drive = table.drive
     if drive.is_closed:
         return closed_page(request, drive)
@@ -170,8 +172,9 @@ def _table_post(request: HttpRequest, table: Table) -> dict[str, Any]:
 
 @csrf_exempt
 @require_http_methods(["GET", "HEAD", "POST"])
+@token_page
 def couple_page(request: HttpRequest, token: str) -> HttpResponse:
-    couple = couple_by_token(token)
+    couple = couple_by_token(request, token)
     drive = couple.drive
     if drive.is_closed:
         return closed_page(request, drive)

@@ -340,7 +340,7 @@ def tie_choice(request: HttpRequest, drive: Drive, role: str, tie: int) -> HttpR
     """One couple's choice: the button's value is "<couple>:<choice>"."""
     found = _tie(drive, tie)
     couple, _sep, choice = request.POST.get("choice", "").partition(":")
-    if not couple.isdigit() or choice not in CHOICES:
+    if not (couple.isascii() and couple.isdigit()) or choice not in CHOICES:
         return _tie_render(request, drive, role, found, status=422,
                            error=_("Which couple chose what? The form did not say."))  # fmt: skip
     try:

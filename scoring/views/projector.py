@@ -51,9 +51,10 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
         summary = prizes_summary(drive)
         context["prizes"] = summary
         tie = request.GET.get("tie", "")
-        if summary and tie.isdigit():
+        tie = tie if tie.isascii() and tie.isdigit() else ""
+        if summary and tie:
             context["cut_tie"] = summary["ties_by_id"].get(int(tie))
-        context["tie_param"] = tie if tie.isdigit() else ""
+        context["tie_param"] = tie
         context["rows"] = summary and (summary["table"], summary["ties"])
     else:
         context["rows"] = [row for row in standings_for_drive(drive) if row["place"] is not None]

@@ -1,0 +1,103 @@
+"""The login pages (the site's and the admin's) with a limit on failed attempts
+(``drives.ratelimit``): once an address has failed too often for a username, or too often
+altogether, the page answers 429 with the form and a message saying when to try again, and
+the password is not even checked."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.views import LoginView
+from django.core.exceptions import ValidationError
+from django.forms.utils import ErrorList
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from drives import ratelimit
+
+RATE_LIMITED = "rate_limited"
+
+
+class RateLimitedLogin(forms.Form):
+    """A login form's check, refused without looking at the password while the address is
+    over its limit; a wrong password counts as a failure, a right one clears its count."""
+
+    request: HttpRequest | None
+
+    def clean(self) -> dict[str, Any]:
+        username = str(self.data.get("username", ""))
+        request = self.request
+        if request is not None:
+            wait = ratelimit.login_blocked(request, username)
+            if wait is not None:
+                raise ValidationError(too_many_message(wait), code=RATE_LIMITED)
+        try:
+            cleaned: dict[str, Any] = super().clean()  # type: ignore[misc]
+        except ValidationError as error:
+            if request is not None and error.code == "invalid_login":
+                ratelimit.login_failed(request, username)
+            raise
+        if request is not None:
+            ratelimit.login_succeeded(request, username)
+        return cleaned
+
+
+def too_many_message(seconds: int) -> str:
+    count = ratelimit.minutes(seconds)
+    return ngettext(
+        "Too many failed logins from here. Try again in %(count)d minute.",
+        "Too many failed logins from here. Try again in %(count)d minutes.",
+        count,
+    ) % {"count": count}
+
+
+class LoginForm(RateLimitedLogin, AuthenticationForm):
+    pass
+
+
+class AdminLoginForm(RateLimitedLogin, AdminAuthenticationForm):
+    pass
+
+
+def rate_limited(form: Any) -> bool:
+    return bool(form is not None and form.is_bound and form.has_error("__all__", RATE_LIMITED))
+
+
+def _limited(response: HttpResponse, form: Any, request: HttpRequest) -> HttpResponse:
+    """429 with ``Retry-After`` when the form was refused for too many failures."""
+    if rate_limited(form):
+        username = str(form.data.get("username", ""))
+        wait = ratelimit.login_blocked(request, username) or 1
+        response.status_code = 429
+        response["Retry-After"] = str(wait)
+    return response
+
+
+class RateLimitedLoginView(LoginView):
+    """django.contrib.auth's login view with :class:`LoginForm`."""
+
+    form_class = LoginForm
+
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
+        context = super().get_context_data(**kwargs)
+        form = context.get("form")
+        if rate_limited(form):
+            errors: ErrorList = form.non_field_errors()
+            context["rate_limited"] = errors[0] if errors else _("Too many failed logins.")
+        return context
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        return _limited(super().form_invalid(form), form, self.request)
+
+
+def admin_login(request: HttpRequest, extra_context: Any = None) -> HttpResponse:
+    """The admin's login page (its form is :class:`AdminLoginForm`, set in ``config.urls``),
+    429 when refused for too many failures."""
+    response = admin.site.login(request, extra_context)
+    form = (getattr(response, "context_data", None) or {}).get("form")
+    return _limited(response, form, request)

@@ -1,0 +1,156 @@
+"""Slowing down guessing: failed logins and failed token look-ups are counted per client in
+Django's cache, and once a client has failed too often within a window it is refused (429)
+until the window ends.
+
+Only failures count. A hall of 250 phones on one Wi-Fi address, each with its card's valid
+token, is never held back; a token of a closed drive is no guess either (its pages answer 410
+and are not counted). The limits, in ``settings`` (with these defaults):
+
+- ``RATELIMIT_LOGIN_FAILURES`` (10) failed logins per address and username, and
+  ``RATELIMIT_LOGIN_IP_FAILURES`` (50) per address, within ``RATELIMIT_LOGIN_WINDOW``
+  (900 s);
+- ``RATELIMIT_TOKEN_FAILURES`` (50) unknown table, couple or API tokens per address within
+  ``RATELIMIT_TOKEN_WINDOW`` (600 s). Once over it, every token request from that address is
+  refused until the window ends, valid tokens included (else a guesser would still learn
+  which guess was right).
+
+The client's address is ``REMOTE_ADDR``; behind a reverse proxy that appends it to
+``X-Forwarded-For`` (``RATELIMIT_TRUST_X_FORWARDED_FOR = True``), the last address of that
+header, the one the proxy itself saw (the earlier ones are whatever the client sent).
+
+Windows are fixed slices of the clock (``window`` seconds long), so a refused client is told
+exactly when to come back. Counters are ``cache.add`` then ``cache.incr``: atomic on Redis
+(shared by every app server) and within one process on the local-memory cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest
+
+DEFAULTS = {
+    "RATELIMIT_LOGIN_FAILURES": 10,
+    "RATELIMIT_LOGIN_IP_FAILURES": 50,
+    "RATELIMIT_LOGIN_WINDOW": 15 * 60,
+    "RATELIMIT_TOKEN_FAILURES": 50,
+    "RATELIMIT_TOKEN_WINDOW": 10 * 60,
+}
+
+
+def _setting(name: str) -> int:
+    return int(getattr(settings, name, DEFAULTS[name]))
+
+
+@dataclass(frozen=True)
+class Counter:
+    """One count of failures: ``scope`` and who (an address, an address and a username)."""
+
+    scope: str
+    who: str
+    limit: int
+    window: int
+
+    def _slice(self, now: float) -> int:
+        return int(now // self.window)
+
+    def key(self, now: float) -> str:
+        digest = hashlib.sha256(self.who.encode()).hexdigest()[:32]
+        return f"ratelimit:{self.scope}:{digest}:{self._slice(now)}"
+
+    def retry_after(self, now: float) -> int:
+        """Seconds until this window ends (at least 1)."""
+        return max(1, int((self._slice(now) + 1) * self.window - now + 0.999))
+
+    def count(self, now: float) -> int:
+        return int(cache.get(self.key(now), 0))
+
+    def add(self, now: float) -> int:
+        key = self.key(now)
+        # The key lives a little past its window, so a slow request near the end of one
+        # cannot start a counter that never expires.
+        cache.add(key, 0, timeout=self.window + 5)
+        try:
+            return int(cache.incr(key))
+        except ValueError:  # expired between add and incr: start again
+            cache.add(key, 1, timeout=self.window + 5)
+            return 1
+
+    def clear(self, now: float) -> None:
+        cache.delete(self.key(now))
+
+
+def client_ip(request: HttpRequest) -> str:
+    """The address failures are counted against (see the module's docstring)."""
+    if getattr(settings, "RATELIMIT_TRUST_X_FORWARDED_FOR", False):
+        hops = [h.strip() for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+        hops = [h for h in hops if h]
+        if hops:
+            return hops[-1][:100]
+    return str(request.META.get("REMOTE_ADDR") or "unknown")[:100]
+
+
+def _retry_after(counters: list[Counter]) -> int | None:
+    now = time.time()
+    waits = [c.retry_after(now) for c in counters if c.count(now) >= c.limit]
+    return max(waits) if waits else None
+
+
+# --- logins -------------------------------------------------------------------------------------
+
+
+def _login_counters(request: HttpRequest, username: str) -> list[Counter]:
+    ip = client_ip(request)
+    window = _setting("RATELIMIT_LOGIN_WINDOW")
+    user = username.strip().lower()[:150]
+    return [
+        Counter("login-user", f"{ip}\n{user}", _setting("RATELIMIT_LOGIN_FAILURES"), window),
+        Counter("login-ip", ip, _setting("RATELIMIT_LOGIN_IP_FAILURES"), window),
+    ]
+
+
+def login_blocked(request: HttpRequest, username: str) -> int | None:
+    """Seconds this client must wait before trying to log in as ``username``, or None."""
+    return _retry_after(_login_counters(request, username))
+
+
+def login_failed(request: HttpRequest, username: str) -> None:
+    now = time.time()
+    for counter in _login_counters(request, username):
+        counter.add(now)
+
+
+def login_succeeded(request: HttpRequest, username: str) -> None:
+    """A good password clears this address's count for this username (not the address's)."""
+    _login_counters(request, username)[0].clear(time.time())
+
+
+# --- tokens -------------------------------------------------------------------------------------
+
+
+def _token_counter(request: HttpRequest) -> Counter:
+    return Counter(
+        "token",
+        client_ip(request),
+        _setting("RATELIMIT_TOKEN_FAILURES"),
+        _setting("RATELIMIT_TOKEN_WINDOW"),
+    )
+
+
+def token_blocked(request: HttpRequest) -> int | None:
+    """Seconds this client must wait before presenting a token again, or None."""
+    return _retry_after([_token_counter(request)])
+
+
+def token_failed(request: HttpRequest) -> None:
+    """An unknown token was presented."""
+    _token_counter(request).add(time.time())
+
+
+def minutes(seconds: int) -> int:
+    """Seconds as whole minutes for a message, rounded up (at least 1)."""
+    return max(1, -(-seconds // 60))
