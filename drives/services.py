@@ -19,6 +19,7 @@ from datetime import date as Date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import connection, transaction
 from django.utils import timezone
@@ -44,7 +45,12 @@ User = AbstractBaseUser | AnonymousUser | None
 
 MAX_NAME = 80
 MAX_COUPLES = 2000
-MAX_CSV_BYTES = 1_000_000
+MAX_CSV_BYTES = 1_000_000  # the default of settings.CSV_MAX_BYTES
+
+
+def csv_max_bytes() -> int:
+    """The largest CSV file imported (couples, results): ``settings.CSV_MAX_BYTES``."""
+    return int(getattr(settings, "CSV_MAX_BYTES", MAX_CSV_BYTES))
 
 
 @dataclass(frozen=True)
@@ -415,8 +421,9 @@ _FALSE = {"no", "n", "false", "0", "", "non"}
 
 
 def parse_couples_csv(data: bytes) -> list[dict[str, Any]]:
-    if len(data) > MAX_CSV_BYTES:
-        raise ServiceError("file_too_large", f"The file is larger than {MAX_CSV_BYTES:,} bytes.")
+    limit = csv_max_bytes()
+    if len(data) > limit:
+        raise ServiceError("file_too_large", f"The file is larger than {limit:,} bytes.")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

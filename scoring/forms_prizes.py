@@ -230,7 +230,7 @@ class CookieJarForm(PlainForm):
         if data.get("method") == "hat":
             text = data.get("games") or ""
             parts = [p for p in re.split(r"[\s,;]+", text.strip()) if p]
-            if not parts or not all(p.isdigit() and len(p) <= 4 for p in parts):
+            if not parts or not all(p.isascii() and p.isdigit() and len(p) <= 4 for p in parts):
                 self.add_error("games", _("Type the game numbers drawn, like 3 7 12."))
             else:
                 data["game_numbers"] = [int(p) for p in parts]

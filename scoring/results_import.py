@@ -23,8 +23,8 @@ from typing import Any
 from django.db import transaction
 
 from drives.errors import Conflict, ServiceError
-from drives.models import AuditEntry, Drive
-from drives.services import MAX_CSV_BYTES, Actor, audit, drive_start
+from drives.models import AuditEntry, Couple, Drive
+from drives.services import Actor, audit, csv_max_bytes, drive_start
 from scoring.selectors import game_view
 from scoring.services import game_advance, result_record
 
@@ -75,8 +75,9 @@ def _whole(cell: str, name: str) -> int:
 def parse_results_csv(data: bytes) -> list[Row]:
     """The rows of a results file, or a ``bad_rows`` error naming every malformed line. Checks
     the form only (numbers, the points' shape, duplicates); the night checks the rest."""
-    if len(data) > MAX_CSV_BYTES:
-        raise ServiceError("file_too_large", f"The file is larger than {MAX_CSV_BYTES:,} bytes.")
+    limit = csv_max_bytes()
+    if len(data) > limit:
+        raise ServiceError("file_too_large", f"The file is larger than {limit:,} bytes.")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -174,6 +175,21 @@ def results_import_csv(
                 [
                     {"line": r.line, "message": f"the night has {drive.games} games, not {r.game}"}
                     for r in too_late
+                ]
+            )
+        # No game has more tables than half the couples registered: a row past that is refused
+        # here, before any row is entered (a file of made-up tables is refused at once).
+        most = (Couple.objects.filter(drive=drive).count() + 1) // 2
+        no_table = [r for r in rows if r.table > most]
+        if no_table:
+            raise bad_rows(
+                [
+                    {
+                        "line": r.line,
+                        "message": f"Nobody plays at table {r.table} in game {r.game} "
+                        f"(the drive has at most {most} tables)",
+                    }
+                    for r in no_table
                 ]
             )
         if drive.state == Drive.State.SETUP:

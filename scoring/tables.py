@@ -7,6 +7,7 @@ from ``scoring.selectors`` as plain dicts; nothing here reads the database.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable
 from typing import Any
 
@@ -14,6 +15,7 @@ import django_tables2 as tables
 from django.http import HttpResponse
 from django.utils.translation import gettext_lazy as _
 from django_tables2.export import TableExport
+from openpyxl import load_workbook
 
 from scoring.selectors import LOSS, PENDING, SIT_OUT, SIT_OUT_WIN, WIN
 
@@ -38,10 +40,30 @@ class BaseTable(tables.Table):
         """The export as a download, or None when ``export_format`` is not one we offer."""
         if export_format not in self.export_formats:
             return None
-        exporter = TableExport(
+        exporter = TextExport(
             export_format, self, dataset_kwargs={"title": str(filename)[:31] or "export"}
         )
         return exporter.response(filename=f"{filename}.{export_format}")
+
+
+class TextExport(TableExport):
+    """The export, where every cell of an XLSX file is what it shows: a couple named
+    "=HYPERLINK(…)" stays a name, never a live formula (openpyxl makes one of any text that
+    starts with "=")."""
+
+    def export(self) -> Any:
+        data = super().export()
+        if self.format != self.XLSX:
+            return data
+        book = load_workbook(io.BytesIO(data))
+        for sheet in book.worksheets:
+            for row in sheet.iter_rows():
+                for cell in row:
+                    if cell.data_type == "f":
+                        cell.data_type = "s"
+        out = io.BytesIO()
+        book.save(out)
+        return out.getvalue()
 
 
 class PlayersColumn(tables.Column):

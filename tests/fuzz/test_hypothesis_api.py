@@ -1,0 +1,230 @@
+"""Hypothesis against every write endpoint of the API: arbitrary JSON bodies (wrong types,
+huge numbers, unicode, nulls, nested junk, missing and unknown fields) and bytes that are not
+JSON at all. Never a 5xx (the test client re-raises what a view lets through); a refusal is a
+JSON error with a code and a message, names a field the endpoint knows (or one it was sent),
+and leaves every row of the database as it was (drives, couples, games, results, prizes,
+documents, the audit).
+
+The one refusal that writes is documented: a result that contradicts the one stored (409
+``result_conflict``) keeps both entries for the desk.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, Phase, example, given, settings
+from hypothesis import strategies as st
+
+from drives.services import DRIVE_SETTINGS
+from scoring.prizes import SETUP_FIELDS
+from tests.api.helpers import BASE, Api
+from tests.fuzz.helpers import World, changed_tables, rolled_back, snapshot
+from tests.fuzz.strategies import raw_body
+
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
+
+EXAMPLES = 30
+EXPLICIT: list[Any] = ["²", 2**70, None]
+# Refusals that keep what was sent, by design (docs/api.md).
+KEEPS = {"result_conflict"}
+
+couple = st.integers(1, 10)
+points = st.lists(st.sampled_from([0, 5, 20, 40, 45, 50, 120, -10]), min_size=0, max_size=3)
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    method: str
+    path: str  # {running} {pending} {setup} {over} {closed}: the drives' slugs; {tie}: a tie
+    fields: tuple[str, ...]
+    plausible: dict[str, st.SearchStrategy[Any]] = field(default_factory=dict)
+    token: str = "organizer"
+    content_type: str = "application/json"
+
+    def url(self, world: World, tie: int) -> str:
+        slugs = {name: drive.slug for name, drive in world.drives.items()}
+        return BASE + "/" + self.path.format(tie=tie, **slugs)
+
+
+ENDPOINTS = {
+    "result": Endpoint(
+        "PUT", "drives/{running}/games/2/tables/3/result",
+        ("winner", "points", "key", "confirm_unusual"),
+        {"winner": couple, "points": points, "key": st.text(max_size=90)},
+    ),
+    "result by a table": Endpoint(
+        "PUT", "drives/{running}/games/2/tables/2/result",
+        ("winner", "points", "key", "confirm_unusual"), {"winner": couple}, token="table",
+    ),
+    "confirm": Endpoint(
+        "POST", "drives/{pending}/games/1/tables/1/confirm", ("accept",),
+        {"accept": st.booleans()}, token="pending_other",
+    ),
+    "resolve": Endpoint(
+        "POST", "drives/{running}/games/1/tables/1/resolve", ("winner", "reason", "points"),
+        {"winner": couple, "reason": st.text(max_size=20), "points": points},
+    ),
+    "advance": Endpoint("POST", "drives/{running}/games/2/advance", ()),
+    "start": Endpoint(
+        "POST", "drives/{setup}/start", ("seating", "seed"),
+        {"seating": st.sampled_from(["by-number", "shuffle"]), "seed": st.integers(-1, 2**64)},
+    ),
+    "close": Endpoint("POST", "drives/{running}/close", ()),
+    "couples add": Endpoint(
+        "POST", "drives/{running}/couples",
+        ("players", "player1", "player2", "paid", "checked_in", "cookie_jar"),
+        {"players": st.lists(st.text(max_size=90), max_size=3), "player1": st.text()},
+    ),
+    "couple patch": Endpoint(
+        "PATCH", "drives/{running}/couples/3",
+        ("players", "player1", "player2", "paid", "checked_in", "cookie_jar", "withdrawn"),
+        {"withdrawn": st.booleans(), "player2": st.text()},
+    ),
+    "drive create": Endpoint(
+        "POST", "drives", ("club", *DRIVE_SETTINGS),
+        {"club": st.just("st-josephs-parish"), "name": st.text(max_size=130),
+         "date": st.dates().map(str), "games": st.integers(-1, 70)},
+    ),
+    "drive patch (setup)": Endpoint(
+        "PATCH", "drives/{setup}", DRIVE_SETTINGS,
+        {"games": st.integers(-1, 70), "entry_fee": st.decimals(allow_nan=True).map(str)},
+    ),
+    "drive patch (running)": Endpoint("PATCH", "drives/{running}", DRIVE_SETTINGS),
+    "drive patch (closed)": Endpoint(
+        "PATCH", "drives/{closed}", DRIVE_SETTINGS, {"published": st.booleans()}
+    ),
+    "holes": Endpoint(
+        "POST", "drives/{running}/holes", ("holes",),
+        {"holes": st.dictionaries(st.sampled_from(["1", "2", "9", "99", "²", "-1"]),
+                                  st.integers(-2, 6))},
+    ),
+    "prize setup": Endpoint(
+        "PATCH", "drives/{running}/prizes/setup", SETUP_FIELDS,
+        {"prize_places": st.integers(-1, 25), "buy_in": st.decimals().map(str),
+         "prizes": st.lists(st.fixed_dictionaries({}, optional={"amount": st.text(max_size=8),
+                                                                "description": st.text()}))},
+    ),
+    "prize setup (opened)": Endpoint("PATCH", "drives/{over}/prizes/setup", SETUP_FIELDS),
+    "ties open": Endpoint("POST", "drives/{running}/prizes/ties", ("force",)),
+    "ties open again": Endpoint("POST", "drives/{over}/prizes/ties", ("force",)),
+    "tie choice": Endpoint(
+        "POST", "drives/{over}/prizes/ties/{tie}/choices", ("couple", "choice"),
+        {"couple": couple, "choice": st.sampled_from(["split", "cut", "play-off", "forfeit"])},
+    ),
+    "tie decide": Endpoint("POST", "drives/{over}/prizes/ties/{tie}/decide", ()),
+    "tie cut": Endpoint(
+        "POST", "drives/{over}/prizes/ties/{tie}/cut", ("cards", "draw", "seed"),
+        {"cards": st.dictionaries(st.sampled_from(["1", "2", "3"]),
+                                  st.sampled_from(["7H", "2C", "AS", "JK", "1X", "10D"])),
+         "draw": st.booleans()},
+    ),
+    "tie playoff": Endpoint(
+        "POST", "drives/{over}/prizes/ties/{tie}/playoff",
+        ("match", "winner", "points", "confirm_unusual"),
+        {"match": st.lists(couple, max_size=3), "winner": couple, "points": points},
+    ),
+    "cookie jar draw": Endpoint(
+        "POST", "drives/{over}/prizes/cookie-jar/draw", ("seed", "games"),
+        {"games": st.lists(st.integers(-1, 5), max_size=5)},
+    ),
+    "documents": Endpoint(
+        "POST", "drives/{running}/documents",
+        ("document", "paper", "game", "couple", "filled", "base_url"),
+        {"document": st.sampled_from(["punch-cards", "table-cards", "score-sheets", "movement",
+                                      "results"]),
+         "paper": st.sampled_from(["letter", "a4"]), "game": st.integers(0, 6),
+         "base_url": st.sampled_from(["https://x.org", "javascript:alert(1)", "ftp://x"])},
+    ),
+}  # fmt: skip
+
+
+def tokens(world: World) -> dict[str, str]:
+    return {"organizer": world.ours.org_token, "scorer": world.ours.scorer_token, **world.tokens}
+
+
+def check_refusal(answer: Any, sent: Any, endpoint: Endpoint) -> None:
+    """A refusal says what is wrong: a code, a message, and the field it names is one the
+    endpoint knows or was sent."""
+    error = answer.json()
+    assert isinstance(error.get("code"), str) and error["code"], error
+    assert isinstance(error.get("message"), str) and error["message"].strip(), error
+    sent_keys = set(sent) if isinstance(sent, dict) else set()
+    if "field" in error:
+        assert error["field"] in set(endpoint.fields) | sent_keys | {"club"}, error
+    if error["code"] == "unknown_field":
+        assert error.get("field") in sent_keys, error
+
+
+def post(
+    api: Api, world: World, endpoint: Endpoint, raw: bytes, tie: int, before: dict[str, Any]
+) -> tuple[Any, list[str]]:
+    """Send ``raw`` (undone afterwards); the answer and, for a refusal, the tables it changed
+    from ``before``."""
+    with rolled_back():
+        answer = api.call(
+            endpoint.method,
+            endpoint.url(world, tie),
+            raw=raw,
+            token=tokens(world)[endpoint.token],
+            content_type=endpoint.content_type,
+        )
+        changed = changed_tables(before, snapshot()) if answer.status_code >= 400 else []
+    return answer, changed
+
+
+def fuzz_endpoint(api: Api, world: World, endpoint: Endpoint, examples: int = EXAMPLES) -> None:
+    statuses: list[int] = []
+    before = snapshot()  # every request is undone: each one starts from this
+
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(raw=raw_body(endpoint.fields, endpoint.plausible), tie=st.sampled_from(world.ties))
+    def check(raw: bytes, tie: int) -> None:
+        answer, changed = post(api, world, endpoint, raw, tie, before)
+        assert answer.status_code < 500, (raw, answer.content)
+        statuses.append(answer.status_code)
+        if answer.status_code >= 400:
+            try:
+                sent = json.loads(raw)
+            except (ValueError, RecursionError):
+                sent = None
+            check_refusal(answer, sent, endpoint)
+            if answer.json()["code"] not in KEEPS:
+                assert not changed, (raw, answer.json(), changed)
+
+    for odd in EXPLICIT:  # each field alone, with each of a few values that broke parsers
+        for name in endpoint.fields:
+            raw = json.dumps({name: odd}, ensure_ascii=False).encode()
+            check = example(raw=raw, tie=world.ties[0])(check)
+    check()
+    assert any(400 <= s < 500 for s in statuses), statuses
+
+
+@pytest.mark.parametrize("name", list(ENDPOINTS))
+def test_bad_bodies_are_refused_and_change_nothing(api: Api, world: World, name: str) -> None:
+    fuzz_endpoint(api, world, ENDPOINTS[name])
+
+
+def test_a_refusal_after_a_partial_list_writes_no_couple(api: Api, world: World) -> None:
+    """A list of couples whose last one is bad registers none of them."""
+    drive = world.drives["running"]
+    before = snapshot()
+    answer = api.post(
+        f"drives/{drive.slug}/couples",
+        [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}, {"players": ["Ed", 7]}],
+        token=world.ours.org_token,
+    )
+    assert answer.status_code == 422
+    assert answer.json()["code"] == "missing_player"
+    assert "Couple 3" in answer.json()["message"]
+    assert not changed_tables(before, snapshot())
