@@ -10,11 +10,12 @@ BOOT_PYTHON := $(shell command -v python3.11 || command -v python3)
 # Extra arguments for pytest, e.g. make pytest PYTEST_ARGS='-k healthz -x'
 PYTEST_ARGS ?=
 
-.PHONY: help install run stack lint fmt contracts migrations-check typecheck pytest test bench lock clean
+.PHONY: help install run stack load lint fmt contracts migrations-check typecheck pytest test bench lock clean
 
 help:
 	@echo "make run               install, migrate, load the demo night, serve on 127.0.0.1:8000"
 	@echo "make stack             production stack here: gunicorn + Celery worker on PostgreSQL and Redis (STACK_ARGS=--help)"
+	@echo "make load              load figures: gunicorn on PostgreSQL, then on SQLite (BENCHMARKS.md, Load)"
 	@echo "make test              lint + contracts + migrations-check + typecheck + pytest"
 	@echo "make bench             engine benchmarks (figures for BENCHMARKS.md; never a pass/fail on time)"
 	@echo "make install           create .venv and install requirements-dev.txt"
@@ -41,6 +42,13 @@ run: install
 STACK_ARGS ?=
 stack: install
 	$(PY) -m config.stack $(STACK_ARGS)
+
+# The load figures of BENCHMARKS.md ("Load"): each run starts its own stack on a fresh
+# database and stops it. LOAD_ARGS='--help' lists the options.
+LOAD_ARGS ?=
+load: install
+	$(PY) -m config.loadgen figures --stack postgres $(LOAD_ARGS)
+	$(PY) -m config.loadgen figures --stack sqlite $(LOAD_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

@@ -9,6 +9,8 @@ and for scripts. One command, one subcommand per use (docs/cli.md is the referen
     list, show      what drives there are; where one stands
     close           close the night (read-only from then on)
     print           a printed document (punch cards, table cards…) rendered to a PDF file
+    tokens          each table's and couple's page address (the links on the QR codes)
+    check           the stored night against the rules of the movement (RULES.md §7)
 
 The command only parses, reads files and prints: every change goes through a service, with the
 channel ``cli`` (``import`` for results files) in the audit. A ``ServiceError`` becomes one line
@@ -29,15 +31,16 @@ from django.db import transaction
 from drives.errors import ServiceError
 from drives.models import AuditEntry, Drive
 from drives.services import (
-    MAX_CSV_BYTES,
     Actor,
     club_get_or_create,
     couples_import_csv,
+    csv_max_bytes,
     drive_close,
     drive_create,
 )
 from engine.bots import BOTS
 from engine.rules import PRESETS
+from scoring.integrity import drive_check
 from scoring.printing import DEFAULT_BASE_URL, KINDS, PAPERS, document_render
 from scoring.restore import MAX_EXPORT_BYTES, drive_restore, load_export
 from scoring.results_import import results_import_csv
@@ -51,7 +54,7 @@ IMPORT = Actor(channel=AuditEntry.Channel.IMPORT)
 class Command(BaseCommand):
     help = (
         "Run a drive from the command line: create, import-results, export, restore, simulate, "
-        "list, show, close, print. See docs/cli.md."
+        "list, show, close, print, tokens, check. See docs/cli.md."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -139,6 +142,18 @@ class Command(BaseCommand):
         )
         printing.add_argument("--output", "-o", required=True, metavar="FILE.pdf")
 
+        tokens = subs.add_parser(
+            "tokens", help="each table's and couple's page address, to send the links"
+        )
+        tokens.add_argument("slug")
+        tokens.add_argument(
+            "--base-url", default=DEFAULT_BASE_URL, help="the site's address for the links"
+        )
+        tokens.add_argument("--json", action="store_true", help="as JSON, for scripts")
+
+        check = subs.add_parser("check", help="check the stored night against RULES.md §7")
+        check.add_argument("slug")
+
     def handle(self, *args: Any, **options: Any) -> None:
         handlers: dict[str, Callable[[dict[str, Any]], None]] = {
             "create": self.create,
@@ -150,6 +165,8 @@ class Command(BaseCommand):
             "show": self.show,
             "close": self.close,
             "print": self.print_document,
+            "tokens": self.list_tokens,
+            "check": self.check_night,
         }
         try:
             handlers[options["subcommand"]](options)
@@ -159,7 +176,7 @@ class Command(BaseCommand):
     # --- subcommands ---------------------------------------------------------------------------
 
     def create(self, options: dict[str, Any]) -> None:
-        data = read_file(options["couples"], MAX_CSV_BYTES)
+        data = read_file(options["couples"], csv_max_bytes())
         with transaction.atomic():  # a bad couples file leaves no drive (nor club) behind
             club = club_get_or_create(name=options["club"], actor=CLI)
             drive = drive_create(
@@ -178,7 +195,7 @@ class Command(BaseCommand):
 
     def import_results(self, options: dict[str, Any]) -> None:
         drive = get_drive(options["slug"])
-        data = read_file(options["file"], MAX_CSV_BYTES)
+        data = read_file(options["file"], csv_max_bytes())
         report = results_import_csv(
             drive=drive, data=data, actor=IMPORT, confirm_unusual=options["confirm_unusual"]
         )
@@ -328,6 +345,7 @@ class Command(BaseCommand):
             filled=options["filled"],
             base_url=options["base_url"],
             progress=progress,
+            actor=CLI,
         )
         try:
             Path(options["output"]).write_bytes(pdf)
@@ -336,6 +354,68 @@ class Command(BaseCommand):
         count = f"{pages[0]} pages, " if pages[0] else ""
         self.stdout.write(
             f"Printed {options['document']} to {options['output']} ({count}{len(pdf):,} bytes)."
+        )
+
+    def list_tokens(self, options: dict[str, Any]) -> None:
+        drive = get_drive(options["slug"])
+        if drive.is_closed:
+            raise CommandError(
+                f"{drive.slug} is closed: its table and couple tokens no longer work."
+            )
+        base = options["base_url"].rstrip("/")
+        tables = [
+            {
+                "number": t.number,
+                "token": t.token,
+                "url": f"{base}/t/{t.token}/",
+                "closed_game": t.closed_game,
+            }
+            for t in drive.tables.order_by("number")
+        ]
+        couples = [
+            {
+                "number": c.number,
+                "players": c.players,
+                "token": c.token,
+                "url": f"{base}/c/{c.token}/",
+                "withdrawn": c.withdrawn,
+            }
+            for c in drive.couples.order_by("number")
+        ]
+        if options["json"]:
+            data = {"drive": drive.slug, "tables": tables, "couples": couples}
+            self.stdout.write(json.dumps(data, indent=2, ensure_ascii=False))
+            return
+        self.stdout.write(f"{drive.name} ({drive.date.isoformat()}): pages for phones")
+        if tables:
+            self.stdout.write("tables:")
+            for table in tables:
+                closed = (
+                    f"  (closed from game {table['closed_game']})" if table["closed_game"] else ""
+                )
+                self.stdout.write(f"  {table['number']:>4}  {table['url']}{closed}")
+        else:
+            self.stdout.write("tables: none yet (the tables are set when the night starts)")
+        self.stdout.write("couples:")
+        for couple in couples:
+            withdrawn = "  (withdrawn)" if couple["withdrawn"] else ""
+            self.stdout.write(
+                f"  {couple['number']:>4}  {couple['url']}  "
+                f"{' & '.join(couple['players'])}{withdrawn}"
+            )
+
+    def check_night(self, options: dict[str, Any]) -> None:
+        drive = get_drive(options["slug"])
+        report = drive_check(drive)
+        looked_at = f"{report.games} games, {report.seats} seats, {report.results} results checked"
+        if report.ok:
+            self.stdout.write(f"{drive.slug}: the night holds together ({looked_at}).")
+            return
+        for problem in report.problems:
+            self.stdout.write(problem)
+        raise CommandError(
+            f"{drive.slug}: {len(report.problems)} problem(s) with the stored night "
+            f"({looked_at}), listed on stdout."
         )
 
 
