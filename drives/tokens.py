@@ -54,15 +54,19 @@ def token_owner(raw: str) -> TokenOwner | None:
         return None
     if len(raw) <= CARD_TOKEN_LENGTH:
         # Table and couple tokens are short enough for a QR code; API tokens are longer.
-        table = Table.objects.select_related("drive__club").filter(token=raw).first()
+        # .order_by(): no ORDER BY from the models' default ordering on a unique look-up.
+        table = Table.objects.select_related("drive__club").filter(token=raw).order_by().first()
         if table is not None:
             return TokenOwner("table", table=table)
-        couple = Couple.objects.select_related("drive__club").filter(token=raw).first()
+        couple = Couple.objects.select_related("drive__club").filter(token=raw).order_by().first()
         if couple is not None:
             return TokenOwner("couple", couple=couple)
         return None
     api_token = (
-        ApiToken.objects.select_related("user").filter(digest=ApiToken.digest_of(raw)).first()
+        ApiToken.objects.select_related("user")
+        .filter(digest=ApiToken.digest_of(raw))
+        .order_by()
+        .first()
     )
     if api_token is not None:
         if not api_token.user.is_active:

@@ -94,15 +94,17 @@ def authenticate(request: HttpRequest) -> Caller:
             raise NotAuthenticated(
                 "bad_authorization", "Send the token as: Authorization: Bearer <token>."
             )
-        wait = ratelimit.token_blocked(request)
-        if wait is not None:
-            raise RateLimited(
-                "rate_limited",
-                f"Too many unknown tokens from this address: try again in {wait} seconds.",
-                retry_after=wait,
-            )
         owner = token_owner(raw.strip())
         if owner is None:
+            # A good token is always served (a hall's phones share one address); unknown
+            # ones are counted, and past the limit refused with 429 instead of 401.
+            wait = ratelimit.token_blocked(request)
+            if wait is not None:
+                raise RateLimited(
+                    "rate_limited",
+                    f"Too many unknown tokens from this address: try again in {wait} seconds.",
+                    retry_after=wait,
+                )
             ratelimit.token_failed(request)
             raise NotAuthenticated("bad_token", "This token is not valid.")
         drive = owner.drive

@@ -43,44 +43,57 @@ def member_drive(request: HttpRequest, slug: str, *roles: str) -> tuple[Drive, s
     return drive, role
 
 
+class _TooManyUnknownTokens(Exception):
+    def __init__(self, wait: int) -> None:
+        super().__init__(wait)
+        self.wait = wait
+
+
 def token_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """A page whose address carries a card's token: refused with a 429 page, before any
-    look-up, while this address has tried too many unknown tokens (``drives.ratelimit``)."""
+    """A page whose address carries a card's token. A good token is always served (a hall's
+    phones share one address); an unknown one is counted, and once this address has tried too
+    many (``drives.ratelimit``) the answer is a 429 page instead of the 404."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        wait = ratelimit.token_blocked(request)
-        if wait is not None:
+        try:
+            return view(request, *args, **kwargs)
+        except _TooManyUnknownTokens as refused:
             response = render(
                 request,
                 "scoring/token_rate_limited.html",
-                {"minutes": ratelimit.minutes(wait)},
+                {"minutes": ratelimit.minutes(refused.wait)},
                 status=429,
             )
-            response["Retry-After"] = str(wait)
+            response["Retry-After"] = str(refused.wait)
             return response
-        return view(request, *args, **kwargs)
 
     return wrapper
+
+
+def _unknown_token(request: HttpRequest, message: str) -> Http404:
+    wait = ratelimit.token_blocked(request)
+    if wait is not None:
+        raise _TooManyUnknownTokens(wait)
+    ratelimit.token_failed(request)
+    return Http404(message)
 
 
 def table_by_token(request: HttpRequest, token: str) -> Table:
     table = None
     if len(token) <= MAX_TOKEN:
-        table = Table.objects.select_related("drive__club").filter(token=token).first()
+        table = Table.objects.select_related("drive__club").filter(token=token).order_by().first()
     if table is None:
-        ratelimit.token_failed(request)
-        raise Http404("No such table.")
+        raise _unknown_token(request, "No such table.")
     return table
 
 
 def couple_by_token(request: HttpRequest, token: str) -> Couple:
     couple = None
     if len(token) <= MAX_TOKEN:
-        couple = Couple.objects.select_related("drive__club").filter(token=token).first()
+        couple = Couple.objects.select_related("drive__club").filter(token=token).order_by().first()
     if couple is None:
-        ratelimit.token_failed(request)
-        raise Http404("No such couple.")
+        raise _unknown_token(request, "No such couple.")
     return couple
 
 
