@@ -651,9 +651,10 @@ def documents_request(request: HttpRequest, caller: Caller, slug: str) -> JsonRe
         game=data.get("game"),
         couple=data.get("couple"),
         filled=data.get("filled", False),
-        base_url=data.get("base_url")
-        or request.build_absolute_uri("/").rstrip("/")
-        or DEFAULT_BASE_URL,
+        # Given, it must be a URL (an empty one is refused); not given, this server's own.
+        base_url=data["base_url"]
+        if "base_url" in data
+        else request.build_absolute_uri("/").rstrip("/") or DEFAULT_BASE_URL,
     )
     document.refresh_from_db()
     body = _document_view(request, document)

@@ -125,3 +125,15 @@ def test_the_endpoints_are_described(api: Api, db: None) -> None:
     assert set(spec["paths"]["/drives/{slug}/documents"]) >= {"post"}
     assert "get" in spec["paths"]["/drives/{slug}/documents/{pk}"]
     assert "get" in spec["paths"]["/drives/{slug}/documents/{pk}/file"]
+
+
+def test_an_empty_base_url_is_refused_not_replaced(night: Night, api: Api) -> None:
+    token = api_token_create(user=night.organizer)
+    response = api.post(
+        f"drives/{night.drive.slug}/documents",
+        {"document": "results", "base_url": ""},
+        token=token,
+    )
+    assert response.status_code == 422
+    assert response.json()["code"] == "bad_base_url"
+    assert not Document.objects.exists()
