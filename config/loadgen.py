@@ -21,8 +21,10 @@ API; then the clients play it, with asyncio and one aiohttp session:
     on ``GET /livez``, the minimal JSON view of the same server: requests per second,
     latency percentiles, errors and the ratio of the two throughputs.
 ``figures``
-    ``steady`` at each concurrency asked for (default 50 and 250) and a whole ``night`` of 250
-    tables and 25 games: the load figures of BENCHMARKS.md in one command.
+    ``steady`` at each concurrency asked for (default 50 and 250), a whole ``night`` of 250
+    tables and 25 games with every phone at once, and a "hall" run of a few games with every
+    phone reporting at a random moment within the same minute (``--spread``), as in a hall:
+    the load figures of BENCHMARKS.md in one command.
 
 The target is either a running server (``--url``, with ``--database-url`` so that manage.py
 can set the night up in its database) or a stack started here (``--stack postgres`` or
@@ -402,6 +404,10 @@ class NightOptions:
     seed: int = 1945
     points: bool = True
     outage_limit: float = 90.0
+    # 0: every client submits the moment its game starts (the worst case). Otherwise each
+    # client waits a random moment within this many seconds first, as a hall's phones report
+    # when their tables finish, all within a minute or so.
+    spread: float = 0.0
 
 
 @dataclass
@@ -484,7 +490,11 @@ class NightRun:
         await asyncio.gather(*(self.client(game, share) for share in shares if share))
 
     async def client(self, game: int, rows: list[dict[str, Any]]) -> None:
+        spread = self.options.spread
         for row in rows:
+            if spread > 0:
+                rng = random.Random(f"{self.options.seed}-spread-{game}-{row['table']}")
+                await asyncio.sleep(rng.uniform(0, spread))
             await self.submit_table(game, row)
 
     async def submit_table(self, game: int, row: dict[str, Any]) -> None:
@@ -601,6 +611,7 @@ class NightRun:
             "clients": self.options.clients,
             "retry_fraction": self.options.retry,
             "conflict_fraction": self.options.conflict,
+            "spread_seconds": self.options.spread,
             "seconds": round(wall, 2),
             "results_per_second": round(put["requests"] / wall, 1),
             "submissions": put,
@@ -949,9 +960,11 @@ def print_steady(report: dict[str, Any], backend: str) -> None:
 
 
 def print_night(report: dict[str, Any], backend: str) -> None:
+    spread = report.get("spread_seconds") or 0
+    arrivals = f", each game's results within {spread:g} s" if spread else ", all at once"
     print(
         f"\n{backend}, whole night: {report['tables']} tables, {report['games']} games, "
-        f"{report['clients']} clients, {report['retry_fraction']:.0%} retries, "
+        f"{report['clients']} clients{arrivals}, {report['retry_fraction']:.0%} retries, "
         f"{report['conflict_fraction']:.0%} conflicts: {report['seconds']} s end to end"
     )
     print(HEADER)
@@ -1003,6 +1016,13 @@ def parser() -> argparse.ArgumentParser:
         sub.add_argument("--retry", type=float, default=0.10, help="same-key retries (0.10)")
         sub.add_argument("--conflict", type=float, default=0.05, help="second results (0.05)")
     night.add_argument("--no-points", action="store_true", help="send the winner only")
+    night.add_argument(
+        "--spread",
+        type=float,
+        default=0.0,
+        help="each client submits at a random moment within this many seconds of its game's "
+        "start (default 0: all at once)",
+    )
     steady_mode.add_argument("--clients", type=int, default=50, help="clients (default 50)")
     figures.add_argument(
         "--clients", default="50,250", help="concurrencies, comma-separated (default 50,250)"
@@ -1011,17 +1031,31 @@ def parser() -> argparse.ArgumentParser:
         sub.add_argument("--seconds", type=float, default=15.0, help="per phase (default 15)")
         sub.add_argument("--warmup", type=float, default=2.0, help="seconds (default 2)")
     figures.add_argument("--night-games", type=int, default=25, help="games of the whole night")
+    figures.add_argument(
+        "--hall-games",
+        type=int,
+        default=4,
+        help="games of the hall run, every table's phone reporting within --hall-spread "
+        "seconds (default 4; 0 skips it)",
+    )
+    figures.add_argument(
+        "--hall-spread", type=float, default=60.0, help="seconds (default 60: the same minute)"
+    )
     return main
 
 
-def run_night(stack: Stack, backend: str, args: argparse.Namespace, games: int) -> dict[str, Any]:
-    setup = set_up_night(stack, tables=args.tables, games=games, name="Load night")
+def run_night(
+    stack: Stack, backend: str, args: argparse.Namespace, games: int, spread: float = 0.0
+) -> dict[str, Any]:
+    name = "Hall night" if spread else "Load night"
+    setup = set_up_night(stack, tables=args.tables, games=games, name=name)
     options = NightOptions(
         clients=args.clients if isinstance(args.clients, int) else 250,
         retry=args.retry,
         conflict=args.conflict,
         seed=args.seed,
         points=not getattr(args, "no_points", False),
+        spread=spread,
     )
     meter = meter_for(stack)
     before = meter.read()
@@ -1071,7 +1105,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 summary["web_workers"] = None
             if args.mode == "night":
-                summary["night"] = run_night(stack, backend, args, args.games)
+                summary["night"] = run_night(stack, backend, args, args.games, args.spread)
             elif args.mode == "steady":
                 summary["steady"] = [run_steady(stack, backend, args, args.clients)]
             else:
@@ -1079,14 +1113,18 @@ def main(argv: list[str] | None = None) -> int:
                 summary["steady"] = [run_steady(stack, backend, args, c) for c in concurrencies]
                 args.clients = 250
                 summary["night"] = run_night(stack, backend, args, args.night_games)
+                if args.hall_games > 0:
+                    summary["hall"] = run_night(
+                        stack, backend, args, args.hall_games, args.hall_spread
+                    )
     except (StackError, LoadError) as error:
         print(f"loadgen: {error}", file=sys.stderr)
         return 1
     if args.json:
         Path(args.json).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
         print(f"summary written to {args.json}")
-    night = summary.get("night")
-    return 1 if night and night["anomalies"] else 0
+    nights = [summary.get("night"), summary.get("hall")]
+    return 1 if any(night and night["anomalies"] for night in nights) else 0
 
 
 if __name__ == "__main__":
