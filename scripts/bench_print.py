@@ -1,6 +1,7 @@
 """Time the full print set of a big night: build the data, then render every document.
 
     python scripts/bench_print.py                   # 500 couples (250 tables), 25 games
+    python scripts/bench_print.py --rounds 5        # the set and the bare loop 5 times
     python scripts/bench_print.py --couples 100 --paper a4 --profile
 
 The night (couples registered, the first games played through the services) lives in a
@@ -8,18 +9,21 @@ database of its own, created and destroyed by Django's test machinery as in
 scripts/bench_night.py. The print set is 500 punch cards, 250 table cards, 250 score sheets and
 the results. ``build`` (ORM → plain data) is timed apart from ``render`` (data → PDF bytes).
 In the same run a bare reportlab loop draws the same number of simple pages (a title, a
-number, a few lines of text and a box each, one canvas), the floor the renderers are compared
-with.
+number, a few lines of text and a box each, one canvas, its streams compressed as the
+renderers' are), the floor the renderers are compared with. Each round starts with no QR
+code cached, as a fresh worker does, and each timed part with the garbage collected.
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import io
 import os
 import platform
 import pstats
+import statistics
 import sys
 import tempfile
 import time
@@ -37,6 +41,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=25)
     parser.add_argument("--played", type=int, default=3, help="games played before printing")
     parser.add_argument("--paper", choices=["letter", "a4"], default="letter")
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="render the set and run the bare loop N times"
+    )
     parser.add_argument("--profile", action="store_true", help="print the cProfile top 25")
     args = parser.parse_args(argv)
 
@@ -96,30 +103,28 @@ def night(args: argparse.Namespace) -> Any:
 def bare_loop(pages: int, paper: str) -> float:
     """The same number of simple pages drawn with a bare reportlab canvas."""
     from reportlab.lib.pagesizes import A4, LETTER
-    from reportlab.pdfgen.canvas import Canvas
 
-    from scoring.pdf.base import binary_streams
+    from scoring.pdf.base import PdfCanvas  # reportlab's Canvas, streams as the renderers'
 
     size = LETTER if paper == "letter" else A4
     start = time.perf_counter()
-    with binary_streams():  # as the renderers write them
-        canvas = Canvas(io.BytesIO(), pagesize=size, pageCompression=1)
-        for n in range(1, pages + 1):
-            canvas.setFont("Helvetica-Bold", 24)
-            canvas.drawString(72, size[1] - 72, "Benchmark night")
-            canvas.setFont("Helvetica-Bold", 96)
-            canvas.drawString(72, size[1] - 200, str(n))
-            canvas.setFont("Helvetica", 10)
-            for line in range(5):
-                canvas.drawString(72, size[1] - 240 - 14 * line, f"Line {line} of page {n}")
-            canvas.rect(60, 60, size[0] - 120, size[1] - 120, stroke=1, fill=0)
-            canvas.showPage()
-        canvas.save()
+    canvas = PdfCanvas(io.BytesIO(), pagesize=size, pageCompression=1)
+    for n in range(1, pages + 1):
+        canvas.setFont("Helvetica-Bold", 24)
+        canvas.drawString(72, size[1] - 72, "Benchmark night")
+        canvas.setFont("Helvetica-Bold", 96)
+        canvas.drawString(72, size[1] - 200, str(n))
+        canvas.setFont("Helvetica", 10)
+        for line in range(5):
+            canvas.drawString(72, size[1] - 240 - 14 * line, f"Line {line} of page {n}")
+        canvas.rect(60, 60, size[0] - 120, size[1] - 120, stroke=1, fill=0)
+        canvas.showPage()
+    canvas.save()
     return time.perf_counter() - start
 
 
 def run(args: argparse.Namespace, *, describe: str) -> None:
-    from scoring.pdf import render
+    from scoring.pdf.base import qr_path
     from scoring.print_data import build
 
     start = time.perf_counter()
@@ -136,60 +141,96 @@ def run(args: argparse.Namespace, *, describe: str) -> None:
         data[document] = build(drive, document)
         build_times[document] = time.perf_counter() - start
     profiler = cProfile.Profile() if args.profile else None
+    rounds = []
+    for _ in range(args.rounds):
+        # Each round starts as a fresh worker would for its QR codes: none cached. (The
+        # DejaVu fonts are read once a process: the first round's first document pays it.)
+        qr_path.cache_clear()
+        # Each timed part starts with the garbage collected: a full collection of this
+        # process (Django and the night, over 100,000 objects) takes about 50 ms and would
+        # otherwise fall on whichever part happens to trip it.
+        gc.collect()
+        if profiler is not None:
+            profiler.enable()
+        rows = render_set(data, args.paper)
+        if profiler is not None:
+            profiler.disable()
+        pages = sum(row[1] for row in rows)
+        gc.collect()
+        rounds.append((rows, sum(row[3] for row in rows), bare_loop(pages, args.paper)))
+    # Render times: the median over the rounds (the only round when there is one).
+    rows = rounds[0][0]
+    total_pages = sum(row[1] for row in rows)
+    total_render = statistics.median(r[1] for r in rounds)
+    print(f"{'document':<14} {'pages':>6} {'KiB':>7} {'build s':>8} {'render s':>9} {'ms/page':>8}")
+    for k, (document, pages, size, _took) in enumerate(rows):
+        took = statistics.median(r[0][k][3] for r in rounds)
+        print(
+            f"{document:<14} {pages:>6} {size / 1024:>7.0f} {build_times[document]:>8.2f} "
+            f"{took:>9.3f} {1000 * took / max(pages, 1):>8.2f}"
+        )
+    total_build = sum(build_times.values())
+    print(
+        f"{'full set':<14} {total_pages:>6} {'':>7} {total_build:>8.2f} {total_render:>9.3f} "
+        f"{1000 * total_render / total_pages:>8.2f}"
+    )
+    for number, (_rows, render_time, bare_time) in enumerate(rounds, start=1):
+        print(
+            f"round {number}: render {render_time:.3f} s; bare reportlab loop, {total_pages} "
+            f"simple pages: {bare_time:.3f} s; ratio {render_time / bare_time:.2f}x"
+            + (" (reading the fonts included)" if number == 1 else "")
+        )
+    if len(rounds) > 1:
+        ratios = [render_time / bare_time for _rows, render_time, bare_time in rounds]
+        renders, bares = [r[1] for r in rounds], [r[2] for r in rounds]
+        print(
+            f"median of {len(rounds)} rounds: render {statistics.median(renders):.3f} s, "
+            f"bare {statistics.median(bares):.3f} s, ratio {statistics.median(ratios):.2f}x; "
+            f"best: render {min(renders):.3f} s, bare {min(bares):.3f} s, ratio "
+            f"{min(renders) / min(bares):.2f}x"
+        )
+    drawn, distinct, qr_time = qr_encoding(data)
+    print(
+        f"QR codes: {drawn} drawn, {distinct} distinct (a table's code is on its card and its "
+        f"score sheet); encoding them with reportlab's encoder, from cold: {qr_time:.3f} s"
+    )
     if profiler is not None:
-        profiler.enable()
-    rows, total_pages, total_render = [], 0, 0.0
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+
+
+def render_set(data: dict[str, Any], paper: str) -> list[tuple[str, int, int, float]]:
+    """(document, pages, bytes, seconds) for each document of the set, rendered in turn."""
+    from scoring.pdf import render
+
+    rows = []
     for document in SET:
         pages = [0]
         start = time.perf_counter()
         pdf = render(
             document,
             data[document],
-            paper=args.paper,
+            paper=paper,
             progress=lambda done, total, pages=pages: pages.__setitem__(0, total),
         )
-        took = time.perf_counter() - start
-        rows.append((document, pages[0], len(pdf), build_times[document], took))
-        total_pages += pages[0]
-        total_render += took
-    if profiler is not None:
-        profiler.disable()
-    bare = bare_loop(total_pages, args.paper)
-    qr_time = qr_encoding(data)
-    print(f"{'document':<14} {'pages':>6} {'KiB':>7} {'build s':>8} {'render s':>9} {'ms/page':>8}")
-    for document, pages, size, built, took in rows:
-        print(
-            f"{document:<14} {pages:>6} {size / 1024:>7.0f} {built:>8.2f} {took:>9.2f} "
-            f"{1000 * took / max(pages, 1):>8.1f}"
-        )
-    total_build = sum(build_times.values())
-    print(
-        f"{'full set':<14} {total_pages:>6} {'':>7} {total_build:>8.2f} {total_render:>9.2f} "
-        f"{1000 * total_render / total_pages:>8.1f}"
-    )
-    print(
-        f"bare reportlab loop, {total_pages} simple pages: {bare:.2f} s; "
-        f"ratio {total_render / bare:.2f}x"
-    )
-    print(
-        f"of which encoding the QR codes (reportlab's pure-Python encoder): {qr_time:.2f} s; "
-        f"the rest {total_render - qr_time:.2f} s, ratio {(total_render - qr_time) / bare:.2f}x"
-    )
-    if profiler is not None:
-        pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
+        rows.append((document, pages[0], len(pdf), time.perf_counter() - start))
+    return rows
 
 
-def qr_encoding(data: dict[str, Any]) -> float:
-    """The time the renderers spend encoding the set's QR codes (each once a document)."""
+def qr_encoding(data: dict[str, Any]) -> tuple[int, int, float]:
+    """(codes drawn, distinct codes, the time encoding the distinct ones takes from cold)."""
     from scoring.pdf.base import qr_path
 
     urls = [c["url"] for c in data["punch-cards"]["cards"]]
     urls += [t["url"] for t in data["table-cards"]["tables"]]
     urls += [t["url"] for t in data["score-sheets"]["tables"]]
+    distinct = list(dict.fromkeys(urls))
+    qr_path.cache_clear()
     start = time.perf_counter()
-    for url in urls:
+    for url in distinct:
         qr_path(url)
-    return time.perf_counter() - start
+    took = time.perf_counter() - start
+    qr_path.cache_clear()
+    return len(urls) + len(data["table-cards"]["tables"]), len(distinct), took
 
 
 if __name__ == "__main__":

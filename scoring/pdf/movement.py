@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from scoring.pdf.base import Doc, Progress, chunks, format_date
+from scoring.pdf.base import Doc, Progress, chunks, format_date, num
 
 MARGIN = 36
 
@@ -32,9 +32,9 @@ class Movement:
         doc.draw(
             doc.width - MARGIN, top - 34, format_date(drive["date"], doc.language), 9, align="right"
         )
-        doc.canvas.setFillGray(0.4)
+        doc.gray(0.4)
         doc.draw(MARGIN, top - 40, title, 10, bold=True)
-        doc.canvas.setFillGray(0)
+        doc.gray(0)
         return top - 56
 
     def _flow(
@@ -55,7 +55,6 @@ class Movement:
 
             def page(group: list[dict[str, Any]] = group) -> None:
                 y0 = self._header(title) - max(0.0, row_h * 0.7 - 8)
-                c = doc.canvas
                 for k, column in enumerate(chunks(group, rows)):
                     x = MARGIN + k * col_w
                     y = y0
@@ -64,9 +63,8 @@ class Movement:
                         y -= row_h
                     for i, item in enumerate(column):
                         if i % 2 == 0:
-                            c.setFillGray(0.94)
-                            c.rect(x, y - row_h * 0.3, col_w - 12, row_h, stroke=0, fill=1)
-                            c.setFillGray(0)
+                            band = (x, y - row_h * 0.3, col_w - 12, row_h)
+                            doc.literal(f"0.94 g {' '.join(map(num, band))} re f 0 g")
                         draw(item, x, y, col_w - 12)
                         y -= row_h
 
@@ -75,7 +73,7 @@ class Movement:
 
     def _table_head(self, x: float, y: float, w: float) -> None:
         doc = self.doc
-        doc.canvas.setFillGray(0.35)
+        doc.gray(0.35)
         doc.draw(x + 4, y, doc.labels["table"], 8, bold=True)
         doc.draw(x + w * 0.45, y, doc.labels["stays"], 8, bold=True, align="center")
         doc.draw(
@@ -86,7 +84,7 @@ class Movement:
             bold=True,
             align="center",
         )
-        doc.canvas.setFillGray(0)
+        doc.gray(0)
 
     def _table_row(self, row: dict[str, Any], x: float, y: float, w: float) -> None:
         doc = self.doc
@@ -94,9 +92,9 @@ class Movement:
         if row["sit_out"]:
             alone = row["stays"] or row["arrives"]
             doc.draw(x + w * 0.45, y, alone, 11, align="center")
-            doc.canvas.setFillGray(0.4)
+            doc.gray(0.4)
             doc.draw(x + w * 0.8, y, doc.labels["sits_out"], 8, align="center")
-            doc.canvas.setFillGray(0)
+            doc.gray(0)
             return
         doc.draw(x + w * 0.45, y, row["stays"], 11, align="center")
         doc.draw(x + w * 0.8, y, row["arrives"], 11, bold=True, align="center")
@@ -107,9 +105,9 @@ class Movement:
         doc.draw(x + 52, y, f"→ {doc.labels['table'].lower()} {row['table']}", 15)
         note = doc.labels["sits_out"] if row["sit_out"] else doc.labels["deals"]
         if row["deals"] or row["sit_out"]:
-            doc.canvas.setFillGray(0.4)
+            doc.gray(0.4)
             doc.draw(x + w - 4, y, note, 7.5, align="right")
-            doc.canvas.setFillGray(0)
+            doc.gray(0)
 
     def render(self, progress: Progress | None) -> bytes:
         labels = self.doc.labels

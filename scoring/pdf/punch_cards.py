@@ -1,17 +1,16 @@
 """Punch cards: eight to a page (two across, four down) with cut marks. Each card shows the
 drive, the date, the couple number large, both names, a circle per game to punch, a QR code to
 the couple's page and a one-line ranking reminder in the bottom margin. The frame (border,
-labels, circles, reminder) is the same on every card: it is drawn once as a form. A filled
-card shows the recorded wins as punched (black) circles."""
+labels, circles, reminder) is the same on every card, and the cut marks on every full page:
+each is drawn once as a form. A filled card shows the recorded wins as punched (black)
+circles."""
 
 from __future__ import annotations
 
 import math
 from typing import Any
 
-from reportlab.pdfbase.pdfmetrics import stringWidth
-
-from scoring.pdf.base import Doc, Progress, chunks, format_date, reminder
+from scoring.pdf.base import Doc, Progress, chunks, format_date, num, reminder
 
 COLUMNS, ROWS = 2, 4
 MARGIN = 24
@@ -86,7 +85,7 @@ class PunchCards:
         number = str(card["number"])
         size = doc.fit(number, 40, 86, bold=True)
         doc.draw(PAD, h - 80, number, size, bold=True)
-        name_x = PAD + stringWidth(number, doc.bold, size) + 10
+        name_x = PAD + doc.string_width(number, doc.bold, size) + 10
         name_w = w - PAD - QR_SIZE - 6 - name_x
         for i, name in enumerate(card["players"]):
             doc.draw(name_x, h - 58 - i * 14, doc.clip(name, 10.5, name_w), 10.5)
@@ -113,22 +112,25 @@ class PunchCards:
             )
             c.setFillGray(0)
 
-    def _page(self, cards: list[dict[str, Any]]) -> None:
-        c = self.doc.canvas
-        for i, card in enumerate(cards):
-            row, col = divmod(i, COLUMNS)
-            x = MARGIN + col * self.card_w
-            y = self.doc.height - MARGIN - (row + 1) * self.card_h
-            c.saveState()
-            c.translate(x, y)
-            self._card(card)
-            c.restoreState()
-        rows = math.ceil(len(cards) / COLUMNS)
-        cols = COLUMNS if len(cards) > 1 else 1
+    def _cut_marks(self, cards: int) -> None:
+        rows = math.ceil(cards / COLUMNS)
+        cols = COLUMNS if cards > 1 else 1
         xs = [MARGIN + i * self.card_w for i in range(cols + 1)]
         top = self.doc.height - MARGIN
         ys = [top - i * self.card_h for i in range(rows, -1, -1)]
         self.doc.cut_marks(xs, ys)
+
+    def _page(self, cards: list[dict[str, Any]]) -> None:
+        doc = self.doc
+        for i, card in enumerate(cards):
+            row, col = divmod(i, COLUMNS)
+            x = MARGIN + col * self.card_w
+            y = doc.height - MARGIN - (row + 1) * self.card_h
+            doc.literal(f"q 1 0 0 1 {num(x)} {num(y)} cm")  # saveState and translate
+            self._card(card)
+            doc.literal("Q")
+        count = len(cards)
+        doc.form(f"punch-cuts-{count}", lambda: self._cut_marks(count))
 
     def render(self, progress: Progress | None) -> bytes:
         pages = [

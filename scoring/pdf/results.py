@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from scoring.pdf.base import Doc, Progress, format_date, format_time
+from scoring.pdf.base import Doc, Progress, format_date, format_time, num
 
 MARGIN = 40
 LINE = 15.0
@@ -117,10 +117,10 @@ class Results:
 
         def head() -> None:
             y = self.y
-            self._step(lambda: doc.canvas.setFillGray(0.35))
+            self._step(lambda: doc.gray(0.35))
             for x, key in zip(cols, ("place", "couple", "players", "wins", "played"), strict=True):
                 self._text(x, labels[key], 8, bold=True)
-            self._step(lambda: doc.canvas.setFillGray(0))
+            self._step(lambda: doc.gray(0))
             self.y = y - LINE
 
         head()
@@ -131,10 +131,12 @@ class Results:
             if i % 2 == 0:
                 y = self.y
 
-                def band(y: float = y) -> None:
-                    doc.canvas.setFillGray(0.95)
-                    doc.canvas.rect(MARGIN - 4, y - 4, w + 8, LINE, stroke=0, fill=1)
-                    doc.canvas.setFillGray(0)
+                band_ops = (
+                    f"0.95 g {num(MARGIN - 4)} {num(y - 4)} {num(w + 8)} {num(LINE)} re f 0 g"
+                )
+
+                def band(ops: str = band_ops) -> None:
+                    doc.literal(ops)
 
                 self._step(band)
             place = ordinal(row["place"], doc.language) if row["place"] else "—"

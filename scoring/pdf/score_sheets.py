@@ -2,13 +2,11 @@
 filled in with its two couples and who deals first, the others blank to be written), columns
 for the winner and the final points; a tally strip per side to cross off points in fives to
 45; and the card ranking of the ruleset (RULES.md §1) as a cheat sheet. Everything but the
-table number, its QR code and the couples is one form, drawn once."""
+table number, its QR code, the couples and the page number is one form, drawn once."""
 
 from __future__ import annotations
 
 from typing import Any
-
-from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from scoring.pdf.base import SUIT_NAMES, SUIT_SYMBOLS, Doc, Progress, format_date
 
@@ -26,7 +24,7 @@ def draw_cards(doc: Doc, x: float, y: float, cards: list[str], size: float, widt
     """Cards in a row within ``width``, red suits in red."""
     c = doc.canvas
     texts = [doc.text(card) for card in cards]
-    widths = [stringWidth(t, doc.regular, size) for t in texts]
+    widths = [doc.string_width(t, doc.regular, size) for t in texts]
     gap = size * 0.5
     if sum(widths) + gap * (len(texts) - 1) > width:
         gap = size * 0.25
@@ -57,7 +55,7 @@ def cheat_sheet(doc: Doc, ranking: dict[str, Any], x: float, y: float, w: float)
     doc.draw(x + 8, y - 14, f"{doc.labels['cheat_sheet']} · {ranking['name']}", 9, bold=True)
     size = 8
     names = SUIT_NAMES[doc.language]
-    head_w = max(stringWidth(doc.text(f"♦ {n}"), doc.bold, size) for n in names.values()) + 8
+    head_w = max(doc.string_width(doc.text(f"♦ {n}"), doc.bold, size) for n in names.values()) + 8
     trumps_x = x + 8 + head_w
     inner = w - 16 - head_w
     offsuit_x = trumps_x + inner * 0.53
@@ -194,6 +192,7 @@ class ScoreSheets:
                 doc.draw(bx + box_w - 3, row_top - 21, points, 7, align="right")
                 c.setFillGray(0)
         cheat_sheet(doc, self.data["ranking"], MARGIN, MARGIN + 14 + self.cheat_h, self.grid_w)
+        doc.footer_fixed()
 
     def _page(self, sheet: dict[str, Any], page: int, pages: int) -> None:
         doc = self.doc
@@ -219,7 +218,7 @@ class ScoreSheets:
             value = sheet.get(key)
             if value is not None:
                 doc.draw(MARGIN + 80, y - 18 - side * 28 - 17, value, 11, bold=True, align="center")
-        doc.footer(page, pages)
+        doc.footer_page(page, pages)
 
     def render(self, progress: Progress | None) -> bytes:
         sheets = self.data["tables"]

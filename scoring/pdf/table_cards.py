@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reportlab.pdfbase.pdfmetrics import stringWidth
-
-from scoring.pdf.base import Doc, Progress
+from scoring.pdf.base import Doc, Progress, num
 
 MARGIN = 28
 
@@ -57,7 +55,7 @@ class TableCards:
         box_w = w - 2 * MARGIN - self.qr_size - 16
         box_h = self.half - 2 * MARGIN - 48
         by_height = box_h / 0.73  # cap height of the digits ≈ 0.73 em
-        by_width = box_w / max(stringWidth(number, doc.bold, 1), 0.01)
+        by_width = box_w / max(doc.string_width(number, doc.bold, 1), 0.01)
         size = min(by_height, by_width)
         doc.draw(
             MARGIN + box_w / 2,
@@ -80,14 +78,17 @@ class TableCards:
         )
 
     def _page(self, table: dict[str, Any]) -> None:
-        c = self.doc.canvas
-        self.doc.form("table-frame", self._frame)
+        doc = self.doc
+        doc.form("table-frame", self._frame)
+        code = doc.canvas._code
+        start = len(code)
         self._half(table)
-        c.saveState()
-        c.translate(self.doc.width, self.doc.height)
-        c.rotate(180)
-        self._half(table)
-        c.restoreState()
+        half = code[start:]
+        # The top half: the same operators after saveState, a translation to the far corner
+        # and a rotation by 180°; then restoreState.
+        doc.literal(f"q -1 0 0 -1 {num(doc.width)} {num(doc.height)} cm")
+        code.extend(half)
+        doc.literal("Q")
 
     def render(self, progress: Progress | None) -> bytes:
         pages = [(lambda t=t: self._page(t)) for t in self.data["tables"]]
