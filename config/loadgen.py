@@ -850,12 +850,15 @@ def own_stack(
     postgres_server: str = DEFAULT_POSTGRES_SERVER,
     broker_url: str | None = None,
     workers: int | None = None,
+    database_name: str | None = None,
 ) -> Iterator[Stack]:
-    """gunicorn (no Celery worker: results need none) on a new database, stopped and the
-    database dropped at the end."""
+    """gunicorn (no Celery worker: results need none) on a new database (on PostgreSQL
+    ``database_name``, by default ``fortyfives_load_<pid>``), stopped and the database
+    dropped at the end. The integration tests start theirs with it too."""
     state = Path(tempfile.mkdtemp(prefix="fortyfives-load-stack-"))
     if kind == "postgres":
-        database = with_database(postgres_server, f"fortyfives_load_{os.getpid()}")
+        name = database_name or f"fortyfives_load_{os.getpid()}"
+        database = with_database(postgres_server, name)
     elif kind == "sqlite":
         database = f"sqlite:///{state / 'db.sqlite3'}"
     else:

@@ -19,19 +19,16 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sqlite3
-import tempfile
 from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from psycopg import IsolationLevel
 
-from config.loadgen import NightRun, drop_postgres_database, free_port, with_database
-from config.stack import Stack, StackConfig
+from config.loadgen import DEFAULT_POSTGRES_SERVER, NightRun, own_stack
+from config.stack import Stack
 from tests.scoring.nights import expected_next
 
 
@@ -66,30 +63,17 @@ def live_stack(request: pytest.FixtureRequest) -> Iterator[Stack]:
         pytest.skip("DATABASE_URL is PostgreSQL: the SQLite stack runs in the SQLite pass")
     if kind == "postgres" and not server:
         pytest.skip("set DATABASE_URL=postgres://… to run")  # tests/conftest.py fails it in CI
-    state = Path(tempfile.mkdtemp(prefix="fortyfives-itest-"))
+    database_name = None
     if kind == "postgres":
         assert server is not None
-        database = with_database(server, f"{server.rsplit('/', 1)[1]}_stack_{os.getpid()}")
-        broker = stack_broker()
-    else:
-        database, broker = f"sqlite:///{state / 'db.sqlite3'}", None
-    stack = Stack(
-        StackConfig(
-            database_url=database,
-            broker_url=broker,
-            port=free_port(),
-            worker=False,
-            state_dir=state,
-        )
-    )
-    try:
-        stack.start()
+        database_name = f"{server.rsplit('/', 1)[1]}_stack_{os.getpid()}"
+    with own_stack(
+        kind,
+        postgres_server=server or DEFAULT_POSTGRES_SERVER,
+        broker_url=stack_broker() if kind == "postgres" else None,
+        database_name=database_name,
+    ) as stack:
         yield stack
-    finally:
-        stack.stop()
-        if kind == "postgres":
-            drop_postgres_database(database)
-        shutil.rmtree(state, ignore_errors=True)
 
 
 @pytest.fixture
