@@ -38,14 +38,13 @@ from collections.abc import Callable, Iterator
 from datetime import date
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import pytest
 import redis
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management import call_command
-from django.db import connection, connections
+from django.db import connections
 from django.test import Client
 from django.urls import reverse
 from kombu.exceptions import OperationalError
@@ -67,7 +66,7 @@ from scoring.models import Document
 from scoring.printing import QUEUE_DOWN, document_request, document_run, document_status
 from scoring.tasks import render_document
 from tests.factories import UserFactory
-from tests.printing.conftest import Night, fake_render, make_night
+from tests.printing.conftest import Night, database_url, fake_render, make_night
 
 DESK = Actor(channel=AuditEntry.Channel.DESK)
 COUPLES = 500
@@ -169,17 +168,6 @@ class PrivateRedis:
             return bool(self.client().ping())
         except redis.RedisError:
             return False
-
-
-def database_url() -> str:
-    """The URL of the test database (the worker must see the rows the test commits)."""
-    db = connection.settings_dict
-    user = quote(db.get("USER") or "", safe="")
-    password = quote(db.get("PASSWORD") or "", safe="")
-    auth = f"{user}:{password}@" if password else f"{user}@" if user else ""
-    host = db.get("HOST") or "localhost"
-    port = f":{db['PORT']}" if db.get("PORT") else ""
-    return f"postgres://{auth}{host}{port}/{db['NAME']}"
 
 
 class Worker:

@@ -11,8 +11,10 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
+from django.db import connection
 from reportlab.lib.pagesizes import A4, letter
 from reportlab.pdfgen import canvas
 
@@ -129,3 +131,16 @@ def make_night(couples: int = 8) -> Night:
 @pytest.fixture
 def night(db: None) -> Night:
     return make_night()
+
+
+def database_url() -> str:
+    """The URL of the database this test runs on (the test database, by its name)."""
+    db = connection.settings_dict
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        return f"sqlite:///{db['NAME']}"
+    user = quote(db.get("USER") or "", safe="")
+    password = quote(db.get("PASSWORD") or "", safe="")
+    auth = f"{user}:{password}@" if password else f"{user}@" if user else ""
+    host = db.get("HOST") or "localhost"
+    port = f":{db['PORT']}" if db.get("PORT") else ""
+    return f"postgres://{auth}{host}{port}/{db['NAME']}"

@@ -13,11 +13,9 @@ import time
 import uuid
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 import pytest
 from django.conf import settings
-from django.db import connection
 from pypdf import PdfReader
 
 from config.celery import app as celery_app
@@ -25,24 +23,11 @@ from scoring import printing
 from scoring.models import Document
 from scoring.printing import document_request
 from scoring.tasks import render_document
-from tests.printing.conftest import DESK, make_night
+from tests.printing.conftest import DESK, database_url, make_night
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
 WAIT = 60
-
-
-def database_url() -> str:
-    """The URL of the database this test runs on (the test database, by its name)."""
-    db = connection.settings_dict
-    if db["ENGINE"] == "django.db.backends.sqlite3":
-        return f"sqlite:///{db['NAME']}"
-    user = quote(db.get("USER") or "", safe="")
-    password = quote(db.get("PASSWORD") or "", safe="")
-    auth = f"{user}:{password}@" if password else f"{user}@" if user else ""
-    host = db.get("HOST") or "localhost"
-    port = f":{db['PORT']}" if db.get("PORT") else ""
-    return f"postgres://{auth}{host}{port}/{db['NAME']}"
 
 
 def start_worker(queue: str, media: Path, log: Path) -> subprocess.Popen[bytes]:
