@@ -10,9 +10,10 @@ and are not counted). The limits, in ``settings`` (with these defaults):
   ``RATELIMIT_LOGIN_IP_FAILURES`` (50) per address, within ``RATELIMIT_LOGIN_WINDOW``
   (900 s);
 - ``RATELIMIT_TOKEN_FAILURES`` (50) unknown table, couple or API tokens per address within
-  ``RATELIMIT_TOKEN_WINDOW`` (600 s). Once over it, every token request from that address is
-  refused until the window ends, valid tokens included (else a guesser would still learn
-  which guess was right).
+  ``RATELIMIT_TOKEN_WINDOW`` (600 s). Once over it, unknown tokens from that address are
+  answered 429 until the window ends; valid ones are still served, so that one guesser on a
+  hall's Wi-Fi cannot shut out the phones that share the address (tokens are 128-bit random:
+  guessing one is hopeless; the limit keeps the noise down and says so).
 
 The client's address is ``REMOTE_ADDR``; behind a reverse proxy that appends it to
 ``X-Forwarded-For`` (``RATELIMIT_TRUST_X_FORWARDED_FOR = True``), the last address of that
@@ -142,7 +143,8 @@ def _token_counter(request: HttpRequest) -> Counter:
 
 
 def token_blocked(request: HttpRequest) -> int | None:
-    """Seconds this client must wait before presenting a token again, or None."""
+    """Seconds this client must wait before an unknown token of theirs is answered other
+    than 429, or None."""
     return _retry_after([_token_counter(request)])
 
 
