@@ -21,11 +21,11 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from drives import race
+from drives import race, rows
 from drives.errors import Conflict, Forbidden, NotFound, ServiceError
 from drives.models import (
     ApiToken,
@@ -80,16 +80,19 @@ def audit(
     new: Any = None,
     note: str = "",
 ) -> AuditEntry:
-    return AuditEntry.objects.create(
-        club_id=club.pk if club is not None else drive.club_id,  # type: ignore[union-attr]
-        drive=drive,
-        user=actor.account,
-        channel=actor.channel,
-        action=action,
-        subject=subject,
-        old=old,
-        new=new,
-        note=note,
+    # Inserted without compiling the INSERT each time (drives/rows.py): every result writes one.
+    return rows.insert(
+        AuditEntry(
+            club_id=club.pk if club is not None else drive.club_id,  # type: ignore[union-attr]
+            drive=drive,
+            user=actor.account,
+            channel=actor.channel,
+            action=action,
+            subject=subject,
+            old=old,
+            new=new,
+            note=note,
+        )
     )
 
 
@@ -289,24 +292,36 @@ def _unique_slug(model: Any, base: str) -> str:
     return slug
 
 
+_DRIVE_LOCKED = rows.Statement(
+    lambda sql, shared, locking: (
+        f"SELECT {sql.columns(Drive, 'd')}, {sql.columns(Club, 'c')} FROM {sql.table(Drive)} d"
+        + sql.join(Club, "c", sql.column(Drive, "club", "d"))
+        + f" WHERE {sql.column(Drive, 'id', 'd')} = %s"
+        + (sql.lock("d", shared=shared) if locking else "")
+    )
+)
+
+
 def _lock(drive: Drive, *, shared: bool = False) -> Drive:
-    """The drive row, locked for this transaction (PostgreSQL: FOR UPDATE; SQLite: the
-    IMMEDIATE transaction already holds the write lock). Not locked in a test's control run
-    only (``SERVICES_LOCKING``, drives/race.py).
+    """The drive row (with its club), read again and locked for this transaction
+    (PostgreSQL: FOR UPDATE; SQLite: the IMMEDIATE transaction already holds the write lock).
+    Not locked in a test's control run only (``SERVICES_LOCKING``, drives/race.py).
 
     ``shared`` (PostgreSQL only): FOR SHARE, for writes that may run side by side but never
     alongside an exclusive one — the results of different tables are recorded at the same time
     (their commits share the disk flushes), while the advance, which locks FOR UPDATE, waits
     for them and they wait for it. Two writes to the same table are taken one after the
     other by a lock on that table's seat row (scoring.services).
+
+    One hand-written statement (drives/rows.py): every result takes this lock.
     """
-    if shared and connection.vendor == "postgresql" and race.locking():
-        table = Drive._meta.db_table
-        return Drive.objects.raw(f"SELECT * FROM {table} WHERE id = %s FOR SHARE", [drive.pk])[0]
-    rows = Drive.objects.select_related("club")
-    if race.locking():
-        rows = rows.select_for_update(of=("self",))
-    return rows.get(pk=drive.pk)
+    row = _DRIVE_LOCKED.one([drive.pk], shared, race.locking())
+    if row is None:
+        raise Drive.DoesNotExist(f"drive {drive.pk} is gone")
+    locked, at = rows.build(Drive, row)
+    club, _ = rows.build(Club, row, at)
+    rows.relate(locked, "club", club)
+    return locked  # type: ignore[return-value]
 
 
 def _require_open(drive: Drive) -> None:
@@ -518,6 +533,10 @@ def couple_update(*, couple: Couple, actor: Actor, **changes: Any) -> Couple:
         old: dict[str, Any] = {}
         new: dict[str, Any] = {}
         if "players" in changes:
+            if "player1" in changes or "player2" in changes:
+                raise ServiceError(
+                    "bad_couple", "Send players, or player1 and player2, not both."
+                )
             players = changes.pop("players")
             if not isinstance(players, list | tuple) or len(players) != 2:
                 raise ServiceError("bad_couple", "players must be a list of two names.")

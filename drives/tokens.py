@@ -16,7 +16,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from drives.models import ApiToken, Couple, Drive, Table
+from drives import rows
+from drives.models import ApiToken, Club, Couple, Drive, Table
 
 # A token longer than this is none of ours: answer without hashing or querying it.
 MAX_TOKEN_LENGTH = 200
@@ -46,6 +47,34 @@ class TokenOwner:
         return None
 
 
+def _card_owner(sql: rows.Sql, model: type[Table] | type[Couple]) -> str:
+    return (
+        f"SELECT {sql.columns(model, 'o')}, {sql.columns(Drive, 'd')}, {sql.columns(Club, 'c')}"
+        f" FROM {sql.table(model)} o"
+        + sql.join(Drive, "d", sql.column(model, "drive", "o"))
+        + sql.join(Club, "c", sql.column(Drive, "club", "d"))
+        + f" WHERE {sql.column(model, 'token', 'o')} = %s"
+    )
+
+
+# A table's or couple's token with its drive and club: one hand-written statement each
+# (drives/rows.py), as every phone sends one with each result.
+TABLE_BY_TOKEN = rows.Statement(lambda sql: _card_owner(sql, Table))
+COUPLE_BY_TOKEN = rows.Statement(lambda sql: _card_owner(sql, Couple))
+
+
+def _card(statement: rows.Statement, model: type[Any], raw: str) -> Any:
+    row = statement.one([raw])
+    if row is None:
+        return None
+    owner, at = rows.build(model, row)
+    drive, at = rows.build(Drive, row, at)
+    club, _ = rows.build(Club, row, at)
+    rows.relate(drive, "club", club)
+    rows.relate(owner, "drive", drive)
+    return owner
+
+
 def token_owner(raw: str) -> TokenOwner | None:
     """The owner of the raw token, or None if it is nobody's (or its user is inactive).
     One query for a table token, two for a couple's; an API token one (two when its
@@ -54,11 +83,10 @@ def token_owner(raw: str) -> TokenOwner | None:
         return None
     if len(raw) <= CARD_TOKEN_LENGTH:
         # Table and couple tokens are short enough for a QR code; API tokens are longer.
-        # .order_by(): no ORDER BY from the models' default ordering on a unique look-up.
-        table = Table.objects.select_related("drive__club").filter(token=raw).order_by().first()
+        table = _card(TABLE_BY_TOKEN, Table, raw)
         if table is not None:
             return TokenOwner("table", table=table)
-        couple = Couple.objects.select_related("drive__club").filter(token=raw).order_by().first()
+        couple = _card(COUPLE_BY_TOKEN, Couple, raw)
         if couple is not None:
             return TokenOwner("couple", couple=couple)
         return None

@@ -149,6 +149,9 @@ def test_couple_patch(api, ours) -> None:  # type: ignore[no-untyped-def]
     assert entry.old["paid"] is False and entry.new["paid"] is True and entry.channel == "api"
     assert api.patch(url, {"paid": "yes"}, token=ours.scorer_token).status_code == 422
     assert api.patch(url, {"couple": 3}, token=ours.scorer_token).json()["code"] == "unknown_field"
+    both = api.patch(url, {"players": ["C", "D"], "player1": "E"}, token=ours.scorer_token)
+    assert both.status_code == 422 and "not both" in both.json()["message"]
+    assert Couple.objects.get(drive=drive, number=2).players == ["Ann", "Bob"]
     missing = api.patch(f"drives/{drive.slug}/couples/9", {"paid": True}, token=ours.scorer_token)
     assert missing.status_code == 404 and missing.json()["code"] == "no_such_couple"
 
