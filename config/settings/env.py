@@ -19,7 +19,11 @@ FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
 # writing to it. WAL lets readers go on while one writer writes; IMMEDIATE takes the write
 # lock at BEGIN, so two writers queue on busy_timeout instead of failing with "database is
 # locked" half-way through a transaction; synchronous=NORMAL is durable across a crash of
-# the application in WAL mode.
+# the application in WAL mode. Connections are kept between requests (CONN_MAX_AGE), as on
+# PostgreSQL: opening one reads the schema and sets the journal again, and closing the last one
+# checkpoints the WAL, which together cost more than a result's whole submission.
+# Django's SQLite backend with writers queueing on a lock file (config/sqlite/base.py).
+SQLITE_ENGINE = "config.sqlite"
 SQLITE_OPTIONS: dict[str, Any] = {
     "transaction_mode": "IMMEDIATE",
     "timeout": 20,
@@ -62,21 +66,19 @@ def env_list(environ: Mapping[str, str], name: str, default: str = "") -> list[s
 def database_settings(environ: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
     """``DATABASES["default"]``: from ``DATABASE_URL``, else SQLite at base_dir/db.sqlite3."""
     url = environ.get("DATABASE_URL", "").strip()
+    max_age = env_int(environ, "CONN_MAX_AGE", 60)
     if not url:
         return {
-            "ENGINE": "django.db.backends.sqlite3",
+            "ENGINE": SQLITE_ENGINE,
             "NAME": base_dir / "db.sqlite3",
             "OPTIONS": dict(SQLITE_OPTIONS),
+            "CONN_MAX_AGE": max_age,
         }
     config: dict[str, Any] = dict(
-        dj_database_url.parse(
-            url,
-            conn_max_age=env_int(environ, "CONN_MAX_AGE", 60),
-            conn_health_checks=True,
-        )
+        dj_database_url.parse(url, conn_max_age=max_age, conn_health_checks=True)
     )
     if config["ENGINE"] == "django.db.backends.sqlite3":
-        config["CONN_MAX_AGE"] = 0
+        config["ENGINE"] = SQLITE_ENGINE
         config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
     return config
 

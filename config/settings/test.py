@@ -6,6 +6,7 @@ SQLite default and, in CI, on PostgreSQL and Redis.
 
 from .base import *
 from .base import BASE_DIR, DATABASES, SECRET_KEY
+from .env import SQLITE_ENGINE
 
 DEBUG = False
 SECRET_KEY = SECRET_KEY or "django-insecure-test-only-key-for-the-45s-test-suite"
@@ -18,5 +19,5 @@ WHITENOISE_USE_FINDERS = True
 
 # On SQLite the test database is a file, as in a hall (WAL journal, writers waiting on one
 # another), not Django's in-memory default: the concurrency tests need threads that share it.
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+if DATABASES["default"]["ENGINE"] == SQLITE_ENGINE:
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
