@@ -30,6 +30,7 @@ instances with the ORM's (tests/drives/test_rows.py).
 
 from __future__ import annotations
 
+import itertools
 import re
 import weakref
 from collections.abc import Callable, Sequence
@@ -80,8 +81,10 @@ class Sql:
 
 
 _PLACEHOLDER = re.compile(r"%s")
-# Statement text -> its prepared name; per driver connection, the names already prepared.
+# Statement text -> its prepared name (numbered by one counter, so that two threads naming two
+# texts at once never give both the same name); per driver connection, the names prepared.
 _names: dict[str, str] = {}
+_numbers = itertools.count(1)
 _prepared: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
 
 
@@ -91,21 +94,29 @@ def _numbered(text: str) -> str:
     return _PLACEHOLDER.sub(lambda _: f"${next(count)}", text)
 
 
+def _name_of(text: str) -> str:
+    """The prepared statement's name for ``text``: the same for the same text in every
+    connection of this process, never the same for two texts."""
+    name = _names.get(text)
+    if name is None:
+        name = _names.setdefault(text, f"fortyfives_{next(_numbers)}")
+    return name
+
+
 def execute(cursor: Any, connection: BaseDatabaseWrapper, text: str, params: Sequence[Any]) -> None:
     """Run ``text`` with ``params`` on Django's ``cursor``; on PostgreSQL as a prepared
     statement of this connection (prepared on first use)."""
     if connection.vendor != "postgresql":
         cursor.execute(text, params)
         return
-    name = _names.get(text)
-    if name is None:
-        name = _names.setdefault(text, f"fortyfives_{len(_names) + 1}")
+    name = _name_of(text)
     raw = connection.connection
     done = _prepared.get(raw)
     if done is None:
         done = _prepared.setdefault(raw, set())
     if name not in done:
-        raw.execute(f"PREPARE {name} AS {_numbered(text)}")
+        with connection.wrap_database_errors:  # a failure is Django's DatabaseError, as usual
+            raw.execute(f"PREPARE {name} AS {_numbered(text)}")
         done.add(name)
     arguments = f"({', '.join(['%s'] * len(params))})" if params else ""
     cursor.execute(f"EXECUTE {name}{arguments}", params)

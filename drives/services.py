@@ -534,9 +534,7 @@ def couple_update(*, couple: Couple, actor: Actor, **changes: Any) -> Couple:
         new: dict[str, Any] = {}
         if "players" in changes:
             if "player1" in changes or "player2" in changes:
-                raise ServiceError(
-                    "bad_couple", "Send players, or player1 and player2, not both."
-                )
+                raise ServiceError("bad_couple", "Send players, or player1 and player2, not both.")
             players = changes.pop("players")
             if not isinstance(players, list | tuple) or len(players) != 2:
                 raise ServiceError("bad_couple", "players must be a list of two names.")

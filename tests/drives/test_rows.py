@@ -210,3 +210,18 @@ def test_a_statement_is_made_once_per_vendor_and_variant(drive: Drive) -> None:
     assert made == [False, True]
     assert locked.endswith(" FOR UPDATE OF x") == (connection.vendor == "postgresql")
     assert statement.one([], True) == (1,)  # one club: the drive's
+
+
+def test_each_statement_text_has_a_name_of_its_own() -> None:
+    """A connection that had prepared one text under a name would run that plan for any
+    other text given the same name: the names never repeat (drawn from one counter, so
+    not even two threads naming two texts at once can share one)."""
+    texts = [f"SELECT {n} AS test_name" for n in range(50)]
+    try:
+        names = [rows._name_of(text) for text in texts]
+        assert len(set(names)) == len(names)
+        assert [rows._name_of(text) for text in reversed(texts)] == names[::-1]
+        assert not set(names) & {rows._name_of("SELECT 'another'")}
+    finally:
+        for text in [*texts, "SELECT 'another'"]:
+            rows._names.pop(text, None)
