@@ -1,7 +1,8 @@
 """The login pages (the site's and the admin's) with a limit on failed attempts
 (``drives.ratelimit``): once an address has failed too often for a username, or too often
 altogether, the page answers 429 with the form and a message saying when to try again, and
-the password is not even checked."""
+the password is not even checked. The password-reset page likewise limits the e-mails an
+address may ask for."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from django import forms
 from django.contrib import admin
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
-from django.contrib.auth.views import LoginView
+from django.contrib.auth.views import LoginView, PasswordResetView
 from django.core.exceptions import ValidationError
 from django.forms.utils import ErrorList
 from django.http import HttpRequest, HttpResponse
@@ -101,3 +102,34 @@ def admin_login(request: HttpRequest, extra_context: Any = None) -> HttpResponse
     response = admin.site.login(request, extra_context)
     form = (getattr(response, "context_data", None) or {}).get("form")
     return _limited(response, form, request)
+
+
+class RateLimitedPasswordResetView(PasswordResetView):
+    """django.contrib.auth's password-reset page, answering 429 (the form again, with when to
+    try again) once an address has asked for too many reset e-mails; no e-mail is sent then."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        email = str(form.cleaned_data.get("email", ""))
+        wait = ratelimit.reset_blocked(self.request, email)
+        if wait is not None:
+            count = ratelimit.minutes(wait)
+            form.add_error(
+                "email",
+                ValidationError(
+                    ngettext(
+                        "Too many reset e-mails asked for from here. Try again in %(count)d "
+                        "minute.",
+                        "Too many reset e-mails asked for from here. Try again in %(count)d "
+                        "minutes.",
+                        count,
+                    )
+                    % {"count": count},
+                    code=RATE_LIMITED,
+                ),
+            )
+            response = self.form_invalid(form)
+            response.status_code = 429
+            response["Retry-After"] = str(wait)
+            return response
+        ratelimit.reset_requested(self.request, email)
+        return super().form_valid(form)

@@ -1,4 +1,5 @@
-"""Slowing down guessing: failed logins and failed token look-ups are counted per client in
+"""Slowing down guessing: failed logins and failed token look-ups (and password-reset e-mails
+asked for) are counted per client in
 Django's cache, and once a client has failed too often within a window it is refused (429)
 until the window ends.
 
@@ -9,6 +10,10 @@ and are not counted). The limits, in ``settings`` (with these defaults):
 - ``RATELIMIT_LOGIN_FAILURES`` (10) failed logins per address and username, and
   ``RATELIMIT_LOGIN_IP_FAILURES`` (50) per address, within ``RATELIMIT_LOGIN_WINDOW``
   (900 s);
+- ``RATELIMIT_RESET_REQUESTS`` (5) password-reset requests per address and e-mail address,
+  and ``RATELIMIT_RESET_IP_REQUESTS`` (20) per address, within ``RATELIMIT_RESET_WINDOW``
+  (3600 s). Here every request counts, not only failures: each may send an e-mail, and the
+  page says the same whether the address is known or not;
 - ``RATELIMIT_TOKEN_FAILURES`` (50) unknown table, couple or API tokens per address within
   ``RATELIMIT_TOKEN_WINDOW`` (600 s). Once over it, unknown tokens from that address are
   answered 429 until the window ends; valid ones are still served, so that one guesser on a
@@ -38,6 +43,9 @@ DEFAULTS = {
     "RATELIMIT_LOGIN_FAILURES": 10,
     "RATELIMIT_LOGIN_IP_FAILURES": 50,
     "RATELIMIT_LOGIN_WINDOW": 15 * 60,
+    "RATELIMIT_RESET_REQUESTS": 5,
+    "RATELIMIT_RESET_IP_REQUESTS": 20,
+    "RATELIMIT_RESET_WINDOW": 60 * 60,
     "RATELIMIT_TOKEN_FAILURES": 50,
     "RATELIMIT_TOKEN_WINDOW": 10 * 60,
 }
@@ -128,6 +136,31 @@ def login_failed(request: HttpRequest, username: str) -> None:
 def login_succeeded(request: HttpRequest, username: str) -> None:
     """A good password clears this address's count for this username (not the address's)."""
     _login_counters(request, username)[0].clear(time.time())
+
+
+# --- password resets ----------------------------------------------------------------------------
+
+
+def _reset_counters(request: HttpRequest, email: str) -> list[Counter]:
+    ip = client_ip(request)
+    window = _setting("RATELIMIT_RESET_WINDOW")
+    address = email.strip().lower()[:254]
+    return [
+        Counter("reset-email", f"{ip}\n{address}", _setting("RATELIMIT_RESET_REQUESTS"), window),
+        Counter("reset-ip", ip, _setting("RATELIMIT_RESET_IP_REQUESTS"), window),
+    ]
+
+
+def reset_blocked(request: HttpRequest, email: str) -> int | None:
+    """Seconds this client must wait before asking for another reset e-mail to ``email``,
+    or None."""
+    return _retry_after(_reset_counters(request, email))
+
+
+def reset_requested(request: HttpRequest, email: str) -> None:
+    now = time.time()
+    for counter in _reset_counters(request, email):
+        counter.add(now)
 
 
 # --- tokens -------------------------------------------------------------------------------------

@@ -43,6 +43,9 @@ LIMITS = override_settings(
     RATELIMIT_LOGIN_FAILURES=3,
     RATELIMIT_LOGIN_IP_FAILURES=5,
     RATELIMIT_LOGIN_WINDOW=900,
+    RATELIMIT_RESET_REQUESTS=2,
+    RATELIMIT_RESET_IP_REQUESTS=3,
+    RATELIMIT_RESET_WINDOW=3600,
     RATELIMIT_TOKEN_FAILURES=4,
     RATELIMIT_TOKEN_WINDOW=600,
 )
@@ -157,6 +160,39 @@ def test_the_wait_is_what_is_left_of_the_window(clock: list[float]) -> None:
     refused = _login(client, "mary", "wrong")
     assert refused["Retry-After"] == "300"
     assert "Try again in 5 minutes." in refused.text
+
+
+# --- password resets ------------------------------------------------------------------------------
+
+
+def _reset(client: Client, email: str) -> Any:
+    return client.post("/accounts/password_reset/", {"email": email})
+
+
+def test_reset_emails_asked_for_from_one_address_are_limited(
+    clock: list[float], mailoutbox: list[Any]
+) -> None:
+    UserFactory(username="mary", email="mary@example.org")
+    client = _client()
+    for _ in range(2):
+        assert _reset(client, "mary@example.org").status_code == 302
+    assert len(mailoutbox) == 2
+    refused = _reset(client, "Mary@Example.org")
+    assert refused.status_code == 429
+    assert refused["Retry-After"] == "3600"
+    assert "Too many reset e-mails asked for from here. Try again in 60 minutes." in refused.text
+    assert 'name="email"' in refused.text, "the form is still there"
+    assert len(mailoutbox) == 2, "no e-mail is sent when refused"
+    # Another address may still ask; this one may for another e-mail address until its own
+    # limit (3 in all), whether the address is anybody's or not.
+    assert _reset(_client(ELSEWHERE), "mary@example.org").status_code == 302
+    assert _reset(client, "nobody@example.org").status_code == 302
+    assert _reset(client, "someone@example.org").status_code == 429
+    assert len(mailoutbox) == 3
+    # Once the window is over, mary may ask again.
+    clock[0] += 3600
+    assert _reset(client, "mary@example.org").status_code == 302
+    assert len(mailoutbox) == 4
 
 
 # --- tokens ---------------------------------------------------------------------------------------
