@@ -46,10 +46,38 @@ class BaseTable(tables.Table):
         return exporter.response(filename=f"{filename}.{export_format}")
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert(value: Any) -> Any:
+    """A CSV cell a spreadsheet will not run: text that starts like a formula ("=", "+", "-",
+    "@", a tab or a carriage return) gets a leading apostrophe, as OWASP advises for CSV
+    files; numbers ("-5", "+2.5") and a lone "-" stay as they are."""
+    if not isinstance(value, str) or len(value) < 2 or not value.startswith(FORMULA_STARTS):
+        return value
+    try:
+        float(value)
+    except ValueError:
+        return "'" + value
+    return value
+
+
 class TextExport(TableExport):
-    """The export, where every cell of an XLSX file is what it shows: a couple named
-    "=HYPERLINK(…)" stays a name, never a live formula (openpyxl makes one of any text that
-    starts with "=")."""
+    """The export, where every cell is what it shows: a couple named "=HYPERLINK(…)" stays a
+    name, never a live formula — as a text cell in XLSX (openpyxl makes a formula of any text
+    that starts with "="), with a leading apostrophe in CSV and TSV (:func:`inert`)."""
+
+    def table_to_dataset(self, table: Any, exclude_columns: Any, dataset_kwargs: Any = None) -> Any:
+        dataset = super().table_to_dataset(table, exclude_columns, dataset_kwargs)
+        if self.format not in (self.CSV, self.TSV):
+            return dataset
+        rows = [tuple(inert(value) for value in row) for row in dataset]
+        headers = [inert(header) for header in dataset.headers or []]
+        dataset.wipe()
+        dataset.headers = headers
+        for row in rows:
+            dataset.append(row)
+        return dataset
 
     def export(self) -> Any:
         data = super().export()

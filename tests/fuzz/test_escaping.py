@@ -25,6 +25,7 @@ from drives.services import couple_update, couples_register, drive_start, drive_
 from scoring.printing import document_render
 from scoring.prizes import prize_setup_update, prizes_open_ties
 from scoring.services import game_advance
+from scoring.tables import inert
 from tests.api.helpers import DESK, make_club, make_drive
 from tests.cli.helpers import run
 from tests.fuzz.helpers import play_game, rolled_back
@@ -187,6 +188,22 @@ def test_the_csv_export_has_the_names_as_text(organizer: Client, night: dict[str
         players = {row[rows[0].index("Players")] for row in rows[1:]}
         assert " & ".join(PLAYERS[0]) in players  # markup and quotes as typed
         assert " & ".join(PLAYERS[1]) in players  # the comma inside one cell
+        # A name that starts like a formula is kept with an apostrophe before it, so that a
+        # spreadsheet opening the file shows it instead of running it.
+        assert "'" + " & ".join(PLAYERS[2]) in players
+        assert not any(cell.startswith(("=", "+", "@")) for row in rows for cell in row)
+
+
+@pytest.mark.parametrize(
+    ("value", "kept"),
+    [
+        ("=1+1", "'=1+1"), ("+1-2@3", "'+1-2@3"), ("@SUM(A1)", "'@SUM(A1)"),
+        ("-cmd", "'-cmd"), ("\tx", "'\tx"), ("-5", "-5"), ("+2.5", "+2.5"), ("-", "-"),
+        ("Ann & Bob", "Ann & Bob"), (7, 7), (None, None),
+    ],
+)  # fmt: skip
+def test_only_text_that_starts_like_a_formula_is_made_inert(value: Any, kept: Any) -> None:
+    assert inert(value) == kept
 
 
 def test_the_xlsx_export_keeps_a_formula_looking_name_as_text(
