@@ -868,7 +868,7 @@ def own_stack(
             database_url=database,
             broker_url=broker_url,
             port=free_port(),
-            web_workers=workers or default_web_workers(),
+            web_workers=workers or default_web_workers(database),
             worker=False,
             state_dir=state,
         )
@@ -1007,7 +1007,9 @@ def parser() -> argparse.ArgumentParser:
             help="broker and cache of a stack started here: with --stack postgres by default "
             f'{DEFAULT_BROKER_URL} (as in production), with sqlite "none"',
         )
-        where.add_argument("--workers", type=int, help="gunicorn workers (default 2 × cores)")
+        where.add_argument(
+            "--workers", type=int, help="gunicorn workers (default 2 × cores, 1 × on SQLite)"
+        )
         where.add_argument("--url", help="a running server, e.g. http://127.0.0.1:8001")
         where.add_argument("--database-url", help="its database (for manage.py)")
         sub.add_argument("--tables", type=int, default=250, help="tables (default 250)")

@@ -46,9 +46,13 @@ class StackError(RuntimeError):
     """A part of the stack did not start, or stopped by itself."""
 
 
-def default_web_workers() -> int:
-    """gunicorn's usual sizing for sync workers: two per core."""
-    return 2 * (os.cpu_count() or 1)
+def default_web_workers(database_url: str = "") -> int:
+    """gunicorn's usual sizing for sync workers, two per core; on SQLite one per core: every
+    process writes to the one file, and each commit makes the other processes' page caches
+    stale, so more processes cost more than they serve (BENCHMARKS.md, Load: on two cores
+    2 workers answered 477–543 results/s, 3 and 4 workers about 400)."""
+    cores = os.cpu_count() or 1
+    return cores if database_url.strip().lower().startswith("sqlite") else 2 * cores
 
 
 @dataclass
@@ -58,7 +62,8 @@ class StackConfig:
     broker_url: str | None = DEFAULT_BROKER_URL
     host: str = "127.0.0.1"
     port: int = 8001
-    web_workers: int = field(default_factory=default_web_workers)
+    # None: default_web_workers() for the database.
+    web_workers: int | None = None
     worker: bool = True
     # Where logs, media and static files go; a new temporary folder when not given.
     state_dir: Path | None = None
@@ -71,6 +76,8 @@ class Stack:
 
     def __init__(self, config: StackConfig) -> None:
         self.config = config
+        if config.web_workers is None:
+            config.web_workers = default_web_workers(config.database_url)
         self.state_dir = config.state_dir or Path(tempfile.mkdtemp(prefix="fortyfives-stack-"))
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self.web: subprocess.Popen[bytes] | None = None
@@ -326,7 +333,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8001)
     parser.add_argument(
-        "--workers", type=int, default=default_web_workers(), help="gunicorn workers"
+        "--workers",
+        type=int,
+        help="gunicorn workers (default two per core, on SQLite one per core)",
     )
     parser.add_argument("--no-worker", action="store_true", help="start no Celery worker")
     parser.add_argument("--state-dir", type=Path, help="logs, media and static files")
@@ -360,7 +369,7 @@ def main(argv: list[str] | None = None) -> int:
             stack.config.extra_env["DEMO_COMMAND_ALLOWED"] = "true"
             print(stack.manage("demo").stdout, end="")
         stack.start(prepare=False)
-        print(f"web     {stack.url} ({args.workers} gunicorn workers)")
+        print(f"web     {stack.url} ({stack.config.web_workers} gunicorn workers)")
         if stack.worker is not None:
             print(f"worker  celery, broker {broker}")
         else:
