@@ -112,14 +112,26 @@ def _retry_after(counters: list[Counter]) -> int | None:
 # --- logins -------------------------------------------------------------------------------------
 
 
-def _login_counters(request: HttpRequest, username: str) -> list[Counter]:
+def _address_counters(
+    request: HttpRequest, scope: str, who: str, each: str, every: str, window: str
+) -> list[Counter]:
+    """Two counts of one window (the settings named): this address's for ``who`` (a
+    username, an e-mail address), limited by ``each``, and this address's whoever it names,
+    limited by ``every``."""
     ip = client_ip(request)
-    window = _setting("RATELIMIT_LOGIN_WINDOW")
-    user = username.strip().lower()[:150]
+    seconds = _setting(window)
     return [
-        Counter("login-user", f"{ip}\n{user}", _setting("RATELIMIT_LOGIN_FAILURES"), window),
-        Counter("login-ip", ip, _setting("RATELIMIT_LOGIN_IP_FAILURES"), window),
+        Counter(scope, f"{ip}\n{who}", _setting(each), seconds),
+        Counter(f"{scope}-ip", ip, _setting(every), seconds),
     ]
+
+
+def _login_counters(request: HttpRequest, username: str) -> list[Counter]:
+    user = username.strip().lower()[:150]
+    return _address_counters(
+        request, "login", user, "RATELIMIT_LOGIN_FAILURES", "RATELIMIT_LOGIN_IP_FAILURES",
+        "RATELIMIT_LOGIN_WINDOW",
+    )  # fmt: skip
 
 
 def login_blocked(request: HttpRequest, username: str) -> int | None:
@@ -142,13 +154,11 @@ def login_succeeded(request: HttpRequest, username: str) -> None:
 
 
 def _reset_counters(request: HttpRequest, email: str) -> list[Counter]:
-    ip = client_ip(request)
-    window = _setting("RATELIMIT_RESET_WINDOW")
     address = email.strip().lower()[:254]
-    return [
-        Counter("reset-email", f"{ip}\n{address}", _setting("RATELIMIT_RESET_REQUESTS"), window),
-        Counter("reset-ip", ip, _setting("RATELIMIT_RESET_IP_REQUESTS"), window),
-    ]
+    return _address_counters(
+        request, "reset", address, "RATELIMIT_RESET_REQUESTS", "RATELIMIT_RESET_IP_REQUESTS",
+        "RATELIMIT_RESET_WINDOW",
+    )  # fmt: skip
 
 
 def reset_blocked(request: HttpRequest, email: str) -> int | None:
