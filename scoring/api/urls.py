@@ -90,5 +90,6 @@ urlpatterns = [
     path(f"{D}/documents", v.endpoint(POST=v.documents_request), name="documents"),
     path(f"{D}/documents/<num:pk>", v.endpoint(GET=v.document_detail), name="document"),
     path(f"{D}/documents/<num:pk>/file", v.endpoint(GET=v.document_file), name="document-file"),
-    re_path(r"^(?P<path>.*)$", v.not_found, name="not-found"),
+    # Any path at all, line breaks included (an encoded newline in a slug is still a 404 in JSON).
+    re_path(r"^(?P<path>[\s\S]*)$", v.not_found, name="not-found"),
 ]

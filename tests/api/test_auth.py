@@ -149,6 +149,9 @@ def test_unknown_urls_and_methods_answer_json(api, ours) -> None:  # type: ignor
     drive = make_drive(ours.club, 4)
     missing = api.get("nothing/here", token=ours.org_token)
     assert missing.status_code == 404 and missing.json()["code"] == "no_such_endpoint"
+    # A line break in the path (an encoded %0A in a slug) is answered in JSON too.
+    broken = api.post("drives/%0Aeve/prizes/ties/1/decide", {}, token=ours.org_token)
+    assert broken.status_code == 404 and broken.json()["code"] == "no_such_endpoint"
     post_missing = api.post("/api/v1/drives/", {}, token=ours.org_token)
     assert post_missing.status_code == 404
     wrong = api.call("DELETE", f"drives/{drive.slug}", token=ours.org_token)
