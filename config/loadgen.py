@@ -66,7 +66,14 @@ from typing import Any
 
 import aiohttp
 
-from config.stack import DEFAULT_BROKER_URL, Stack, StackConfig, StackError, default_web_workers
+from config.stack import (
+    DEFAULT_BROKER_URL,
+    Stack,
+    StackConfig,
+    StackError,
+    default_web_workers,
+    postgres_connect,
+)
 from engine.rules import PRESETS
 from engine.scores import legal_final_scores
 
@@ -824,21 +831,12 @@ def with_database(url: str, name: str) -> str:
 
 def drop_postgres_database(url: str) -> None:
     import dj_database_url
-    import psycopg
     from psycopg import sql
 
-    parsed = dj_database_url.parse(url)
-    with psycopg.connect(
-        host=parsed.get("HOST") or "127.0.0.1",
-        port=parsed.get("PORT") or 5432,
-        user=parsed.get("USER") or "postgres",
-        password=parsed.get("PASSWORD") or None,
-        dbname="postgres",
-        autocommit=True,
-    ) as connection:
+    with postgres_connect(url, server=True) as connection:
         connection.execute(
             sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
-                sql.Identifier(parsed["NAME"])
+                sql.Identifier(dj_database_url.parse(url)["NAME"])
             )
         )
 

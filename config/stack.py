@@ -55,6 +55,23 @@ def default_web_workers(database_url: str = "") -> int:
     return cores if database_url.strip().lower().startswith("sqlite") else 2 * cores
 
 
+def postgres_connect(url: str, *, server: bool = False) -> Any:
+    """A psycopg connection for a postgres:// URL: to its database, or (``server``) to the
+    server's own ``postgres`` database in autocommit, for creating and dropping databases."""
+    import dj_database_url
+    import psycopg
+
+    parsed = dj_database_url.parse(url)
+    return psycopg.connect(
+        host=parsed.get("HOST") or "127.0.0.1",
+        port=parsed.get("PORT") or 5432,
+        user=parsed.get("USER") or "postgres",
+        password=parsed.get("PASSWORD") or None,
+        dbname="postgres" if server else parsed["NAME"],
+        autocommit=server,
+    )
+
+
 @dataclass
 class StackConfig:
     database_url: str = DEFAULT_DATABASE_URL
@@ -140,21 +157,12 @@ class Stack:
     def create_database(self) -> bool:
         """Create the PostgreSQL database if it does not exist; True if it was created."""
         import dj_database_url
-        import psycopg
         from psycopg import sql
 
         parsed = dj_database_url.parse(self.config.database_url)
         if "postgresql" not in parsed["ENGINE"]:
             return False
-        params = {
-            "host": parsed.get("HOST") or "127.0.0.1",
-            "port": parsed.get("PORT") or 5432,
-            "user": parsed.get("USER") or "postgres",
-            "password": parsed.get("PASSWORD") or None,
-            "dbname": "postgres",
-            "autocommit": True,
-        }
-        with psycopg.connect(**params) as connection:
+        with postgres_connect(self.config.database_url, server=True) as connection:
             exists = connection.execute(
                 "SELECT 1 FROM pg_database WHERE datname = %s", [parsed["NAME"]]
             ).fetchone()

@@ -65,9 +65,9 @@ def main() -> None:
 
 
 def admin(server: str, statement: str) -> None:
-    import psycopg
+    from config.stack import postgres_connect
 
-    with psycopg.connect(f"{server}/postgres", autocommit=True) as connection:
+    with postgres_connect(f"{server}/postgres", server=True) as connection:
         connection.execute(statement.encode())
 
 

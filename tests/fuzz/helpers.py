@@ -30,6 +30,7 @@ from django.apps import apps
 from django.core import signals
 from django.core.handlers.wsgi import WSGIHandler
 from django.db import close_old_connections, transaction
+from hypothesis import HealthCheck, Phase, settings
 
 from drives.models import AuditEntry, Drive
 from drives.services import Actor, drive_close
@@ -42,6 +43,22 @@ from tests.api.helpers import ClubUsers, couple_token, make_club, make_drive, ta
 from tests.prizes.helpers import night
 
 DESK = Actor(channel=AuditEntry.Channel.DESK)
+
+
+def fuzzing(examples: int) -> settings:
+    """The suite's Hypothesis settings: ``examples`` cases, the same ones on every run
+    (derandomized, no example database), explicit examples then generated ones, no deadline
+    (a request may wait for the database) and no health check (the strategies filter hard)."""
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+
+
 NO_SUCH = 999_999_999
 
 

@@ -16,7 +16,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management.base import CommandError
 from django.test import Client
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from drives.errors import ServiceError
@@ -25,7 +25,7 @@ from drives.services import couples_import_csv, csv_max_bytes
 from scoring.results_import import results_import_csv
 from tests.api.helpers import Api
 from tests.cli.helpers import run
-from tests.fuzz.helpers import World, changed_tables, rolled_back, snapshot
+from tests.fuzz.helpers import World, changed_tables, fuzzing, rolled_back, snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -130,14 +130,7 @@ def test_the_size_limit_follows_the_settings(world: World, settings: Any) -> Non
     assert "40 bytes" in refused.value.message
 
 
-@settings(
-    max_examples=60,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    phases=[Phase.explicit, Phase.generate],
-    suppress_health_check=list(HealthCheck),
-)
+@fuzzing(60)
 @given(
     data=st.one_of(
         st.binary(max_size=200),

@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.test import Client
 from django.utils.html import escape
-from hypothesis import HealthCheck, Phase, example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from drives.models import Drive
@@ -28,7 +28,7 @@ from scoring.services import game_advance
 from scoring.tables import inert
 from tests.api.helpers import DESK, make_club, make_drive
 from tests.cli.helpers import run
-from tests.fuzz.helpers import play_game, rolled_back
+from tests.fuzz.helpers import fuzzing, play_game, rolled_back
 from tests.pdf.helpers import pdf_text
 
 pytestmark = pytest.mark.django_db
@@ -249,14 +249,7 @@ def test_documents_without_names_print(
     assert DRIVE_NAME in text  # the drive's name as typed, markup and all
 
 
-@settings(
-    max_examples=15,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    phases=[Phase.explicit, Phase.generate],
-    suppress_health_check=list(HealthCheck),
-)
+@fuzzing(15)
 @given(
     names=st.lists(
         st.text(

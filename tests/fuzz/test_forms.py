@@ -18,10 +18,10 @@ from django.contrib import messages
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.forms import BaseForm
 from django.test import Client
-from hypothesis import HealthCheck, Phase, example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
-from tests.fuzz.helpers import World, changed_tables, rolled_back, snapshot
+from tests.fuzz.helpers import World, changed_tables, fuzzing, rolled_back, snapshot
 from tests.fuzz.strategies import form_value
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
@@ -220,14 +220,7 @@ def fuzz_form(world: World, form: Form, examples: int = EXAMPLES) -> list[int]:
     statuses: list[int] = []
     before = snapshot()  # every request is undone: each one starts from this
 
-    @settings(
-        max_examples=examples,
-        deadline=None,
-        derandomize=True,
-        database=None,
-        phases=[Phase.explicit, Phase.generate],
-        suppress_health_check=list(HealthCheck),
-    )
+    @fuzzing(examples)
     @given(data=form.strategy(), tie=st.sampled_from(world.ties))
     def check(data: dict[str, Any], tie: int) -> None:
         client.cookies.pop("messages", None)  # only this request's messages count
@@ -281,14 +274,7 @@ def test_odd_query_strings_never_break_a_page(world: World, path: str) -> None:
     url = page.url(world, world.ties[0])
     statuses: list[int] = []
 
-    @settings(
-        max_examples=20,
-        deadline=None,
-        derandomize=True,
-        database=None,
-        phases=[Phase.explicit, Phase.generate],
-        suppress_health_check=list(HealthCheck),
-    )
+    @fuzzing(20)
     @given(query=page.strategy())
     def check(query: dict[str, str]) -> None:
         response = client.get(url, query)

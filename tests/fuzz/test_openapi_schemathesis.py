@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
@@ -30,7 +30,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from scoring.api.openapi import openapi_spec
-from tests.fuzz.helpers import InProcessApp, World, rolled_back
+from tests.fuzz.helpers import InProcessApp, World, fuzzing, rolled_back
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -140,14 +140,7 @@ def fuzz(
         targets = world.targets(names)
         statuses: list[int] = []
 
-        @settings(
-            max_examples=examples,
-            deadline=None,
-            derandomize=True,
-            database=None,
-            phases=[Phase.explicit, Phase.generate],
-            suppress_health_check=list(HealthCheck),
-        )
+        @fuzzing(examples)
         @given(case=operation.as_strategy(generation_mode=mode), data=st.data())
         def check(case: Any, data: st.DataObject) -> None:
             if names:

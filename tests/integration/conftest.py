@@ -28,7 +28,7 @@ import pytest
 from psycopg import IsolationLevel
 
 from config.loadgen import DEFAULT_POSTGRES_SERVER, NightRun, own_stack
-from config.stack import Stack
+from config.stack import Stack, postgres_connect
 from tests.scoring.nights import expected_next
 
 
@@ -96,17 +96,7 @@ def stack(live_stack: Stack) -> Iterator[Stack]:
 
 def postgres(url: str) -> Any:
     """A psycopg connection to the database of a postgres:// URL."""
-    import dj_database_url
-    import psycopg
-
-    parsed = dj_database_url.parse(url)
-    return psycopg.connect(
-        host=parsed.get("HOST") or "127.0.0.1",
-        port=parsed.get("PORT") or 5432,
-        user=parsed.get("USER") or "postgres",
-        password=parsed.get("PASSWORD") or None,
-        dbname=parsed["NAME"],
-    )
+    return postgres_connect(url)
 
 
 def queries(stack: Stack, *statements: tuple[str, tuple[Any, ...]]) -> list[list[tuple[Any, ...]]]:
