@@ -45,10 +45,10 @@ class DatabaseWrapper(base.DatabaseWrapper):
     def _take_writers_lock(self) -> None:
         if self.transaction_mode != "IMMEDIATE" or self._writing:
             return
-        path = self._writers_lock_path()
-        if path is None:
-            return
-        if self._writers_fd is None:
+        if self._writers_fd is None:  # opened once per connection, kept until it closes
+            path = self._writers_lock_path()
+            if path is None:
+                return
             self._writers_fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         patience = float(self.settings_dict["OPTIONS"].get("timeout", 5))
         deadline = time.monotonic() + patience
