@@ -554,7 +554,7 @@ CASES: list[Case] = [
         members(404),
         note="the other club's tie under this drive's address",
     ),
-    Case("api/v1/^(?P<path>.*)$", "GET", "/api/v1/no/such/thing", everyone(404)),
+    Case(r"api/v1/^(?P<path>[\s\S]*)$", "GET", "/api/v1/no/such/thing", everyone(404)),
     # --- the admin: its own pages (the models' are below) ---------------------------------------
     Case("admin/", "GET", "/admin/", admin_row(200, 200)),
     Case(
