@@ -1,14 +1,18 @@
-"""Two test-only knobs that prove the services' locking matters (tests/integration/test_race.py).
+"""Two test-only knobs that prove the services' locking matters (tests/integration/test_race.py,
+test_race_drive_create.py).
 
 * ``settings.RACE_WINDOW_SECONDS`` (default ``{}``): ``pause(point)`` sleeps that long at the
   named point, between a service reading the state and writing what follows from it, to widen
   the window in which a second writer could slip in. Points: ``"result.read"`` (a result's
-  recording, after looking up the table's result) and ``"advance.checked"`` (the advance, after
-  checking every table has its result, before creating the next game).
+  recording, after looking up the table's result), ``"advance.checked"`` (the advance, after
+  checking every table has its result, before creating the next game) and ``"slug.checked"``
+  (a drive's creation, after finding its slug free, before inserting it).
 * ``settings.SERVICES_LOCKING`` (default ``True``): ``False`` makes ``drives.services._lock``
-  read the drive row without SELECT … FOR UPDATE. On SQLite the lock is the IMMEDIATE
-  transaction itself (config/settings/env.py), a connection option: a test turning the
-  locking off also opens its connections with DEFERRED transactions.
+  read the drive row without SELECT … FOR UPDATE, and a drive's creation give up (the
+  database's error) when another writer took its slug first instead of trying the next one.
+  On SQLite the lock is the IMMEDIATE transaction itself (config/settings/env.py), a
+  connection option: a test turning the locking off also opens its connections with DEFERRED
+  transactions.
 
 Neither is ever set outside tests (the production settings are checked for it). Unset, a
 service pays one settings lookup per point and nothing is recorded.
@@ -37,7 +41,8 @@ _windows: dict[str, Window] = {}
 
 
 def locking() -> bool:
-    """Whether services lock the drive row (always, except in a test's control run)."""
+    """Whether services lock the drive row and retry a slug another writer took (always,
+    except in a test's control run)."""
     return bool(getattr(settings, "SERVICES_LOCKING", True))
 
 

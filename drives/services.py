@@ -21,7 +21,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -251,7 +251,7 @@ def drive_create(*, club: Club, actor: Actor = SYSTEM, **settings: Any) -> Drive
     values = _clean_settings(settings, partial=False)
     with transaction.atomic():
         base = slugify(f"{values['name']}-{values['date']}")[:70] or "drive"
-        drive = Drive.objects.create(club=club, slug=_unique_slug(Drive, base), **values)
+        drive = _create_with_slug(Drive, base, club=club, **values)
         audit(drive, actor, "drive.create", subject=drive.slug, new=_jsonable(values))
     return drive
 
@@ -290,6 +290,37 @@ def _unique_slug(model: Any, base: str) -> str:
         n += 1
         slug = f"{base}-{n}"
     return slug
+
+
+SLUG_TRIES = 20
+SLUG_CHECKED = "slug.checked"  # drives/race.py
+
+
+def _create_with_slug(model: Any, base: str, **fields: Any) -> Any:
+    """Insert a row with the first free slug among ``base``, ``base-2``, ``base-3`` …
+
+    The slug is checked, then inserted in a savepoint. Two organizers creating the same drive
+    at the same instant both find the same slug free; on PostgreSQL the unique index makes the
+    second insert wait for the first writer's commit and then refuses it. That writer then
+    takes the next free slug (at most ``SLUG_TRIES`` times: a 409 after that), so both drives
+    are created. On SQLite the IMMEDIATE transaction already keeps the writers apart. Not
+    retried in a test's control run (``SERVICES_LOCKING``, drives/race.py).
+    """
+    slug = _unique_slug(model, base)
+    for _ in range(SLUG_TRIES):
+        race.pause(SLUG_CHECKED)
+        try:
+            with transaction.atomic():
+                return model.objects.create(slug=slug, **fields)
+        except IntegrityError:
+            # Another writer's row has this slug now; anything else is not ours to retry.
+            if not race.locking() or not model.objects.filter(slug=slug).exists():
+                raise
+        slug = _unique_slug(model, base)
+    raise Conflict(
+        "slug_taken",
+        "Too many drives of that name and date are being created at once; try again.",
+    )
 
 
 _DRIVE_LOCKED = rows.Statement(

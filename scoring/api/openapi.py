@@ -519,8 +519,10 @@ def _paths() -> dict[str, Any]:
                 ok={200: _ok("Drives, newest first", _list("Drive"))},
             ),
             "post": _op(
-                "drives_create", "Create a drive", tags=(DRIVE_TAG,), errors=(404, 422),
-                description=f"{organizer} The club is named by its slug.",
+                "drives_create", "Create a drive", tags=(DRIVE_TAG,), errors=(404, 409, 422),
+                description=f"{organizer} The club is named by its slug. Drives of the same "
+                "name and date get slugs ending -2, -3 …, also when created at the same instant; "
+                "409 slug_taken only when too many are created at once (try again).",
                 body=_body(_ref("DriveCreate")),
                 ok={201: _ok("The new drive", _ref("Drive"))},
             ),
