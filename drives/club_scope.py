@@ -1,6 +1,6 @@
 """Scoping the Django admin to a club: staff see and change only the rows of the clubs they
 are organizers of; superusers see everything. Each admin class says how its rows reach a
-club (``club_path``)."""
+club (``club_path``). ``ReadOnlyAdmin``: such rows shown, never changed, added or deleted."""
 
 from __future__ import annotations
 
@@ -80,6 +80,19 @@ class ClubScopedAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                     **{f"{path}__in": clubs}
                 ).distinct()
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+class ReadOnlyAdmin(ClubScopedAdmin):
+    """Shown, never changed, added or deleted."""
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 def _club_path_of(model: Any) -> str | None:

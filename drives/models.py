@@ -264,6 +264,7 @@ class AuditEntry(models.Model):
         API = "api", _("API")
         IMPORT = "import", _("import")
         CLI = "cli", _("command line")
+        ADMIN = "admin", _("admin")
         SYSTEM = "system", _("system")
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")

@@ -265,8 +265,9 @@ def drive_update(*, drive: Drive, actor: Actor, **settings: Any) -> Drive:
         if drive.state != Drive.State.SETUP:
             fixed = {"games", "first_seating", "seed", "movement"} & set(values)
             if fixed:
+                field = sorted(fixed)[0]
                 raise Conflict(
-                    "drive_started", f"{sorted(fixed)[0]} cannot change once the night started."
+                    "drive_started", f"{field} cannot change once the night started.", field=field
                 )
         old = {k: _jsonable(getattr(drive, k)) for k in values}
         for key, value in values.items():

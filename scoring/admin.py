@@ -1,10 +1,10 @@
-"""Admin for rare repairs of results, scoped to the staff member's clubs. Results are
-corrected through the desk or the API (``resolve``), which keeps the versions and the audit;
-here they are read-only."""
+"""Admin of results, scoped to the staff member's clubs. Results are corrected through the
+desk or the API (``resolve``), which keeps the versions and the audit; here they are shown
+with their versions, never changed, added or deleted (drives.club_scope.ReadOnlyAdmin)."""
 
 from django.contrib import admin
 
-from drives.club_scope import ClubScopedAdmin
+from drives.club_scope import ReadOnlyAdmin
 from scoring.models import Result, ResultVersion
 
 
@@ -20,7 +20,7 @@ class ResultVersionInline(admin.TabularInline):  # type: ignore[type-arg]
 
 
 @admin.register(Result)
-class ResultAdmin(ClubScopedAdmin):
+class ResultAdmin(ReadOnlyAdmin):
     club_path = "game__drive__club"
     list_display = ["game", "seat", "winner", "winner_points", "loser_points", "state"]
     list_filter = ["state"]
@@ -34,6 +34,3 @@ class ResultAdmin(ClubScopedAdmin):
         "state",
     ]
     inlines = [ResultVersionInline]
-
-    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
-        return False
