@@ -117,6 +117,23 @@ def test_form_errors_are_named_and_nothing_is_created() -> None:
     assert not Drive.objects.exists()
 
 
+def test_a_currency_is_three_letters_a_to_z() -> None:
+    ours = club_people("St. Joseph's Parish", "ours")
+    client = logged_in(ours.organizer)
+    for currency in ("ßab", "\u017fab", "ÇAD"):  # "ßab".upper() is "SSAB"
+        response = client.post(NEW, form_data(ours.club.pk, currency=currency))
+        assert response.status_code == 422
+        assert response.context["form"].errors == {"currency": ["Three letters A–Z, like CAD."]}
+        assert "Three letters A–Z, like CAD." in text(response)
+    assert not Drive.objects.exists()
+    drive = a_drive(ours.club)
+    response = client.post(settings_url(drive), form_data(currency="ßab"))
+    assert response.status_code == 422
+    assert "Three letters A–Z, like CAD." in text(response)
+    drive.refresh_from_db()
+    assert drive.currency == "CAD"
+
+
 def test_only_clubs_the_user_organizes_are_offered() -> None:
     ours = club_people("St. Joseph's Parish", "ours")
     theirs = club_people("Legion Branch 12", "theirs")
