@@ -104,8 +104,8 @@ def audit(
 
 def club_create(*, name: str, actor: Actor = SYSTEM, organizer: Any = None) -> Club:
     text_refuse_unstorable(name or "", "name")
-    name = (name or "").strip()
-    if not name or len(name) > 120:
+    name = name_strip_bidi(name or "").strip()
+    if not name_visible(name) or len(name) > 120:
         raise ServiceError("bad_name", "A club needs a name of 1 to 120 characters.")
     with transaction.atomic():
         existing = Club.objects.filter(name=name).first()
@@ -120,7 +120,7 @@ def club_create(*, name: str, actor: Actor = SYSTEM, organizer: Any = None) -> C
 
 def club_get_or_create(*, name: str, actor: Actor = SYSTEM) -> Club:
     text_refuse_unstorable(name, "club")
-    club = Club.objects.filter(name=name.strip()).first()
+    club = Club.objects.filter(name=name_strip_bidi(name).strip()).first()
     return club or club_create(name=name, actor=actor)
 
 
@@ -194,13 +194,17 @@ def _bad(field: str, message: str) -> ServiceError:
 
 
 def _clean_setting(key: str, value: Any) -> Any:
-    if key in ("name", "venue"):
-        if not isinstance(value, str) or len(value.strip()) > (120 if key == "name" else 200):
-            raise _bad(key, f"The {key} must be text (at most 120 characters).")
+    if key in ("name", "venue"):  # printed on every page and PDF: no bidi control leaks out
+        limit = 120 if key == "name" else 200
+        if not isinstance(value, str):
+            raise _bad(key, f"The {key} must be text (at most {limit} characters).")
         text_refuse_unstorable(value, key)
-        if key == "name" and not value.strip():
+        value = name_strip_bidi(value).strip()
+        if len(value) > limit:
+            raise _bad(key, f"The {key} must be text (at most {limit} characters).")
+        if key == "name" and not name_visible(value):
             raise _bad(key, "The drive needs a name.")
-        return value.strip()
+        return value
     if key == "date":
         if isinstance(value, Date):
             return value

@@ -143,6 +143,24 @@ def test_bidi_controls_are_taken_out_of_names(api: Api, ours: ClubUsers) -> None
     assert family.status_code == 200 and family.json()["players"][0] == "Ann MacNeil 👨‍👩‍👧"
 
 
+@pytest.mark.parametrize("name", INVISIBLE)
+def test_a_drive_named_with_invisible_characters_has_no_name(
+    api: Api, ours: ClubUsers, name: str
+) -> None:
+    body = {"club": ours.club.slug, "name": name, "date": "2026-11-20"}
+    answer = api.post("drives", body, token=ours.org_token)
+    assert answer.status_code == 422
+    assert (answer.json()["code"], answer.json()["field"]) == ("bad_field", "name")
+    assert answer.json()["message"] == "The drive needs a name."
+    assert not Drive.objects.exists()
+    body = {"club": ours.club.slug, "name": "\u202eFriday 45s", "venue": "Hall\u2066 B\u2069"}
+    made = api.post("drives", body | {"date": "2026-11-20"}, token=ours.org_token)
+    assert made.status_code == 201 and (made.json()["name"], made.json()["venue"]) == (
+        "Friday 45s",
+        "Hall B",
+    )
+
+
 # --- currency ----------------------------------------------------------------------------------
 
 
