@@ -146,6 +146,17 @@ def test_only_clubs_the_user_organizes_are_offered() -> None:
     assert not Drive.objects.exists()
 
 
+def test_the_club_asked_for_in_the_address_is_chosen_and_odd_text_there_is_ignored() -> None:
+    ours = club_people("St. Joseph's Parish", "ours")
+    client = logged_in(ours.organizer)
+    chosen = client.get(f"{NEW}?club={ours.club.slug}").context["form"].initial["club"]
+    assert chosen == ours.club
+    for odd in ("%00", "a%00b", "%E2%80%8B", "%ED%B0%80", "x" * 300):  # PostgreSQL: no NUL
+        response = client.get(f"{NEW}?club={odd}")
+        assert response.status_code == 200, odd
+        assert "club" not in response.context["form"].initial
+
+
 def test_a_scorer_or_a_user_without_a_club_is_sent_to_the_list() -> None:
     ours = club_people("St. Joseph's Parish", "ours")
     for user in (ours.scorer, UserFactory(username="nobody")):
