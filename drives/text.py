@@ -1,15 +1,15 @@
 """Text the night can store: the one check every way in passes through, and what makes a
-person's name.
+name (a player's, a drive's, a club's).
 
 ``text_refuse_unstorable`` refuses text a database cannot keep: the NUL character (PostgreSQL
 stores none, in text or JSON) and lone UTF-16 surrogates (``"\\udc00"`` in JSON: not UTF-8,
 so neither SQLite nor PostgreSQL can encode it). It is called where such text can arrive: the
 API's JSON bodies (scoring.api.views), the restore of an export (scoring.restore), and the
-services that clean names and drive settings (drives.services), through which the pages, the
-CSV imports and the command line pass. A page's form or a CSV file cannot carry a surrogate:
-Django decodes form data as UTF-8 with ``errors="replace"`` and the imports decode strictly, so
-there the check only ever meets a NUL; the command line can (Python decodes its arguments with
-``surrogateescape``).
+services that clean players', drives' and clubs' names and the venue (drives.services),
+through which the pages, the CSV imports and the command line pass. A page's form or a CSV
+file cannot carry a surrogate: Django decodes form data as UTF-8 with ``errors="replace"`` and
+the imports decode strictly, so there the check only ever meets a NUL; the command line can
+(Python decodes its arguments with ``surrogateescape``).
 
 ``name_visible`` tells a name with something to see from one made only of invisible
 characters; ``name_strip_bidi`` removes the controls that reorder the text around a name.
