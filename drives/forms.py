@@ -13,6 +13,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from drives.models import Club, Drive
+from drives.services import CURRENCY
 from engine.rules import PRESETS
 
 RULESET_DESCRIPTIONS = {
@@ -127,7 +128,7 @@ class DriveSettingsForm(PlainForm):
         min_length=3,
         max_length=3,
         initial="CAD",
-        help_text=_("Three letters: CAD, USD, EUR, NZD…"),
+        help_text=_("Three letters A–Z: CAD, USD, EUR, NZD…"),
     )
     confirm_by_other_couple = forms.BooleanField(
         label=_("The other couple confirms a result entered at the table"),
@@ -152,10 +153,10 @@ class DriveSettingsForm(PlainForm):
                     field.help_text = _("Fixed: the night has started.")
 
     def clean_currency(self) -> str:
-        value: str = self.cleaned_data["currency"].strip().upper()
-        if not value.isalpha():
-            raise forms.ValidationError(_("Three letters, such as CAD, USD, EUR or NZD."))
-        return value
+        value: str = self.cleaned_data["currency"].strip()
+        if not CURRENCY.fullmatch(value):
+            raise forms.ValidationError(_("Three letters A–Z, like CAD."))
+        return value.upper()
 
     def changes(self) -> dict[str, Any]:
         """The settings that differ from the drive's (disabled fields never do)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -38,12 +39,14 @@ from drives.models import (
     Seat,
     Table,
 )
+from drives.text import name_strip_bidi, name_visible, text_refuse_unstorable
 from engine.movement import Seating, first_seating
 from engine.rules import PRESETS
 
 User = AbstractBaseUser | AnonymousUser | None
 
 MAX_NAME = 80
+CURRENCY = re.compile("[A-Za-z]{3}")  # typed in either case, stored upper-case
 MAX_COUPLES = 2000
 MAX_CSV_BYTES = 1_000_000  # the default of settings.CSV_MAX_BYTES
 
@@ -100,8 +103,9 @@ def audit(
 
 
 def club_create(*, name: str, actor: Actor = SYSTEM, organizer: Any = None) -> Club:
-    name = (name or "").strip()
-    if not name or len(name) > 120:
+    text_refuse_unstorable(name or "", "name")
+    name = name_strip_bidi(name or "").strip()
+    if not name_visible(name) or len(name) > 120:
         raise ServiceError("bad_name", "A club needs a name of 1 to 120 characters.")
     with transaction.atomic():
         existing = Club.objects.filter(name=name).first()
@@ -115,7 +119,8 @@ def club_create(*, name: str, actor: Actor = SYSTEM, organizer: Any = None) -> C
 
 
 def club_get_or_create(*, name: str, actor: Actor = SYSTEM) -> Club:
-    club = Club.objects.filter(name=name.strip()).first()
+    text_refuse_unstorable(name, "club")
+    club = Club.objects.filter(name=name_strip_bidi(name).strip()).first()
     return club or club_create(name=name, actor=actor)
 
 
@@ -189,12 +194,17 @@ def _bad(field: str, message: str) -> ServiceError:
 
 
 def _clean_setting(key: str, value: Any) -> Any:
-    if key in ("name", "venue"):
-        if not isinstance(value, str) or len(value.strip()) > (120 if key == "name" else 200):
-            raise _bad(key, f"The {key} must be text (at most 120 characters).")
-        if key == "name" and not value.strip():
+    if key in ("name", "venue"):  # printed on every page and PDF: no bidi control leaks out
+        limit = 120 if key == "name" else 200
+        if not isinstance(value, str):
+            raise _bad(key, f"The {key} must be text (at most {limit} characters).")
+        text_refuse_unstorable(value, key)
+        value = name_strip_bidi(value).strip()
+        if len(value) > limit:
+            raise _bad(key, f"The {key} must be text (at most {limit} characters).")
+        if key == "name" and not name_visible(value):
             raise _bad(key, "The drive needs a name.")
-        return value.strip()
+        return value
     if key == "date":
         if isinstance(value, Date):
             return value
@@ -240,9 +250,9 @@ def _clean_setting(key: str, value: Any) -> Any:
         if not fee.is_finite() or fee < 0 or fee >= 1_000_000 or fee != round(fee, 2):
             raise _bad(key, "entry_fee must be an amount from 0, to the cent.")
         return fee
-    if key == "currency":
-        if not isinstance(value, str) or len(value) != 3 or not value.isalpha():
-            raise _bad(key, "currency is a three-letter code such as CAD, USD, EUR or NZD.")
+    if key == "currency":  # ASCII only: "ßab".upper() is "SSAB", and str.isalpha() takes it
+        if not isinstance(value, str) or not CURRENCY.fullmatch(value):
+            raise _bad(key, "The currency is three letters A–Z, like CAD.")
         return value.upper()
     raise _bad(key, f"Unknown setting {key}.")
 
@@ -365,13 +375,14 @@ def _require_open(drive: Drive) -> None:
 
 
 def _clean_players(p1: Any, p2: Any, where: str = "") -> tuple[str, str]:
+    """Two names, each with its runs of spaces made one and without the bidi controls that
+    would reorder what is printed after it; a name with nothing to see is no name."""
     names = []
     for value in (p1, p2):
-        if not isinstance(value, str) or not value.strip():
+        if not isinstance(value, str) or not name_visible(value):
             raise ServiceError("missing_player", f"{where}a couple needs two player names.")
-        value = " ".join(value.split())
-        if "\x00" in value:  # PostgreSQL cannot store it: refuse it by name, not with a 500
-            raise ServiceError("bad_name", f"{where}a player's name contains a NUL character.")
+        text_refuse_unstorable(value, what=f"{where}a player's name")
+        value = " ".join(name_strip_bidi(value).split())
         if len(value) > MAX_NAME:
             raise ServiceError(
                 "name_too_long", f"{where}a player's name has at most {MAX_NAME} characters."

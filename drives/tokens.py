@@ -10,6 +10,7 @@ the API's business; this module only says whose it is.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -21,6 +22,9 @@ from drives.models import ApiToken, Club, Couple, Drive, Table
 
 # A token longer than this is none of ours: answer without hashing or querying it.
 MAX_TOKEN_LENGTH = 200
+# Every token is secrets.token_urlsafe's: URL-safe base64. Anything else (a NUL, which
+# PostgreSQL cannot even compare, a space, an invisible character) is none of ours either.
+_TOKEN_CHARACTERS = re.compile("[A-Za-z0-9_-]+")
 # Table and couple tokens fit their columns (22 characters as made); API tokens are longer
 # (43), so one look-up settles a token of either sort.
 CARD_TOKEN_LENGTH = Table._meta.get_field("token").max_length or 32
@@ -75,11 +79,16 @@ def _card(statement: rows.Statement, model: type[Any], raw: str) -> Any:
     return owner
 
 
+def token_possible(raw: str, max_length: int = MAX_TOKEN_LENGTH) -> bool:
+    """Whether ``raw`` could be a token at all; if not, it is nobody's, without a look-up."""
+    return len(raw) <= max_length and _TOKEN_CHARACTERS.fullmatch(raw) is not None
+
+
 def token_owner(raw: str) -> TokenOwner | None:
     """The owner of the raw token, or None if it is nobody's (or its user is inactive).
     One query for a table token, two for a couple's; an API token one (two when its
     ``last_used_at`` is written)."""
-    if not raw or len(raw) > MAX_TOKEN_LENGTH:
+    if not token_possible(raw):
         return None
     if len(raw) <= CARD_TOKEN_LENGTH:
         # Table and couple tokens are short enough for a QR code; API tokens are longer.

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.validators import slug_re
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -213,7 +214,9 @@ def drive_new(request: HttpRequest) -> HttpResponse:
         messages.info(request, _("Create your club first (or ask its organizer to add you)."))
         return redirect("drives:list")
     initial = {}
-    chosen = clubs.filter(slug=request.GET.get("club", "")).first()
+    asked = request.GET.get("club", "")
+    # Only a slug is looked up: a NUL in the query string would be a 500 on PostgreSQL.
+    chosen = clubs.filter(slug=asked).first() if slug_re.match(asked) else None
     if chosen is not None:
         initial["club"] = chosen
     form = DriveCreateForm(*_posted(request), clubs=clubs, initial=initial)

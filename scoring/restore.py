@@ -12,8 +12,9 @@ is the time of its last version; and one audit entry ``drive.restore`` is added 
 second export is therefore the first plus that entry.
 
 The input is checked before anything is written, and the restore is one transaction: a bad
-file changes nothing and gets a message naming the place at fault. This module also deletes a
-drive (with ``replace``, or for a test of the round trip): a drive's seats protect its couples
+file changes nothing and gets a message naming the place at fault (``bad_export``; ``bad_text``
+for text no database can store: a NUL or a lone surrogate). This module also deletes a drive
+(with ``replace``, or for a test of the round trip): a drive's seats protect its couples
 and tables, so the rows go in order.
 """
 
@@ -39,6 +40,7 @@ from drives.services import (
     audit,
     club_get_or_create,
 )
+from drives.text import text_refuse_unstorable
 from scoring.models import (
     Award,
     CookieJarDraw,
@@ -175,11 +177,11 @@ def drive_restore(
 ) -> RestoreReport:
     """Create the drive of an export (see the module's docstring). A drive with the same slug
     is a 409 ``drive_exists`` unless ``replace``, which deletes it first (in the same
-    transaction). Every problem of the file is a 422 ``bad_export`` naming its place."""
+    transaction). Every problem of the file is a 422 ``bad_export`` naming its place (text
+    that cannot be stored: ``bad_text``)."""
     if not isinstance(data, dict):
         raise bad("the file", "an export is a JSON object")
-    if _has_nul(data):  # PostgreSQL stores no NUL in text or JSON: refuse it by name
-        raise bad("the file", "a text contains a NUL character (\\u0000)")
+    text_refuse_unstorable(data)  # NUL or a lone surrogate: 422 bad_text naming its place
     if data.get("format") != FORMAT:
         raise bad("format", f"expected {FORMAT!r}, not {data.get('format')!r}")
     info = _get(data, "drive", "", dict)
@@ -251,21 +253,6 @@ def drive_restore(
             new={"couples": report.couples, "games": report.games, "results": report.results},
         )  # fmt: skip
     return report
-
-
-def _has_nul(data: Any) -> bool:
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if "\x00" in item:
-                return True
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False
 
 
 def _read_couples(items: list[Any]) -> list[dict[str, Any]]:

@@ -40,7 +40,8 @@ ERRORS = {
     413: "The body is larger than 1 MB (`body_too_large`).",
     415: "The body is not text/csv (`unsupported_media_type`).",
     422: "Invalid: the `code` names the problem (an engine code for a score, e.g. "
-    "`not_whole_hands`; `unusual_score`; `wrong_couple`; `drive_closed`; `unknown_field`).",
+    "`not_whole_hands`; `unusual_score`; `wrong_couple`; `drive_closed`; `unknown_field`; "
+    "`bad_text`: a NUL or a lone surrogate, its place in `path`).",
     429: "Too many unknown tokens from this address (`rate_limited`): wait `retry_after` "
     "seconds (also in the `Retry-After` header).",
     503: "The print queue (the broker) is not reachable (`print_queue_down`): the document is "
@@ -124,6 +125,10 @@ SCHEMAS: dict[str, Any] = {
             "code": {"type": "string"},
             "message": {"type": "string"},
             "field": {"type": "string"},
+            "path": {
+                "type": "string",
+                "description": "`bad_text`: where the text is (`prizes[1].description`).",
+            },
             "errors": {
                 "type": "array",
                 "items": {
@@ -173,7 +178,11 @@ SCHEMAS: dict[str, Any] = {
                 ],
                 "description": 'An amount from 0, to the cent (a string like "5.00").',
             },
-            "currency": {"type": "string", "pattern": "^[A-Za-z]{3}$"},
+            "currency": {
+                "type": "string",
+                "pattern": "^[A-Za-z]{3}$",
+                "description": "Three letters A–Z, like CAD (either case; stored upper-case).",
+            },
             "confirm_by_other_couple": {"type": "boolean", "default": False},
             "published": {
                 "type": "boolean",

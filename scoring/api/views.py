@@ -34,6 +34,7 @@ from drives.services import (
     drive_update,
     holes_record,
 )
+from drives.text import text_refuse_unstorable
 from scoring.api.auth import (
     MEMBERS,
     ORGANIZER,
@@ -199,23 +200,8 @@ def _json(request: HttpRequest, *, optional: bool = False) -> Any:
         raise BadRequest("bad_json", "The body is not valid JSON: nested too deeply.") from None
     except ValueError as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
         raise BadRequest("bad_json", f"The body is not valid JSON: {error}.") from None
-    _refuse_nul(data)
+    text_refuse_unstorable(data)  # NUL or a lone surrogate ("\udc00"): 422 bad_text
     return data
-
-
-def _refuse_nul(data: Any) -> None:
-    """Text with a NUL character cannot be stored by PostgreSQL: refuse it by name."""
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if "\x00" in item:
-                raise ServiceError("bad_text", "Text may not contain the NUL character (\\u0000).")
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
 
 
 def _object(request: HttpRequest, allowed: Any, *, optional: bool = False) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from drives import ratelimit
 from drives.errors import ServiceError
 from drives.models import Couple, Drive, Membership, Table
 from drives.services import require_role
+from drives.tokens import token_possible
 
 MEMBERS = (Membership.Role.ORGANIZER, Membership.Role.SCORER)
 # Tokens are 22 characters; anything much longer is none of ours (no query for it).
@@ -81,7 +82,7 @@ def _unknown_token(request: HttpRequest, message: str) -> Http404:
 
 def table_by_token(request: HttpRequest, token: str) -> Table:
     table = None
-    if len(token) <= MAX_TOKEN:
+    if token_possible(token, MAX_TOKEN):
         table = Table.objects.select_related("drive__club").filter(token=token).order_by().first()
     if table is None:
         raise _unknown_token(request, "No such table.")
@@ -90,7 +91,7 @@ def table_by_token(request: HttpRequest, token: str) -> Table:
 
 def couple_by_token(request: HttpRequest, token: str) -> Couple:
     couple = None
-    if len(token) <= MAX_TOKEN:
+    if token_possible(token, MAX_TOKEN):
         couple = Couple.objects.select_related("drive__club").filter(token=token).order_by().first()
     if couple is None:
         raise _unknown_token(request, "No such couple.")

@@ -1,6 +1,8 @@
 """``manage.py drive create``: a drive and its couples from a CSV file, the slug alone on
 stdout; a bad file leaves nothing behind and names its lines."""
 
+import os
+
 import pytest
 from django.core.management.base import CommandError
 
@@ -102,3 +104,19 @@ def test_bad_settings_and_missing_files_are_messages(write) -> None:
     with pytest.raises(CommandError, match="invalid choice"):
         create(path, "--ruleset", "snap")
     assert not Drive.objects.exists()
+
+
+@pytest.mark.parametrize("option", ["--club", "--name", "--venue"])
+def test_text_a_terminal_could_not_decode_is_refused(write, option: str) -> None:
+    # Python decodes command-line arguments with surrogateescape: a Latin-1 "é" typed in a
+    # UTF-8 locale arrives as a lone surrogate, which no database can store.
+    odd = os.fsdecode(b"Caf\xe9")
+    assert odd == "Caf\udce9"
+    args = {"--club": "St. Joseph's Parish", "--name": "Friday 45s", option: odd}
+    with pytest.raises(CommandError, match=r"lone surrogate \(\\udce9\)"):
+        run(
+            "drive", "create", "--club", args["--club"], "--name", args["--name"],
+            "--date", "2026-11-20", "--couples", write("couples.csv", couples_csv(4)),
+            *(["--venue", odd] if option == "--venue" else []),
+        )  # fmt: skip
+    assert not Drive.objects.exists() and not Club.objects.exists()

@@ -191,6 +191,12 @@ def test_users_missing_here_are_named_on_stderr(tmp_path: Path) -> None:
         (lambda d: d["games"].pop(), "games: 5 games"),
         (lambda d: d["couples"][1].update(players=["Ann\x00", "Joe"]), "NUL"),
         (
+            lambda d: d["couples"][1].update(players=["Ann", "Jo\udc00e"]),
+            r"couples\[1\]\.players\[1\]: a text is not valid Unicode: a lone surrogate",
+        ),
+        (lambda d: d["drive"].update(club="Legion\ud83d"), r"drive\.club: .*lone surrogate"),
+        (lambda d: d["audit"][0].update(note="\udfff"), r"audit\[0\]\.note: .*lone surrogate"),
+        (
             lambda d: d["couples"][1].update(holes=10**6),
             r"couples\[1\].holes: 1000000 is out of range",
         ),

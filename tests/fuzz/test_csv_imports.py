@@ -48,6 +48,9 @@ BAD_COUPLES: dict[str, tuple[bytes, str]] = {
     "blank name": (b"player1,player2\nAnn,  \n", "bad_rows"),
     "open quote": (b'player1,player2\nAnn,Bob\n"Cy,Di\n', "bad_rows"),
     "NUL": (b"player1,player2\nAnn,B\x00b\n", "bad_rows"),
+    # A file is decoded strictly, so a lone surrogate cannot get in: its bytes are not UTF-8.
+    "a lone surrogate's bytes": (b"player1,player2\nAnn,B\xed\xb0\x80b\n", "not_utf8"),
+    "only invisible characters": ("player1,player2\nAnn,\u200b\u2066\u2069\n".encode(), "bad_rows"),
     "long name": (b"player1,player2\nAnn," + b"B" * 81 + b"\n", "bad_rows"),
     "the same couple twice": (b"player1,player2\nAnn,Bob\nann ,BOB\n", "bad_rows"),
     "a flag that is not yes or no": (b"player1,player2,paid\nAnn,Bob,maybe\n", "bad_rows"),

@@ -12,6 +12,7 @@ The one refusal that writes is documented: a result that contradicts the one sto
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +24,7 @@ from drives.services import DRIVE_SETTINGS
 from scoring.prizes import SETUP_FIELDS
 from tests.api.helpers import BASE, Api
 from tests.fuzz.helpers import World, changed_tables, fuzzing, rolled_back, snapshot
-from tests.fuzz.strategies import raw_body
+from tests.fuzz.strategies import UNSTORABLE_TEXT, raw_body
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -33,6 +34,7 @@ EXPLICIT: list[Any] = ["²", 2**70, None]
 KEEPS = {"result_conflict"}
 
 couple = st.integers(1, 10)
+any_text = st.text(st.characters(exclude_categories=[]), max_size=90)  # surrogates included
 points = st.lists(st.sampled_from([0, 5, 20, 40, 45, 50, 120, -10]), min_size=0, max_size=3)
 
 
@@ -54,7 +56,7 @@ ENDPOINTS = {
     "result": Endpoint(
         "PUT", "drives/{running}/games/2/tables/3/result",
         ("winner", "points", "key", "confirm_unusual"),
-        {"winner": couple, "points": points, "key": st.text(max_size=90)},
+        {"winner": couple, "points": points, "key": any_text},
     ),
     "result by a table": Endpoint(
         "PUT", "drives/{running}/games/2/tables/2/result",
@@ -66,7 +68,7 @@ ENDPOINTS = {
     ),
     "resolve": Endpoint(
         "POST", "drives/{running}/games/1/tables/1/resolve", ("winner", "reason", "points"),
-        {"winner": couple, "reason": st.text(max_size=20), "points": points},
+        {"winner": couple, "reason": any_text, "points": points},
     ),
     "advance": Endpoint("POST", "drives/{running}/games/2/advance", ()),
     "start": Endpoint(
@@ -77,16 +79,16 @@ ENDPOINTS = {
     "couples add": Endpoint(
         "POST", "drives/{running}/couples",
         ("players", "player1", "player2", "paid", "checked_in", "cookie_jar"),
-        {"players": st.lists(st.text(max_size=90), max_size=3), "player1": st.text()},
+        {"players": st.lists(any_text, max_size=3), "player1": any_text},
     ),
     "couple patch": Endpoint(
         "PATCH", "drives/{running}/couples/3",
         ("players", "player1", "player2", "paid", "checked_in", "cookie_jar", "withdrawn"),
-        {"withdrawn": st.booleans(), "player2": st.text()},
+        {"withdrawn": st.booleans(), "player2": any_text},
     ),
     "drive create": Endpoint(
         "POST", "drives", ("club", *DRIVE_SETTINGS),
-        {"club": st.just("st-josephs-parish"), "name": st.text(max_size=130),
+        {"club": st.just("st-josephs-parish"), "name": any_text,
          "date": st.dates().map(str), "games": st.integers(-1, 70)},
     ),
     "drive patch (setup)": Endpoint(
@@ -106,7 +108,7 @@ ENDPOINTS = {
         "PATCH", "drives/{running}/prizes/setup", SETUP_FIELDS,
         {"prize_places": st.integers(-1, 25), "buy_in": st.decimals().map(str),
          "prizes": st.lists(st.fixed_dictionaries({}, optional={"amount": st.text(max_size=8),
-                                                                "description": st.text()}))},
+                                                                "description": any_text}))},
     ),
     "prize setup (opened)": Endpoint("PATCH", "drives/{over}/prizes/setup", SETUP_FIELDS),
     "ties open": Endpoint("POST", "drives/{running}/prizes/ties", ("force",)),
@@ -156,10 +158,16 @@ def check_refusal(answer: Any, sent: Any, endpoint: Endpoint) -> None:
     # list of couples, and names the unknown field of the one that has it).
     items = sent if isinstance(sent, list) else [sent]
     sent_keys = {key for item in items if isinstance(item, dict) for key in item}
-    if "field" in error:
-        assert error["field"] in set(endpoint.fields) | sent_keys | {"club"}, error
+    if "field" in error:  # a field, or a place in one ("prizes[1]": the second prize)
+        known = set(endpoint.fields) | sent_keys | {"club"}
+        assert error["field"] in known or re.split(r"[.\[]", error["field"])[0] in known, error
     if error["code"] == "unknown_field":
         assert error.get("field") in sent_keys, error
+    if error["code"] == "bad_text" and "path" in error:  # where the text at fault is
+        path = error["path"]  # "key", "prizes[0].description", "[1].players[0]" in a list
+        assert (path.startswith("[") and isinstance(sent, list)) or any(
+            path == key or path.startswith((f"{key}.", f"{key}[")) for key in sent_keys
+        ), error
 
 
 def post(
@@ -209,6 +217,27 @@ def fuzz_endpoint(api: Api, world: World, endpoint: Endpoint, examples: int = EX
 @pytest.mark.parametrize("name", list(ENDPOINTS))
 def test_bad_bodies_are_refused_and_change_nothing(api: Api, world: World, name: str) -> None:
     fuzz_endpoint(api, world, ENDPOINTS[name])
+
+
+@pytest.mark.parametrize("name", [name for name, e in ENDPOINTS.items() if e.fields])
+def test_a_lone_surrogate_in_any_field_is_bad_text(api: Api, world: World, name: str) -> None:
+    """Whatever the field and its kind, text no database can store is named, never a 500 nor
+    the field's own complaint about its kind."""
+    endpoint = ENDPOINTS[name]
+    before = snapshot()
+    for field_name in endpoint.fields:
+        for odd in UNSTORABLE_TEXT[:4]:
+            for value, place in [
+                (odd, field_name),
+                ([odd], f"{field_name}[0]"),
+                ({"description": odd}, f"{field_name}.description"),
+            ]:
+                raw = json.dumps({field_name: value}).encode("ascii")  # "\\udc00" escapes
+                answer, changed = post(api, world, endpoint, raw, world.ties[0], before)
+                assert answer.status_code == 422, (name, raw, answer.content)
+                assert answer.json()["code"] == "bad_text", (name, raw, answer.json())
+                assert answer.json()["path"] == place
+                assert not changed
 
 
 def test_a_refusal_after_a_partial_list_writes_no_couple(api: Api, world: World) -> None:

@@ -77,6 +77,41 @@ def test_empty_names_are_named_and_nothing_is_registered() -> None:
     assert not Couple.objects.exists()
 
 
+def test_a_name_of_invisible_characters_is_refused_like_an_empty_one() -> None:
+    ours = club_people("St. Joseph's Parish", "ours")
+    drive = a_drive(ours.club)
+    client = logged_in(ours.organizer)
+    for invisible in ("\u200b", "\u2060\ufeff", "\u202e\u200f", "\u2066 \u200d\u2069"):
+        response = client.post(couples_url(drive), {"player1": invisible, "player2": "Joe"})
+        assert response.status_code == 422
+        assert "a couple needs two player names" in text(response)
+    assert not Couple.objects.exists()
+
+
+def test_bidi_controls_are_taken_out_of_a_name_at_the_door() -> None:
+    ours = club_people("St. Joseph's Parish", "ours")
+    drive = a_drive(ours.club)
+    response = logged_in(ours.organizer).post(
+        couples_url(drive), {"player1": "\u202eAnn\u202c MacNeil", "player2": "Joe \u2067Dunn"}
+    )
+    assert response.status_code == 302
+    assert Couple.objects.get().players == ["Ann MacNeil", "Joe Dunn"]
+
+
+def test_a_form_cannot_carry_a_lone_surrogate() -> None:
+    """Why the pages need no check of their own for surrogates: Django decodes form data as
+    UTF-8 with ``errors="replace"``, so the UTF-8-like bytes of U+DC00 arrive as U+FFFD."""
+    ours = club_people("St. Joseph's Parish", "ours")
+    drive = a_drive(ours.club)
+    response = logged_in(ours.organizer).post(
+        couples_url(drive),
+        "player1=Ann%ED%B0%80&player2=Joe",
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert response.status_code == 302
+    assert Couple.objects.get().players == ["Ann\ufffd\ufffd\ufffd", "Joe"]
+
+
 def test_a_couple_registered_after_the_start_is_a_late_arrival() -> None:
     ours = club_people("St. Joseph's Parish", "ours")
     drive = a_drive(ours.club, couples=4)

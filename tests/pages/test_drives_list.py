@@ -91,6 +91,12 @@ def test_a_club_name_taken_or_empty_is_named() -> None:
     response = client.post(URL, {"name": "  "})
     assert response.status_code == 422
     assert "This field is required." in text(response)
+    response = client.post(URL, {"name": "\u200b\u2066\u2069"})  # nothing to see
+    assert response.status_code == 422
+    assert "A club needs a name of 1 to 120 characters." in text(response)
+    response = client.post(URL, {"name": "St. Joseph's Parish\u202e"})  # the same name
+    assert response.status_code == 422
+    assert "There is already a club called" in text(response)
     assert Club.objects.count() == 1
 
 

@@ -117,6 +117,23 @@ def test_form_errors_are_named_and_nothing_is_created() -> None:
     assert not Drive.objects.exists()
 
 
+def test_a_currency_is_three_letters_a_to_z() -> None:
+    ours = club_people("St. Joseph's Parish", "ours")
+    client = logged_in(ours.organizer)
+    for currency in ("ßab", "\u017fab", "ÇAD"):  # "ßab".upper() is "SSAB"
+        response = client.post(NEW, form_data(ours.club.pk, currency=currency))
+        assert response.status_code == 422
+        assert response.context["form"].errors == {"currency": ["Three letters A–Z, like CAD."]}
+        assert "Three letters A–Z, like CAD." in text(response)
+    assert not Drive.objects.exists()
+    drive = a_drive(ours.club)
+    response = client.post(settings_url(drive), form_data(currency="ßab"))
+    assert response.status_code == 422
+    assert "Three letters A–Z, like CAD." in text(response)
+    drive.refresh_from_db()
+    assert drive.currency == "CAD"
+
+
 def test_only_clubs_the_user_organizes_are_offered() -> None:
     ours = club_people("St. Joseph's Parish", "ours")
     theirs = club_people("Legion Branch 12", "theirs")
@@ -127,6 +144,17 @@ def test_only_clubs_the_user_organizes_are_offered() -> None:
     assert response.status_code == 422
     assert "Select a valid choice" in text(response)
     assert not Drive.objects.exists()
+
+
+def test_the_club_asked_for_in_the_address_is_chosen_and_odd_text_there_is_ignored() -> None:
+    ours = club_people("St. Joseph's Parish", "ours")
+    client = logged_in(ours.organizer)
+    chosen = client.get(f"{NEW}?club={ours.club.slug}").context["form"].initial["club"]
+    assert chosen == ours.club
+    for odd in ("%00", "a%00b", "%E2%80%8B", "%ED%B0%80", "x" * 300):  # PostgreSQL: no NUL
+        response = client.get(f"{NEW}?club={odd}")
+        assert response.status_code == 200, odd
+        assert "club" not in response.context["form"].initial
 
 
 def test_a_scorer_or_a_user_without_a_club_is_sent_to_the_list() -> None:

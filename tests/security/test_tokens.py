@@ -1,7 +1,8 @@
 """Tokens cannot be guessed, and a wrong one tells nothing: table, couple and API tokens are
 128 bits or more from ``secrets``, unique, and a token that is nobody's (made up, one
 character off, cut short, of the wrong kind, of a deactivated account) gets the same answer,
-after the same queries, whatever was wrong with it."""
+after the same queries, whatever was wrong with it; text that cannot be a token at all (too
+long, a NUL, a space, an invisible character) gets that answer too, without a look-up."""
 
 from __future__ import annotations
 
@@ -126,6 +127,21 @@ def _wrong_tokens(drive: Any, api_token: str) -> dict[str, str]:
     }
 
 
+def _not_tokens(token: str) -> dict[str, str]:
+    """Text that cannot be a token at all (a token is URL-safe base64), with a real token's
+    length: refused without a look-up, and so without a NUL reaching PostgreSQL (which
+    cannot compare one). A lone surrogate cannot arrive: a path's bytes that are not UTF-8
+    stay percent-encoded, and a header is decoded as Latin-1."""
+    return {
+        "too long": "x" * 500,
+        "ending in NUL": token[:-1] + "\x00",
+        "ending in a zero-width space": token[:-1] + "\u200b",
+        "ending in a bidi override": token[:-1] + "\u202e",
+        "ending in the bytes of a lone surrogate": token[:-3] + "%ED%B0%80",
+        "with a space": token[:10] + " " + token[11:],
+    }
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("page", ["t", "c"])
 def test_a_wrong_token_on_a_card_page_is_the_same_404(page: str) -> None:
@@ -148,7 +164,11 @@ def test_a_wrong_token_on_a_card_page_is_the_same_404(page: str) -> None:
     assert len(set(answers.values())) == 1, "every wrong token gets the very same page"
     assert len(set(queries.values())) == 1, queries
     # Something that cannot be a token at all is refused without a look-up, the same way.
-    assert client.get(f"/{page}/{'x' * 500}/").content == next(iter(answers.values()))
+    for why, token in _not_tokens(wrong["made up"]).items():
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(f"/{page}/{token}/")
+        assert response.content == next(iter(answers.values())), why
+        assert len(captured) < min(queries.values()), why
 
 
 @pytest.mark.django_db
@@ -176,6 +196,11 @@ def test_a_wrong_bearer_token_is_the_same_401() -> None:
             queries[len(token) <= len(wrong["made up"])].add(len(captured))
     assert len(answers) == 1, "every wrong token gets the very same answer"
     assert all(len(counts) == 1 for counts in queries.values()), queries
+    for why, token in _not_tokens(wrong["made up"]).items():
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get("/api/v1/me", HTTP_AUTHORIZATION=f"Bearer {token}")
+        assert (response.content, response["WWW-Authenticate"]) in answers, why
+        assert len(captured) < min(queries[True]), why
 
 
 @pytest.mark.django_db
