@@ -99,7 +99,7 @@ def test_states_stand_out_and_say_who_entered_what(ours, drive) -> None:  # type
     client = logged_in(ours.scorer)
     client.post(desk_url(drive), {"table": "1", "winner": "2", "game": "1"})
     result_record(drive=drive, game=1, table=2, winner=3, points=[70, 20], key="k", actor=TABLE)
-    result_record(drive=drive, game=1, table=2, winner=3, key="k", actor=TABLE)
+    result_record(drive=drive, game=1, table=2, winner=3, points=[70, 20], key="k", actor=TABLE)
     html = text(client.get(desk_url(drive)))
     first, second = row(html, 1), row(html, 2)
     assert 'data-state="accepted"' in first and "2 won" in first
