@@ -359,8 +359,11 @@ def _same_key(
     if not differs:
         return Recorded(200, existing, replayed=True)
     seen_winner = next(
-        c.number for c in (seat.stays, seat.arrives) if c is not None and c.pk == seen_winner_id
+        (c.number for c in (seat.stays, seat.arrives) if c is not None and c.pk == seen_winner_id),
+        None,
     )
+    if seen_winner is None:  # not one of the table's couples: only a hand-edited database
+        seen_winner = Couple.objects.values_list("number", flat=True).get(pk=seen_winner_id)
     audit(
         drive, actor, "result.key_reused", subject=subject,
         old={"winner": seen_winner, "points": seen_points},
