@@ -3,7 +3,8 @@ submission kept as a version (who, when, through which channel, old and new winn
 
 A result's ``state``: ``accepted`` (counts), ``pending`` (entered from one couple's side on a
 drive with ``confirm_by_other_couple``, waiting for the other couple), ``conflict`` (two
-different winners were entered; the desk resolves it). Wins and standings are derived from
+different results were entered: another winner, or other points for the same one; the desk
+resolves it). Wins and standings are derived from
 accepted results and the seating, never stored.
 """
 

@@ -288,9 +288,18 @@ def _not_yet(drive: Drive, number: int) -> str:
 def _why(error: ServiceError, row: Row) -> str:
     """A row's problem in one phrase, with the service's or the engine's code."""
     if error.code == "result_conflict":
+        winner = error.details.get("winner")
+        if error.details.get("differs") == ["points"]:
+            stored = error.details.get("points")
+            said = f"winning {stored[0]}-{stored[1]}" if stored else "without points"
+            sent = f"{row.points[0]}-{row.points[1]}" if row.points else "no points"
+            return (
+                f"table {row.table} of game {row.game} already has couple {winner} {said}, "
+                f"not {sent} (result_conflict)"
+            )
         return (
-            f"table {row.table} of game {row.game} already has couple "
-            f"{error.details.get('winner')} as the winner (result_conflict)"
+            f"table {row.table} of game {row.game} already has couple {winner} as the winner "
+            "(result_conflict)"
         )
     if error.code == "unusual_score":
         verdict = error.details.get("verdict") or {}

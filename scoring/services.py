@@ -2,6 +2,10 @@
 conflicts kept), the other couple's confirmation, resolving and correcting, and the advance
 from one game to the next (computed once, atomically, with the engine's movement).
 
+A submission is stored, or refused with a 4xx, never answered "replayed" while something it
+said is dropped: a replay is the same winner and points again (the same key with another body
+is refused, ``key_reused``; another key with other points is a conflict for the desk).
+
 Every service locks the drive row first, so two desks, two phones or two organizers pressing at
 the same instant are served one after the other; the unique constraint on a result's seat is
 the last line of defence. Who may call what is the caller's business (the API checks roles and
@@ -32,12 +36,15 @@ MAX_REASON = 1000
 
 @dataclass(frozen=True)
 class Recorded:
-    """What became of a submission: ``status`` is the HTTP answer (201 stored, 200 replay)."""
+    """What became of a call: ``status`` is the HTTP answer (201 stored; 200 done, or a
+    replay); ``replayed``: nothing was written because the same thing had already been done
+    (the same submission again, the same confirmation, the same settlement)."""
 
     status: int
     result: Result
     verdict: Verdict | None = None
     conflict: Conflict | None = None
+    replayed: bool = False
 
 
 def _seat_statement(sql: rows.Sql, lock: bool) -> str:
@@ -57,7 +64,8 @@ def _seat_statement(sql: rows.Sql, lock: bool) -> str:
 
 
 # The seat at a table in a game, with its game, table and couples; the table's result with
-# its winner; whether a submission's key was seen (drives/rows.py: every result reads them).
+# its winner; what was submitted under a key, if it was seen (drives/rows.py: every result
+# reads them).
 SEAT = rows.Statement(_seat_statement)
 RESULT_AT = rows.Statement(
     lambda sql: (
@@ -68,8 +76,12 @@ RESULT_AT = rows.Statement(
 )
 KEY_SEEN = rows.Statement(
     lambda sql: (
-        f"SELECT 1 FROM {sql.table(ResultVersion)} WHERE {sql.column(ResultVersion, 'result')} = %s"
-        f" AND {sql.column(ResultVersion, 'key')} = %s LIMIT 1"
+        f"SELECT {sql.column(ResultVersion, 'winner')},"
+        f" {sql.column(ResultVersion, 'winner_points')},"
+        f" {sql.column(ResultVersion, 'loser_points')} FROM {sql.table(ResultVersion)}"
+        f" WHERE {sql.column(ResultVersion, 'result')} = %s"
+        f" AND {sql.column(ResultVersion, 'key')} = %s"
+        f" ORDER BY {sql.column(ResultVersion, 'id')} LIMIT 1"
     )
 )
 
@@ -116,9 +128,21 @@ def _result_at(seat: Seat) -> Result | None:
     return result
 
 
-def _key_seen(result: Result, key: str) -> bool:
-    """Whether a submission with this idempotency key was already kept for the result."""
-    return KEY_SEEN.one([result.pk, key]) is not None
+def _key_seen(result: Result, key: str) -> tuple[int, list[int] | None] | None:
+    """What the first submission kept for the result under this idempotency key said: (its
+    winner's id, its points), or None if the key is new."""
+    row = KEY_SEEN.one([result.pk, key])
+    if row is None:
+        return None
+    winner_id, winner_points, loser_points = row
+    return winner_id, None if winner_points is None else [winner_points, loser_points]
+
+
+def _said(couple: int, points: list[int] | None) -> str:
+    """A result in words: "couple 12 winning 50–40", or "couple 12 (no points)"."""
+    if points is None:
+        return f"couple {couple} (no points)"
+    return f"couple {couple} winning {points[0]}–{points[1]}"
 
 
 def _check_winner(seat: Seat, winner: Any) -> Couple:
@@ -139,10 +163,9 @@ def _check_winner(seat: Seat, winner: Any) -> Couple:
     )
 
 
-def _judge_points(
-    drive: Drive, points: Any, confirm_unusual: Any
-) -> tuple[int | None, int | None, Verdict | None]:
-    """(winner's points, loser's points, verdict) or a 422 naming the engine's reason."""
+def _score(drive: Drive, points: Any) -> tuple[int | None, int | None, Verdict | None]:
+    """(winner's points, loser's points, verdict) as they would be stored, or a 422 for points
+    that are malformed or impossible. An unusual score is judged, not yet refused."""
     if points is None:
         return None, None, None
     if (
@@ -151,8 +174,6 @@ def _judge_points(
         or not all(isinstance(p, int) and not isinstance(p, bool) for p in points)
     ):
         raise ServiceError("bad_points", "points are two whole numbers, like [50, 40].")
-    if not isinstance(confirm_unusual, bool):
-        raise ServiceError("bad_field", "confirm_unusual must be true or false.")
     rules = get_ruleset(drive.ruleset)
     first, second = points
     verdict = check_final_score(first, second, rules)
@@ -162,12 +183,29 @@ def _judge_points(
         verdict = check_final_score(first, second, rules)
     if verdict.status == "impossible":
         raise ServiceError(verdict.code, verdict.message, verdict=verdict.to_dict())
+    return first, second, verdict
+
+
+def _admit(verdict: Verdict | None, confirm_unusual: Any) -> None:
+    """Refuse an unusual score not confirmed (422), before it is stored."""
+    if verdict is None:
+        return
+    if not isinstance(confirm_unusual, bool):
+        raise ServiceError("bad_field", "confirm_unusual must be true or false.")
     if verdict.status == "unusual" and not confirm_unusual:
         raise ServiceError(
             "unusual_score",
             f"{verdict.message} Send it again with confirm_unusual set to accept it.",
             verdict=verdict.to_dict(),
         )
+
+
+def _judge_points(
+    drive: Drive, points: Any, confirm_unusual: Any
+) -> tuple[int | None, int | None, Verdict | None]:
+    """(winner's points, loser's points, verdict) or a 422 naming the engine's reason."""
+    first, second, verdict = _score(drive, points)
+    _admit(verdict, confirm_unusual)
     return first, second, verdict
 
 
@@ -190,9 +228,15 @@ def result_record(
     confirm_unusual: Any = False,
     actor: Actor,
 ) -> Recorded:
-    """Record who won at a table. 201 stored; 200 the same submission again (same ``key``, or
-    the same winner); a different winner already there raises :class:`Conflict` (409) after
-    keeping the submission and marking the table in conflict; 422 for anything invalid."""
+    """Record who won at a table. 201 stored; 200 ``replayed`` when it says nothing the
+    stored result does not: the same ``key`` with the same winner and points (given in the
+    same way: both absent or equal), or, under another key, the same winner with the same
+    points or none. Raises :class:`Conflict` (409): ``key_reused`` when the same ``key`` comes
+    with another winner or other points (refused: nothing stored, the refusal audited,
+    ``differs`` naming what differs); ``result_conflict`` when another winner or other points
+    are already there (the submission kept, the table marked in conflict for the desk). 422
+    for anything invalid. ``confirm_unusual`` is no part of what is compared: it only lets an
+    unusual score be stored."""
     key = _clean_key(key)
     try:
         with transaction.atomic():
@@ -217,28 +261,33 @@ def _record(
     game, seat = _seat_for(drive, game_number, table_number, lock=True)
     existing = _result_at(seat)
     race.pause("result.read")
-    if existing is not None and key and _key_seen(existing, key):
-        return Recorded(200, existing)
     winner = _check_winner(seat, winner_number)
+    win_pts, lose_pts, verdict = _score(drive, points)
+    sent = None if win_pts is None else [win_pts, lose_pts]
+    subject = f"game {game.number} table {seat.table.number}"
+    if existing is not None and key:
+        seen = _key_seen(existing, key)
+        if seen is not None:
+            return _same_key(drive, actor, existing, seat, game, key, seen, winner, sent, subject)
     if (
         existing is not None
         and existing.winner_id == winner.pk
         and existing.state != Result.State.CONFLICT
+        and (sent is None or sent == existing.points)
     ):
-        return Recorded(200, existing)
+        return Recorded(200, existing, replayed=True)
     if game.number != drive.current_game:
         raise ServiceError(
             "game_not_in_play",
             f"Game {game.number} is over (game {drive.current_game} is in play); "
             "the desk can correct it.",
         )
-    win_pts, lose_pts, verdict = _judge_points(drive, points, confirm_unusual)
+    _admit(verdict, confirm_unusual)
     version = ResultVersion(
         kind=ResultVersion.Kind.ENTERED, winner=winner, winner_points=win_pts,
         loser_points=lose_pts, key=key, channel=actor.channel, user=actor.account,
         couple=actor.couple,
     )  # fmt: skip
-    subject = f"game {game.number} table {seat.table.number}"
     if existing is not None:
         version.kind = ResultVersion.Kind.CONFLICTING
         version.previous_winner_id = existing.winner_id
@@ -250,13 +299,31 @@ def _record(
             existing.save(update_fields=["state", "updated_at"])
         audit(
             drive, actor, "result.conflict", subject=subject,
-            old=existing.winner.number, new=winner.number,
+            old={"winner": existing.winner.number, "points": existing.points},
+            new={"winner": winner.number, "points": sent},
         )  # fmt: skip
+        differs = [
+            name
+            for name, same in (
+                ("winner", existing.winner_id == winner.pk),
+                ("points", sent is None or sent == existing.points),
+            )
+            if not same
+        ]
+        if differs == ["points"]:
+            said = (
+                f"Table {seat.table.number} already has {_said(winner.number, existing.points)}"
+                f" in game {game.number}, not {_said(winner.number, sent)}"
+            )
+        else:
+            said = (
+                f"Table {seat.table.number} already has couple {existing.winner.number} as the "
+                f"winner of game {game.number}"
+            )
         conflict = Conflict(
-            "result_conflict",
-            f"Table {seat.table.number} already has couple {existing.winner.number} as the "
-            f"winner of game {game.number}; both entries are kept for the desk to resolve.",
-            winner=existing.winner.number, table=seat.table.number, game=game.number,
+            "result_conflict", f"{said}; both entries are kept for the desk to resolve.",
+            winner=existing.winner.number, points=existing.points, table=seat.table.number,
+            game=game.number, differs=differs,
         )  # fmt: skip
         return Recorded(409, existing, conflict=conflict)
     needs_confirmation = drive.confirm_by_other_couple and actor.channel in (
@@ -277,9 +344,51 @@ def _record(
     return Recorded(201, result, verdict)
 
 
-def result_confirm(*, drive: Drive, couple: Couple, game: Any, accept: Any, actor: Actor) -> Result:
+def _same_key(
+    drive: Drive, actor: Actor, existing: Result, seat: Seat, game: Game, key: str,
+    seen: tuple[int, list[int] | None], winner: Couple, sent: list[int] | None, subject: str,
+) -> Recorded:  # fmt: skip
+    """A key already kept for this result: a replay if the body says the same (winner and
+    points), else refused (409 ``key_reused``, audited, nothing stored)."""
+    seen_winner_id, seen_points = seen
+    differs = [
+        name
+        for name, same in (("winner", seen_winner_id == winner.pk), ("points", seen_points == sent))
+        if not same
+    ]
+    if not differs:
+        return Recorded(200, existing, replayed=True)
+    seen_winner = next(
+        (c.number for c in (seat.stays, seat.arrives) if c is not None and c.pk == seen_winner_id),
+        None,
+    )
+    if seen_winner is None:  # not one of the table's couples: only a hand-edited database
+        seen_winner = Couple.objects.values_list("number", flat=True).get(pk=seen_winner_id)
+    audit(
+        drive, actor, "result.key_reused", subject=subject,
+        old={"winner": seen_winner, "points": seen_points},
+        new={"winner": winner.number, "points": sent},
+        note=f"key {key!r}: refused, nothing stored ({', '.join(differs)} differ)",
+    )  # fmt: skip
+    conflict = Conflict(
+        "key_reused",
+        f"The key {key!r} was already used at table {seat.table.number} of game {game.number} "
+        f"for {_said(seen_winner, seen_points)}, not {_said(winner.number, sent)}: this "
+        "submission was not stored. Send a new result with a new key.",
+        differs=differs, key=key, winner=seen_winner, points=seen_points,
+        table=seat.table.number, game=game.number,
+    )  # fmt: skip
+    return Recorded(409, existing, conflict=conflict)
+
+
+def result_confirm(
+    *, drive: Drive, couple: Couple, game: Any, accept: Any, actor: Actor
+) -> Recorded:
     """The other couple confirms (or rejects) a result entered from one side, on a drive with
-    ``confirm_by_other_couple``. A rejection puts the table in conflict for the desk."""
+    ``confirm_by_other_couple``. A rejection puts the table in conflict for the desk. The same
+    couple giving the same answer again, nothing having happened since, is a replay (200,
+    ``replayed``, nothing written); any other call once the result is no longer pending is a
+    409 ``not_pending``."""
     if not isinstance(accept, bool):
         raise ServiceError("bad_field", "accept must be true or false.")
     with transaction.atomic():
@@ -301,6 +410,8 @@ def result_confirm(*, drive: Drive, couple: Couple, game: Any, accept: Any, acto
         if result is None:
             raise NotFound("no_result", "There is no result to confirm at your table yet.")
         if result.state != Result.State.PENDING:
+            if _answered_already(result, couple, accept):
+                return Recorded(200, result, replayed=True)
             raise Conflict("not_pending", f"This result is already {result.get_state_display()}.")
         entered = result.versions.order_by("at", "id").first()
         entered_by = entered.couple_id if entered else None
@@ -324,7 +435,23 @@ def result_confirm(*, drive: Drive, couple: Couple, game: Any, accept: Any, acto
             drive, actor, "result.confirm" if accept else "result.reject",
             subject=f"game {game} table {seat.table.number}", new=result.state,
         )  # fmt: skip
-    return result
+    return Recorded(200, result)
+
+
+def _answered_already(result: Result, couple: Couple, accept: bool) -> bool:
+    """Whether the result's last version is this couple's same answer, and stands."""
+    kind, state = (
+        (ResultVersion.Kind.CONFIRMED, Result.State.ACCEPTED)
+        if accept
+        else (ResultVersion.Kind.REJECTED, Result.State.CONFLICT)
+    )
+    last = result.versions.order_by("-at", "-id").first()
+    return (
+        result.state == state
+        and last is not None
+        and last.kind == kind
+        and last.couple_id == couple.pk
+    )
 
 
 def result_resolve(
@@ -337,10 +464,13 @@ def result_resolve(
     actor: Actor,
     points: Any = None,
     confirm_unusual: Any = True,
-) -> Result:
+) -> Recorded:
     """Settle a conflict or correct a result (organizer or scorer), with a reason; allowed
     until the drive is closed. After the next game has started it changes wins and standings,
-    never the seating already played, and the audit says so."""
+    never the seating already played, and the audit says so. ``points`` omitted keep the
+    result's. The same settlement again by the same person (the result's last version is
+    theirs, with the same winner, points and reason, and nothing has happened since) is a
+    replay: 200 ``replayed``, nothing written."""
     if not isinstance(reason, str) or not reason.strip():
         raise ServiceError("reason_required", "Say why: a correction needs a reason.")
     if len(reason) > MAX_REASON:
@@ -353,6 +483,10 @@ def result_resolve(
         win_pts, lose_pts, verdict = _judge_points(drive, points, confirm_unusual)
         after_advance = game_row.number < drive.current_game
         result = _result_at(seat)
+        if result is not None and _settled_already(
+            result, couple, win_pts, lose_pts, reason.strip(), actor
+        ):
+            return Recorded(200, result, replayed=True)
         old = None
         if result is None:
             result = Result.objects.create(
@@ -386,7 +520,27 @@ def result_resolve(
             drive, actor, "result.resolve", subject=subject,
             old=old, new={"winner": couple.number, "points": result.points}, note=note,
         )  # fmt: skip
-    return result
+    return Recorded(200, result)
+
+
+def _settled_already(
+    result: Result, couple: Couple, win_pts: int | None, lose_pts: int | None, reason: str,
+    actor: Actor,
+) -> bool:  # fmt: skip
+    """Whether this settlement was the last thing done to the result, by the same person."""
+    if result.state != Result.State.ACCEPTED or result.winner_id != couple.pk:
+        return False
+    if win_pts is not None and result.points != [win_pts, lose_pts]:
+        return False
+    last = result.versions.order_by("-at", "-id").first()
+    account = actor.account
+    return (
+        last is not None
+        and last.kind == ResultVersion.Kind.RESOLVED
+        and last.reason == reason
+        and last.channel == actor.channel
+        and last.user_id == (account.pk if account is not None else None)
+    )
 
 
 def _couple_id(drive: Drive, number: int) -> int | None:

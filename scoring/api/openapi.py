@@ -141,6 +141,14 @@ SCHEMAS: dict[str, Any] = {
             "conflicts": {"type": "array", "items": {"type": "integer"}},
             "pending": {"type": "array", "items": {"type": "integer"}},
             "winner": {"type": "integer"},
+            "points": {"type": ["array", "null"], "items": {"type": "integer"}},
+            "differs": {
+                "type": "array",
+                "items": {"enum": ["winner", "points"]},
+                "description": "key_reused, result_conflict: what differs from the result "
+                "stored (winner and points just above).",
+            },
+            "key": {"type": "string", "description": "key_reused: the key sent again."},
             "table": _nullable("integer"),
             "game": {"type": "integer"},
             "allowed": {"type": "array", "items": {"type": "string"}},
@@ -368,7 +376,11 @@ SCHEMAS: dict[str, Any] = {
             "points": {"type": ["array", "null"], "items": {"type": "integer"}},
             "state": {"enum": ["accepted", "pending", "conflict"]},
             "verdict": _nullable("string", description="The engine's code for the points."),
-            "replayed": {"type": "boolean"},
+            "replayed": {
+                "type": "boolean",
+                "description": "True only when nothing was written because the same thing "
+                "had already been done.",
+            },
         },
     },
     "Standing": {
@@ -648,10 +660,15 @@ def _paths() -> dict[str, Any]:
                 body=_body(_ref("ResultIn")),
                 ok={
                     201: _ok("Stored", _ref("Result")),
-                    200: _ok("The same result again (same key, or same winner)",
-                             _ref("Result")),
-                    409: _error(409, "result_conflict: a different winner is already there; "
-                                     "both are kept and the table is in conflict."),
+                    200: _ok("A replay (replayed: true), nothing written: the same key with "
+                             "the same winner and points, or the same winner with the same "
+                             "points or none", _ref("Result")),
+                    409: _error(409, "key_reused: the same key came with another body "
+                                     "(winner or points; differs names them): refused, "
+                                     "nothing stored. result_conflict: another winner, or "
+                                     "the same winner with other points, is already there "
+                                     "(differs says which); both are kept and the table is "
+                                     "in conflict."),
                 },
             ),
         },
@@ -663,7 +680,7 @@ def _paths() -> dict[str, Any]:
                 description="A couple token of the table's other couple, on a drive with "
                 "confirm_by_other_couple. A rejection puts the table in conflict.",
                 body=_body(_ref("Confirm")),
-                ok={200: _ok("The result", _ref("Result"))},
+                ok={200: _ok("The result (replayed: the same answer again)", _ref("Result"))},
             ),
         },
         f"{table}/resolve": {
@@ -674,7 +691,8 @@ def _paths() -> dict[str, Any]:
                 description=f"{members} Until the drive is closed; after the next game "
                 "started it changes wins and standings, not the seating played.",
                 body=_body(_ref("Resolve")),
-                ok={200: _ok("The result", _ref("Result"))},
+                ok={200: _ok("The result (replayed: the same settlement again, by the same "
+                             "person, nothing written)", _ref("Result"))},
             ),
         },
         f"{d}/standings": {

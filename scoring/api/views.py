@@ -50,7 +50,7 @@ from scoring.api.auth import (
     require_user,
 )
 from scoring.api.openapi import openapi_spec
-from scoring.models import Document, Result
+from scoring.models import Document
 from scoring.printing import (
     DEFAULT_BASE_URL,
     document_filename,
@@ -81,7 +81,13 @@ from scoring.selectors import (
     win_grid,
 )
 from scoring.selectors_prizes import cookie_jar_view, prize_table, setup_view, tie_view, ties_list
-from scoring.services import game_advance, result_confirm, result_record, result_resolve
+from scoring.services import (
+    Recorded,
+    game_advance,
+    result_confirm,
+    result_record,
+    result_resolve,
+)
 
 MAX_BODY = 1_000_000
 CSV_TYPES = frozenset({"text/csv", "text/plain", "application/csv"})
@@ -230,7 +236,10 @@ def _game(drive: Any, number: int, status: int = 200) -> JsonResponse:
     return _ok(view, status)
 
 
-def _result(result: Result, game: int, table: int, status: int = 200) -> JsonResponse:
+def _result(recorded: Recorded, game: int, table: int) -> JsonResponse:
+    """A result as the service left it; ``replayed`` is the service's word (nothing written
+    because the same thing had already been done)."""
+    result = recorded.result
     return _ok(
         {
             "game": game,
@@ -239,9 +248,9 @@ def _result(result: Result, game: int, table: int, status: int = 200) -> JsonRes
             "points": result.points,
             "state": result.state,
             "verdict": result.verdict or None,
-            "replayed": status == 200,
+            "replayed": recorded.replayed,
         },
-        status,
+        recorded.status,
     )
 
 
@@ -358,7 +367,7 @@ def result_put(request: HttpRequest, caller: Caller, slug: str, n: int, t: int) 
         confirm_unusual=data.get("confirm_unusual", False),
         actor=caller.actor,
     )
-    return _result(recorded.result, n, t, recorded.status)
+    return _result(recorded, n, t)
 
 
 def result_confirm_view(
@@ -373,14 +382,14 @@ def result_confirm_view(
         )
     require_table(caller, drive, n, t)
     data = _object(request, {"accept"})
-    result = result_confirm(
+    recorded = result_confirm(
         drive=drive,
         couple=caller.couple,  # type: ignore[arg-type]
         game=n,
         accept=data.get("accept"),
         actor=caller.actor,
     )
-    return _result(result, n, t)
+    return _result(recorded, n, t)
 
 
 def result_resolve_view(
@@ -388,7 +397,7 @@ def result_resolve_view(
 ) -> JsonResponse:
     drive = drive_for(caller, slug, roles=MEMBERS)
     data = _object(request, {"winner", "reason", "points"})
-    result = result_resolve(
+    recorded = result_resolve(
         drive=drive,
         game=n,
         table=t,
@@ -397,7 +406,7 @@ def result_resolve_view(
         points=data.get("points"),
         actor=caller.actor,
     )
-    return _result(result, n, t)
+    return _result(recorded, n, t)
 
 
 def game_advance_view(request: HttpRequest, caller: Caller, slug: str, n: int) -> JsonResponse:

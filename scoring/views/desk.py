@@ -87,11 +87,13 @@ def _grid_context(drive: Drive, game: int, fixed: bool) -> dict[str, Any]:
 
 
 def _claims(versions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """For a table in conflict: each winner entered, with the first entry that named it."""
-    claims: dict[int, dict[str, Any]] = {}
+    """For a table in conflict: each result entered (a winner, and its points when an entry
+    gave them), with the first entry that said it."""
+    claims: dict[tuple[int, tuple[int, ...]], dict[str, Any]] = {}
     for version in versions:
-        if version["kind"] in ("entered", "conflicting") and version["winner"] not in claims:
-            claims[version["winner"]] = version
+        said = (version["winner"], tuple(version["points"] or ()))
+        if version["kind"] in ("entered", "conflicting") and said not in claims:
+            claims[said] = version
     return list(claims.values())
 
 

@@ -47,6 +47,7 @@ ACTIONS = {
     "holes.record": gettext_lazy("punch cards counted"),
     "result.enter": gettext_lazy("result entered"),
     "result.conflict": gettext_lazy("a different result entered"),
+    "result.key_reused": gettext_lazy("a result refused: its key was sent before with another"),
     "result.confirm": gettext_lazy("result confirmed"),
     "result.reject": gettext_lazy("result rejected"),
     "result.resolve": gettext_lazy("result settled or corrected"),

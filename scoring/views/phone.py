@@ -143,14 +143,25 @@ def _table_post(request: HttpRequest, table: Table) -> dict[str, Any]:
         )  # fmt: skip
     except Conflict as error:
         if error.code == "result_conflict":
+            if error.details.get("differs") == ["points"]:
+                text = _(
+                    "Couple %(other)s was already entered as the winner here with another "
+                    "score. Both entries are kept: the desk will sort it out."
+                )
+            else:
+                text = _(
+                    "Couple %(other)s was already entered as the winner here. Both entries "
+                    "are kept: the desk will sort it out."
+                )
+            return _answer(409, "error", text % {"other": error.details.get("winner")}, error.code)
+        if error.code == "key_reused":
             return _answer(
                 409,
                 "error",
                 _(
-                    "Couple %(other)s was already entered as the winner here. Both entries "
-                    "are kept: the desk will sort it out."
-                )
-                % {"other": error.details.get("winner")},
+                    "This form was already sent with another result: this one was not "
+                    "saved. Tell the desk who won."
+                ),
                 error.code,
             )
         return _answer(error.status, "error", error.message, error.code)

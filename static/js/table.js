@@ -7,9 +7,9 @@
  * token>). No answer (no network, a timeout, a 5xx): "No connection — retrying…", and the
  * SAME submission with the SAME key goes again after 1, 2, 4, 8 then every 15 seconds, and
  * at once when the phone says it is back online, so the server stores it once whatever
- * happens. A page reloaded meanwhile picks the submission up again. 2xx: "Saved ✓"; 409: the
- * desk already has another winner; other 4xx: the server's words (an unusual score opens the
- * tick box). The page (poll.js) then refreshes, and after the advance it shows the next game.
+ * happens. A page reloaded meanwhile picks the submission up again. 2xx: "Saved ✓"; 409
+ * result_conflict: the desk already has another winner, or the same one with another score;
+ * other 4xx: the server's words (an unusual score opens the tick box). The page (poll.js) then refreshes, and after the advance it shows the next game.
  * Without JavaScript the same form posts to the page with its own key.
  */
 (function () {
@@ -138,8 +138,10 @@
         .replace("{n}", body.winner || done.body.winner);
       if (body.state === "pending") message += " " + (text.textPending || "");
       show("success", message);
-    } else if (answer.status === 409) {
-      show("error", (text.textConflict || "Couple {n} was already entered as the winner.")
+    } else if (answer.status === 409 && body.code === "result_conflict") {
+      var samePair = body.differs && body.differs.indexOf("winner") < 0;
+      var conflict = samePair ? text.textConflictPoints : text.textConflict;
+      show("error", (conflict || "Couple {n} was already entered as the winner.")
         .replace("{n}", body.winner || "?"));
     } else {
       show("error", body.message || ("HTTP " + answer.status));

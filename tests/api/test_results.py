@@ -52,6 +52,93 @@ def test_a_different_winner_is_a_conflict_kept_and_listed(api, ours) -> None:  #
     assert ResultVersion.objects.count() == 2
 
 
+def test_the_same_key_with_another_body_is_refused_not_replayed(api, ours) -> None:  # type: ignore[no-untyped-def]
+    drive = make_drive(ours.club, 4, start=True)
+    url = result_url(drive, 1, 1)
+    token = table_token(drive, 1)
+    assert (
+        api.put(url, {"winner": 2, "points": [50, 40], "key": "k1"}, token=token).status_code == 201
+    )
+    for body, differs in [
+        ({"winner": 2, "points": [60, 30], "key": "k1"}, ["points"]),
+        ({"winner": 2, "key": "k1"}, ["points"]),  # a retry sends the same body: points too
+        ({"winner": 1, "points": [50, 40], "key": "k1"}, ["winner"]),
+        ({"winner": 1, "points": [60, 30], "key": "k1"}, ["winner", "points"]),
+    ]:
+        refused = api.put(url, body, token=token)
+        assert refused.status_code == 409, (body, refused.json())
+        error = refused.json()
+        assert error["code"] == "key_reused" and error["differs"] == differs, error
+        assert error["winner"] == 2 and error["points"] == [50, 40] and error["key"] == "k1"
+        assert "not stored" in error["message"]
+    # The stored result is unchanged, no version was added, each refusal is in the audit.
+    result = Result.objects.get()
+    assert (result.winner.number, result.points, result.state) == (2, [50, 40], "accepted")
+    assert ResultVersion.objects.count() == 1
+    refusals = AuditEntry.objects.filter(drive=drive, action="result.key_reused").order_by("id")
+    assert [entry.new for entry in refusals] == [
+        {"winner": 2, "points": [60, 30]}, {"winner": 2, "points": None},
+        {"winner": 1, "points": [50, 40]}, {"winner": 1, "points": [60, 30]},
+    ]  # fmt: skip
+    assert refusals[0].old == {"winner": 2, "points": [50, 40]}
+    # The identical body again (points in either order) is a replay.
+    for points in ([50, 40], [40, 50]):
+        again = api.put(url, {"winner": 2, "points": points, "key": "k1"}, token=token)
+        assert again.status_code == 200 and again.json()["replayed"] is True
+        assert again.json()["points"] == [50, 40]
+
+
+def test_a_key_first_sent_without_points_replays_only_without_points(api, ours) -> None:  # type: ignore[no-untyped-def]
+    drive = make_drive(ours.club, 4, start=True)
+    url = result_url(drive, 1, 1)
+    assert api.put(url, {"winner": 2, "key": "k1"}, token=ours.org_token).status_code == 201
+    again = api.put(url, {"winner": 2, "key": "k1"}, token=ours.org_token)
+    assert again.status_code == 200 and again.json()["replayed"] is True
+    late = api.put(url, {"winner": 2, "points": [50, 40], "key": "k1"}, token=ours.org_token)
+    assert late.status_code == 409 and late.json()["code"] == "key_reused"
+    assert late.json()["differs"] == ["points"] and late.json()["points"] is None
+    assert Result.objects.get().points is None
+
+
+def test_the_same_winner_with_other_points_is_a_conflict_for_the_desk(api, ours) -> None:  # type: ignore[no-untyped-def]
+    drive = make_drive(ours.club, 4, start=True)
+    url = result_url(drive, 1, 1)
+    first = api.put(url, {"winner": 2, "points": [50, 40], "key": "phone"}, token=ours.org_token)
+    assert first.status_code == 201
+    # The winner alone, under another key, says nothing the stored result does not.
+    agrees = api.put(url, {"winner": 2}, token=ours.scorer_token)
+    assert agrees.status_code == 200 and agrees.json()["replayed"] is True
+    other = api.put(url, {"winner": 2, "points": [60, 30], "key": "desk"}, token=ours.scorer_token)
+    assert other.status_code == 409, other.json()
+    error = other.json()
+    assert error["code"] == "result_conflict" and error["differs"] == ["points"]
+    assert error["winner"] == 2 and error["points"] == [50, 40]
+    assert "50–40" in error["message"] and "60–30" in error["message"]
+    result = Result.objects.get()
+    assert result.state == "conflict" and result.points == [50, 40]
+    kept = ResultVersion.objects.get(kind="conflicting")
+    assert (kept.winner.number, kept.winner_points, kept.loser_points) == (2, 60, 30)
+    game = api.get(f"drives/{drive.slug}/games/1", token=ours.org_token).json()
+    assert game["conflicts"] == [1]
+    blocked = api.post(f"drives/{drive.slug}/games/1/advance", token=ours.org_token)
+    assert blocked.status_code == 409 and blocked.json()["conflicts"] == [1]
+    # The desk settles it; the same settlement again is a replay that writes nothing.
+    resolve = f"drives/{drive.slug}/games/1/tables/1/resolve"
+    body = {"winner": 2, "points": [60, 30], "reason": "the score sheet says 60-30"}
+    settled = api.post(resolve, body, token=ours.scorer_token)
+    assert settled.status_code == 200, settled.json()
+    assert settled.json()["replayed"] is False
+    assert settled.json()["points"] == [60, 30] and settled.json()["state"] == "accepted"
+    versions = ResultVersion.objects.count()
+    again = api.post(resolve, body, token=ours.scorer_token)
+    assert again.status_code == 200 and again.json()["replayed"] is True
+    assert ResultVersion.objects.count() == versions
+    assert AuditEntry.objects.filter(action="result.resolve").count() == 1
+    other_reason = api.post(resolve, body | {"reason": "checked twice"}, token=ours.scorer_token)
+    assert other_reason.json()["replayed"] is False
+    assert api.get(f"drives/{drive.slug}/games/1", token=ours.org_token).json()["conflicts"] == []
+
+
 @pytest.mark.parametrize(
     ("game", "table", "body", "code"),
     [
@@ -244,8 +331,14 @@ def test_the_other_couple_confirms(api, ours) -> None:  # type: ignore[no-untype
     assert desk.status_code == 403 and desk.json()["code"] == "couple_token_required"
     confirmed = api.post(confirm_url(drive, 1, 1), {"accept": True}, token=couple_token(drive, 2))
     assert confirmed.status_code == 200 and confirmed.json()["state"] == "accepted"
+    assert confirmed.json()["replayed"] is False
+    # The same answer again (a double tap, a retry) is a replay; another answer is too late.
     again = api.post(confirm_url(drive, 1, 1), {"accept": True}, token=couple_token(drive, 2))
-    assert again.status_code == 409 and again.json()["code"] == "not_pending"
+    assert again.status_code == 200 and again.json()["replayed"] is True
+    assert ResultVersion.objects.filter(kind="confirmed").count() == 1
+    assert AuditEntry.objects.filter(action="result.confirm").count() == 1
+    late = api.post(confirm_url(drive, 1, 1), {"accept": False}, token=couple_token(drive, 2))
+    assert late.status_code == 409 and late.json()["code"] == "not_pending"
     # The desk's entries need no confirmation.
     desk_entry = api.put(result_url(drive, 1, 2), {"winner": 3}, token=ours.scorer_token)
     assert desk_entry.json()["state"] == "accepted"
@@ -260,6 +353,9 @@ def test_a_rejection_is_a_conflict_the_desk_resolves(api, ours) -> None:  # type
     assert bad.status_code == 422
     rejected = api.post(confirm_url(drive, 1, 2), {"accept": False}, token=couple_token(drive, 3))
     assert rejected.status_code == 200 and rejected.json()["state"] == "conflict"
+    assert rejected.json()["replayed"] is False
+    again = api.post(confirm_url(drive, 1, 2), {"accept": False}, token=couple_token(drive, 3))
+    assert again.status_code == 200 and again.json()["replayed"] is True
     game = api.get(f"drives/{drive.slug}/games/1", token=table_token(drive, 2)).json()
     assert game["conflicts"] == [2]
     resolve = f"drives/{drive.slug}/games/1/tables/2/resolve"
@@ -268,7 +364,7 @@ def test_a_rejection_is_a_conflict_the_desk_resolves(api, ours) -> None:  # type
     resolved = api.post(
         resolve, {"winner": 3, "reason": "Both couples agree"}, token=ours.scorer_token
     )
-    assert resolved.status_code == 200
+    assert resolved.status_code == 200 and resolved.json()["replayed"] is False
     assert resolved.json()["winner"] == 3 and resolved.json()["state"] == "accepted"
     kinds = list(ResultVersion.objects.order_by("id").values_list("kind", flat=True))
     assert kinds == ["entered", "rejected", "resolved"]

@@ -37,6 +37,7 @@ from drives.services import (
 )
 from scoring.models import Result, ResultVersion
 from scoring.selectors import current_tables
+from scoring.services import result_record
 from scoring.views import desk as desk_view
 from scoring.views import phone as phone_view
 from scoring.views import projector as projector_view
@@ -452,3 +453,30 @@ def test_a_table_token_reaches_only_its_own_table(
         "This is table 2's token: it enters that table's result only."
     )
     assert not Result.objects.filter(game__drive=drive).exists()
+
+
+def test_a_phone_told_its_score_differs_from_the_one_entered(
+    new_context: ContextFactory, live_server: LiveServer
+) -> None:
+    """The desk entered couple 3 winning 70–20 while the phone's page was open; the phone
+    sends couple 3 winning 65–25: kept for the desk, and the phone says it was the score."""
+    club, organizer, _scorer = the_club()
+    drive = a_drive(club, organizer)
+    couples_register(
+        drive=drive, couples=[{"players": list(pair)} for pair in COUPLES[:4]], actor=DESK
+    )
+    drive_start(drive=drive, actor=DESK)
+    table2 = Table.objects.get(drive=drive, number=2)
+    phone = new_page(new_context, phone=True)
+    phone.goto(f"/t/{table2.token}/")
+    expect(phone.get_by_test_id("win-3")).to_be_visible()
+    result_record(drive=drive, game=1, table=2, winner=3, points=[70, 20], actor=DESK)
+    phone.select_option("#points-choice", "65-25")
+    phone.get_by_test_id("win-3").tap()
+    expect(phone.get_by_test_id("table-status")).to_have_text(
+        "Couple 3 was already entered as the winner here with another score. Both entries "
+        "are kept: the desk will sort it out."
+    )
+    result = Result.objects.get(game__drive=drive)
+    assert (result.state, result.points) == ("conflict", [70, 20])
+    assert result.versions.filter(kind="conflicting", winner_points=65).exists()

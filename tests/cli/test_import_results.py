@@ -147,6 +147,30 @@ def test_a_row_against_a_result_already_stored_is_a_conflict_and_nothing_is_kept
     assert Result.objects.get().state == "accepted"
 
 
+def test_a_row_with_other_points_than_stored_is_refused_not_taken_as_the_same(
+    new_drive, write
+) -> None:
+    slug = new_drive(4)
+    run("drive", "import-results", slug, write("a.csv", "game,table,winner,points\n1,1,1,50-40\n"))
+    with pytest.raises(
+        CommandError,
+        match="line 2: table 1 of game 1 already has couple 1 winning 50-40, not 60-30",
+    ):
+        run(
+            "drive",
+            "import-results",
+            slug,
+            write("b.csv", "game,table,winner,points\n1,1,1,60-30\n"),
+        )
+    result = Result.objects.get()
+    assert (result.points, result.state) == ([50, 40], "accepted")
+    assert ResultVersion.objects.count() == 1
+    # The same row again, or the winner alone, agrees with what is stored.
+    run("drive", "import-results", slug, write("c.csv", "game,table,winner\n1,1,1\n"))
+    run("drive", "import-results", slug, write("d.csv", "game,table,winner,points\n1,1,1,40-50\n"))
+    assert ResultVersion.objects.count() == 1
+
+
 @pytest.mark.parametrize(
     ("content", "words"),
     [

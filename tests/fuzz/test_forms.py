@@ -4,8 +4,9 @@ what a view lets through). A refusal (a 4xx page, or an error message on the pag
 back to) says what is wrong (a form error, an error message) and leaves every row of the
 database as it was.
 
-The one refusal that writes is documented: a result that contradicts the one stored (409
-``result_conflict``) keeps both entries for the desk.
+The two refusals that write are documented: a result that contradicts the one stored (409
+``result_conflict``) keeps both entries for the desk, and a key sent again with another result
+(409 ``key_reused``) stores nothing but is audited.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from tests.fuzz.strategies import form_value
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 EXAMPLES = 25
-KEEPS = {"result_conflict"}
+KEEPS = {"result_conflict", "key_reused"}
 
 Typical = str | list[str]
 

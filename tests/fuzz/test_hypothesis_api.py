@@ -5,8 +5,9 @@ JSON error with a code and a message, names a field the endpoint knows (or one i
 and leaves every row of the database as it was (drives, couples, games, results, prizes,
 documents, the audit).
 
-The one refusal that writes is documented: a result that contradicts the one stored (409
-``result_conflict``) keeps both entries for the desk.
+The two refusals that write are documented: a result that contradicts the one stored (409
+``result_conflict``) keeps both entries for the desk, and a key sent again with another result
+(409 ``key_reused``) stores nothing but is audited.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 EXAMPLES = 30
 EXPLICIT: list[Any] = ["²", 2**70, None]
 # Refusals that keep what was sent, by design (docs/api.md).
-KEEPS = {"result_conflict"}
+KEEPS = {"result_conflict", "key_reused"}
 
 couple = st.integers(1, 10)
 any_text = st.text(st.characters(exclude_categories=[]), max_size=90)  # surrogates included

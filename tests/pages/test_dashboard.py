@@ -126,7 +126,7 @@ def test_an_incomplete_game_answers_409_listing_its_tables() -> None:
     assert error is not None
     assert "Table 2: no result yet" in error.group(1)
     assert "Table 4: no result yet" in error.group(1)
-    assert "Table 3: two different winners entered" in error.group(1)
+    assert "Table 3: two different results entered" in error.group(1)
     assert "#conflict-1-3" in error.group(1)
     drive.refresh_from_db()
     assert drive.current_game == 1

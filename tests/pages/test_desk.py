@@ -99,7 +99,7 @@ def test_states_stand_out_and_say_who_entered_what(ours, drive) -> None:  # type
     client = logged_in(ours.scorer)
     client.post(desk_url(drive), {"table": "1", "winner": "2", "game": "1"})
     result_record(drive=drive, game=1, table=2, winner=3, points=[70, 20], key="k", actor=TABLE)
-    result_record(drive=drive, game=1, table=2, winner=3, key="k", actor=TABLE)
+    result_record(drive=drive, game=1, table=2, winner=3, points=[70, 20], key="k", actor=TABLE)
     html = text(client.get(desk_url(drive)))
     first, second = row(html, 1), row(html, 2)
     assert 'data-state="accepted"' in first and "2 won" in first
@@ -139,6 +139,26 @@ def test_a_conflict_shows_both_versions_and_can_be_settled(ours, drive) -> None:
     version = result.versions.get(kind="resolved")
     assert version.reason == "slip" and version.user == ours.scorer and version.channel == "desk"
     assert "slip" in row(text(settled), 1)
+
+
+def test_another_score_is_a_conflict_settled_with_the_score_chosen(ours, drive) -> None:  # type: ignore[no-untyped-def]
+    client = logged_in(ours.scorer)
+    result_record(drive=drive, game=1, table=1, winner=2, points=[70, 20], key="k", actor=TABLE)
+    entry = {"table": "1", "winner": "2", "points": "65-25", "game": "1"}
+    response = client.post(desk_url(drive), entry)
+    assert response.status_code == 409
+    line = status_line(response, "desk-status")
+    assert "Conflict at table 1" in line and "70–20" in line and "65–25" in line
+    conflict = row(text(response), 1)
+    assert 'data-state="conflict"' in conflict
+    assert "70–20" in conflict and "65–25" in conflict  # both claims, with their scores
+    assert 'data-testid="desk-resolve-points-1"' in conflict
+    settled = client.post(
+        desk_url(drive), entry | {"action": "resolve", "reason": "the score sheet says 65-25"}
+    )
+    assert settled.status_code == 200
+    result = Result.objects.get(seat__table__number=1)
+    assert (result.winner.number, result.points, result.state) == (2, [65, 25], "accepted")
 
 
 # --- the keyboard entry line --------------------------------------------------------------------

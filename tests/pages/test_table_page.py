@@ -116,6 +116,29 @@ def test_another_winner_is_a_conflict_for_the_desk(client, drive) -> None:  # ty
     assert "Two different results" in text(response)
 
 
+def test_the_same_key_with_another_score_is_not_saved(client, drive) -> None:  # type: ignore[no-untyped-def]
+    post = {"game": "1", "winner": "2", "points": "70-20", "key": "phone-1"}
+    assert client.post(page(drive, 1), post).status_code == 201
+    refused = client.post(page(drive, 1), post | {"points": "65-25"})
+    assert refused.status_code == 409
+    assert "was not saved" in status_line(refused, "table-status")
+    result = Result.objects.get()
+    assert (result.points, result.state) == ([70, 20], "accepted")
+    assert ResultVersion.objects.count() == 1
+
+
+def test_another_score_for_the_same_winner_is_a_conflict_for_the_desk(client, drive) -> None:  # type: ignore[no-untyped-def]
+    result_record(drive=drive, game=1, table=1, winner=2, points=[70, 20], actor=DESK)
+    post = {"game": "1", "winner": "2", "points": "65-25", "key": "other"}
+    response = client.post(page(drive, 1), post)
+    assert response.status_code == 409
+    line = status_line(response, "table-status")
+    assert "with another score" in line and "the desk will sort it out" in line
+    result = Result.objects.get()
+    assert (result.points, result.state) == ([70, 20], "conflict")
+    assert ResultVersion.objects.get(kind="conflicting").winner_points == 65
+
+
 def test_other_scores_and_the_unusual_tick(client, drive) -> None:  # type: ignore[no-untyped-def]
     winner, loser = unusual()
     post = {"game": "1", "winner": "1", "points": "other"}

@@ -108,6 +108,39 @@ def test_results_replay_conflict_and_resolution() -> None:
     assert wins == {1: 1, 2: 0, 3: 0, 4: 1}
 
 
+def test_a_replay_is_only_a_call_that_changes_nothing() -> None:
+    """Every channel (API, pages, CSV import) goes through these: none drops points silently."""
+    drive = a_drive(4)
+    drive_start(drive=drive, actor=DESK)
+    first = result_record(
+        drive=drive, game=1, table=1, winner=2, points=[50, 40], key="k1", actor=DESK
+    )
+    assert first.status == 201 and not first.replayed
+    with pytest.raises(Conflict) as reused:
+        result_record(drive=drive, game=1, table=1, winner=2, points=[60, 30], key="k1", actor=DESK)
+    assert reused.value.code == "key_reused" and reused.value.details["differs"] == ["points"]
+    assert AuditEntry.objects.filter(action="result.key_reused").count() == 1
+    again = result_record(
+        drive=drive, game=1, table=1, winner=2, points=[50, 40], key="k1", actor=DESK
+    )
+    assert again.status == 200 and again.replayed
+    with pytest.raises(Conflict) as other:
+        result_record(drive=drive, game=1, table=1, winner=2, points=[60, 30], actor=DESK)
+    assert other.value.code == "result_conflict" and other.value.details["differs"] == ["points"]
+    assert game_view(drive, 1)["conflicts"] == [1]  # type: ignore[index]
+    settled = result_resolve(
+        drive=drive, game=1, table=1, winner=2, points=[60, 30], reason="the sheet", actor=DESK
+    )
+    assert settled.status == 200 and not settled.replayed
+    assert (settled.result.points, settled.result.state) == ([60, 30], "accepted")
+    same = result_resolve(
+        drive=drive, game=1, table=1, winner=2, points=[60, 30], reason="the sheet", actor=DESK
+    )
+    assert same.replayed
+    assert ResultVersion.objects.filter(kind="resolved").count() == 1
+    assert Result.objects.get(pk=first.result.pk).points == [60, 30]
+
+
 def test_late_arrival_withdrawal_and_reconciliation() -> None:
     drive = a_drive(6)
     drive_start(drive=drive, actor=DESK)
