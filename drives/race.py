@@ -3,8 +3,9 @@
 * ``settings.RACE_WINDOW_SECONDS`` (default ``{}``): ``pause(point)`` sleeps that long at the
   named point, between a service reading the state and writing what follows from it, to widen
   the window in which a second writer could slip in. Points: ``"result.read"`` (a result's
-  recording, after looking up the table's result) and ``"advance.checked"`` (the advance, after
-  checking every table has its result, before creating the next game).
+  recording, after looking up the table's result), ``"advance.checked"`` (the advance, after
+  checking every table has its result, before creating the next game) and
+  ``"couples.checked"`` (a couples CSV import, after looking for couples already registered).
 * ``settings.SERVICES_LOCKING`` (default ``True``): ``False`` makes ``drives.services._lock``
   read the drive row without SELECT … FOR UPDATE. On SQLite the lock is the IMMEDIATE
   transaction itself (config/settings/env.py), a connection option: a test turning the

@@ -445,6 +445,7 @@ def couples_import_csv(
         drive = _lock(drive)
         _require_open(drive)
         duplicates = couples_duplicates(drive=drive, parsed=parsed)
+        race.pause("couples.checked")
         if duplicates and not allow_duplicates:
             listed = "; ".join(_duplicate_text(d) for d in duplicates[:20])
             more = f" (and {len(duplicates) - 20} more)" if len(duplicates) > 20 else ""
