@@ -220,3 +220,10 @@ class CouplesCsvForm(PlainForm):
         ),
         widget=forms.ClearableFileInput(attrs={"accept": ".csv,text/csv"}),
     )
+    allow_duplicates = forms.BooleanField(
+        label=_("Add them again"),
+        required=False,
+        help_text=_(
+            "Register the couples already registered (or listed twice) as new couples anyway."
+        ),
+    )

@@ -5,8 +5,9 @@ test_race_drive_create.py).
   named point, between a service reading the state and writing what follows from it, to widen
   the window in which a second writer could slip in. Points: ``"result.read"`` (a result's
   recording, after looking up the table's result), ``"advance.checked"`` (the advance, after
-  checking every table has its result, before creating the next game) and ``"slug.checked"``
-  (a drive's creation, after finding its slug free, before inserting it).
+  checking every table has its result, before creating the next game), ``"slug.checked"``
+  (a drive's creation, after finding its slug free, before inserting it) and
+  ``"couples.checked"`` (a couples CSV import, after looking for couples already registered).
 * ``settings.SERVICES_LOCKING`` (default ``True``): ``False`` makes ``drives.services._lock``
   read the drive row without SELECT … FOR UPDATE, and a drive's creation give up (the
   database's error) when another writer took its slug first instead of trying the next one.

@@ -1,6 +1,7 @@
 """Writes of the night before the results: clubs and members, drives and their settings,
-couples (one, many, or a CSV file, all or nothing), check-in and withdrawal, starting the
-night, opening a game's seating, closing the drive, punch-card holes, API tokens.
+couples (one, many, or a CSV file, all or nothing, its couples already registered refused
+unless allowed), check-in and withdrawal, starting the night, opening a game's seating, closing
+the drive, punch-card holes, API tokens.
 
 Every service owns its transaction, locks the drive row it changes (so two desks never
 interleave), checks its input and writes an audit entry. Results, the advance from one game to
@@ -39,6 +40,7 @@ from drives.models import (
     Seat,
     Table,
 )
+from drives.names import couple_key, couples_matching
 from drives.text import name_strip_bidi, name_visible, text_refuse_unstorable
 from engine.movement import Seating, first_seating
 from engine.rules import PRESETS
@@ -396,10 +398,12 @@ def couples_register(
     drive: Drive,
     couples: Sequence[dict[str, Any]],
     actor: Actor = SYSTEM,
+    note: str = "",
 ) -> list[Couple]:
     """Register couples in order (numbers follow the last one). Each item has ``players`` (two
     names) or ``player1``/``player2``, and optionally ``paid``, ``checked_in``, ``cookie_jar``.
-    All or nothing. Once the night runs they are late arrivals: seated from the next game."""
+    All or nothing. Once the night runs they are late arrivals: seated from the next game.
+    ``note`` is added to the audit entry's."""
     cleaned = []
     for i, item in enumerate(couples, start=1):
         where = f"Couple {i}: " if len(couples) > 1 else ""
@@ -461,24 +465,88 @@ def couples_register(
             "couples.register" if joined == 1 else "couples.late",
             subject=f"{last + 1}-{last + len(created)}",
             new=[{"number": c.number, "players": c.players} for c in created],
-            note="" if joined == 1 else f"from game {joined}",
+            note="; ".join(filter(None, ["" if joined == 1 else f"from game {joined}", note])),
         )
     return created
 
 
-def couples_import_csv(*, drive: Drive, data: bytes, actor: Actor = SYSTEM) -> list[Couple]:
+def couples_import_csv(
+    *, drive: Drive, data: bytes, actor: Actor = SYSTEM, allow_duplicates: bool = False
+) -> list[Couple]:
     """Register the couples of a CSV file with a header ``player1,player2`` (more columns
     ``paid``, ``checked_in``, ``cookie_jar`` as yes/no are allowed): every row or none; every
-    bad row is named with its line number."""
-    rows = parse_couples_csv(data)
-    return couples_register(drive=drive, couples=rows, actor=actor)
+    bad row is named with its line number.
+
+    A row whose couple is already registered (a couple of the drive, not withdrawn, with the
+    same two people: ``drives.names.couples_matching``) or is listed on an earlier line is a
+    duplicate. Unless ``allow_duplicates``, a file with any refuses whole: 409
+    ``duplicate_couples`` whose ``duplicates`` name each such row (``couples_duplicates``).
+    Allowed, they are registered like the others and the audit entry's note lists them."""
+    parsed = parse_couples_csv(data)
+    with transaction.atomic():
+        # Looked for under the drive's lock, so two imports of one file cannot both pass.
+        drive = _lock(drive)
+        _require_open(drive)
+        duplicates = couples_duplicates(drive=drive, parsed=parsed)
+        race.pause("couples.checked")
+        if duplicates and not allow_duplicates:
+            listed = "; ".join(_duplicate_text(d) for d in duplicates[:20])
+            more = f" (and {len(duplicates) - 20} more)" if len(duplicates) > 20 else ""
+            raise Conflict(
+                "duplicate_couples",
+                f"Nothing was imported: {len(duplicates)} of the file's couples "
+                f"{'is' if len(duplicates) == 1 else 'are'} already registered or listed twice. "
+                f"{listed}{more}. Allow duplicates to register them again.",
+                duplicates=duplicates,
+            )
+        note = ""
+        if duplicates:
+            note = "duplicates allowed: " + "; ".join(_duplicate_text(d) for d in duplicates)
+        return couples_register(
+            drive=drive, couples=[item for _, item in parsed], actor=actor, note=note
+        )
+
+
+def couples_duplicates(
+    *, drive: Drive, parsed: Sequence[tuple[int, dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    """The rows of a parsed couples file (``parse_couples_csv``) that are duplicates, in file
+    order: ``{"line", "players", "couple", "same_as_line"}`` with ``couple`` the number of the
+    registered couple it matches and ``same_as_line`` the first line listing the same couple
+    (either may be null, never both)."""
+    players = [(item["player1"], item["player2"]) for _, item in parsed]
+    registered = couples_matching(drive=drive, players=players)
+    first_line: dict[tuple[str, str], int] = {}
+    duplicates = []
+    for (line, _), (p1, p2), couple in zip(parsed, players, registered, strict=True):
+        first = first_line.setdefault(couple_key(p1, p2), line)
+        if couple is not None or first != line:
+            duplicates.append(
+                {
+                    "line": line,
+                    "players": [p1, p2],
+                    "couple": couple.number if couple is not None else None,
+                    "same_as_line": first if first != line else None,
+                }
+            )
+    return duplicates
+
+
+def _duplicate_text(duplicate: dict[str, Any]) -> str:
+    who = " & ".join(duplicate["players"])
+    if duplicate["couple"] is not None:
+        return f"line {duplicate['line']}: {who} is already couple {duplicate['couple']}"
+    return f"line {duplicate['line']}: {who} is the same couple as line {duplicate['same_as_line']}"
 
 
 _TRUE = {"yes", "y", "true", "1", "x", "oui"}
 _FALSE = {"no", "n", "false", "0", "", "non"}
 
 
-def parse_couples_csv(data: bytes) -> list[dict[str, Any]]:
+def parse_couples_csv(data: bytes) -> list[tuple[int, dict[str, Any]]]:
+    """The couples of a CSV file as ``(line, couple)``, each couple a ``couples_register``
+    item; every bad line refused at once (422 ``bad_rows`` with ``errors``). A couple listed
+    twice is no bad line: ``couples_import_csv`` decides about duplicates."""
     limit = csv_max_bytes()
     if len(data) > limit:
         raise ServiceError("file_too_large", f"The file is larger than {limit:,} bytes.")
@@ -510,9 +578,8 @@ def parse_couples_csv(data: bytes) -> list[dict[str, Any]]:
         raise ServiceError(
             "bad_header", f"Line 1: unknown or repeated column {bad_flags[:1] or flags}."
         )
-    rows: list[dict[str, Any]] = []
+    rows: list[tuple[int, dict[str, Any]]] = []
     errors: list[dict[str, Any]] = []
-    seen: dict[tuple[str, str], int] = {}
     try:
         for record in reader:
             line = reader.line_num
@@ -528,11 +595,6 @@ def parse_couples_csv(data: bytes) -> list[dict[str, Any]]:
             except ServiceError as error:
                 errors.append({"line": line, "message": error.message})
                 continue
-            key = (p1.casefold(), p2.casefold())
-            if key in seen:
-                errors.append({"line": line, "message": f"the same couple as line {seen[key]}"})
-                continue
-            seen[key] = line
             item: dict[str, Any] = {"player1": p1, "player2": p2}
             for flag, cell in zip(flags, record[2:], strict=True):
                 value = cell.strip().lower()
@@ -543,7 +605,7 @@ def parse_couples_csv(data: bytes) -> list[dict[str, Any]]:
                     break
                 item[flag] = value in _TRUE
             else:
-                rows.append(item)
+                rows.append((line, item))
             if len(rows) + len(errors) > MAX_COUPLES:
                 raise ServiceError(
                     "too_many_couples", f"A drive has at most {MAX_COUPLES} couples."

@@ -467,9 +467,11 @@ def couple_withdraw(request: HttpRequest, drive: Drive, role: str, number: int) 
 @drive_page(*MEMBERS)
 @require_http_methods(["GET", "POST"])
 def couples_import(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
-    """A couples CSV: every line or none; every bad line is listed with its number."""
+    """A couples CSV: every line or none; every bad line is listed with its number, and so is
+    every couple already registered (or listed twice), imported only with "Add them again"."""
     form = CouplesCsvForm(*_posted(request, files=True))
     errors: list[dict[str, Any]] = []
+    duplicates: list[dict[str, Any]] = []
     status = 200
     if request.method == "POST":
         if drive.is_closed:
@@ -478,12 +480,21 @@ def couples_import(request: HttpRequest, drive: Drive, role: str) -> HttpRespons
             upload = form.cleaned_data["file"]
             data = upload.read(csv_max_bytes() + 1)
             try:
-                created = couples_import_csv(drive=drive, data=data, actor=desk_actor(request))
+                created = couples_import_csv(
+                    drive=drive,
+                    data=data,
+                    actor=desk_actor(request),
+                    allow_duplicates=form.cleaned_data["allow_duplicates"],
+                )
             except ServiceError as error:
                 errors = list(error.details.get("errors", []))
-                form.add_error(
-                    None, _bad_rows(errors) if error.code == "bad_rows" else error_text(error)
-                )
+                duplicates = list(error.details.get("duplicates", []))
+                if error.code == "bad_rows":
+                    form.add_error(None, _bad_rows(errors))
+                elif error.code == "duplicate_couples":
+                    form.add_error(None, _duplicate_couples(duplicates))
+                else:
+                    form.add_error(None, error_text(error))
             else:
                 messages.success(
                     request,
@@ -503,9 +514,29 @@ def couples_import(request: HttpRequest, drive: Drive, role: str) -> HttpRespons
             "drive": drive,
             "form": form,
             "errors": errors,
+            "duplicates": duplicates,
             "links": drive_links(drive, "drives:couples", role),
         },
         status=status,
+    )
+
+
+def _duplicate_couples(duplicates: list[dict[str, Any]]) -> str:
+    count = len(duplicates)
+    if count == 1:
+        text = _(
+            "Nothing was imported: 1 couple of the file is already registered or listed twice "
+            "(below)."
+        )
+    else:
+        text = _(
+            "Nothing was imported: %(count)s couples of the file are already registered or "
+            "listed twice (below)."
+        ) % {"count": count}
+    return (
+        text
+        + " "
+        + _("To register them again as new couples, tick “Add them again” and send the file again.")
     )
 
 

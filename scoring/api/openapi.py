@@ -81,6 +81,14 @@ SLUG = _param("slug", "The drive's slug.", {"type": "string", "pattern": "^[-a-z
 GAME = _param("n", "The game's number (1 = the first game).", NUMBER)
 TABLE = _param("t", "The table's number.", NUMBER)
 COUPLE = _param("number", "The couple's number.", NUMBER)
+ALLOW_DUPLICATES = {
+    "name": "allow_duplicates",
+    "in": "query",
+    "required": False,
+    "description": "Register the file's couples even those already registered or listed "
+    "twice (409 duplicate_couples otherwise); the audit entry names them.",
+    "schema": {"type": "boolean", "default": False},
+}
 
 
 def _op(
@@ -93,6 +101,7 @@ def _op(
     tags: tuple[str, ...] = (),
     description: str = "",
     public: bool = False,
+    query: tuple[dict[str, Any], ...] = (),
 ) -> dict[str, Any]:
     responses: dict[str, Any] = {str(status): value for status, value in ok.items()}
     shown = set(errors) | ({401, 403, 429} if not public else set())
@@ -108,6 +117,8 @@ def _op(
     }
     if description:
         operation["description"] = description
+    if query:
+        operation["parameters"] = list(query)
     if body is not None:
         operation["requestBody"] = body
     if public:
@@ -134,6 +145,20 @@ SCHEMAS: dict[str, Any] = {
                 "items": {
                     "type": "object",
                     "properties": {"line": {"type": "integer"}, "message": {"type": "string"}},
+                },
+            },
+            "duplicates": {
+                "type": "array",
+                "description": "duplicate_couples: the file's rows already registered "
+                "(couple) or listed on an earlier line (same_as_line).",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "line": {"type": "integer"},
+                        "players": {"type": "array", "items": {"type": "string"}},
+                        "couple": _nullable("integer"),
+                        "same_as_line": _nullable("integer"),
+                    },
                 },
             },
             "verdict": _ref("Verdict"),
@@ -602,12 +627,17 @@ def _paths() -> dict[str, Any]:
             "parameters": [SLUG],
             "post": _op(
                 "couples_import", "Import couples from a CSV file", tags=(COUPLE_TAG,),
-                errors=(404, 415, 422),
+                errors=(404, 409, 415, 422),
                 description=f"{members} Header player1,player2 (and optionally paid, "
                 "checked_in, cookie_jar as yes/no). All rows or none: 422 bad_rows lists "
-                "errors=[{line, message}].",
+                "errors=[{line, message}]. A couple already registered (the same two people, "
+                "not withdrawn, in either order, ignoring case, accents and spaces) or listed "
+                "twice in the file refuses the whole file with 409 duplicate_couples, whose "
+                "duplicates=[{line, players, couple, same_as_line}] name them, unless "
+                "allow_duplicates=true.",
                 body=_body({"type": "string"}, media="text/csv"),
                 ok={201: _ok("The new couples", _list("Couple"))},
+                query=(ALLOW_DUPLICATES,),
             ),
         },
         f"{d}/couples/{{number}}": {

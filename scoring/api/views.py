@@ -323,8 +323,21 @@ def couples_import(request: HttpRequest, caller: Caller, slug: str) -> JsonRespo
             "Send the file as text/csv (a header player1,player2, one couple a line).",
             status=415,
         )
-    couples = couples_import_csv(drive=drive, data=_body(request), actor=caller.actor)
+    couples = couples_import_csv(
+        drive=drive,
+        data=_body(request),
+        actor=caller.actor,
+        allow_duplicates=_query_flag(request, "allow_duplicates"),
+    )
     return _ok([couple_summary(c) for c in couples], 201)
+
+
+def _query_flag(request: HttpRequest, name: str) -> bool:
+    """A yes/no query parameter (``?name=true``): false when absent, 422 when not a yes/no."""
+    value = request.GET.get(name, "false").strip().lower()
+    if value not in ("true", "false", "1", "0"):
+        raise ServiceError("bad_field", f"{name} must be true or false.", field=name)
+    return value in ("true", "1")
 
 
 def couple_patch(request: HttpRequest, caller: Caller, slug: str, number: int) -> JsonResponse:

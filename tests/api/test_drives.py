@@ -107,7 +107,7 @@ def test_couples_one_and_many_numbered_in_order(api, ours) -> None:  # type: ign
 def test_csv_import_all_or_nothing_with_bad_lines_named(api, ours) -> None:  # type: ignore[no-untyped-def]
     drive = make_drive(ours.club, 0)
     url = f"drives/{drive.slug}/couples/import"
-    bad = "player1,player2,paid\nMary,Joe,yes\n,Bob,no\nCy,Di,maybe\nMary,Joe,no\n"
+    bad = "player1,player2,paid\nMary,Joe,yes\n,Bob,no\nCy,Di,maybe\nMary,Joe\n"
     answer = api.post(url, raw=bad, content_type="text/csv", token=ours.org_token)
     assert answer.status_code == 422
     body = answer.json()

@@ -16,11 +16,12 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management.base import CommandError
 from django.test import Client
-from hypothesis import given
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from drives.errors import ServiceError
 from drives.models import Drive
+from drives.names import couple_key
 from drives.services import couples_import_csv, csv_max_bytes
 from scoring.results_import import results_import_csv
 from tests.api.helpers import Api
@@ -52,13 +53,15 @@ BAD_COUPLES: dict[str, tuple[bytes, str]] = {
     "a lone surrogate's bytes": (b"player1,player2\nAnn,B\xed\xb0\x80b\n", "not_utf8"),
     "only invisible characters": ("player1,player2\nAnn,\u200b\u2066\u2069\n".encode(), "bad_rows"),
     "long name": (b"player1,player2\nAnn," + b"B" * 81 + b"\n", "bad_rows"),
-    "the same couple twice": (b"player1,player2\nAnn,Bob\nann ,BOB\n", "bad_rows"),
+    "the same couple twice": (b"player1,player2\nAnn,Bob\nann ,BOB\n", "duplicate_couples"),
+    "a couple already registered": (b"player1,player2\nAnn,Bob\nb2,A2\n", "duplicate_couples"),
     "a flag that is not yes or no": (b"player1,player2,paid\nAnn,Bob,maybe\n", "bad_rows"),
     "latin-1": ("player1,player2\nThérèse,Zoë\n".encode("latin-1"), "not_utf8"),
     "UTF-16 with a BOM": ("player1,player2\nThérèse,Zoë\n".encode("utf-16"), "not_utf8"),
     "binary garbage": (bytes(range(256)) * 4, "not_utf8"),
     "PNG": (b"\x89PNG\r\n\x1a\n" + b"\x00" * 64, "not_utf8"),
 }
+POOL = ["A1", "b1", " B1", "a2", "B2", "Zoë", "ZOE", "zoe  Aucoin", "Zoé Aucoin", "Ann"]
 NAMES = ["Thérèse Aucoin", "Zoë O'Neil", 'Jean "Jack" Doucet', "Ève, Marie"]
 
 
@@ -83,8 +86,9 @@ def test_a_bad_couples_file_is_refused_by_name_and_imports_nothing(world: World,
         couples_import_csv(drive=drive, data=data)
     assert refused.value.code == code, refused.value.to_dict()
     assert refused.value.message.strip()
-    if code in ("bad_rows", "not_utf8"):
-        lines = [e["line"] for e in refused.value.details["errors"]]
+    if code in ("bad_rows", "not_utf8", "duplicate_couples"):
+        listed = refused.value.details.get("errors") or refused.value.details["duplicates"]
+        lines = [e["line"] for e in listed]
         assert lines and all(f"ine {n}" in refused.value.message for n in lines[:3])
     assert not changed_tables(before, snapshot())
 
@@ -93,8 +97,12 @@ def test_bad_lines_are_all_listed_with_their_numbers(world: World) -> None:
     data = b"player1,player2\nAnn,Bob\nCy\nDi,Ed\nDi,Ed\nFay,\n"
     with pytest.raises(ServiceError) as refused:
         couples_import_csv(drive=world.drives["setup"], data=data)
-    assert [e["line"] for e in refused.value.details["errors"]] == [3, 5, 6]
-    assert "the same couple as line 4" in refused.value.message
+    assert [e["line"] for e in refused.value.details["errors"]] == [3, 6]
+    # A couple listed twice is no bad line: once the others are fixed, it is named as such.
+    with pytest.raises(ServiceError) as refused:
+        couples_import_csv(drive=world.drives["setup"], data=b"player1,player2\nDi,Ed\nDi,Ed\n")
+    assert refused.value.code == "duplicate_couples"
+    assert "line 3: Di & Ed is the same couple as line 2" in refused.value.message
 
 
 def test_a_utf8_file_with_or_without_a_bom_imports_the_names_as_written(world: World) -> None:
@@ -140,19 +148,40 @@ def test_the_size_limit_follows_the_settings(world: World, settings: Any) -> Non
         st.lists(st.lists(st.text(max_size=12), max_size=4).map(",".join), max_size=8).map(
             lambda lines: ("player1,player2\n" + "\n".join(lines)).encode("utf-8", "replace")
         ),
+        # Couples from a few names, some of them the setup drive's (A1 & B1 …), in other
+        # cases, accents and spacing: files with couples already registered or listed twice.
+        st.lists(st.tuples(st.sampled_from(POOL), st.sampled_from(POOL)), max_size=6).map(
+            lambda pairs: ("player1,player2\n" + "".join(f"{a},{b}\n" for a, b in pairs)).encode()
+        ),
     )
 )
 def test_any_bytes_are_imported_whole_or_refused_whole(world: World, data: bytes) -> None:
+    """Imported whole, or refused whole: 422 for a bad file, 409 for a file whose couples are
+    already registered or listed twice — which, duplicates allowed, is imported whole."""
     drive = world.drives["setup"]
     with rolled_back():
-        before = drive.couples.count()
+        registered = {couple_key(*c.players) for c in drive.couples.all()}
+        before = len(registered)
         try:
             created = couples_import_csv(drive=drive, data=data)
         except ServiceError as error:
-            assert error.status == 422 and error.message.strip()
             assert drive.couples.count() == before
+            assert error.message.strip()
+            event(error.code)
+            if error.code != "duplicate_couples":
+                assert error.status == 422
+                return
+            assert error.status == 409
+            listed = error.details["duplicates"]
+            created = couples_import_csv(drive=drive, data=data, allow_duplicates=True)
+            keys = [couple_key(*c.players) for c in created]
+            repeated = [i for i, k in enumerate(keys) if k in registered or k in keys[:i]]
+            assert [d["players"] for d in listed] == [created[i].players for i in repeated]
+            assert listed
         else:
-            assert drive.couples.count() == before + len(created)
+            keys = [couple_key(*c.players) for c in created]
+            assert len(set(keys)) == len(keys) and not registered & set(keys)
+        assert drive.couples.count() == before + len(created)
 
 
 # --- couples: the page and the API ------------------------------------------------------------

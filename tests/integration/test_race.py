@@ -1,23 +1,26 @@
 """Two writers at the same instant with the window between reading and writing held open, and
 a control run without the locking that shows the race the locking prevents.
 
-Two organizers press "advance" for the same game, and two phones of one table (each couple
-claiming the win) submit different winners, in two threads released together by a barrier,
-each on its own database connection. ``RACE_WINDOW_SECONDS`` (drives/race.py) makes each
-writer sleep 0.3 s between reading the state and writing what follows from it:
+Two organizers press "advance" for the same game, two phones of one table (each couple
+claiming the win) submit different winners, and two desks import the same couples file, in
+two threads released together by a barrier, each on its own database connection.
+``RACE_WINDOW_SECONDS`` (drives/race.py) makes each writer sleep 0.3 s between reading the
+state and writing what follows from it:
 
 * locked (as in production): one advance creates game 2, the other waits for it and answers
   200 with the same game; one phone's entry is stored (201), the other is a 409 conflict with
-  both entries kept. On SQLite the second writer of each pair waits for the first (the
-  IMMEDIATE transaction); on PostgreSQL the second advance waits for the drive row (FOR
-  UPDATE), and the second phone for its table's seat row (FOR UPDATE; results take the drive
-  row FOR SHARE, so that different tables are recorded side by side).
+  both entries kept; one couples file is imported (201), the other refused as duplicates
+  (409). On SQLite the second writer of each pair waits for the first (the IMMEDIATE
+  transaction); on PostgreSQL the second advance and the second import wait for the drive row
+  (FOR UPDATE), and the second phone for its table's seat row (FOR UPDATE; results take the
+  drive row FOR SHARE, so that different tables are recorded side by side).
 * control (``SERVICES_LOCKING = False``; on SQLite also DEFERRED instead of IMMEDIATE
   transactions, since there the transaction is the lock): both writers are in the window at
   once, both read the state before either wrote. The second advance crashes on the database
   (a duplicate game 2 on PostgreSQL, a write based on a stale read on SQLite) instead of the
   200 replay; on SQLite the second phone crashes too, while on PostgreSQL the unique
   constraint on a table's result, the last line of defence, still turns it into the conflict.
+  Both imports find no couple of the file registered, and neither is refused as duplicates.
   If the pause did nothing, the writers would not meet in the window and the control would
   fail.
 
@@ -46,7 +49,7 @@ from django.test import Client
 from drives import race
 from drives.errors import ServiceError
 from drives.models import AuditEntry, Couple, Drive, Game, Seat
-from drives.services import Actor
+from drives.services import Actor, couples_import_csv
 from scoring.models import Result, ResultVersion
 from scoring.services import game_advance, result_record
 from tests.api.helpers import Api, couple_token, make_club, make_drive
@@ -60,6 +63,7 @@ COUPLES = 8  # four tables
 TABLE = 2
 RESULT_READ = "result.read"
 ADVANCE_CHECKED = "advance.checked"
+COUPLES_CHECKED = "couples.checked"
 CRASH = 500
 
 
@@ -230,6 +234,29 @@ def both_phones_claim_the_win(night: Night, layer: str, window: Opener) -> list[
     return at_once(submit)
 
 
+COUPLES_FILE = "player1,player2\nMary MacDonald,Angus MacDonald\nFlora Gillis,Dan Gillis\n"
+
+
+def two_desks_import_one_file(night: Night, layer: str, window: Opener) -> list[Outcome]:
+    path = f"drives/{night.drive.slug}/couples/import"
+    if layer == "http":
+        assert http_client().get("me", token=night.org_token).status_code == 200
+
+    def send(_i: int) -> Outcome:
+        if layer == "http":
+            answer = http_client().post(
+                path, raw=COUPLES_FILE, content_type="text/csv", token=night.org_token
+            )
+            body = answer.json() if answer.status_code != CRASH else {}
+            return Outcome(answer.status_code, len(body) if answer.status_code == 201 else None)
+        actor = Actor(user=night.organizer, channel=AuditEntry.Channel.API)
+        created = couples_import_csv(drive=night.drive, data=COUPLES_FILE.encode(), actor=actor)
+        return Outcome(201, len(created))
+
+    window(COUPLES_CHECKED)
+    return at_once(send)
+
+
 def actions(drive: Drive, action: str) -> int:
     return AuditEntry.objects.filter(drive=drive, action=action).count()
 
@@ -291,7 +318,35 @@ def test_two_phones_with_different_winners_at_once_store_one_and_a_conflict(
     assert (seen.visits, seen.most_at_once) == (2, 1)
 
 
+@LAYERS
+def test_two_desks_importing_one_couples_file_at_once_register_it_once(
+    night: Night, layer: str, window: Opener
+) -> None:
+    outcomes = two_desks_import_one_file(night, layer, window)
+    assert statuses(outcomes) == [201, 409], outcomes
+    assert Couple.objects.filter(drive=night.drive).count() == COUPLES + 2
+    refused = next(outcome for outcome in outcomes if outcome.status == 409)
+    if layer == "service":
+        assert isinstance(refused.error, ServiceError)
+        assert refused.error.code == "duplicate_couples"
+    # The second desk waited for the first's couples, then found them registered.
+    assert (race.seen(COUPLES_CHECKED).visits, race.seen(COUPLES_CHECKED).most_at_once) == (2, 1)
+
+
 # --- the control: the same without the locking ------------------------------------------------
+
+
+@LAYERS
+@pytest.mark.usefixtures("unlocked")
+def test_control_without_locking_both_imports_find_no_duplicates(
+    night: Night, layer: str, window: Opener
+) -> None:
+    outcomes = two_desks_import_one_file(night, layer, window)
+    # The race: both desks looked for the file's couples before either registered them, so
+    # neither is told they are duplicates (the second then crashes on the couples' numbers,
+    # or registers the file a second time).
+    assert race.seen(COUPLES_CHECKED).most_at_once == 2
+    assert 409 not in statuses(outcomes), outcomes
 
 
 @LAYERS

@@ -5,7 +5,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from drives.models import Couple, Drive
+from drives.models import AuditEntry, Couple, Drive
 from drives.services import drive_close
 from tests.pages.organizer_helpers import DESK, a_drive, club_people, logged_in, text
 
@@ -53,7 +53,7 @@ def test_every_bad_line_is_listed_with_its_number_and_nothing_is_imported() -> N
         b"Mary,Joe,yes\n"
         b"Ann,,no\n"
         b"Dan,Flora,maybe\n"
-        b"Mary,Joe,no\n"
+        b"Ed,Flora\n"
         b"One,Two,yes,extra\n"
     )
     response = logged_in(ours.organizer).post(import_url(drive), {"file": csv_file(data)})
@@ -61,7 +61,7 @@ def test_every_bad_line_is_listed_with_its_number_and_nothing_is_imported() -> N
     assert response.context["errors"] == [
         {"line": 3, "message": "a couple needs two player names."},
         {"line": 4, "message": "paid must be yes or no, not 'maybe'"},
-        {"line": 5, "message": "the same couple as line 2"},
+        {"line": 5, "message": "2 columns, expected 3"},
         {"line": 6, "message": "4 columns, expected 3"},
     ]
     page = text(response)
@@ -120,3 +120,52 @@ def test_permissions() -> None:
     assert response.status_code == 404
     assert logged_in(ours.scorer).get(url).status_code == 200
     assert not Couple.objects.exists()
+
+
+COUPLES = b"player1,player2\nMary MacDonald,Angus MacDonald\nFlora Gillis,Dan Gillis\n"
+
+
+def test_couples_already_registered_are_listed_with_a_box_to_add_them_again() -> None:
+    ours = club_people("St. Joseph's Parish", "ours")
+    drive = a_drive(ours.club, couples=1)
+    client = logged_in(ours.organizer)
+    page = text(client.get(import_url(drive)))
+    assert 'name="allow_duplicates"' not in page  # offered only when there are duplicates
+    assert client.post(import_url(drive), {"file": csv_file(COUPLES)}).status_code == 302
+    again = b"player1,player2\nangus macdonald,Mary MacDonald\nAnn Beaton,Hugh Beaton\n"
+    response = client.post(import_url(drive), {"file": csv_file(again)})
+    assert response.status_code == 422
+    page = text(response)
+    assert "Nothing was imported: 1 couple of the file is already registered" in page
+    assert 'data-testid="duplicates"' in page
+    assert '<th scope="row" class="num">2</th>' in page
+    assert "angus macdonald &amp; Mary MacDonald is already couple 2" in page
+    assert 'type="checkbox" name="allow_duplicates"' in page
+    assert "Add them again" in page
+    assert Couple.objects.filter(drive=drive).count() == 3
+
+
+def test_a_couple_listed_twice_in_the_file_is_listed_too() -> None:
+    ours = club_people("St. Joseph's Parish", "ours")
+    drive = a_drive(ours.club)
+    response = logged_in(ours.organizer).post(
+        import_url(drive), {"file": csv_file(COUPLES + b"Dan Gillis,FLORA GILLIS\n")}
+    )
+    assert response.status_code == 422
+    assert "Dan Gillis &amp; FLORA GILLIS is the same couple as line 3" in text(response)
+    assert not Couple.objects.exists()
+
+
+def test_with_the_box_ticked_the_couples_are_added_again() -> None:
+    ours = club_people("St. Joseph's Parish", "ours")
+    drive = a_drive(ours.club)
+    client = logged_in(ours.organizer)
+    client.post(import_url(drive), {"file": csv_file(COUPLES)})
+    response = client.post(import_url(drive), {"file": csv_file(COUPLES), "allow_duplicates": "on"})
+    assert response.status_code == 302
+    assert "2 couples imported: numbers 3 to 4." in text(client.get(response["Location"]))
+    assert [c.player1 for c in Couple.objects.filter(drive=drive).order_by("number")] == [
+        "Mary MacDonald", "Flora Gillis", "Mary MacDonald", "Flora Gillis",
+    ]  # fmt: skip
+    entry = AuditEntry.objects.filter(action="couples.register").latest("pk")
+    assert entry.channel == "desk" and entry.note.startswith("duplicates allowed")

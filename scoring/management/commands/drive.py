@@ -2,6 +2,7 @@
 and for scripts. One command, one subcommand per use (docs/cli.md is the reference):
 
     create          a drive and its couples from a CSV file; prints the slug
+    import-couples  more couples from a CSV file, all or nothing
     import-results  a results CSV, game by game, all or nothing
     export          the drive's full JSON record
     restore         a drive back from its JSON export
@@ -14,7 +15,9 @@ and for scripts. One command, one subcommand per use (docs/cli.md is the referen
 
 The command only parses, reads files and prints: every change goes through a service, with the
 channel ``cli`` (``import`` for results files) in the audit. A ``ServiceError`` becomes one line
-on stderr and exit code 1 (``CommandError``); a wrong option is argparse's exit code 2.
+on stderr and exit code 1 (``CommandError``); a wrong option is argparse's exit code 2. A
+couples file with couples already registered (or listed twice) is refused unless
+``--allow-duplicates``.
 """
 
 from __future__ import annotations
@@ -53,8 +56,8 @@ IMPORT = Actor(channel=AuditEntry.Channel.IMPORT)
 
 class Command(BaseCommand):
     help = (
-        "Run a drive from the command line: create, import-results, export, restore, simulate, "
-        "list, show, close, print, tokens, check. See docs/cli.md."
+        "Run a drive from the command line: create, import-couples, import-results, export, "
+        "restore, simulate, list, show, close, print, tokens, check. See docs/cli.md."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -85,6 +88,21 @@ class Command(BaseCommand):
         )
         create.add_argument("--seed", type=int, help="seed of a shuffled first seating")
         create.add_argument("--venue", default="", help="where the night is held")
+        create.add_argument(
+            "--allow-duplicates", action="store_true", help="register a couple listed twice"
+        )
+
+        couples = subs.add_parser(
+            "import-couples",
+            help="register more couples from a CSV file (player1,player2[,paid,…])",
+        )
+        couples.add_argument("slug")
+        couples.add_argument("file", metavar="FILE.csv")
+        couples.add_argument(
+            "--allow-duplicates",
+            action="store_true",
+            help="register couples already registered (or listed twice) again",
+        )
 
         results = subs.add_parser(
             "import-results", help="enter a results CSV (game,table,winner[,points]) game by game"
@@ -157,6 +175,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         handlers: dict[str, Callable[[dict[str, Any]], None]] = {
             "create": self.create,
+            "import-couples": self.import_couples,
             "import-results": self.import_results,
             "export": self.export,
             "restore": self.restore,
@@ -171,7 +190,10 @@ class Command(BaseCommand):
         try:
             handlers[options["subcommand"]](options)
         except ServiceError as error:
-            raise CommandError(error.message) from None
+            message = error.message
+            if error.code == "duplicate_couples":
+                message = message.rstrip(".") + " (--allow-duplicates)."
+            raise CommandError(message) from None
 
     # --- subcommands ---------------------------------------------------------------------------
 
@@ -190,8 +212,21 @@ class Command(BaseCommand):
                 first_seating=options["seating"],
                 seed=options["seed"],
             )
-            couples_import_csv(drive=drive, data=data, actor=CLI)
+            couples_import_csv(
+                drive=drive, data=data, actor=CLI, allow_duplicates=options["allow_duplicates"]
+            )
         self.stdout.write(drive.slug)
+
+    def import_couples(self, options: dict[str, Any]) -> None:
+        drive = get_drive(options["slug"])
+        data = read_file(options["file"], csv_max_bytes())
+        created = couples_import_csv(
+            drive=drive, data=data, actor=CLI, allow_duplicates=options["allow_duplicates"]
+        )
+        self.stdout.write(
+            f"{len(created)} couples registered: numbers {created[0].number} "
+            f"to {created[-1].number}."
+        )
 
     def import_results(self, options: dict[str, Any]) -> None:
         drive = get_drive(options["slug"])
