@@ -1,8 +1,14 @@
 """The login pages (the site's and the admin's) with a limit on failed attempts
-(``drives.ratelimit``): once an address has failed too often for a username, or too often
-altogether, the page answers 429 with the form and a message saying when to try again, and
-the password is not even checked. The password-reset page likewise limits the e-mails an
-address may ask for."""
+(``drives.ratelimit``): once a browser has failed too often for a username (its own device
+cookie's count for a browser that has logged in as that user before; else its address's),
+or an unknown browser's address too often altogether, the page answers 429 with the form and
+a message saying when to try again, and the password is not even checked. A successful login
+gives the browser a device cookie for that user.
+
+The password-reset page likewise limits the e-mails an address may ask for; where this
+installation sends no e-mail (``PASSWORD_RESET_BY_EMAIL`` off: production without
+``EMAIL_URL``/``EMAIL_HOST``) it offers no form and says that the club's administrator
+resets passwords."""
 
 from __future__ import annotations
 
@@ -95,13 +101,16 @@ class RateLimitedLoginView(LoginView):
     def form_invalid(self, form: Any) -> HttpResponse:
         return _limited(super().form_invalid(form), form, self.request)
 
+    def form_valid(self, form: Any) -> HttpResponse:
+        return ratelimit.remember_device(self.request, super().form_valid(form))
+
 
 def admin_login(request: HttpRequest, extra_context: Any = None) -> HttpResponse:
     """The admin's login page (its form is :class:`AdminLoginForm`, set in ``config.urls``),
-    429 when refused for too many failures."""
+    429 when refused for too many failures; a successful login remembers the browser."""
     response = admin.site.login(request, extra_context)
     form = (getattr(response, "context_data", None) or {}).get("form")
-    return _limited(response, form, request)
+    return ratelimit.remember_device(request, _limited(response, form, request))
 
 
 class RateLimitedPasswordResetView(PasswordResetView):

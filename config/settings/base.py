@@ -65,6 +65,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # CACHE_URL=redis://… shares the cache between app servers; unset, each process has its own.
 CACHES = {"default": cache_settings(os.environ)}
+# Sessions live in the database, never in the cache: with Redis down, logging in still works.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 # Failed logins and unknown tokens per client address (drives/ratelimit.py): after this many
 # within the window, 429 until it ends. Behind a reverse proxy that appends the client's

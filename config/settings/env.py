@@ -86,12 +86,19 @@ def database_settings(environ: Mapping[str, str], base_dir: Path) -> dict[str, A
 def cache_settings(environ: Mapping[str, str]) -> dict[str, Any]:
     """``CACHES["default"]``: Redis from ``CACHE_URL`` (``redis://host:6379/1``), shared by every
     process; unset, each process's own memory (right for the one-process laptop). The cache
-    holds nothing that matters beyond a few minutes: the counts of failed logins and tokens."""
+    holds nothing that matters beyond a few minutes: the counts of failed logins and tokens.
+    A Redis that does not answer is given up on within a second (``CACHE_TIMEOUT``) and the
+    limits fail open (drives/ratelimit.py), so a Redis gone dark slows a login, never stops it."""
     url = environ.get("CACHE_URL", "").strip()
     if not url:
         return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     if url.startswith(("redis://", "rediss://", "unix://")):
-        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+        timeout = env_int(environ, "CACHE_TIMEOUT", 1)
+        return {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "OPTIONS": {"socket_connect_timeout": timeout, "socket_timeout": timeout},
+        }
     raise ImproperlyConfigured(
         f"CACHE_URL={url!r} is not a Redis URL (redis://host:6379/1), or leave it unset"
     )
