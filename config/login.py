@@ -15,13 +15,15 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
-from django.contrib.auth.views import LoginView, PasswordResetView
+from django.contrib.auth.views import LoginView, PasswordResetDoneView, PasswordResetView
 from django.core.exceptions import ValidationError
 from django.forms.utils import ErrorList
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -113,7 +115,25 @@ def admin_login(request: HttpRequest, extra_context: Any = None) -> HttpResponse
     return ratelimit.remember_device(request, _limited(response, form, request))
 
 
-class RateLimitedPasswordResetView(PasswordResetView):
+BY_ADMINISTRATOR = "registration/password_reset_by_administrator.html"
+
+
+class ResetByEmailOnly:
+    """Where this installation sends no e-mail (``PASSWORD_RESET_BY_EMAIL`` off), the page
+    says that the club's administrator resets passwords, whatever was asked (GET or POST);
+    nothing is sent and no form is offered."""
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not settings.PASSWORD_RESET_BY_EMAIL:
+            return render(request, BY_ADMINISTRATOR)
+        return super().dispatch(request, *args, **kwargs)  # type: ignore[misc, no-any-return]
+
+
+class PasswordResetDone(ResetByEmailOnly, PasswordResetDoneView):
+    """ "Check your e-mail", only where e-mail is sent."""
+
+
+class RateLimitedPasswordResetView(ResetByEmailOnly, PasswordResetView):
     """django.contrib.auth's password-reset page, answering 429 (the form again, with when to
     try again) once an address has asked for too many reset e-mails; no e-mail is sent then."""
 
