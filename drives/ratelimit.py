@@ -9,7 +9,8 @@ and are not counted). The limits, in ``settings`` (with these defaults):
 
 - ``RATELIMIT_LOGIN_FAILURES`` (10) failed logins per address and username, and
   ``RATELIMIT_LOGIN_IP_FAILURES`` (50) per address, within ``RATELIMIT_LOGIN_WINDOW``
-  (900 s);
+  (900 s), for browsers unknown for that username; a known browser (below) gets
+  ``RATELIMIT_LOGIN_FAILURES`` of its own instead, and none of the address's counts;
 - ``RATELIMIT_RESET_REQUESTS`` (5) password-reset requests per address and e-mail address,
   and ``RATELIMIT_RESET_IP_REQUESTS`` (20) per address, within ``RATELIMIT_RESET_WINDOW``
   (3600 s). Here every request counts, not only failures: each may send an e-mail, and the

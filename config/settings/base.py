@@ -82,6 +82,9 @@ SESSION_ENGINE = "django.contrib.sessions.backends.db"
 RATELIMIT_LOGIN_FAILURES = 10  # per address and username
 RATELIMIT_LOGIN_IP_FAILURES = 50  # per address
 RATELIMIT_LOGIN_WINDOW = 15 * 60
+# A browser that has logged in as a user is known for this long (its signed device cookie):
+# other browsers' failures never lock it out; it has RATELIMIT_LOGIN_FAILURES of its own.
+RATELIMIT_DEVICE_COOKIE_AGE = 365 * 24 * 60 * 60
 RATELIMIT_TOKEN_FAILURES = 50  # per address
 RATELIMIT_TOKEN_WINDOW = 10 * 60
 RATELIMIT_TRUST_X_FORWARDED_FOR = False

@@ -1,7 +1,9 @@
 """Guessing is slowed down (drives/ratelimit.py): failed logins per address and username and
 per address, unknown table, couple and API tokens per address; over the limit, 429 with
 ``Retry-After`` until the window ends. Only failures count: a hall of phones behind one
-address, every one with its valid token, is never held back.
+address, every one with its valid token, is never held back. With the cache's Redis down,
+nothing is limited and nothing fails (a warning in the log). Known browsers (device cookies)
+are in test_device_cookies.py.
 
 The limits are lowered here (``override_settings``) so that each test stays small."""
 
