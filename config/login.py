@@ -1,21 +1,29 @@
 """The login pages (the site's and the admin's) with a limit on failed attempts
-(``drives.ratelimit``): once an address has failed too often for a username, or too often
-altogether, the page answers 429 with the form and a message saying when to try again, and
-the password is not even checked. The password-reset page likewise limits the e-mails an
-address may ask for."""
+(``drives.ratelimit``): once a browser has failed too often for a username (its own device
+cookie's count for a browser that has logged in as that user before; else its address's),
+or an unknown browser's address too often altogether, the page answers 429 with the form and
+a message saying when to try again, and the password is not even checked. A successful login
+gives the browser a device cookie for that user.
+
+The password-reset page likewise limits the e-mails an address may ask for; where this
+installation sends no e-mail (``PASSWORD_RESET_BY_EMAIL`` off: production without
+``EMAIL_URL``/``EMAIL_HOST``) it offers no form and says that the club's administrator
+resets passwords."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
-from django.contrib.auth.views import LoginView, PasswordResetView
+from django.contrib.auth.views import LoginView, PasswordResetDoneView, PasswordResetView
 from django.core.exceptions import ValidationError
 from django.forms.utils import ErrorList
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -95,16 +103,37 @@ class RateLimitedLoginView(LoginView):
     def form_invalid(self, form: Any) -> HttpResponse:
         return _limited(super().form_invalid(form), form, self.request)
 
+    def form_valid(self, form: Any) -> HttpResponse:
+        return ratelimit.remember_device(self.request, super().form_valid(form))
+
 
 def admin_login(request: HttpRequest, extra_context: Any = None) -> HttpResponse:
     """The admin's login page (its form is :class:`AdminLoginForm`, set in ``config.urls``),
-    429 when refused for too many failures."""
+    429 when refused for too many failures; a successful login remembers the browser."""
     response = admin.site.login(request, extra_context)
     form = (getattr(response, "context_data", None) or {}).get("form")
-    return _limited(response, form, request)
+    return ratelimit.remember_device(request, _limited(response, form, request))
 
 
-class RateLimitedPasswordResetView(PasswordResetView):
+BY_ADMINISTRATOR = "registration/password_reset_by_administrator.html"
+
+
+class ResetByEmailOnly:
+    """Where this installation sends no e-mail (``PASSWORD_RESET_BY_EMAIL`` off), the page
+    says that the club's administrator resets passwords, whatever was asked (GET or POST);
+    nothing is sent and no form is offered."""
+
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not settings.PASSWORD_RESET_BY_EMAIL:
+            return render(request, BY_ADMINISTRATOR)
+        return super().dispatch(request, *args, **kwargs)  # type: ignore[misc, no-any-return]
+
+
+class PasswordResetDone(ResetByEmailOnly, PasswordResetDoneView):
+    """ "Check your e-mail", only where e-mail is sent."""
+
+
+class RateLimitedPasswordResetView(ResetByEmailOnly, PasswordResetView):
     """django.contrib.auth's password-reset page, answering 429 (the form again, with when to
     try again) once an address has asked for too many reset e-mails; no e-mail is sent then."""
 

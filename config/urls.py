@@ -14,13 +14,19 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("livez", views.livez, name="livez"),
-    # The login pages limit failed attempts, the reset page the e-mails asked for
-    # (config/login.py); the rest are Django's own.
+    # The login pages limit failed attempts, the reset page the e-mails asked for, and says
+    # the administrator resets passwords where no e-mail is sent (config/login.py); the rest
+    # are Django's own.
     path("accounts/login/", login.RateLimitedLoginView.as_view(), name="login"),
     path(
         "accounts/password_reset/",
         login.RateLimitedPasswordResetView.as_view(),
         name="password_reset",
+    ),
+    path(
+        "accounts/password_reset/done/",
+        login.PasswordResetDone.as_view(),
+        name="password_reset_done",
     ),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/login/", login.admin_login),

@@ -3,6 +3,8 @@
 import logging
 
 from django.conf import settings
+from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
@@ -45,6 +47,19 @@ def _check_broker() -> str:
     return "ok"
 
 
+def _check_cache() -> str:
+    """ "local" for each process's own memory (no CACHE_URL), else whether Redis answers."""
+    cache = caches["default"]
+    if isinstance(cache, LocMemCache):
+        return "local"
+    try:
+        cache.get("healthz")
+    except Exception:
+        logger.exception("healthz: cache check failed")
+        return "down"
+    return "ok"
+
+
 @never_cache
 def livez(request: HttpRequest) -> JsonResponse:
     """That this process answers, touching neither the database nor the broker.
@@ -57,11 +72,19 @@ def livez(request: HttpRequest) -> JsonResponse:
 
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
-    """Whether this process can reach its database and broker: 200 if all are up, else 503.
+    """Whether this process can reach its database, broker and cache.
 
-    ``broker`` is "eager" when there is no broker (tasks run in-process).
+    503 with status "down" if the database or the broker is down: the night cannot be run
+    without them. 200 with status "degraded" if only the cache is down: the night goes on
+    (the limits on failed logins and unknown tokens are off until it is back, see
+    ``drives.ratelimit``), so the process stays in the load balancer. Else 200 "ok".
+
+    ``broker`` is "eager" when there is no broker (tasks run in-process); ``cache`` is
+    "local" when there is no shared cache (each process counts for itself).
     """
     checks = {"database": _check_database(), "broker": _check_broker()}
     healthy = all(state != "down" for state in checks.values())
-    body = {**checks, "status": "ok" if healthy else "down"}
+    cache_state = _check_cache()
+    status = "down" if not healthy else "degraded" if cache_state == "down" else "ok"
+    body = {**checks, "cache": cache_state, "status": status}
     return JsonResponse(body, status=200 if healthy else 503)

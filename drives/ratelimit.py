@@ -9,7 +9,8 @@ and are not counted). The limits, in ``settings`` (with these defaults):
 
 - ``RATELIMIT_LOGIN_FAILURES`` (10) failed logins per address and username, and
   ``RATELIMIT_LOGIN_IP_FAILURES`` (50) per address, within ``RATELIMIT_LOGIN_WINDOW``
-  (900 s);
+  (900 s), for browsers unknown for that username; a known browser (below) gets
+  ``RATELIMIT_LOGIN_FAILURES`` of its own instead, and none of the address's counts;
 - ``RATELIMIT_RESET_REQUESTS`` (5) password-reset requests per address and e-mail address,
   and ``RATELIMIT_RESET_IP_REQUESTS`` (20) per address, within ``RATELIMIT_RESET_WINDOW``
   (3600 s). Here every request counts, not only failures: each may send an e-mail, and the
@@ -27,17 +28,56 @@ header, the one the proxy itself saw (the earlier ones are whatever the client s
 Windows are fixed slices of the clock (``window`` seconds long), so a refused client is told
 exactly when to come back. Counters are ``cache.add`` then ``cache.incr``: atomic on Redis
 (shared by every app server) and within one process on the local-memory cache.
+
+**Known browsers** (OWASP's device cookies). A browser that has logged in as a user carries a
+signed cookie for that user (``django.core.signing``: the username and a random nonce; one
+cookie per username, so that a desk laptop shared by the organizer and a scorer keeps both;
+HttpOnly, ``Secure`` as the session cookie, SameSite=Lax, ``RATELIMIT_DEVICE_COOKIE_AGE``
+seconds, 365 days by default; a fresh nonce at each login). With a valid cookie for the
+username it names, a login is counted against that cookie alone: ``RATELIMIT_LOGIN_FAILURES``
+failures of that browser lock that browser out for the window, and failures of other browsers
+(at the same address or anywhere) never do. So a guest at the door guessing the organizer's
+password on the hall's Wi-Fi (every phone behind one address) cannot lock the organizer's own
+laptop out; a stolen or shared cookie that keeps failing is locked on its own. A cookie for
+another username, a forged, altered or expired one is no cookie: the browser is unknown, and
+counted per address and username and per address as above.
+
+**The cache down** (Redis stopped, with ``CACHE_URL`` set): the limiter fails open. Every
+check answers "not limited" and every count is skipped, with a warning in the log, so that
+the organizer can still log in, reset a password and the phones' tokens are answered (a good
+one as always, an unknown one 404/401); ``/healthz`` says ``"cache": "down"``. Guessing is
+then slowed only by the password hashing until the cache is back.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
+import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from django.conf import settings
+from django.core import signing
 from django.core.cache import cache
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+
+try:  # Django's Redis cache raises redis-py's own errors (ConnectionError, TimeoutError…)
+    from redis.exceptions import RedisError
+except ImportError:  # pragma: no cover - redis-py is installed with the project
+
+    class RedisError(Exception):  # type: ignore[no-redef]
+        pass
+
+
+logger = logging.getLogger(__name__)
+
+# What a cache that cannot be reached raises: redis-py's errors, and the socket's own.
+CACHE_ERRORS: tuple[type[BaseException], ...] = (RedisError, OSError)
+
+T = TypeVar("T")
 
 DEFAULTS = {
     "RATELIMIT_LOGIN_FAILURES": 10,
@@ -48,11 +88,28 @@ DEFAULTS = {
     "RATELIMIT_RESET_WINDOW": 60 * 60,
     "RATELIMIT_TOKEN_FAILURES": 50,
     "RATELIMIT_TOKEN_WINDOW": 10 * 60,
+    "RATELIMIT_DEVICE_COOKIE_AGE": 365 * 24 * 60 * 60,
 }
 
 
 def _setting(name: str) -> int:
     return int(getattr(settings, name, DEFAULTS[name]))
+
+
+def _cached(what: str, call: Callable[[], T], fallback: T) -> T:
+    """``call()`` on the cache, or ``fallback`` (with a warning) when the cache cannot be
+    reached: the limiter fails open rather than refusing every login (see above)."""
+    try:
+        return call()
+    except CACHE_ERRORS as error:
+        logger.warning(
+            "rate limiter: the cache is not reachable (%s: %s); %s skipped, nothing is limited "
+            "until it is back",
+            type(error).__name__,
+            error,
+            what,
+        )
+        return fallback
 
 
 @dataclass(frozen=True)
@@ -76,9 +133,13 @@ class Counter:
         return max(1, int((self._slice(now) + 1) * self.window - now + 0.999))
 
     def count(self, now: float) -> int:
-        return int(cache.get(self.key(now), 0))
+        return int(_cached("a count", lambda: cache.get(self.key(now), 0), 0))
 
     def add(self, now: float) -> int:
+        """One more failure; the count now (0 when the cache is down)."""
+        return _cached("counting a failure", lambda: self._add(now), 0)
+
+    def _add(self, now: float) -> int:
         key = self.key(now)
         # The key lives a little past its window, so a slow request near the end of one
         # cannot start a counter that never expires.
@@ -90,7 +151,7 @@ class Counter:
             return 1
 
     def clear(self, now: float) -> None:
-        cache.delete(self.key(now))
+        _cached("clearing a count", lambda: cache.delete(self.key(now)), None)
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -105,7 +166,9 @@ def client_ip(request: HttpRequest) -> str:
 
 def _retry_after(counters: list[Counter]) -> int | None:
     now = time.time()
-    waits = [c.retry_after(now) for c in counters if c.count(now) >= c.limit]
+    keys = [c.key(now) for c in counters]
+    counts: dict[str, Any] = _cached("a check", lambda: cache.get_many(keys), {})
+    waits = [c.retry_after(now) for c in counters if int(counts.get(c.key(now), 0)) >= c.limit]
     return max(waits) if waits else None
 
 
@@ -126,8 +189,25 @@ def _address_counters(
     ]
 
 
+def _username(username: str) -> str:
+    return username.strip().lower()[:150]
+
+
 def _login_counters(request: HttpRequest, username: str) -> list[Counter]:
-    user = username.strip().lower()[:150]
+    """The counts a login as ``username`` from this browser is limited by: its device
+    cookie's own when it carries a valid one for that username, else this address's for the
+    username and this address's whoever it names."""
+    user = _username(username)
+    device = device_nonce(request, user)
+    if device is not None:
+        return [
+            Counter(
+                "login-device",
+                f"{user}\n{device}",
+                _setting("RATELIMIT_LOGIN_FAILURES"),
+                _setting("RATELIMIT_LOGIN_WINDOW"),
+            )
+        ]
     return _address_counters(
         request, "login", user, "RATELIMIT_LOGIN_FAILURES", "RATELIMIT_LOGIN_IP_FAILURES",
         "RATELIMIT_LOGIN_WINDOW",
@@ -146,8 +226,55 @@ def login_failed(request: HttpRequest, username: str) -> None:
 
 
 def login_succeeded(request: HttpRequest, username: str) -> None:
-    """A good password clears this address's count for this username (not the address's)."""
+    """A good password clears this browser's count for this username (its device cookie's,
+    or this address's for the username; not the address's), and earns the browser a fresh
+    device cookie (set on the response by :func:`remember_device`)."""
     _login_counters(request, username)[0].clear(time.time())
+    request._login_device = _username(username)  # type: ignore[attr-defined]
+
+
+# --- device cookies -----------------------------------------------------------------------------
+
+DEVICE_SALT = "drives.ratelimit.device"
+
+
+def device_cookie_name(username: str) -> str:
+    """One cookie per username (a shared laptop keeps each of its users' cookies)."""
+    return "device-" + hashlib.sha256(_username(username).encode()).hexdigest()[:16]
+
+
+def device_nonce(request: HttpRequest, username: str) -> str | None:
+    """The nonce of this browser's device cookie for ``username``, or None if it carries
+    none, or one that is forged, altered, expired or another username's."""
+    user = _username(username)
+    raw = request.COOKIES.get(device_cookie_name(user))
+    if not raw:
+        return None
+    try:
+        data = signing.loads(raw, salt=DEVICE_SALT, max_age=_setting("RATELIMIT_DEVICE_COOKIE_AGE"))
+    except signing.BadSignature:  # forged, altered or expired (SignatureExpired is one)
+        return None
+    if not isinstance(data, dict) or data.get("user") != user:
+        return None
+    nonce = data.get("nonce")
+    return nonce if isinstance(nonce, str) and nonce else None
+
+
+def remember_device(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """After a successful login (:func:`login_succeeded`), a fresh device cookie for the
+    user on ``response``; otherwise ``response`` unchanged."""
+    user = getattr(request, "_login_device", None)
+    if user:
+        value = signing.dumps({"user": user, "nonce": secrets.token_urlsafe(16)}, salt=DEVICE_SALT)
+        response.set_cookie(
+            device_cookie_name(user),
+            value,
+            max_age=_setting("RATELIMIT_DEVICE_COOKIE_AGE"),
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+            samesite="Lax",
+        )
+    return response
 
 
 # --- password resets ----------------------------------------------------------------------------

@@ -7,7 +7,15 @@ from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
 
-from .env import cache_settings, celery_settings, database_settings, env_bool, env_int, env_list
+from .env import (
+    cache_settings,
+    celery_settings,
+    database_settings,
+    email_settings,
+    env_bool,
+    env_int,
+    env_list,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -65,6 +73,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # CACHE_URL=redis://… shares the cache between app servers; unset, each process has its own.
 CACHES = {"default": cache_settings(os.environ)}
+# Sessions live in the database, never in the cache: with Redis down, logging in still works.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 # Failed logins and unknown tokens per client address (drives/ratelimit.py): after this many
 # within the window, 429 until it ends. Behind a reverse proxy that appends the client's
@@ -72,6 +82,9 @@ CACHES = {"default": cache_settings(os.environ)}
 RATELIMIT_LOGIN_FAILURES = 10  # per address and username
 RATELIMIT_LOGIN_IP_FAILURES = 50  # per address
 RATELIMIT_LOGIN_WINDOW = 15 * 60
+# A browser that has logged in as a user is known for this long (its signed device cookie):
+# other browsers' failures never lock it out; it has RATELIMIT_LOGIN_FAILURES of its own.
+RATELIMIT_DEVICE_COOKIE_AGE = 365 * 24 * 60 * 60
 RATELIMIT_TOKEN_FAILURES = 50  # per address
 RATELIMIT_TOKEN_WINDOW = 10 * 60
 RATELIMIT_TRUST_X_FORWARDED_FOR = False
@@ -102,6 +115,22 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
+
+# E-mail, for password resets: EMAIL_URL (smtp://user:password@host:587?tls=1, smtps://…,
+# console:) or EMAIL_HOST and the rest; see config.settings.env.email_settings. With none,
+# PASSWORD_RESET_BY_EMAIL is off and the reset page says the club's administrator resets
+# passwords instead of pretending to send a mail.
+_email = email_settings(os.environ)
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+EMAIL_HOST = _email["EMAIL_HOST"]
+EMAIL_PORT = _email["EMAIL_PORT"]
+EMAIL_HOST_USER = _email["EMAIL_HOST_USER"]
+EMAIL_HOST_PASSWORD = _email["EMAIL_HOST_PASSWORD"]
+EMAIL_USE_TLS = _email["EMAIL_USE_TLS"]
+EMAIL_USE_SSL = _email["EMAIL_USE_SSL"]
+EMAIL_TIMEOUT = _email["EMAIL_TIMEOUT"]
+DEFAULT_FROM_EMAIL = _email["DEFAULT_FROM_EMAIL"]
+PASSWORD_RESET_BY_EMAIL = _email["PASSWORD_RESET_BY_EMAIL"]
 
 # Celery: see config.settings.env.celery_settings for the rules.
 _celery = celery_settings(os.environ)

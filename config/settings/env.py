@@ -8,6 +8,7 @@ else should.
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -86,15 +87,118 @@ def database_settings(environ: Mapping[str, str], base_dir: Path) -> dict[str, A
 def cache_settings(environ: Mapping[str, str]) -> dict[str, Any]:
     """``CACHES["default"]``: Redis from ``CACHE_URL`` (``redis://host:6379/1``), shared by every
     process; unset, each process's own memory (right for the one-process laptop). The cache
-    holds nothing that matters beyond a few minutes: the counts of failed logins and tokens."""
+    holds nothing that matters beyond a few minutes: the counts of failed logins and tokens.
+    A Redis that does not answer is given up on within a second (``CACHE_TIMEOUT``) and the
+    limits fail open (drives/ratelimit.py), so a Redis gone dark slows a login, never stops it."""
     url = environ.get("CACHE_URL", "").strip()
     if not url:
         return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     if url.startswith(("redis://", "rediss://", "unix://")):
-        return {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+        timeout = env_int(environ, "CACHE_TIMEOUT", 1)
+        return {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "OPTIONS": {"socket_connect_timeout": timeout, "socket_timeout": timeout},
+        }
     raise ImproperlyConfigured(
         f"CACHE_URL={url!r} is not a Redis URL (redis://host:6379/1), or leave it unset"
     )
+
+
+SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+CONSOLE_BACKEND = "django.core.mail.backends.console.EmailBackend"
+
+
+def _smtp(
+    host: str, port: int | None, user: str, password: str, tls: bool, ssl: bool, timeout: int
+) -> dict[str, Any]:
+    if tls and ssl:
+        raise ImproperlyConfigured(
+            "E-mail: use TLS (STARTTLS, usually port 587) or SSL (usually port 465), not both"
+        )
+    return {
+        "EMAIL_BACKEND": SMTP_BACKEND,
+        "EMAIL_HOST": host,
+        "EMAIL_PORT": port or (465 if ssl else 587 if tls else 25),
+        "EMAIL_HOST_USER": user,
+        "EMAIL_HOST_PASSWORD": password,
+        "EMAIL_USE_TLS": tls,
+        "EMAIL_USE_SSL": ssl,
+        "EMAIL_TIMEOUT": timeout,
+    }
+
+
+def _email_from_url(url: str, timeout: int) -> dict[str, Any]:
+    """``smtp://user:password@host:587?tls=1``, ``smtps://user:password@host`` (SSL, port
+    465), or ``console:`` (mails printed to the log: a trial, not for real users)."""
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    if scheme == "console":
+        return {"EMAIL_BACKEND": CONSOLE_BACKEND}
+    if scheme not in ("smtp", "smtps"):
+        raise ImproperlyConfigured(
+            f"EMAIL_URL: {scheme or url!r} is not smtp://, smtps:// or console: "
+            "(e.g. smtp://user:password@mail.example.org:587?tls=1)"
+        )
+    try:
+        port = parts.port
+    except ValueError:
+        raise ImproperlyConfigured("EMAIL_URL: the port is not a number") from None
+    if not parts.hostname:
+        raise ImproperlyConfigured(
+            "EMAIL_URL: no mail server named (e.g. smtp://user:password@mail.example.org:587?tls=1)"
+        )
+    query = {key.lower(): values[-1] for key, values in parse_qs(parts.query).items()}
+    unknown = sorted(set(query) - {"tls", "ssl", "timeout"})
+    if unknown:
+        raise ImproperlyConfigured(
+            f"EMAIL_URL: unknown option {unknown[0]!r} (known: tls, ssl, timeout)"
+        )
+    options = {name.upper(): value for name, value in query.items()}
+    return _smtp(
+        parts.hostname,
+        port,
+        unquote(parts.username or ""),
+        unquote(parts.password or ""),
+        env_bool(options, "TLS", False),
+        env_bool(options, "SSL", scheme == "smtps"),
+        env_int(options, "TIMEOUT", timeout),
+    )
+
+
+def email_settings(environ: Mapping[str, str]) -> dict[str, Any]:
+    """The ``EMAIL_*`` settings, ``DEFAULT_FROM_EMAIL`` and ``PASSWORD_RESET_BY_EMAIL``.
+
+    From ``EMAIL_URL`` (see :func:`_email_from_url`), or from Django's own variables
+    (``EMAIL_HOST``, ``EMAIL_PORT``, ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``,
+    ``EMAIL_USE_TLS``, ``EMAIL_USE_SSL``), not both. ``EMAIL_TIMEOUT`` (10 s) bounds a mail
+    server that does not answer. With neither, no e-mail is sent: ``PASSWORD_RESET_BY_EMAIL``
+    is False and the password-reset page says that the club's administrator resets passwords
+    (development and the tests turn it on with their own backends)."""
+    url = environ.get("EMAIL_URL", "").strip()
+    host = environ.get("EMAIL_HOST", "").strip()
+    timeout = env_int(environ, "EMAIL_TIMEOUT", 10)
+    common = {"DEFAULT_FROM_EMAIL": environ.get("DEFAULT_FROM_EMAIL", "").strip()}
+    common["DEFAULT_FROM_EMAIL"] = common["DEFAULT_FROM_EMAIL"] or "webmaster@localhost"
+    if url and host:
+        raise ImproperlyConfigured("Set EMAIL_URL or EMAIL_HOST (with EMAIL_PORT…), not both")
+    # Django's own defaults, for the keys a backend does not use.
+    defaults = _smtp("localhost", 25, "", "", False, False, timeout)
+    if url:
+        config = _email_from_url(url, timeout)
+    elif host:
+        config = _smtp(
+            host,
+            env_int(environ, "EMAIL_PORT", 0) or None,
+            environ.get("EMAIL_HOST_USER", ""),
+            environ.get("EMAIL_HOST_PASSWORD", ""),
+            env_bool(environ, "EMAIL_USE_TLS", False),
+            env_bool(environ, "EMAIL_USE_SSL", False),
+            timeout,
+        )
+    else:
+        return {**defaults, **common, "PASSWORD_RESET_BY_EMAIL": False}
+    return {**defaults, **config, **common, "PASSWORD_RESET_BY_EMAIL": True}
 
 
 def celery_settings(environ: Mapping[str, str]) -> dict[str, Any]:

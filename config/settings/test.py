@@ -12,6 +12,7 @@ DEBUG = False
 SECRET_KEY = SECRET_KEY or "django-insecure-test-only-key-for-the-45s-test-suite"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+PASSWORD_RESET_BY_EMAIL = True
 # Serve static files from the app and project folders, as in development: tests do not
 # run collectstatic.
 WHITENOISE_AUTOREFRESH = True

@@ -1,10 +1,12 @@
-"""/healthz: a JSON report of the database and the broker."""
+"""/healthz: a JSON report of the database, the broker and the cache."""
 
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.test.utils import override_settings
+
+from config.settings.env import cache_settings
 
 pytestmark = pytest.mark.django_db
 
@@ -33,7 +35,36 @@ def test_healthz_says_eager_without_a_broker(client: Client) -> None:
 def test_healthz_is_503_when_the_broker_is_down(client: Client) -> None:
     response = client.get("/healthz")
     assert response.status_code == 503
-    assert response.json() == {"database": "ok", "broker": "down", "status": "down"}
+    assert response.json() == {
+        "database": "ok",
+        "broker": "down",
+        "cache": "local",
+        "status": "down",
+    }
+
+
+@override_settings(CELERY_TASK_ALWAYS_EAGER=True)
+def test_healthz_says_local_without_a_shared_cache(client: Client) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json()["cache"] == "local" and response.json()["status"] == "ok"
+
+
+@override_settings(
+    CELERY_TASK_ALWAYS_EAGER=True,
+    CACHES={"default": cache_settings({"CACHE_URL": "redis://127.0.0.1:1/0"})},
+)
+def test_healthz_stays_200_degraded_when_only_the_cache_is_down(client: Client) -> None:
+    """The night goes on without the cache (the limits fail open): the process stays in
+    the load balancer, and the body says what is missing."""
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json() == {
+        "database": "ok",
+        "broker": "eager",
+        "cache": "down",
+        "status": "degraded",
+    }
 
 
 def test_livez_answers_without_touching_the_database(

@@ -34,7 +34,8 @@ def test_the_health_checks_answer(stack: Stack) -> None:
     assert status == 200 and headers["Content-Type"] == "application/json"
     health: dict[str, Any] = json.loads(body)
     broker = "ok" if stack.config.broker_url else "eager"
-    assert health == {"database": "ok", "broker": broker, "status": "ok"}
+    cache = "ok" if stack.config.broker_url else "local"  # CACHE_URL is the broker's Redis
+    assert health == {"database": "ok", "broker": broker, "cache": cache, "status": "ok"}
     status, _, body = get(f"{stack.url}/livez")
     assert (status, json.loads(body)) == (200, {"status": "ok"})
 

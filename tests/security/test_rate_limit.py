@@ -1,7 +1,9 @@
 """Guessing is slowed down (drives/ratelimit.py): failed logins per address and username and
 per address, unknown table, couple and API tokens per address; over the limit, 429 with
 ``Retry-After`` until the window ends. Only failures count: a hall of phones behind one
-address, every one with its valid token, is never held back.
+address, every one with its valid token, is never held back. With the cache's Redis down,
+nothing is limited and nothing fails (a warning in the log). Known browsers (device cookies)
+are in test_device_cookies.py.
 
 The limits are lowered here (``override_settings``) so that each test stays small."""
 
@@ -123,19 +125,19 @@ def test_failed_logins_from_one_address_are_limited_whatever_the_name(clock: lis
 
 def test_good_logins_are_never_limited_and_clear_the_count(clock: list[float]) -> None:
     """A desk that logs in and out all night is never refused; a right password forgets the
-    typos made before it for that name (not for the address)."""
+    typos made before it for that name (not for the address). Each attempt comes from a
+    browser that has never logged in (no device cookie)."""
     UserFactory(username="desk")
     for _ in range(20):
         assert _login(_client(), "desk", DEFAULT_PASSWORD).status_code == 302
-    client = _client()
     for _ in range(2):
-        assert _login(client, "desk", "typo").status_code == 200
-        assert _login(client, "desk", "typo").status_code == 200
-        assert _login(client, "desk", DEFAULT_PASSWORD).status_code == 302
+        assert _login(_client(), "desk", "typo").status_code == 200
+        assert _login(_client(), "desk", "typo").status_code == 200
+        assert _login(_client(), "desk", DEFAULT_PASSWORD).status_code == 302
     # Four typos in all: the address's count (5) is not reached yet, the name's (3) was
     # cleared by each good login.
-    assert _login(client, "desk", "typo").status_code == 200
-    assert _login(client, "desk", DEFAULT_PASSWORD).status_code == 429
+    assert _login(_client(), "desk", "typo").status_code == 200
+    assert _login(_client(), "desk", DEFAULT_PASSWORD).status_code == 429
 
 
 def test_the_admin_login_is_limited_too(clock: list[float]) -> None:
@@ -354,6 +356,51 @@ def test_counts_are_shared_through_redis(clock: list[float]) -> None:
             cache.delete_many([ratelimit._token_counter(_request(HALL)).key(clock[0])])
 
 
+# --- the cache down -------------------------------------------------------------------------------
+
+# A Redis cache nobody listens on: every call is refused, as with Redis stopped.
+CACHE_DOWN = {"default": cache_settings({"CACHE_URL": "redis://127.0.0.1:1/0"})}
+
+
+def test_with_the_cache_down_the_limits_fail_open(
+    clock: list[float], caplog: pytest.LogCaptureFixture, mailoutbox: list[Any]
+) -> None:
+    """Redis stopped (CACHE_URL set): logins, resets and tokens are answered as if nothing
+    were counted, never 500, and the log says why nothing is limited."""
+    drive = _night()
+    good = Table.objects.filter(drive=drive)[0].token
+    UserFactory(username="organizer", email="organizer@example.org")
+    caplog.set_level("WARNING", logger="drives.ratelimit")
+    with override_settings(CACHES=CACHE_DOWN):
+        client = _client()
+        for _ in range(5):  # over the limit of 3: nothing was counted
+            assert _login(client, "organizer", "wrong").status_code == 200
+        assert _login(client, "organizer", DEFAULT_PASSWORD).status_code == 302
+        assert client.get("/").status_code == 200
+        assert "_auth_user_id" in client.session
+        for _ in range(4):
+            assert _reset(_client(), "organizer@example.org").status_code == 302
+        for _ in range(6):
+            assert client.get(f"/t/{_unknown()}/").status_code == 404
+            answer = client.get("/api/v1/me", HTTP_AUTHORIZATION=f"Bearer {_unknown()}")
+            assert answer.status_code == 401
+        assert client.get(f"/t/{good}/").status_code == 200
+    assert len(mailoutbox) == 4
+    warnings = [r for r in caplog.records if r.name == "drives.ratelimit"]
+    assert warnings and all(r.levelname == "WARNING" for r in warnings)
+    assert "the cache is not reachable" in warnings[0].getMessage()
+    assert "nothing is limited until it is back" in warnings[0].getMessage()
+
+
+def test_a_known_browser_still_logs_in_with_the_cache_down(clock: list[float]) -> None:
+    UserFactory(username="organizer")
+    laptop = _client()
+    assert _login(laptop, "organizer", DEFAULT_PASSWORD).status_code == 302
+    with override_settings(CACHES=CACHE_DOWN):
+        assert _login(laptop, "organizer", "typo").status_code == 200
+        assert _login(laptop, "organizer", DEFAULT_PASSWORD).status_code == 302
+
+
 # --- settings -------------------------------------------------------------------------------------
 
 
@@ -363,7 +410,10 @@ def test_the_cache_comes_from_cache_url() -> None:
     assert redis == {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": "redis://cache:6379/1",
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
     }
+    slow = cache_settings({"CACHE_URL": "redis://cache:6379/1", "CACHE_TIMEOUT": "3"})
+    assert slow["OPTIONS"] == {"socket_connect_timeout": 3, "socket_timeout": 3}
     with pytest.raises(ImproperlyConfigured, match="CACHE_URL"):
         cache_settings({"CACHE_URL": "memcached://cache:11211"})
 
