@@ -5,6 +5,7 @@ read from the environment (see README.md for the table); dev, test and prod adju
 import os
 from pathlib import Path
 
+from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 from .env import cache_settings, celery_settings, database_settings, env_bool, env_int, env_list
@@ -25,6 +26,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_tables2",
+    "csp",
     "drives",
     "scoring",
 ]
@@ -32,6 +34,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -75,6 +78,26 @@ RATELIMIT_LOGIN_WINDOW = 15 * 60
 RATELIMIT_TOKEN_FAILURES = 50  # per address
 RATELIMIT_TOKEN_WINDOW = 10 * 60
 RATELIMIT_TRUST_X_FORWARDED_FOR = False
+
+# Content-Security-Policy on every response Django makes (django-csp's middleware; the static
+# files WhiteNoise serves before it need none). Scripts and styles come only from our own
+# static files: no inline <script>, no on*= attribute, no style= attribute, no <style> block
+# (tests/config/test_csp.py reads the templates). Images too: the QR codes are drawn into the
+# PDFs, not the pages, so no data: URI is needed. Nothing may frame the pages, and forms post
+# only to this site.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
