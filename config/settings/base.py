@@ -161,14 +161,36 @@ DEMO_COMMAND_ALLOWED = env_bool(os.environ, "DEMO_COMMAND_ALLOWED", True)
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 
+# Every handler masks the tokens of the table and couple pages (config/redact.py): Django logs
+# "Not Found: /t/<token>/" for a token that is nobody's, and runserver each request line.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"mask_tokens": {"()": "config.redact.MaskTokens"}},
     "formatters": {
         "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        },
     },
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["mask_tokens"],
+        },
+        "django.server": {
+            "class": "logging.StreamHandler",
+            "formatter": "django.server",
+            "filters": ["mask_tokens"],
+        },
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     # Django's own default handler for "django" would print its messages a second time.
-    "loggers": {"django": {"handlers": ["console"], "propagate": False}},
+    "loggers": {
+        "django": {"handlers": ["console"], "propagate": False},
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
+    },
 }
