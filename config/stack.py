@@ -202,6 +202,9 @@ class Stack:
                 "-m",
                 "gunicorn",
                 "config.wsgi",
+                # The Procfile's settings: the access log with the tokens masked.
+                "--config",
+                str(BASE_DIR / "config" / "gunicorn.py"),
                 "--bind",
                 f"{config.host}:{config.port}",
                 "--workers",

@@ -1,4 +1,5 @@
-"""WSGI entry point (``gunicorn config.wsgi``). Defaults to the production settings."""
+"""WSGI entry point (``gunicorn config.wsgi -c config/gunicorn.py``). Defaults to the production
+settings."""
 
 import os
 

@@ -5,6 +5,7 @@ read from the environment (see README.md for the table); dev, test and prod adju
 import os
 from pathlib import Path
 
+from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 from .env import (
@@ -33,6 +34,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django_tables2",
+    "csp",
     "drives",
     "scoring",
 ]
@@ -40,6 +42,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "csp.middleware.CSPMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -88,6 +91,26 @@ RATELIMIT_DEVICE_COOKIE_AGE = 365 * 24 * 60 * 60
 RATELIMIT_TOKEN_FAILURES = 50  # per address
 RATELIMIT_TOKEN_WINDOW = 10 * 60
 RATELIMIT_TRUST_X_FORWARDED_FOR = False
+
+# Content-Security-Policy on every response Django makes (django-csp's middleware; the static
+# files WhiteNoise serves before it need none). Scripts and styles come only from our own
+# static files: no inline <script>, no on*= attribute, no style= attribute, no <style> block
+# (tests/config/test_csp.py reads the templates). Images too: the QR codes are drawn into the
+# PDFs, not the pages, so no data: URI is needed. Nothing may frame the pages, and forms post
+# only to this site.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -167,14 +190,36 @@ DEMO_COMMAND_ALLOWED = env_bool(os.environ, "DEMO_COMMAND_ALLOWED", True)
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 
+# Every handler masks the tokens of the table and couple pages (config/redact.py): Django logs
+# "Not Found: /t/<token>/" for a token that is nobody's, and runserver each request line.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"mask_tokens": {"()": "config.redact.MaskTokens"}},
     "formatters": {
         "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        },
     },
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["mask_tokens"],
+        },
+        "django.server": {
+            "class": "logging.StreamHandler",
+            "formatter": "django.server",
+            "filters": ["mask_tokens"],
+        },
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     # Django's own default handler for "django" would print its messages a second time.
-    "loggers": {"django": {"handlers": ["console"], "propagate": False}},
+    "loggers": {
+        "django": {"handlers": ["console"], "propagate": False},
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
+    },
 }

@@ -14,7 +14,9 @@
   the server to see it, and the other way round (hence transactional, flushed after the test).
 
 A test of this folder fails if a page of it had an uncaught JavaScript error (see
-``helpers.js_errors`` to allow one). Every test here carries the ``browser`` marker.
+``helpers.js_errors`` to allow one) or if the Content-Security-Policy the server sends (the
+test settings have it, as production does) blocked anything on it (``helpers.csp_violations``).
+Every test here carries the ``browser`` marker.
 
 Playwright's sync API keeps an asyncio event loop running in the test's thread while it is
 started, which Django's ORM takes for an async context (SynchronousOnlyOperation).
@@ -37,7 +39,9 @@ from tests.browser.helpers import (
     DESKTOP,
     PHONE,
     TIMEOUT_MS,
+    forget_csp_violations,
     forget_js_errors,
+    watch_csp_violations,
     watch_js_errors,
 )
 from tests.conftest import in_ci
@@ -91,16 +95,24 @@ def new_context(
         context.set_default_timeout(TIMEOUT_MS)
         context.set_default_navigation_timeout(TIMEOUT_MS)
         watch_js_errors(context)
+        watch_csp_violations(context)
         made.append(context)
         return context
 
     yield make
     errors: list[str] = []
+    violations: list[str] = []
     for context in made:
         errors += forget_js_errors(context)
+        violations += forget_csp_violations(context)
         context.close()
+    failures = []
     if errors:
-        pytest.fail("uncaught JavaScript errors:\n" + "\n".join(errors), pytrace=False)
+        failures.append("uncaught JavaScript errors:\n" + "\n".join(errors))
+    if violations:
+        failures.append("Content-Security-Policy violations:\n" + "\n".join(violations))
+    if failures:
+        pytest.fail("\n".join(failures), pytrace=False)
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""Helpers of the browser tests: log in, take a screenshot, cut the network.
+"""Helpers of the browser tests: log in, take a screenshot, cut the network, watch for
+uncaught JavaScript errors and for what the Content-Security-Policy blocked.
 
 Plain functions over Playwright's sync API; the fixtures that build the browser and its pages
 are in ``tests/browser/conftest.py``. Every context those fixtures make has the live server as
@@ -15,7 +16,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.test import Client
-from playwright.sync_api import BrowserContext, Page, Route, WebError
+from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Route, WebError
 
 CHROMIUM = Path("/usr/bin/chromium")
 # Flags for a quiet, headless Chromium in a container: no sandbox (we run as root), no GPU,
@@ -147,3 +148,48 @@ def js_errors(page: Page) -> list[str]:
 
 def forget_js_errors(context: BrowserContext) -> list[str]:
     return _JS_ERRORS.pop(id(context), [])
+
+
+_CSP_VIOLATIONS: dict[int, list[str]] = {}
+# What Chromium writes to the console when the page's Content-Security-Policy blocks something
+# ("Refused to execute inline script because it violates the following Content Security
+# Policy directive: …", "Refused to apply inline style …", "Refused to load the image …").
+_CSP_CONSOLE = re.compile(r"Refused to .*Content Security Policy", re.DOTALL)
+# The page's own report of each violation (the securitypolicyviolation event), in case the
+# browser's wording changes; the init script is the browser's own, not subject to the policy.
+_CSP_EVENT_PREFIX = "csp-violation:"
+_CSP_EVENT_SCRIPT = (
+    "document.addEventListener('securitypolicyviolation', (event) => console.error("
+    f"'{_CSP_EVENT_PREFIX} ' + event.effectiveDirective + ' blocked ' + (event.blockedURI || "
+    "'inline') + ' at ' + event.sourceFile + ':' + event.lineNumber));"
+)
+
+
+def watch_csp_violations(context: BrowserContext) -> list[str]:
+    """Collect what the Content-Security-Policy blocked on every page of ``context``.
+
+    The fixtures call it on each context they make and fail the test that had any: a page of
+    ours that needs an inline script or style, or a source the policy does not allow, is
+    broken for its users even when nothing else shows it.
+    """
+    violations = _CSP_VIOLATIONS.setdefault(id(context), [])
+
+    def on_console(message: ConsoleMessage) -> None:
+        text = message.text
+        if _CSP_CONSOLE.search(text) or text.startswith(_CSP_EVENT_PREFIX):
+            where = message.page.url if message.page else "?"
+            violations.append(f"{where}: {text}")
+
+    context.add_init_script(_CSP_EVENT_SCRIPT)
+    context.on("console", on_console)
+    return violations
+
+
+def csp_violations(page: Page) -> list[str]:
+    """The Content-Security-Policy violations of the page's context so far (a test that
+    provokes one checks and clears it)."""
+    return _CSP_VIOLATIONS.setdefault(id(page.context), [])
+
+
+def forget_csp_violations(context: BrowserContext) -> list[str]:
+    return _CSP_VIOLATIONS.pop(id(context), [])

@@ -10,7 +10,14 @@ from pytest_django.live_server_helper import LiveServer
 
 from tests.browser import conftest as browser_conftest
 from tests.browser import helpers
-from tests.browser.helpers import force_login, js_errors, login, network_down, screenshot
+from tests.browser.helpers import (
+    csp_violations,
+    force_login,
+    js_errors,
+    login,
+    network_down,
+    screenshot,
+)
 from tests.factories import DEFAULT_PASSWORD, UserFactory
 
 pytestmark = pytest.mark.browser
@@ -92,6 +99,48 @@ def test_uncaught_javascript_errors_are_caught(page: Page) -> None:
     page.wait_for_timeout(100)
     assert any("boom" in error for error in js_errors(page))
     js_errors(page).clear()  # expected here; otherwise the fixture fails the test
+
+
+def test_the_content_security_policy_blocks_an_injected_script_and_is_caught(page: Page) -> None:
+    page.goto("/")
+    # What an injection would do: an inline script, an inline handler, an inline style.
+    page.evaluate(
+        """() => {
+            const script = document.createElement('script');
+            script.textContent = 'window.injected = true';
+            document.body.append(script);
+            const holder = document.createElement('div');
+            holder.innerHTML = '<img src="/static/none.png" onerror="window.handler = true">';
+            document.body.append(holder);
+            document.body.setAttribute('style', 'background: red');
+        }"""
+    )
+    page.wait_for_timeout(200)
+    assert page.evaluate("window.injected") is None
+    assert page.evaluate("window.handler") is None
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") != "rgb(255, 0, 0)"
+    blocked = "\n".join(csp_violations(page))
+    assert "script-src" in blocked and "style-src" in blocked
+    csp_violations(page).clear()  # expected here; otherwise the fixture fails the test
+
+
+def test_the_admin_works_under_the_content_security_policy(
+    page: Page, live_server: LiveServer
+) -> None:
+    """The admin's own scripts and styles (the calendar and clock of date fields, the
+    two-list permission picker, the theme switch) are static files: nothing is blocked."""
+    admin = UserFactory(username="admin", is_staff=True, is_superuser=True)
+    force_login(page.context, admin, live_server.url)
+    for path in ("/admin/", "/admin/auth/group/add/", "/admin/drives/drive/add/"):
+        response = page.goto(path)
+        assert response is not None and response.status == 200, path
+        assert "Content-Security-Policy" in {name.title() for name in response.headers}
+    # The scripts ran: the date field got its calendar link, the permissions their filter.
+    expect(page.locator(".datetimeshortcuts").first).to_be_visible()
+    page.goto("/admin/auth/group/add/")
+    expect(page.locator("#id_permissions_filter")).to_be_visible()
+    page.goto("/admin/drives/drive/")
+    expect(page.locator("#changelist")).to_be_visible()
 
 
 def test_screenshots_are_saved_only_when_asked(

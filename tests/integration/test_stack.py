@@ -8,6 +8,7 @@ import gzip
 import http.cookiejar
 import json
 import re
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -85,3 +86,23 @@ def test_the_login_page_logs_an_organizer_in(stack: Stack) -> None:
         assert response.status == 200  # the redirect after the login, followed
         assert response.url != f"{stack.url}/accounts/login/"
     assert "sessionid" in {c.name for c in jar}
+
+
+def test_the_logs_show_no_token_of_a_card(stack: Stack) -> None:
+    """gunicorn's access log (config/gunicorn.py) and Django's warnings name a table's or
+    couple's page as /t/…/ and /c/…/, never with the token of its card; and the production
+    settings send the Content-Security-Policy."""
+    token = "Nobodys-Card_Token7"
+    status, headers, _ = get(f"{stack.url}/t/{token}/?partial=1", Referer=f"{stack.url}/c/{token}/")
+    assert status == 404
+    assert "script-src 'self'" in headers["Content-Security-Policy"]
+    access = stack.log_dir / "access.log"
+    line = '"GET /t/…/?partial=1 HTTP/1.1" 404'
+    deadline = time.monotonic() + 10
+    while line not in access.read_text() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert f"{line} " in access.read_text()
+    assert f'"{stack.url}/c/…/"' in access.read_text()
+    assert "Not Found: /t/…/" in (stack.log_dir / "web.log").read_text()
+    for log in (access, stack.log_dir / "web.log"):
+        assert token not in log.read_text(), log.name

@@ -1,0 +1,35 @@
+"""gunicorn's settings for the web process, shared by the Procfile and config/stack.py:
+
+    gunicorn config.wsgi --config config/gunicorn.py --bind 0.0.0.0:8000
+
+The access log goes to standard output (``--access-logfile`` on the command line wins: the
+stack writes it to a file), through :class:`TokenMaskingLogger`: a table's or couple's page
+is logged as ``/t/…/`` and ``/c/…/``, never with the token of its card (config/redact.py).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from gunicorn.glogging import Logger
+
+from config.redact import mask_tokens
+
+
+class TokenMaskingLogger(Logger):
+    """gunicorn's logger, with the tokens masked in every atom of the access log format: the
+    request line (``r``), the path (``U``), the query (``q``), the Referer (``f``), and the
+    request headers and WSGI environment (``{referer}i``, ``{authorization}i``,
+    ``{raw_uri}e``…) that a custom ``access_log_format`` may name."""
+
+    def atoms(self, resp: Any, req: Any, environ: Any, request_time: timedelta) -> dict[str, Any]:
+        atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)
+        return {
+            name: mask_tokens(value) if isinstance(value, str) else value
+            for name, value in atoms.items()
+        }
+
+
+logger_class = TokenMaskingLogger
+accesslog = "-"
