@@ -17,7 +17,6 @@ from drives.forms import PlainForm
 from scoring.models import PrizeSetup
 
 MAX_PLACES = 20
-MAX_SEED = 2**63 - 1
 _MONEY = re.compile(r"^\s*[$€£]?\s*(\d{1,8}(?:[.,]\d{1,})?)\s*$")
 
 
@@ -179,10 +178,8 @@ class CutCardsForm(PlainForm):
 
 
 class CutDrawForm(PlainForm):
-    seed = forms.IntegerField(
-        label=_("Seed"), required=False, min_value=0, max_value=MAX_SEED,
-        help_text=_("Leave empty: one is drawn and recorded, so the draw can be checked."),
-    )  # fmt: skip
+    """The cut drawn by the system: nothing to fill in (the seed is drawn by the server and
+    recorded, so the draw can be checked); the form carries the services' refusals."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("prefix", "draw")
@@ -212,10 +209,6 @@ class CookieJarForm(PlainForm):
         widget=forms.RadioSelect,
         initial="system",
     )
-    seed = forms.IntegerField(
-        label=_("Seed (system draw)"), required=False, min_value=0, max_value=MAX_SEED,
-        help_text=_("Leave empty: one is drawn and recorded."),
-    )  # fmt: skip
     games = forms.CharField(
         label=_("Games drawn from the hat"), required=False, max_length=300,
         help_text=_("Their numbers, like 3 7 12."),
@@ -239,4 +232,4 @@ class CookieJarForm(PlainForm):
     def arguments(self) -> dict[str, Any]:
         if self.cleaned_data["method"] == "hat":
             return {"games": self.cleaned_data["game_numbers"]}
-        return {"seed": self.cleaned_data.get("seed")}
+        return {}  # the system draws, from a seed of its own (recorded)

@@ -3,6 +3,10 @@ the night (and awarding the places nobody shares), each tied couple's choice, th
 the cut (cards recorded at the table, or drawn by the system from a recorded seed), the
 play-off (a knock-out with byes, its games validated like any game), and the cookie jar draw.
 
+The seed of a system draw (a cut, the cookie jar's games) is drawn here by ``new_seed``, never
+chosen by a caller: it is recorded with the draw, shown and exported, so the draw can be
+replayed through the engine (``engine.prizes.draw_cut``, ``draw_cookie_jar_games``) and checked.
+
 Like every service: one transaction, the drive row locked (``drives.services._lock``), input
 checked, an audit entry written, a ``ServiceError`` with a code for anything refused. The
 rules themselves are the engine's (``engine.prizes``); this module stores what happened.
@@ -54,7 +58,6 @@ from scoring.services import _judge_points
 
 MAX_PLACES = 20
 MAX_MONEY = Decimal("99999999.99")
-MAX_SEED = 2**63 - 1
 SETUP_FIELDS = (
     "prize_places", "prizes", "booby", "booby_prize", "cookie_jar", "cookie_jar_k", "buy_in",
     "jackpot_threshold", "jackpot_amount", "cut_ace_high", "house_rule",
@@ -552,14 +555,16 @@ def tie_cut_record(*, tie: Tie, cards: Mapping[int, Any], actor: Actor = SYSTEM)
     return {"round": held + 1, "lowest": list(result.lowest), "decided": result.decided}
 
 
-def tie_cut_draw(*, tie: Tie, seed: Any = None, actor: Actor = SYSTEM) -> dict[str, Any]:
-    """The cut drawn by the system from ``seed`` (drawn and recorded when not given) among the
-    couples still cutting, round after round until one has the lowest card. The same seed
-    gives the same cards."""
-    if seed is None:
-        seed = secrets.randbits(48)
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-        raise ServiceError("bad_seed", "seed is a whole number from 0 to 2^63 - 1.", field="seed")
+def new_seed() -> int:
+    """The seed of a system draw, from the operating system's randomness: nobody chooses it."""
+    return secrets.randbits(48)
+
+
+def tie_cut_draw(*, tie: Tie, actor: Actor = SYSTEM) -> dict[str, Any]:
+    """The cut drawn by the system among the couples still cutting, round after round until
+    one has the lowest card, from a seed drawn here (``new_seed``) and recorded with every
+    card: ``draw_cut`` with the recorded seed gives the same cards."""
+    seed = new_seed()
     with transaction.atomic():
         drive, tie, setup = _locked_tie(tie)
         _require_cut(tie)
@@ -669,15 +674,12 @@ def tie_playoff_result(
 # --- cookie jar ----------------------------------------------------------------------------------
 
 
-def cookie_jar_draw(
-    *, drive: Drive, seed: Any = None, games: Any = None, actor: Actor = SYSTEM
-) -> CookieJarDraw:
-    """Draw the cookie jar's K games after the last game: by the system from ``seed`` (drawn
-    and recorded when not given), or ``games`` as drawn from a hat. One winner takes the pot;
-    several open a tie of kind cookie-jar; none: the pot carries over to the club's next
-    drive."""
-    if seed is not None and games is not None:
-        raise ServiceError("seed_or_games", "Give a seed or the games drawn from a hat, not both.")
+def cookie_jar_draw(*, drive: Drive, games: Any = None, actor: Actor = SYSTEM) -> CookieJarDraw:
+    """Draw the cookie jar's K games after the last game: by the system from a seed drawn here
+    (``new_seed``) and recorded (``draw_cookie_jar_games`` with it gives the same games), or
+    ``games`` as drawn from a hat. One winner takes the pot; several open a tie of kind
+    cookie-jar; none: the pot carries over to the club's next drive."""
+    seed: int | None = None
     with transaction.atomic():
         drive = _lock(drive)
         _require_open(drive)
@@ -703,10 +705,7 @@ def cookie_jar_draw(
                 )  # fmt: skip
             drawn, method = tuple(games), CookieJarDraw.Method.HAT
         else:
-            if seed is None:
-                seed = secrets.randbits(48)
-            if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-                raise ServiceError("bad_seed", "seed is a whole number from 0 to 2^63 - 1.")
+            seed = new_seed()
             drawn, method = draw_cookie_jar_games(drive.games, k, seed), CookieJarDraw.Method.SYSTEM
         standing = Standing.of(drive)
         entrants = sorted(standing.cookie_jar)

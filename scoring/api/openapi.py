@@ -970,8 +970,9 @@ def _prize_paths() -> dict[str, Any]:
                 "tie_cut", "A cut: cards cut at the table, or a system draw", tags=tags,
                 errors=(404, 409, 422),
                 description=f'{members} {{"cards": {{"3": "7H", "5": "2C"}}}} for one round '
-                '(equal lowest cut again), or {"draw": true, "seed": 123} (seed optional, '
-                "recorded).",
+                '(equal lowest cut again), or {"draw": true}: the server draws the seed and '
+                "records it (cut.seed, the tie's cut_rounds, the export); a seed sent is "
+                "refused with 422 seed_not_accepted.",
                 body=_body({"oneOf": [
                     {"type": "object", "required": ["cards"], "additionalProperties": False,
                      "properties": {
@@ -979,8 +980,7 @@ def _prize_paths() -> dict[str, Any]:
                                    "additionalProperties": {"type": "string"}},
                          "draw": {"const": False}}},
                     {"type": "object", "required": ["draw"], "additionalProperties": False,
-                     "properties": {"draw": {"const": True},
-                                    "seed": {"type": "integer", "minimum": 0}}}]}),
+                     "properties": {"draw": {"const": True}}}]}),
                 ok={201: _ok("The round(s) and the tie", {"type": "object"})},
             ),
         },
@@ -1012,10 +1012,10 @@ def _prize_paths() -> dict[str, Any]:
             "post": _op(
                 "cookie_jar_draw", "Draw the cookie jar's games", tags=tags,
                 errors=(404, 409, 422),
-                description=f'{organizer} {{"seed": 123}} (or nothing: a seed is drawn and '
-                'recorded) or {"games": [3, 7, …]} as drawn from a hat. After the last game.',
+                description=f"{organizer} {{}} (or no body): the system draws, from a seed the "
+                'server draws and records (drawn.seed); or {"games": [3, 7, …]} as drawn from a '
+                "hat. After the last game. A seed sent is refused with 422 seed_not_accepted.",
                 body=_body({"type": "object", "additionalProperties": False, "properties": {
-                    "seed": {"type": "integer", "minimum": 0},
                     "games": {"type": "array", "items": {"type": "integer"}}}},
                     required=False),
                 ok={201: _ok("The jar", _ref("CookieJar"))},

@@ -221,6 +221,16 @@ def _object(request: HttpRequest, allowed: Any, *, optional: bool = False) -> di
     return data
 
 
+def _no_seed(data: dict[str, Any]) -> None:
+    """A draw's seed is the server's to draw (``scoring.prizes.new_seed``), not the caller's."""
+    if "seed" in data:
+        raise ServiceError(
+            "seed_not_accepted",
+            "The seed of a draw is drawn by the server and recorded with it; it cannot be sent.",
+            field="seed",
+        )
+
+
 def _ok(data: Any, status: int = 200) -> JsonResponse:
     return JsonResponse(data, status=status, safe=False, json_dumps_params={"ensure_ascii": False})
 
@@ -579,15 +589,16 @@ def tie_cut_view(request: HttpRequest, caller: Caller, slug: str, tie: int) -> J
     drive = drive_for(caller, slug)
     found = tie_get(drive, tie)
     data = _object(request, {"cards", "draw", "seed"})
+    _no_seed(data)
     if data.get("draw") is True:
         if "cards" in data:
             raise ServiceError("cards_or_draw", "Send the cards cut, or draw: true, not both.")
-        outcome = tie_cut_draw(tie=found, seed=data.get("seed"), actor=caller.actor)
+        outcome = tie_cut_draw(tie=found, actor=caller.actor)
     elif "draw" in data and data["draw"] is not False:
         raise ServiceError("bad_field", "draw must be true or false.", field="draw")
     else:
         cards = data.get("cards")
-        if not isinstance(cards, dict) or not cards or "seed" in data:
+        if not isinstance(cards, dict) or not cards:
             raise ServiceError(
                 "bad_cards", 'cards maps couple numbers to cards, like {"3": "7H"}.', field="cards"
             )
@@ -618,7 +629,8 @@ def cookie_jar_get(request: HttpRequest, caller: Caller, slug: str) -> JsonRespo
 def cookie_jar_draw_view(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
     drive = drive_for(caller, slug, roles=(ORGANIZER,))
     data = _object(request, {"seed", "games"}, optional=True)
-    cookie_jar_draw(drive=drive, seed=data.get("seed"), games=data.get("games"), actor=caller.actor)
+    _no_seed(data)
+    cookie_jar_draw(drive=drive, games=data.get("games"), actor=caller.actor)
     return _ok(cookie_jar_view(drive), 201)
 
 

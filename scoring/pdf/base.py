@@ -2,6 +2,11 @@
 accents and the suit symbols print; Helvetica otherwise), the labels in English and French,
 QR codes drawn from reportlab's own encoder, and the page loop with its progress callback.
 
+Every string goes through ``Doc.text`` on its way into a page: a character the fonts cannot
+draw (an emoji in a name, past DejaVu's cmap or outside the standard fonts' WinAnsi encoding)
+becomes a visible replacement, U+FFFD with DejaVu and "?" with the standard fonts, in the
+glyphs drawn and in the text layer alike (``printable``).
+
 Renderers are plain classes: plain data in (``scoring.print_data.build``), PDF bytes out.
 Nothing here reads the database. What is the same on every page or card of a document is
 drawn once as a reportlab form (``Doc.form``) and placed on each; only the variable parts
@@ -14,6 +19,7 @@ from __future__ import annotations
 
 import io
 import os
+import unicodedata
 import zlib
 from collections.abc import Callable, Iterator
 from datetime import date, datetime
@@ -58,7 +64,7 @@ def fonts() -> tuple[str, str, bool]:
             pdfmetrics.registerFont(TTFont("FFSans", regular))
             pdfmetrics.registerFont(TTFont("FFSans-Bold", bold))
             _fonts = ("FFSans", "FFSans-Bold", True)
-        except OSError:  # no DejaVu: the standard fonts (Latin-1 text)
+        except OSError:  # no DejaVu: the standard fonts (WinAnsi text; ``printable``)
             _fonts = ("Helvetica", "Helvetica-Bold", False)
     return _fonts
 
@@ -225,6 +231,79 @@ SUIT_NAMES = {
 }
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 _PLAIN = str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S", "→": "->", "œ": "oe"})
+
+
+def _modifier(code: int) -> bool:
+    """A character that only changes the one before it or joins it to the next (variation
+    selectors, the zero-width joiner of emoji sequences, skin tones, emoji tags)."""
+    return (
+        0x200B <= code <= 0x200D
+        or 0xFE00 <= code <= 0xFE0F
+        or 0x1F3FB <= code <= 0x1F3FF
+        or 0xE0020 <= code <= 0xE007F
+        or 0xE0100 <= code <= 0xE01EF
+    )
+
+
+class _Printable(dict[int, str]):
+    """A ``str.translate`` table for a document's fonts, filled as characters are met: a
+    character both fonts draw stays itself, any other becomes the replacement. A character
+    that only modifies its neighbours (``_modifier``) is left out: it asks for an emoji's
+    presentation or joins emoji into one, which a text font does not do (the emoji
+    themselves are replaced, one replacement each)."""
+
+    def __init__(self, draws: Callable[[str], bool], replacement: str, fixed: dict[int, str]):
+        super().__init__(fixed)
+        self.draws = draws
+        self.replacement = replacement
+
+    def __missing__(self, code: int) -> str:
+        char = chr(code)
+        if _modifier(code):
+            value = ""
+        elif unicodedata.category(char) == "Cc":  # a control byte: no font draws it
+            value = self.replacement
+        else:
+            value = char if self.draws(char) else self.replacement
+        self[code] = value
+        return value
+
+
+_PRINTABLE: dict[tuple[str, str], _Printable] = {}
+
+
+def printable(regular: str, bold: str) -> _Printable:
+    """The translate table of the registered fonts ``regular`` and ``bold`` (made once): for
+    TrueType fonts, the characters in both cmaps (``face.charToGlyph``), the others replaced by
+    U+FFFD (DejaVu draws it, a diamond with a question mark); for the standard Type 1 fonts,
+    the characters of their encoding (WinAnsi), the suit symbols spelt out (``_PLAIN``), the
+    others replaced by "?"."""
+    table = _PRINTABLE.get((regular, bold))
+    if table is None:
+        fonts = [pdfmetrics.getFont(regular), pdfmetrics.getFont(bold)]
+        if all(isinstance(f, TTFont) for f in fonts):
+            cmaps = [f.face.charToGlyph for f in fonts]  # type: ignore[attr-defined]
+            covered = frozenset(cmaps[0]).intersection(cmaps[1])
+
+            def draws(char: str) -> bool:
+                return ord(char) in covered
+
+            replacement = "\ufffd" if ord("\ufffd") in covered else "?"
+            table = _Printable(draws, replacement, {})
+        else:
+            encodings = {f.encName for f in fonts}
+
+            def draws(char: str) -> bool:
+                try:
+                    for encoding in encodings:
+                        char.encode(encoding)
+                except UnicodeEncodeError:
+                    return False
+                return True
+
+            table = _Printable(draws, "?", _PLAIN)
+        table = _PRINTABLE.setdefault((regular, bold), table)
+    return table
 
 
 def format_date(iso: str, language: str) -> str:
@@ -664,6 +743,7 @@ class Doc:
         self.paper = paper
         self.width, self.height = PAPER_SIZES[paper]
         self.regular, self.bold, self.unicode = fonts()
+        self._printable = printable(self.regular, self.bold)
         self.language = data.get("language") or "en"
         if self.language not in LABELS:
             self.language = "en"
@@ -686,9 +766,13 @@ class Doc:
     # --- text -----------------------------------------------------------------------------
 
     def text(self, value: Any) -> str:
-        """Text as the font can print it (suit symbols spelt out with the standard fonts)."""
+        """Text as the fonts can print it: what they cannot draw replaced (``printable``),
+        suit symbols spelt out with the standard fonts. Plain ASCII, most of what is printed,
+        passes as it is."""
         value = "" if value is None else str(value)
-        return value if self.unicode else value.translate(_PLAIN)
+        if value.isascii() and value.isprintable():
+            return value
+        return value.translate(self._printable)
 
     def label(self, key: str) -> str:
         return self.text(self.labels[key])

@@ -228,7 +228,8 @@ def settle(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
 @drive_page(ORGANIZER)
 @require_POST
 def jar(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
-    """Draw the cookie jar's games: by the system from a seed, or as drawn from a hat."""
+    """Draw the cookie jar's games: by the system (from a seed it draws and records), or as
+    drawn from a hat."""
     form = CookieJarForm(request.POST)
     if not form.is_valid():
         return _render(request, drive, role, status=422, jar_form=form)
@@ -401,14 +402,13 @@ def tie_cut(request: HttpRequest, drive: Drive, role: str, tie: int) -> HttpResp
 @drive_page(*MEMBERS)
 @require_POST
 def tie_draw(request: HttpRequest, drive: Drive, role: str, tie: int) -> HttpResponse:
-    """The cut drawn by the system from a recorded seed."""
+    """The cut drawn by the system, from a seed it draws and records."""
     found = _tie(drive, tie)
     form = CutDrawForm(request.POST)
     if not form.is_valid():
         return _tie_render(request, drive, role, found, status=422, draw_form=form)
     try:
-        outcome = tie_cut_draw(tie=found, seed=form.cleaned_data["seed"],
-                               actor=desk_actor(request))  # fmt: skip
+        outcome = tie_cut_draw(tie=found, actor=desk_actor(request))
     except ServiceError as error:
         form.add_error(None, error.message)
         return _tie_render(request, drive, role, found, status=error.status, draw_form=form)

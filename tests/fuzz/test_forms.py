@@ -130,7 +130,7 @@ FORMS = {
     "settle": Form("/drives/{running}/prizes/settle", {"force": YES}),
     "cookie jar": Form(
         "/drives/{over}/prizes/cookie-jar",
-        {"jar-method": ["hat", "system"], "jar-seed": "7", "jar-games": "1 2 3"},
+        {"jar-method": ["hat", "system"], "jar-games": "1 2 3"},
     ),
     "tie choice": Form(
         "/drives/{over}/prizes/ties/{tie}/choice", {"choice": ["5:cut", "6:split", "1:forfeit"]}
@@ -139,7 +139,7 @@ FORMS = {
     "tie cut": Form(
         "/drives/{over}/prizes/ties/{tie}/cut", {"cut-card_1": "7H", "cut-card_2": "2C"}
     ),
-    "tie draw": Form("/drives/{over}/prizes/ties/{tie}/draw", {"draw-seed": ["", "7"]}),
+    "tie draw": Form("/drives/{over}/prizes/ties/{tie}/draw", {"x": ""}),
     "tie playoff": Form(
         "/drives/{over}/prizes/ties/{tie}/playoff",
         {"match": "3-4", "winner": ["3", "4"], "points": ["", "45-20"], "confirm_unusual": YES},

@@ -120,7 +120,7 @@ ENDPOINTS = {
     ),
     "tie decide": Endpoint("POST", "drives/{over}/prizes/ties/{tie}/decide", ()),
     "tie cut": Endpoint(
-        "POST", "drives/{over}/prizes/ties/{tie}/cut", ("cards", "draw", "seed"),
+        "POST", "drives/{over}/prizes/ties/{tie}/cut", ("cards", "draw"),
         {"cards": st.dictionaries(st.sampled_from(["1", "2", "3"]),
                                   st.sampled_from(["7H", "2C", "AS", "JK", "1X", "10D"])),
          "draw": st.booleans()},
@@ -131,7 +131,7 @@ ENDPOINTS = {
         {"match": st.lists(couple, max_size=3), "winner": couple, "points": points},
     ),
     "cookie jar draw": Endpoint(
-        "POST", "drives/{over}/prizes/cookie-jar/draw", ("seed", "games"),
+        "POST", "drives/{over}/prizes/cookie-jar/draw", ("games",),
         {"games": st.lists(st.integers(-1, 5), max_size=5)},
     ),
     "documents": Endpoint(

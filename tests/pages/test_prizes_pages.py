@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from drives.services import drive_update
-from scoring.models import Tie
+from scoring.models import CookieJarDraw, CutCard, Tie
 from tests.pages.organizer_helpers import DESK, club_people, logged_in, text
 from tests.prizes.helpers import night
 
@@ -169,10 +169,13 @@ def test_a_system_cut_and_the_projector_reveal(ours) -> None:  # type: ignore[no
     for n in (1, 2):
         choose(org, drive, tie, n, "cut")
     org.post(url(drive, f"ties/{tie.pk}/decide"))
-    bad = org.post(url(drive, f"ties/{tie.pk}/draw"), {"draw-seed": "-3"})
-    assert bad.status_code == 422
+    page = text(org.get(url(drive, f"ties/{tie.pk}/")))
+    assert 'data-testid="cut-draw"' in page and 'name="draw-seed"' not in page
+    # The seed is the server's: one sent anyway is not used.
     done = text(org.post(url(drive, f"ties/{tie.pk}/draw"), {"draw-seed": "42"}, follow=True))
-    assert "Drawn from seed 42" in done and "seed 42" in done
+    (seed,) = set(CutCard.objects.filter(tie=tie).values_list("seed", flat=True))
+    assert seed != 42 and f"Drawn from seed {seed}: couple" in done
+    assert f"drawn by the system, seed {seed}" in done
     assert 'data-testid="cut-projector"' in done and "data-reveal" in done
     proj = org.get(f"/drives/{drive.slug}/projector/?show=prizes&tie={tie.pk}")
     assert proj.status_code == 200
@@ -205,9 +208,11 @@ def test_the_jar_carries_over(ours) -> None:  # type: ignore[no-untyped-def]
     drive = night({1: [1], 2: [2]}, games=2, club=ours.club, cookie_jar=[1, 2],
                   prizes={"cookie_jar": True, "cookie_jar_k": 2, "buy_in": "5"})  # fmt: skip
     org = logged_in(ours.organizer)
+    assert 'name="jar-seed"' not in text(org.get(url(drive)))
     done = text(org.post(url(drive, "cookie-jar"), {"jar-method": "system", "jar-seed": "7"},
                          follow=True))  # fmt: skip
-    assert "seed 7" in done
+    draw = CookieJarDraw.objects.get(drive=drive)
+    assert draw.seed != 7 and f"drawn by the system, seed {draw.seed}" in done
     assert "No winner: the pot of 10.00" in done and "carries over to the next drive" in done
 
 

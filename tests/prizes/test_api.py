@@ -4,6 +4,8 @@ cookie jar through ``/api/v1/drives/{slug}/prizes…``, with their permissions a
 import pytest
 
 from drives.models import AuditEntry
+from engine.prizes import draw_cookie_jar_games, draw_cut
+from scoring.models import CookieJarDraw, CutCard, Tie
 from tests.api.helpers import Api, ClubUsers, couple_token
 from tests.prizes.helpers import night
 
@@ -69,8 +71,8 @@ def test_a_night_settled_through_the_api(api: Api, ours: ClubUsers) -> None:
     assert one.status_code == 201 and one.json()["cut"]["lowest"] == [4, 5]
     bad = api.post(path(drive, f"/ties/{third}/cut"), {"cards": {"4": "ZZ", "5": "2H"}}, token=org)
     assert bad.status_code == 422
-    two = api.post(path(drive, f"/ties/{third}/cut"), {"draw": True, "seed": 5}, token=org).json()
-    assert two["cut"]["seed"] == 5 and two["tie"]["state"] == "settled"
+    two = api.post(path(drive, f"/ties/{third}/cut"), {"draw": True}, token=org).json()
+    assert isinstance(two["cut"]["seed"], int) and two["tie"]["state"] == "settled"
 
     table = api.get(path(drive), token=org).json()
     assert [p["status"] for p in table["places"]] == ["awarded"] * 3
@@ -94,7 +96,7 @@ def test_ties_and_the_jar_refuse_what_they_cannot_do(api: Api, ours: ClubUsers, 
     assert api.get(path(drive, "/ties/999999"), token=org).status_code == 404
     assert api.post(path(drive, "/ties/999999/decide"), token=org).json()["code"] == "no_such_tie"
     assert api.get(path(drive), token=theirs.org_token).status_code == 404
-    jar = api.post(path(drive, "/cookie-jar/draw"), {"seed": 1}, token=org)
+    jar = api.post(path(drive, "/cookie-jar/draw"), {}, token=org)
     assert jar.status_code == 422 and jar.json()["code"] == "cookie_jar_off"
     api.patch(path(drive, "/setup"), {"cookie_jar": True, "cookie_jar_k": 2, "buy_in": 3},
               token=org)  # fmt: skip
@@ -105,7 +107,7 @@ def test_ties_and_the_jar_refuse_what_they_cannot_do(api: Api, ours: ClubUsers, 
     assert drawn.status_code == 201, drawn.json()
     jar = api.get(path(drive, "/cookie-jar"), token=org).json()
     assert (jar["winners"], jar["pot"], jar["status"]) == ([1, 2], "6.00", "tie")
-    again = api.post(path(drive, "/cookie-jar/draw"), {"seed": 3}, token=org)
+    again = api.post(path(drive, "/cookie-jar/draw"), token=org)
     assert again.status_code == 409
     tie_id = jar["tie"]
     for couple in (1, 2):
@@ -116,3 +118,55 @@ def test_ties_and_the_jar_refuse_what_they_cannot_do(api: Api, ours: ClubUsers, 
     assert [a["amount"] for a in jar["awards"]] == ["3.00", "3.00"]
     wrong = api.post(path(drive, f"/ties/{tie_id}/cut"), {"draw": True}, token=org)
     assert wrong.status_code == 409 and wrong.json()["code"] == "not_a_cut"
+
+
+def test_the_server_draws_the_seed_of_a_cut_and_of_the_cookie_jar(
+    api: Api, ours: ClubUsers
+) -> None:
+    """A caller may not choose a draw's seed (422 seed_not_accepted, nothing drawn); without
+    one the server draws it, records it, and the engine replays the same draw from it."""
+    wins = {1: {1, 2, 3}, 2: {1, 2, 3}, 3: {1, 2}, 4: {3}}
+    drive = night(wins, club=ours.club, cookie_jar=[1, 2, 3],
+                  prizes={"prize_places": 1, "prizes": [{"amount": "40"}], "cookie_jar": True,
+                          "cookie_jar_k": 2, "buy_in": "2"})  # fmt: skip
+    org = ours.org_token
+    (tie,) = api.post(path(drive, "/ties"), token=org).json()
+    for couple in (1, 2):
+        api.post(path(drive, f"/ties/{tie['id']}/choices"), {"couple": couple, "choice": "cut"},
+                 token=org)  # fmt: skip
+    api.post(path(drive, f"/ties/{tie['id']}/decide"), token=org)
+    audited = AuditEntry.objects.filter(drive=drive).count()
+
+    for body in ({"draw": True, "seed": 5}, {"draw": True, "seed": None}, {"seed": 5}):
+        refused = api.post(path(drive, f"/ties/{tie['id']}/cut"), body, token=org)
+        assert refused.status_code == 422, refused.json()
+        assert (refused.json()["code"], refused.json()["field"]) == ("seed_not_accepted", "seed")
+        assert "drawn by the server" in refused.json()["message"]
+    for body in ({"seed": 5}, {"seed": 5, "games": [1, 2]}):
+        refused = api.post(path(drive, "/cookie-jar/draw"), body, token=org)
+        assert refused.status_code == 422 and refused.json()["code"] == "seed_not_accepted"
+    assert not CutCard.objects.filter(tie_id=tie["id"]).exists()
+    assert Tie.objects.get(pk=tie["id"]).state == "decided"
+    assert not CookieJarDraw.objects.filter(drive=drive).exists()
+    assert AuditEntry.objects.filter(drive=drive).count() == audited
+
+    cut = api.post(path(drive, f"/ties/{tie['id']}/cut"), {"draw": True}, token=org)
+    assert cut.status_code == 201, cut.json()
+    seed = cut.json()["cut"]["seed"]
+    assert isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0
+    assert set(CutCard.objects.filter(tie_id=tie["id"]).values_list("seed", flat=True)) == {seed}
+    (shown,) = api.get(path(drive, "/ties"), token=org).json()
+    assert {r["seed"] for r in shown["cut_rounds"]} == {seed}
+    replay = draw_cut([1, 2], seed)  # the engine's draw again, from the recorded seed
+    assert cut.json()["cut"]["rounds"] == [{str(c): str(k) for c, k in r.cards} for r in replay]
+    assert cut.json()["cut"]["winner"] == replay[-1].lowest[0]
+    assert shown["awards"][0]["couple"] == replay[-1].lowest[0]
+
+    jar = api.post(path(drive, "/cookie-jar/draw"), {}, token=org)
+    assert jar.status_code == 201, jar.json()
+    drawn = jar.json()["drawn"]
+    assert drawn["method"] == "system" and isinstance(drawn["seed"], int)
+    assert drawn["games"] == list(draw_cookie_jar_games(3, 2, drawn["seed"]))
+    export = api.get(f"drives/{drive.slug}/export", token=org).json()
+    assert export["cookie_jar"]["drawn"]["seed"] == drawn["seed"]
+    assert {r["seed"] for r in export["ties"][0]["cut_rounds"]} == {seed}

@@ -8,7 +8,7 @@ import pytest
 
 from drives.errors import ServiceError
 from drives.models import AuditEntry
-from engine.prizes import draw_cut
+from engine.prizes import draw_cookie_jar_games, draw_cut
 from scoring.models import Award, CutCard, PlayoffMatch, Tie, TieChoice
 from scoring.prizes import (
     cookie_jar_draw,
@@ -211,17 +211,18 @@ def test_aces_low_or_high(ace_high, winner) -> None:
     assert tie_cut_record(tie=t, cards={1: "AS", 2: "2H"}, actor=DESK)["lowest"] == [winner]
 
 
-def test_a_system_cut_reproduces_from_its_seed() -> None:
+def test_a_system_cut_reproduces_from_its_recorded_seed() -> None:
     _, t = cut_tie([6, 6, 6, 2])
-    drawn = tie_cut_draw(tie=t, seed=12345, actor=DESK)
-    again = draw_cut([1, 2, 3], 12345)
+    with pytest.raises(TypeError):  # the seed is the system's to draw, not the caller's
+        tie_cut_draw(tie=t, seed=12345, actor=DESK)  # type: ignore[call-arg]
+    assert not CutCard.objects.filter(tie=t).exists()
+    drawn = tie_cut_draw(tie=t, actor=DESK)
+    (recorded,) = set(CutCard.objects.filter(tie=t).values_list("seed", flat=True))
+    assert recorded == drawn["seed"] and isinstance(recorded, int)
+    again = draw_cut([1, 2, 3], recorded)  # the engine's draw replayed from the recorded seed
     assert drawn["rounds"] == [{str(c): str(card) for c, card in r.cards} for r in again]
-    assert drawn["winner"] == again[-1].lowest[0]
-    _, t2 = cut_tie([6, 6, 6, 2])
-    assert tie_cut_draw(tie=t2, seed=12345, actor=DESK) == drawn  # same seed, same cards
-    assert set(CutCard.objects.filter(tie=t).values_list("seed", flat=True)) == {12345}
-    unseeded = tie_cut_draw(tie=cut_tie([4, 4, 1])[1], actor=DESK)
-    assert isinstance(unseeded["seed"], int)
+    assert drawn["winner"] == again[-1].lowest[0] == awards(t.drive)[0][1]
+    assert tie_cut_draw(tie=cut_tie([4, 4, 1])[1], actor=DESK)["seed"] != recorded
 
 
 def playoff_tie(n):
@@ -362,7 +363,7 @@ def test_cookie_jar_one_winner() -> None:
     assert (draw.winners, draw.pot, draw.method) == ([1], Decimal("6.00"), "hat")
     assert awards(drive, "cookie-jar") == [(None, 1, Decimal("6.00"), "direct")]
     with pytest.raises(ServiceError) as info:
-        cookie_jar_draw(drive=drive, seed=1, actor=DESK)
+        cookie_jar_draw(drive=drive, actor=DESK)
     assert info.value.code == "cookie_jar_drawn"
 
 
@@ -379,19 +380,22 @@ def test_cookie_jar_several_winners_tie() -> None:
 
 def test_cookie_jar_no_winner_carries_over_to_the_next_drive() -> None:
     drive = jar_night({1: {1}, 2: {2}, 3: {3}, 4: {4}})
-    draw = cookie_jar_draw(drive=drive, seed=7, actor=DESK)
-    assert draw.winners == [] and draw.seed == 7
+    with pytest.raises(TypeError):  # the seed is the system's to draw, not the caller's
+        cookie_jar_draw(drive=drive, seed=7, actor=DESK)  # type: ignore[call-arg]
+    draw = cookie_jar_draw(drive=drive, actor=DESK)
+    assert draw.winners == [] and draw.method == "system" and isinstance(draw.seed, int)
+    assert tuple(draw.games) == draw_cookie_jar_games(4, 2, draw.seed)  # replayed
     assert cookie_jar_view(drive)["carried_over"] == "6.00"
     nxt = jar_night({1: {1, 2, 3, 4}, 2: set(), 3: set(), 4: set()}, club=drive.club,
                     date=date(2026, 12, 4))  # fmt: skip
     assert carried_in(nxt) == Decimal("6.00")
     view = cookie_jar_view(nxt)
     assert (view["carried_in"], view["pot"]) == ("6.00", "12.00")
-    again = cookie_jar_draw(drive=nxt, seed=3, actor=DESK)
+    again = cookie_jar_draw(drive=nxt, actor=DESK)
     assert again.pot == Decimal("12.00") and again.winners == [1]
     export = drive_export(nxt)
     assert export["cookie_jar"]["carried_in"] == "6.00"
-    assert export["cookie_jar"]["drawn"]["seed"] == 3
+    assert export["cookie_jar"]["drawn"]["seed"] == again.seed is not None
 
 
 def test_setup_is_validated_and_fixed_once_opened() -> None:
@@ -417,12 +421,12 @@ def test_the_export_shows_how_each_prize_went() -> None:
     t = tie(drive, "place:1")
     choose(t, c1="cut", c2="split")
     tie_decide(tie=t, actor=DESK)
-    tie_cut_draw(tie=t, seed=99, actor=DESK)
+    seed = tie_cut_draw(tie=t, actor=DESK)["seed"]
     export = drive_export(drive)
     first = export["prizes"][0]
     assert first["kind"] == "place" and first["status"] == "awarded"
     assert first["awards"][0]["how"] == "cut"
     (shown,) = export["ties"]
     assert [c["choice"] for c in shown["choices"]] == ["cut", "split"]
-    assert shown["method"] == "cut" and shown["cut_rounds"][0]["seed"] == 99
+    assert shown["method"] == "cut" and shown["cut_rounds"][0]["seed"] == seed
     assert export["cookie_jar"] == {"enabled": False}
