@@ -1,6 +1,7 @@
 """The browser harness works: pages load from the live server, logging in through the form
 works, the phone context fits a small screen, and the helpers do what they say."""
 
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -8,6 +9,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import Error, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
+from drives.services import club_create, drive_create
 from tests.browser import conftest as browser_conftest
 from tests.browser import helpers
 from tests.browser.helpers import (
@@ -131,7 +133,10 @@ def test_the_admin_works_under_the_content_security_policy(
     two-list permission picker, the theme switch) are static files: nothing is blocked."""
     admin = UserFactory(username="admin", is_staff=True, is_superuser=True)
     force_login(page.context, admin, live_server.url)
-    for path in ("/admin/", "/admin/auth/group/add/", "/admin/drives/drive/add/"):
+    club = club_create(name="St. Mary's Parish Hall")
+    drive = drive_create(club=club, name="Friday", date=date(2026, 11, 20))
+    change = f"/admin/drives/drive/{drive.pk}/change/"
+    for path in ("/admin/", "/admin/auth/group/add/", change):
         response = page.goto(path)
         assert response is not None and response.status == 200, path
         assert "Content-Security-Policy" in {name.title() for name in response.headers}

@@ -3,12 +3,14 @@ pages, the API and the admin, strict enough that an injected script does not run
 templates keep to it (no inline script, handler attribute or style)."""
 
 import re
+from datetime import date
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.test import Client
 
+from drives.services import club_create, drive_create
 from tests.factories import UserFactory
 from tests.pages.live_helpers import night, people
 
@@ -61,8 +63,11 @@ def test_every_kind_of_response_carries_the_policy(client: Client) -> None:
 
 
 def test_the_admin_carries_the_policy(client: Client) -> None:
+    club = club_create(name="St. Mary's Parish Hall")
+    drive = drive_create(club=club, name="Friday", date=date(2026, 11, 20))
     client.force_login(UserFactory(is_staff=True, is_superuser=True))
-    for path in ("/admin/", "/admin/drives/drive/", "/admin/drives/drive/add/"):
+    change = f"/admin/drives/drive/{drive.pk}/change/"
+    for path in ("/admin/", "/admin/drives/drive/", change):
         assert policy_of(client, path, 200) == EXPECTED, path
 
 
