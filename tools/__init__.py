@@ -4,6 +4,6 @@ generator that plays a night against it.
 ``python -m tools.stack`` (``make stack``) starts gunicorn and a Celery worker with the
 production settings (docs/deploy.md); ``python -m tools.loadgen`` (``make load``) sets a night
 up on such a stack and plays it through the JSON API (BENCHMARKS.md, Load). The integration
-tests drive both from Python. They sit above everything: they import ``config`` and the apps,
-and nothing but the tests imports them.
+tests drive both from Python. They sit above everything: they may import ``config`` and the apps,
+and only the tests and scripts/ import them.
 """
