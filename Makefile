@@ -41,14 +41,14 @@ run: install
 # make stack STACK_ARGS='--port 8001 --demo'
 STACK_ARGS ?=
 stack: install
-	$(PY) -m config.stack $(STACK_ARGS)
+	$(PY) -m tools.stack $(STACK_ARGS)
 
 # The load figures of BENCHMARKS.md ("Load"): each run starts its own stack on a fresh
 # database and stops it. LOAD_ARGS='--help' lists the options.
 LOAD_ARGS ?=
 load: install
-	$(PY) -m config.loadgen figures --stack postgres $(LOAD_ARGS)
-	$(PY) -m config.loadgen figures --stack sqlite $(LOAD_ARGS)
+	$(PY) -m tools.loadgen figures --stack postgres $(LOAD_ARGS)
+	$(PY) -m tools.loadgen figures --stack sqlite $(LOAD_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

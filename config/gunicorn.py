@@ -1,4 +1,4 @@
-"""gunicorn's settings for the web process, shared by the Procfile and config/stack.py:
+"""gunicorn's settings for the web process, shared by the Procfile and tools/stack.py:
 
     gunicorn config.wsgi --config config/gunicorn.py --bind 0.0.0.0:8000
 

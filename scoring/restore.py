@@ -1,4 +1,4 @@
-"""Bring a drive back from its export (``scoring.selectors.drive_export``, format
+"""Bring a drive back from its export (``scoring.export.drive_export``, format
 ``fortyfives-drive/1``): the same slug, settings and state, the same couples (numbers, names,
 flags, late arrivals and withdrawals, holes), tables (and when each closed), games with their
 times and seats, results with every version, the prizes (set-up and prize places, ties with

@@ -1,5 +1,6 @@
 """Reads of the night: a game's seating and results, standings with places, the per-game
-win grid, the couple → table list, punch-card reconciliation and the drive's full export.
+win grid, the couple → table list, punch-card reconciliation, and the drive's and couples'
+summaries the full export (``scoring.export``) is made of.
 
 Each selector takes a fixed number of queries whatever the size of the night (tests assert
 it): rows are fetched in bulk and combined in Python. Wins are derived, never stored: a couple
@@ -15,7 +16,7 @@ from typing import Any
 
 from django.db.models import Count, Q
 
-from drives.models import AuditEntry, Couple, Drive, Game, Seat, Table
+from drives.models import Couple, Drive, Seat
 from engine.standings import standings as rank
 from scoring.models import Result
 
@@ -35,7 +36,8 @@ def seats_by_game(drive: Drive, *, game: int | None = None) -> dict[int, list[Se
     return out
 
 
-def _number(couple: Couple | None) -> int | None:
+def couple_number(couple: Couple | None) -> int | None:
+    """The couple's number, or None for no couple (an empty seat, no winner yet)."""
     return couple.number if couple is not None else None
 
 
@@ -52,9 +54,9 @@ def game_view(drive: Drive, number: int) -> dict[str, Any] | None:
         result = results.get(seat.pk)
         row: dict[str, Any] = {
             "table": seat.table.number,
-            "stays": _number(seat.stays),
-            "arrives": _number(seat.arrives),
-            "deals": _number(seat.arrives) or _number(seat.stays),
+            "stays": couple_number(seat.stays),
+            "arrives": couple_number(seat.arrives),
+            "deals": couple_number(seat.arrives) or couple_number(seat.stays),
             "sit_out": seat.is_sit_out,
             "winner": None,
             "points": None,
@@ -175,7 +177,7 @@ def current_tables(drive: Drive) -> list[dict[str, Any]]:
                     {
                         "number": couple.number,
                         "table": seat.table.number,
-                        "opponents": _number(other),
+                        "opponents": couple_number(other),
                         "deals": deals or other is None,
                         "sit_out": other is None,
                     }
@@ -268,93 +270,4 @@ def couple_summary(couple: Couple) -> dict[str, Any]:
         "joined_game": couple.joined_game,
         "withdrawn_game": couple.withdrawn_game,
         "holes": couple.holes,
-    }
-
-
-def drive_export(drive: Drive) -> dict[str, Any]:
-    """The drive's full record (PRODUCT.md): drive, couples with wins and places, games with
-    every table's seating and result, and the audit. A fixed number of queries."""
-    standings = {row["number"]: row for row in standings_for_drive(drive)}
-    couples = []
-    for couple in Couple.objects.filter(drive=drive).order_by("number"):
-        row = standings[couple.number]
-        couples.append(
-            couple_summary(couple)
-            | {"wins": row["wins"], "played": row["played"], "place": row["place"]}
-        )
-    results = {
-        r.seat_id: r
-        for r in Result.objects.filter(game__drive=drive)
-        .select_related("winner")
-        .prefetch_related(
-            "versions__winner", "versions__previous_winner", "versions__user", "versions__couple"
-        )
-    }
-    games = []
-    game_rows = {g.number: g for g in Game.objects.filter(drive=drive)}
-    for number, seats in sorted(seats_by_game(drive).items()):
-        tables = []
-        for seat in seats:
-            result = results.get(seat.pk)
-            tables.append(
-                {
-                    "table": seat.table.number,
-                    "stays": _number(seat.stays),
-                    "arrives": _number(seat.arrives),
-                    "winner": result.winner.number if result else None,
-                    "points": result.points if result else None,
-                    "state": result.state if result else None,
-                    "verdict": result.verdict if result else None,
-                    "versions": [
-                        {
-                            "kind": v.kind,
-                            "winner": v.winner.number,
-                            "points": (
-                                [v.winner_points, v.loser_points]
-                                if v.winner_points is not None
-                                else None
-                            ),
-                            "previous_winner": _number(v.previous_winner),
-                            "key": v.key,
-                            "channel": v.channel,
-                            "user": v.user.get_username() if v.user else None,
-                            "couple": _number(v.couple),
-                            "reason": v.reason,
-                            "after_advance": v.after_advance,
-                            "at": v.at.isoformat(),
-                        }
-                        for v in (result.versions.all() if result else [])
-                    ],
-                }
-            )
-        game = game_rows[number]
-        games.append(
-            {
-                "number": number,
-                "state": "finished" if game.finished_at else "playing",
-                "started_at": game.started_at.isoformat(),
-                "finished_at": game.finished_at.isoformat() if game.finished_at else None,
-                "tables": tables,
-            }
-        )
-    tables_closed = {
-        t.number: t.closed_game
-        for t in Table.objects.filter(drive=drive, closed_game__isnull=False)
-    }
-    audit_rows = AuditEntry.objects.filter(drive=drive).select_related("user").order_by("at", "id")
-    from scoring.selectors_prizes import prizes_export  # it builds on this module
-
-    prizes = prizes_export(drive)
-    return {
-        "format": "fortyfives-drive/1",
-        "drive": drive_summary(drive),
-        "couples": couples,
-        "games": games,
-        "closed_tables": tables_closed,
-        "prize_setup": prizes["prize_setup"],
-        "prizes": prizes["prizes"],
-        "ties": prizes["ties"],
-        "awards": prizes["awards"],
-        "cookie_jar": prizes["cookie_jar"],
-        "audit": [entry.to_dict() for entry in audit_rows],
     }

@@ -26,7 +26,7 @@ from celery.signals import task_failure
 from django.conf import settings
 from django.db import close_old_connections
 
-from scoring.printing import document_failed, document_run
+from scoring.rendering import document_failed, document_run
 
 RENDER_DOCUMENT = "scoring.render_document"
 WORKER_LOST_RETRIES = 2
@@ -45,7 +45,7 @@ WORKER_LOST_DELAY = 5
     time_limit=settings.CELERY_TASK_TIME_LIMIT,
 )
 def render_document(self: Task, document_id: int) -> str:
-    """Render a printed document (``scoring.printing.document_run``): ``done``,
+    """Render a printed document (``scoring.rendering.document_run``): ``done``,
     ``up-to-date``, ``superseded``, ``missing`` or ``failed``."""
     return document_run(document_id, task_id=self.request.id)
 

@@ -10,7 +10,7 @@ network, no client), so the figures are the application's own: CPU milliseconds 
 each table's token, a legal score and a key, every table once; and the database statements a
 PUT sends. The night (500 couples, 250 tables, started by number) is made through the
 services on a new SQLite file or a new PostgreSQL database, dropped at the end. PostgreSQL's
-own CPU is not counted here; the load figures (config/loadgen.py) count it.
+own CPU is not counted here; the load figures (tools/loadgen.py) count it.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def main() -> None:
 
 
 def admin(server: str, statement: str) -> None:
-    from config.stack import postgres_connect
+    from tools.stack import postgres_connect
 
     with postgres_connect(f"{server}/postgres", server=True) as connection:
         connection.execute(statement.encode())
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace, folder: Path) -> None:
     from django.core.wsgi import get_wsgi_application
     from django.db import connection
 
-    from config.loadgen import PRESETS, legal_final_scores
+    from tools.loadgen import PRESETS, legal_final_scores
 
     call_command("migrate", verbosity=0)
     app = get_wsgi_application()

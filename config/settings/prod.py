@@ -32,7 +32,7 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool(os.environ, "SECURE_HSTS_INCLUDE_SUBDO
 SECURE_HSTS_PRELOAD = env_bool(os.environ, "SECURE_HSTS_PRELOAD", True)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-# Cookies only over HTTPS. SECURE_COOKIES=false is for the local stack (config/stack.py),
+# Cookies only over HTTPS. SECURE_COOKIES=false is for the local stack (tools/stack.py),
 # which serves plain HTTP on 127.0.0.1 with no proxy in front.
 SESSION_COOKIE_SECURE = env_bool(os.environ, "SECURE_COOKIES", True)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE

@@ -50,13 +50,9 @@ from scoring.api.auth import (
     require_user,
 )
 from scoring.api.openapi import openapi_spec
+from scoring.export import drive_export
 from scoring.models import Document
-from scoring.printing import (
-    DEFAULT_BASE_URL,
-    document_filename,
-    document_request,
-    document_status,
-)
+from scoring.printing import document_request, document_status
 from scoring.prizes import (
     SETUP_FIELDS,
     cookie_jar_draw,
@@ -69,11 +65,11 @@ from scoring.prizes import (
     tie_get,
     tie_playoff_result,
 )
+from scoring.rendering import DEFAULT_BASE_URL, document_filename
 from scoring.selectors import (
     couple_summary,
     current_tables,
     drive_counts,
-    drive_export,
     drive_summary,
     game_view,
     reconciliation,

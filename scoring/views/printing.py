@@ -15,7 +15,8 @@ from drives.errors import ServiceError
 from drives.models import Drive
 from drives.views import MEMBERS, desk_actor, drive_links, drive_page
 from scoring.models import Document
-from scoring.printing import document_filename, document_request, document_status
+from scoring.printing import document_request, document_status
+from scoring.rendering import document_filename
 
 
 def _base_url(request: HttpRequest) -> str:

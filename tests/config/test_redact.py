@@ -1,5 +1,5 @@
 """The tokens of the table and couple cards stay out of the logs (config/redact.py): gunicorn's
-access log (config/gunicorn.py, used by the Procfile and config/stack.py), Django's request
+access log (config/gunicorn.py, used by the Procfile and tools/stack.py), Django's request
 warnings and runserver's request lines."""
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from gunicorn.config import Config
 
-from config import stack as stack_module
 from config.gunicorn import TokenMaskingLogger
 from config.redact import MASK, MaskTokens, mask_tokens
 from drives.services import drive_close
 from tests.pages.live_helpers import DESK, night, people
+from tools import stack as stack_module
 
 TOKEN = "Zq3-secret_Token9"
 OTHER = "Kp7-other_Token2"

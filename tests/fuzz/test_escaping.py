@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 
 from drives.models import Drive
 from drives.services import couple_update, couples_register, drive_start, drive_update
-from scoring.printing import document_render
 from scoring.prizes import prize_setup_update, prizes_open_ties
+from scoring.rendering import document_render
 from scoring.services import game_advance
 from scoring.tables import inert
 from tests.api.helpers import DESK, make_club, make_drive

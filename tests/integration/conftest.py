@@ -1,4 +1,4 @@
-"""A live stack (config/stack.py: gunicorn with the production settings) on a database of its
+"""A live stack (tools/stack.py: gunicorn with the production settings) on a database of its
 own, for the tests that load it, crash it and read what it stored (test_stack, test_burst,
 test_crash).
 
@@ -27,9 +27,9 @@ from typing import Any
 import pytest
 from psycopg import IsolationLevel
 
-from config.loadgen import DEFAULT_POSTGRES_SERVER, NightRun, own_stack
-from config.stack import Stack, postgres_connect
 from tests.scoring.nights import expected_next
+from tools.loadgen import DEFAULT_POSTGRES_SERVER, NightRun, own_stack
+from tools.stack import Stack, postgres_connect
 
 
 def postgres_url() -> str | None:

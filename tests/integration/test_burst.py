@@ -1,5 +1,5 @@
 """A burst on a live server: 250 phones, one per table of a 250-table night, submitting their
-results through the JSON API game after game (config/loadgen.py), one in ten sent twice with
+results through the JSON API game after game (tools/loadgen.py), one in ten sent twice with
 the same key and one in twenty followed by a different winner from the other couple. The
 organizer resolves the conflicts at the desk and advances, once a game.
 
@@ -9,7 +9,7 @@ answered 409, kept as a conflicting entry and listed at the desk before it was r
 game started once; RULES.md §7 (``manage.py drive check`` and the restatement of the movement
 in tests/scoring/nights.py). On PostgreSQL and on the SQLite default (conftest.py).
 
-Four games of the night here; ``python -m config.loadgen night`` plays all 25 (BENCHMARKS.md).
+Four games of the night here; ``python -m tools.loadgen night`` plays all 25 (BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from collections import Counter
 
 import pytest
 
-from config.loadgen import NightOptions, NightRun, set_up_night
-from config.stack import Stack
 from tests.integration.conftest import execute, query, verify_night
+from tools.loadgen import NightOptions, NightRun, set_up_night
+from tools.stack import Stack
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 

@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
-from config.stack import Stack, StackConfig
 from tests.integration.test_worker_faults import PrivateRedis, free_port, wait_for
+from tools.stack import Stack, StackConfig
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 

@@ -1,7 +1,7 @@
 """The web server killed with SIGKILL (gunicorn's master and every worker at once, as a power
 cut or the kernel's OOM killer would) in the middle of a night, and started again.
 
-* In the middle of a burst (config/loadgen.py: 250 phones, retries and conflicts): the phones
+* In the middle of a burst (tools/loadgen.py: 250 phones, retries and conflicts): the phones
   whose answer was lost send again with the same key once the server is back. Every result
   that was acknowledged with a 2xx is there, nothing is stored twice, and the night goes on to
   its last game (the same checks as test_burst.py).
@@ -29,9 +29,9 @@ from pathlib import Path
 
 import pytest
 
-from config.loadgen import NightOptions, NightRun, http_json, set_up_night
-from config.stack import BASE_DIR, Stack
 from tests.integration.conftest import drive_state, query, verify_night
+from tools.loadgen import NightOptions, NightRun, http_json, set_up_night
+from tools.stack import BASE_DIR, Stack
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 

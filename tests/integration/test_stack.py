@@ -1,4 +1,4 @@
-"""The production stack (config/stack.py, gunicorn with the production settings) serves: the
+"""The production stack (tools/stack.py, gunicorn with the production settings) serves: the
 health checks, a static file through WhiteNoise, and the login page, on PostgreSQL with Redis
 and on the SQLite default (tests/integration/conftest.py)."""
 
@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from config.stack import BASE_DIR, Stack
+from tools.stack import BASE_DIR, Stack
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 

@@ -61,9 +61,10 @@ from drives.services import (
     drive_create,
     member_add,
 )
-from scoring import printing
+from scoring import printing, rendering
 from scoring.models import Document
-from scoring.printing import QUEUE_DOWN, document_request, document_run, document_status
+from scoring.printing import QUEUE_DOWN, document_request, document_status
+from scoring.rendering import document_run
 from scoring.tasks import render_document
 from tests.factories import UserFactory
 from tests.printing.conftest import Night, database_url, fake_render, make_night
@@ -95,11 +96,11 @@ WORKER_MAIN = r"""
 import os, signal, sys, time
 import django
 django.setup()
-from scoring import printing
+from scoring import rendering
 
 DELAY = float(os.environ["FAULTS_PAGE_DELAY"])
 DEAF_PAPER = os.environ.get("FAULTS_DEAF_PAPER", "")
-real_render = printing.render_pdf
+real_render = rendering.render_pdf
 
 def slow_render(kind, data, *, paper, progress=None):
     if paper == DEAF_PAPER:
@@ -110,7 +111,7 @@ def slow_render(kind, data, *, paper, progress=None):
             progress(done, total)
     return real_render(kind, data, paper=paper, progress=step)
 
-printing.render_pdf = slow_render
+rendering.render_pdf = slow_render
 from celery.__main__ import main
 sys.argv = ["celery", *sys.argv[1:]]
 sys.exit(main())
@@ -587,7 +588,7 @@ def test_a_request_while_the_print_queue_is_down_fails_clearly(
 def test_a_document_no_worker_started_fails_and_is_sent_afresh(
     night: Night, unsent: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(printing, "render_pdf", fake_render)
+    monkeypatch.setattr(rendering, "render_pdf", fake_render)
     document = document_request(night.drive, "results", DESK)
     assert document_status(document)["status"] == "queued"  # not yet lost
     Document.objects.update(created_at=document.created_at - printing.QUEUED_TIMEOUT)

@@ -28,7 +28,7 @@ from drives.services import (
     drive_start,
     member_add,
 )
-from scoring import printing
+from scoring import rendering
 from scoring.selectors import game_view
 from scoring.services import result_record
 from tests.factories import UserFactory
@@ -66,7 +66,7 @@ def real_renderer() -> bool:
 
 @pytest.fixture
 def fake_pdf(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(printing, "render_pdf", fake_render)
+    monkeypatch.setattr(rendering, "render_pdf", fake_render)
 
 
 @pytest.fixture
@@ -74,7 +74,7 @@ def renderer(monkeypatch: pytest.MonkeyPatch) -> str:
     """ "real" (scoring.pdf) or "fake" (before it exists)."""
     if real_renderer():
         return "real"
-    monkeypatch.setattr(printing, "render_pdf", fake_render)
+    monkeypatch.setattr(rendering, "render_pdf", fake_render)
     return "fake"
 
 

@@ -14,9 +14,10 @@ import pytest
 from pypdf import PdfReader
 
 from drives.errors import ServiceError
-from scoring import printing
+from scoring import printing, rendering
 from scoring.models import Document
-from scoring.printing import document_is_stale, document_request, document_run, document_status
+from scoring.printing import document_is_stale, document_request, document_status
+from scoring.rendering import document_run
 from scoring.services import result_resolve
 from scoring.tasks import render_document
 from tests.printing.conftest import DESK, FAKE_PAGES, Night, fake_render
@@ -38,7 +39,7 @@ def pdf_of(document: Document) -> PdfReader:
     return PdfReader(io.BytesIO(data))
 
 
-@pytest.mark.parametrize("kind", printing.KINDS)
+@pytest.mark.parametrize("kind", rendering.KINDS)
 def test_each_document_is_rendered_to_a_pdf(
     night: Night, renderer: str, django_capture_on_commit_callbacks: Any, media: Path, kind: str
 ) -> None:
@@ -142,7 +143,7 @@ def test_progress_is_saved_as_pages_are_drawn(
 
         return fake_render(kind, data, paper=paper, progress=report)
 
-    monkeypatch.setattr(printing, "render_pdf", watching)
+    monkeypatch.setattr(rendering, "render_pdf", watching)
     document = request(django_capture_on_commit_callbacks, night, "table-cards")
     assert document.status == "done"
     assert {status for status, _, _ in seen} == {"running"}
@@ -169,7 +170,7 @@ def test_the_task_is_safe_to_run_twice(
 ) -> None:
     document = request(django_capture_on_commit_callbacks, night, "score-sheets", game=2)
     calls: list[str] = []
-    monkeypatch.setattr(printing, "render_pdf", lambda *a, **k: calls.append("x") or b"")
+    monkeypatch.setattr(rendering, "render_pdf", lambda *a, **k: calls.append("x") or b"")
     assert render_document.delay(document.pk).get() == "up-to-date"
     assert document_run(document.pk) == "up-to-date"
     assert document_run(999_999) == "missing"
@@ -184,7 +185,7 @@ def test_a_failure_is_recorded(
     def broken(*args: Any, **kwargs: Any) -> bytes:
         raise RuntimeError("out of ink")
 
-    monkeypatch.setattr(printing, "render_pdf", broken)
+    monkeypatch.setattr(rendering, "render_pdf", broken)
     document = request(django_capture_on_commit_callbacks, night, "table-cards")
     assert document.status == "failed"
     assert "out of ink" in document.error and not document.file.name

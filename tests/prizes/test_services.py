@@ -9,6 +9,7 @@ import pytest
 from drives.errors import ServiceError
 from drives.models import AuditEntry
 from engine.prizes import draw_cookie_jar_games, draw_cut
+from scoring.export import drive_export
 from scoring.models import Award, CutCard, PlayoffMatch, Tie, TieChoice
 from scoring.prizes import (
     cookie_jar_draw,
@@ -20,7 +21,6 @@ from scoring.prizes import (
     tie_decide,
     tie_playoff_result,
 )
-from scoring.selectors import drive_export
 from scoring.selectors_prizes import carried_in, cookie_jar_view, prize_table, ties_list
 from tests.prizes.helpers import DESK, night
 

@@ -43,11 +43,12 @@ from drives.services import (
 )
 from engine.bots import BOTS
 from engine.rules import PRESETS
+from scoring.export import drive_export
 from scoring.integrity import drive_check
-from scoring.printing import DEFAULT_BASE_URL, KINDS, PAPERS, document_render
+from scoring.rendering import DEFAULT_BASE_URL, KINDS, PAPERS, document_render
 from scoring.restore import MAX_EXPORT_BYTES, drive_restore, load_export
 from scoring.results_import import results_import_csv
-from scoring.selectors import drive_export, game_view, standings_for_drive
+from scoring.selectors import game_view, standings_for_drive
 from scoring.simulation import GamePlayed, drive_simulate
 
 CLI = Actor(channel=AuditEntry.Channel.CLI)

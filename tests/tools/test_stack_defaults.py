@@ -1,17 +1,17 @@
-"""The production stack's sizing (config/stack.py): two gunicorn workers per core on
+"""The production stack's sizing (tools/stack.py): two gunicorn workers per core on
 PostgreSQL, one per core on SQLite, whose writers share one file."""
 
 import pytest
 
-from config.stack import Stack, StackConfig, default_web_workers
+from tools.stack import Stack, StackConfig, default_web_workers
 
 
 def test_gunicorn_workers_follow_the_database(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("config.stack.os.cpu_count", lambda: 4)
+    monkeypatch.setattr("tools.stack.os.cpu_count", lambda: 4)
     assert default_web_workers("postgres://postgres@127.0.0.1:5432/nights") == 8
     assert default_web_workers("sqlite:////tmp/hall.sqlite3") == 4
     assert default_web_workers("SQLite:///hall.sqlite3") == 4
-    monkeypatch.setattr("config.stack.os.cpu_count", lambda: None)
+    monkeypatch.setattr("tools.stack.os.cpu_count", lambda: None)
     assert default_web_workers("postgres://db/nights") == 2
 
 

@@ -1,6 +1,6 @@
 """The production stack on one machine: gunicorn and a Celery worker on PostgreSQL and Redis.
 
-``make stack`` (or ``python -m config.stack``) prepares the database (creates it if it is a
+``make stack`` (or ``python -m tools.stack``) prepares the database (creates it if it is a
 PostgreSQL database that does not exist yet, migrates, collects the static files), starts
 gunicorn with the production settings and a Celery worker, waits until ``/healthz`` says the
 database and the broker answer, and keeps them running until Ctrl-C (or SIGTERM), which stops
@@ -12,7 +12,7 @@ and there is no redirect to HTTPS. The integration tests (tests/integration) dri
 the :class:`Stack` class: they start it, crash parts of it with SIGKILL, start them again and
 stop everything at the end.
 
-    python -m config.stack --database-url postgres://postgres@127.0.0.1:5432/fortyfives \\
+    python -m tools.stack --database-url postgres://postgres@127.0.0.1:5432/fortyfives \\
         --broker-url redis://127.0.0.1:6379/0 --port 8001 --demo
 
 ``--broker-url none`` runs tasks inside the web processes, and a ``sqlite:///…`` database URL
@@ -327,7 +327,7 @@ class Stack:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m config.stack",
+        prog="python -m tools.stack",
         description="Start gunicorn and a Celery worker with the production settings.",
     )
     parser.add_argument(

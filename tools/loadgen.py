@@ -29,11 +29,11 @@ API; then the clients play it, with asyncio and one aiohttp session:
 The target is either a running server (``--url``, with ``--database-url`` so that manage.py
 can set the night up in its database) or a stack started here (``--stack postgres`` or
 ``--stack sqlite``: gunicorn with the production settings on a new database, dropped at the
-end; config/stack.py). The summary is printed as a table and, with ``--json FILE``, written as
+end; tools/stack.py). The summary is printed as a table and, with ``--json FILE``, written as
 JSON (every acknowledged result included).
 
-    python -m config.loadgen figures --stack postgres --json load-postgres.json
-    python -m config.loadgen night --stack sqlite --tables 250 --games 25 --clients 250
+    python -m tools.loadgen figures --stack postgres --json load-postgres.json
+    python -m tools.loadgen night --stack sqlite --tables 250 --games 25 --clients 250
 
 The integration tests (tests/integration/test_burst.py, test_crash.py) drive it from Python:
 :func:`set_up_night` then ``asyncio.run(NightRun(setup, NightOptions(...)).run())``.
@@ -66,7 +66,9 @@ from typing import Any
 
 import aiohttp
 
-from config.stack import (
+from engine.rules import PRESETS
+from engine.scores import legal_final_scores
+from tools.stack import (
     DEFAULT_BROKER_URL,
     Stack,
     StackConfig,
@@ -74,8 +76,6 @@ from config.stack import (
     default_web_workers,
     postgres_connect,
 )
-from engine.rules import PRESETS
-from engine.scores import legal_final_scores
 
 API = "/api/v1"
 DEFAULT_POSTGRES_SERVER = "postgres://postgres@127.0.0.1:5432/postgres"
@@ -985,7 +985,7 @@ def print_night(report: dict[str, Any], backend: str) -> None:
 
 def parser() -> argparse.ArgumentParser:
     main = argparse.ArgumentParser(
-        prog="python -m config.loadgen",
+        prog="python -m tools.loadgen",
         description="Phones submitting results to a live server through the JSON API.",
     )
     modes = main.add_subparsers(dest="mode", required=True, metavar="MODE")
