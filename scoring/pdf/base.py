@@ -313,8 +313,8 @@ def format_time(iso: str, language: str) -> str:
 # QR codes come from reportlab's encoder (the one its ``QrCodeWidget`` uses), medium error
 # correction, with a quiet zone of QR_BORDER modules. The mask is fixed rather than scored
 # eight ways (``QRCode.make``): any mask decodes, and scoring them is six sevenths of the time
-# a code takes. The widget's shapes drawn through renderPDF took 40 times as long as a path
-# of rectangles on the canvas (BENCHMARKS.md, "Printing").
+# a code takes. The widget's own drawing (its shapes through renderPDF) made a big night's set
+# take 29 s against 4 s with a canvas path of rectangles (BENCHMARKS.md, "Printing").
 QR_BORDER = 2
 QR_MASK = 2
 # A worker keeps the rectangles of its last QR_CACHE codes: a table's code is on its table

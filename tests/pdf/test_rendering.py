@@ -13,10 +13,27 @@ from pypdf import PdfReader
 from reportlab import rl_config
 
 from scoring.pdf import render
+from scoring.pdf.base import QR_BORDER, qr_modules, qr_rects
 from scoring.print_data import build
 from tests.pdf.helpers import pdf_pages, qr_codes, running_night
 
 BASE = "https://45s.example.org"
+
+
+def test_a_qr_codes_rectangles_cover_exactly_its_dark_modules() -> None:
+    for text in (f"{BASE}/c/sOmVOZAMXeYnvh8GkeewLw/", "12345678901234567890", "Équipe 7", "x"):
+        modules = qr_modules(text)
+        side, rects = qr_rects(text)
+        assert side == len(modules) + 2 * QR_BORDER
+        painted = [[False] * side for _ in range(side)]
+        for x, y, width, height in rects:
+            for row in range(side - y - height, side - y):  # y goes up
+                for col in range(x, x + width):
+                    assert not painted[row][col], text  # no module painted twice
+                    painted[row][col] = True
+        inner = [row[QR_BORDER : side - QR_BORDER] for row in painted[QR_BORDER:-QR_BORDER]]
+        assert inner == [list(map(bool, row)) for row in modules], text
+        assert not any(painted[0]) and not any(row[0] for row in painted)  # the quiet zone
 
 
 @pytest.fixture
