@@ -11,7 +11,8 @@ the results. ``build`` (ORM → plain data) is timed apart from ``render`` (data
 One couple's punch card on demand is timed whole, as the desk's button asks for it: build
 (``couple=N``, with the recorded wins) and render. For information, a bare reportlab loop
 draws the same number of simple pages (a title, a number, a few lines of text and a box each,
-one canvas, compressed). Each timed part starts with the garbage collected.
+one canvas, compressed). Each round starts with no QR code cached, as a fresh worker does,
+and each timed part with the garbage collected.
 """
 
 from __future__ import annotations
