@@ -1,18 +1,20 @@
 """What every printed document shares: paper sizes, fonts (DejaVu Sans when installed, so
 accents and the suit symbols print; Helvetica otherwise), the labels in English and French,
-QR codes drawn from reportlab's own encoder, and the page loop with its progress callback.
+QR codes from reportlab's encoder, and the page loop with its progress callback.
 
 Every string goes through ``Doc.text`` on its way into a page: a character the fonts cannot
 draw (an emoji in a name, past DejaVu's cmap or outside the standard fonts' WinAnsi encoding)
 becomes a visible replacement, U+FFFD with DejaVu and "?" with the standard fonts, in the
-glyphs drawn and in the text layer alike (``printable``).
+glyphs drawn and in the text layer alike (``printable``); then the canvas draws it
+(``drawString`` and its centred and right-aligned kin, in ``Doc.draw``).
 
 Renderers are plain classes: plain data in (``scoring.print_data.build``), PDF bytes out.
-Nothing here reads the database. What is the same on every page or card of a document is
-drawn once as a reportlab form (``Doc.form``) and placed on each; only the variable parts
-(numbers, names, QR codes) are drawn per card or page, as operators written straight into
-the page (``Doc.draw``, ``Doc.qr``). Each canvas (``PdfCanvas``) writes its own streams
-Flate-compressed, so a render changes nothing process-wide and renders may run in threads.
+Nothing here reads the database. Only reportlab's public API is used: what is the same on
+every page or card of a document is drawn once as a form (``Doc.form``) and placed on each;
+each distinct QR code is drawn once a document as a form too and placed, scaled, wherever it
+is printed (``Doc.qr``); the variable text is drawn per card or page. Streams are compressed
+by the canvas (``Canvas(pageCompression=1)``); nothing process-wide changes while a document
+renders, so renders may run in threads.
 """
 
 from __future__ import annotations
@@ -20,28 +22,15 @@ from __future__ import annotations
 import io
 import os
 import unicodedata
-import zlib
 from collections.abc import Callable, Iterator
 from datetime import date, datetime
-from functools import cache, lru_cache, reduce
-from itertools import repeat
-from operator import getitem, xor
+from functools import lru_cache
+from itertools import groupby
 from typing import Any
 
-from reportlab.graphics.barcode.qrencoder import (
-    QR8bitByte,
-    QRAlphaNum,
-    QRBitBuffer,
-    QRCode,
-    QRErrorCorrectLevel,
-    QRNumber,
-    QRRSBlock,
-    QRUtil,
-)
+from reportlab.graphics.barcode.qrencoder import QRCode, QRErrorCorrectLevel
 from reportlab.lib.pagesizes import A4, LETTER
-from reportlab.lib.rl_accel import escapePDF
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.pdfdoc import PDFFormXObject, PDFPage, PDFStream, PDFStreamFilterZCompress
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
@@ -321,420 +310,55 @@ def format_time(iso: str, language: str) -> str:
     return f"{format_date(iso, language)} {moment:%H:%M}"
 
 
-# The mask is fixed rather than scored eight ways (the encoder's default): any of the eight
-# masks decodes, and scoring them is nine tenths of the time a code takes in pure Python.
+# QR codes come from reportlab's encoder (the one its ``QrCodeWidget`` uses), medium error
+# correction, with a quiet zone of QR_BORDER modules. The mask is fixed rather than scored
+# eight ways (``QRCode.make``): any mask decodes, and scoring them is six sevenths of the time
+# a code takes. The widget's own drawing (its shapes through renderPDF) made a big night's set
+# take 29 s against 4 s with a canvas path of rectangles (BENCHMARKS.md, "Printing").
+QR_BORDER = 2
 QR_MASK = 2
-
-
-# Reed-Solomon over GF(256) (polynomial 0x11d), as QR codes use it. reportlab's encoder builds
-# the generator polynomial again for every block with its general polynomial class; log
-# tables, a cached generator and tables of each data word's part in the remainder give the
-# same code words (the tests compare every module with the encoder's) in a few C calls.
-_EXP = [0] * 512
-_LOG = [0] * 256
-_x = 1
-for _i in range(255):
-    _EXP[_i] = _x
-    _LOG[_x] = _i
-    _x <<= 1
-    if _x & 0x100:
-        _x ^= 0x11D
-for _i in range(255, 512):
-    _EXP[_i] = _EXP[_i - 255]
-
-
-@cache
-def _generator_logs(count: int) -> tuple[int, ...]:
-    """The logs of the generator polynomial's coefficients (after the leading 1)."""
-    poly = [1]
-    for i in range(count):
-        out = [0] * (len(poly) + 1)
-        for j, coef in enumerate(poly):
-            out[j] ^= coef
-            if coef:
-                out[j + 1] ^= _EXP[_LOG[coef] + i]
-        poly = out
-    return tuple(_LOG[c] for c in poly[1:])
-
-
-@cache
-def _products(count: int) -> tuple[int, ...]:
-    """For each byte value, the generator's coefficients times it, packed in one integer
-    (``count`` bytes, big end first): the remainder then updates a byte at a time."""
-    logs = _generator_logs(count)
-    out = [0]
-    for factor in range(1, 256):
-        lf = _LOG[factor]
-        out.append(int.from_bytes(bytes(_EXP[lf + lg] for lg in logs), "big"))
-    return tuple(out)
-
-
-@cache
-def _remainders(length: int, count: int) -> tuple[tuple[int, ...], ...]:
-    """For each place of a block of ``length`` data words, what a word of each value there
-    adds to the ``count`` error correction words (as one integer). The remainder is linear in
-    the data (over GF(2)), so a block's is the XOR of its words' parts: the last word's part
-    is the product table itself, each earlier one the next's moved on by a zero word."""
-    products = _products(count)
-    shift, keep = 8 * (count - 1), (1 << 8 * count) - 1
-    tables = [products]
-    for _ in range(length - 1):
-        tables.append(tuple(((rem << 8) & keep) ^ products[rem >> shift] for rem in tables[-1]))
-    return tuple(reversed(tables))
-
-
-def _error_words(data: bytes, count: int) -> bytes:
-    """The ``count`` error correction words of a block (polynomial division by the code's
-    generator), from the parts of its words."""
-    return reduce(xor, map(getitem, _remainders(len(data), count), data)).to_bytes(count, "big")
-
-
-def _interleave(blocks: list[bytes]) -> bytes:
-    """The blocks' words, the first of each block, then the second, … (shorter blocks
-    end early)."""
-    count = len(blocks)
-    if count == 1:
-        return blocks[0]
-    short = min(map(len, blocks))
-    out = bytearray(short * count)
-    for k, block in enumerate(blocks):
-        out[k::count] = block[:short]
-    for place in range(short, max(map(len, blocks))):
-        out += bytes(block[place] for block in blocks if len(block) > place)
-    return bytes(out)
-
-
-_PADS = bytes([QRCode.PAD0, QRCode.PAD1]) * 1500  # more than the largest code holds
-
-
-class _Bits(QRBitBuffer):
-    """``QRBitBuffer`` with the bits kept in one integer: ``put`` takes a field at once rather
-    than bit by bit (the same bytes, read from ``buffer``)."""
-
-    def __init__(self) -> None:
-        self.value = 0
-        self.length = 0
-
-    def put(self, num: int, length: int) -> None:
-        self.value = (self.value << length) | (num & ((1 << length) - 1))
-        self.length += length
-
-    def putBit(self, bit: bool) -> None:
-        self.put(1 if bit else 0, 1)
-
-    @property
-    def buffer(self) -> bytes:
-        pad = -self.length % 8
-        return (self.value << pad).to_bytes((self.length + pad) // 8, "big")
-
-
-@cache
-def _blocks(version: int) -> tuple[tuple[tuple[int, int], ...], int]:
-    """The (data, error correction) word counts of the blocks of ``version`` (medium error
-    correction), from the encoder's table, and the data capacity in bits."""
-    blocks = QRRSBlock.getRSBlocks(version, QRErrorCorrectLevel.M)
-    counts = tuple((b.dataCount, b.totalCount - b.dataCount) for b in blocks)
-    return counts, 8 * sum(data for data, _ecc in counts)
-
-
-_VERSIONS: dict[tuple[tuple[type, int], ...], int] = {}
-
-
-def _version(code: QRCode) -> int:
-    """``QRCode.calculate_version``, asked once for each kind and length of data."""
-    key = tuple((type(data), len(data)) for data in code.dataList)
-    version = _VERSIONS.get(key)
-    if version is None:
-        version = _VERSIONS[key] = code.calculate_version()
-    return version
-
-
-def _code_words(code: QRCode) -> bytes:
-    """The data and error correction words of a code, interleaved (``QRCode.createData``)."""
-    blocks, capacity = _blocks(code.version)
-    buffer = _Bits()
-    for data in code.dataList:
-        if type(data) is QR8bitByte:  # the encoder writes it a byte at a time
-            data.write_header(buffer, code.version)
-            buffer.put(int.from_bytes(data.data, "big"), 8 * len(data.data))
-        else:
-            data.write(buffer, code.version)
-    if buffer.length > capacity:
-        raise ValueError("QR code length overflow")
-    if buffer.length + 4 <= capacity:
-        buffer.put(0, 4)
-    buffer.put(0, -buffer.length % 8)
-    data = buffer.buffer + _PADS[: (capacity - buffer.length) // 8]
-    words, ecc, offset = [], [], 0
-    for data_count, ecc_count in blocks:
-        chunk = data[offset : offset + data_count]
-        offset += data_count
-        words.append(chunk)
-        ecc.append(_error_words(chunk, ecc_count))
-    return _interleave(words) + _interleave(ecc)
-
-
-@cache
-def _data_places(version: int, mask: int) -> tuple[tuple[int, int, bool], ...]:
-    """(row, column, mask bit) of every data module of ``version`` in the order
-    ``QRCode.mapData`` fills them: its own position iterator and mask function, once."""
-    code = QRCode(version, QRErrorCorrectLevel.M)
-    code.moduleCount = version * 4 + 17
-    masked = QRUtil.getMask(mask)
-    return tuple((row, col, bool(masked(row, col))) for col, row in code._dataPosIterator())
-
-
-class _Frame(QRCode):
-    """reportlab's ``QRCode`` drawing the function patterns only (finders, timing, format
-    and version information): ``mapData`` leaves the data modules alone."""
-
-    def mapData(self, data: list[int], maskPattern: int) -> None:
-        pass
-
-
-# The grid is built a column at a time. The encoder places the data bits up and down
-# strips two modules wide, from the right, right module then left one, row after row,
-# leaving out the function patterns and the vertical timing column. Laid along that path
-# with the function modules put back in their places, a strip's two columns are every
-# other module of its part: two slices each, where laying the grid out row after row would
-# take a look-up a module.
-
-
-class _Layout:
-    """What a version's codes share (with the renderers' mask): the data module count, the
-    mask bits of the data modules in the encoder's order as one integer, the pieces of the
-    path along the strips (a slice of the data bits, or function modules as "0"/"1"), and
-    the grid's columns in the order they come out, with their rows in order."""
-
-    def __init__(self, version: int, mask: int) -> None:
-        frame = _Frame(version, QRErrorCorrectLevel.M)
-        frame.dataCache = []
-        frame.makeImpl(False, mask)
-        modules = frame.modules
-        self.size = size = frame.moduleCount
-        path: list[tuple[int, int]] = []  # (row, column) along the strips
-        self.columns: list[tuple[int, list[int]]] = []  # (column, its rows in order)
-        col, up = size - 1, True
-        while col > 0:
-            if col == 6:  # the vertical timing pattern: no strip
-                col -= 1
-            rows = list(range(size - 1, -1, -1)) if up else list(range(size))
-            path += [(row, c) for row in rows for c in (col, col - 1)]
-            self.columns += [(col, rows), (col - 1, rows)]
-            col, up = col - 2, not up
-        self.columns.append((6, list(range(size))))
-        self.timing = "".join("01"[bool(modules[row][6])] for row in range(size))
-        places = _data_places(version, mask)
-        cells = [(row, col) for row, col, _flip in places]
-        data = set(cells)
-        if [place for place in path if place in data] != cells:  # the encoder's own order
-            raise AssertionError(f"QR version {version}: the data path differs")
-        self.count = len(places)
-        self.flips = int("".join("01"[flip] for _row, _col, flip in places) or "0", 2)
-        pieces: list[tuple[int, int, str]] = []
-        taken = 0
-        for row, col in path:
-            if (row, col) in data:  # the next data bit: grow or start a slice
-                if pieces and not pieces[-1][2]:
-                    pieces[-1] = (pieces[-1][0], taken + 1, "")
-                else:
-                    pieces.append((taken, taken + 1, ""))
-                taken += 1
-            elif pieces and pieces[-1][2]:
-                pieces[-1] = (0, 0, pieces[-1][2] + "01"[bool(modules[row][col])])
-            else:
-                pieces.append((0, 0, "01"[bool(modules[row][col])]))
-        self.pieces = tuple(pieces)
-        # A strip's part of the path: its right column at even places, its left at odd.
-        n = 2 * size
-        self.parts = [
-            slice(k * n + side, (k + 1) * n, 2) for k in range(len(path) // n) for side in (0, 1)
-        ]
-
-    def grid(self, digits: str) -> str:
-        """The modules as "0"/"1", a column at a time in ``columns`` order, each column
-        followed by a "0"; ``digits`` are the data bits, masked, in the encoder's order."""
-        along = "".join([fixed or digits[a:b] for a, b, fixed in self.pieces])
-        columns = [along[part] for part in self.parts]
-        columns.append(self.timing)
-        return "0".join(columns) + "0"
-
-
-@cache
-def _layout(version: int, mask: int) -> _Layout:
-    return _Layout(version, mask)
-
-
-def _qr_grid(text: str) -> tuple[_Layout, str]:
-    """The version's layout and the modules, "0"/"1", a column at a time (``_Layout.grid``),
-    as ``QRCode.makeImpl`` lays them out: its function patterns, then the data bits in its
-    order through its mask."""
-    code = QRCode(None, QRErrorCorrectLevel.M)
-    if text and text.isascii() and not QRNumber.valid(text) and not QRAlphaNum.valid(text):
-        # What addData settles on for such a text (not digits only, not of the alphanumeric
-        # set, no kanji), without raising and catching an error for each mode it tries.
-        code.addData(QR8bitByte(text))
-    else:
-        code.addData(text)
-    code.version = _version(code)
-    layout = _layout(code.version, QR_MASK)
-    words = _code_words(code)
-    # The words' bits, then light remainder bits up to the module count, through the mask:
-    # as binary digits, one a module.
-    data = (int.from_bytes(words, "big") << (layout.count - 8 * len(words))) ^ layout.flips
-    return layout, layout.grid(format(data, f"0{layout.count}b"))
-
-
-def qr_matrix(text: str) -> list[list[bool]]:
-    """The modules of a QR code (medium error correction), from reportlab's encoder, row
-    after row."""
-    layout, grid = _qr_grid(text)
-    size = layout.size
-    matrix = [[False] * size for _ in range(size)]
-    for j, (col, rows) in enumerate(layout.columns):
-        for t, row in enumerate(rows):
-            matrix[row][col] = grid[j * (size + 1) + t] == "1"
-    return matrix
-
-
-# Finding the runs of dark modules: each dark module becomes a character naming its place
-# in its group of columns, each light one a space; splitting a group at the spaces leaves
-# its runs as strings, each naming its column, rows and length, and the group's table makes
-# each run's operator once. The marking is integer arithmetic on the whole grid at once, a
-# byte a module (Latin-1); a group has as many columns as there are characters that are not
-# whitespace to name its places (seven of a version 4 code's 33).
-_NAMES = "".join(c for c in map(chr, range(256)) if not c.isspace())
-
-
-class _RunOps(dict[str, str]):
-    """The ``re`` operator (module units, y up) of each run of dark modules in one group of
-    columns, made once."""
-
-    def __init__(self, layout: _Layout, first: int) -> None:
-        super().__init__()
-        self.layout = layout
-        self.first = first  # the group's first column (in the grid's order)
-
-    def __missing__(self, run: str) -> str:
-        size = self.layout.size
-        j, t = divmod(_NAMES.index(run[0]), size + 1)
-        col, rows = self.layout.columns[self.first + j]
-        top = min(rows[t], rows[t + len(run) - 1])
-        op = self[run] = f"{col} {size - top - len(run)} 1 {len(run)} re"
-        return op
-
-
-class _Runs:
-    """A version's groups of columns: their slices of the grid and run tables, and the
-    integers that mark the grid (see qr_path)."""
-
-    def __init__(self, layout: _Layout) -> None:
-        stride = layout.size + 1
-        per = len(_NAMES) // stride  # columns a group
-        columns = len(layout.columns)
-        self.groups = [
-            (slice(first * stride, min(first + per, columns) * stride), _RunOps(layout, first))
-            for first in range(0, columns, per)
-        ]
-        names = "".join(
-            " " if t == layout.size else _NAMES[(j % per) * stride + t]
-            for j in range(columns)
-            for t in range(stride)
-        )
-        length = columns * stride
-        self.spaces = int.from_bytes(b" " * length, "big")
-        self.names = int.from_bytes(names.encode("latin-1"), "big") ^ self.spaces
-        self.zeros = int.from_bytes(b"0" * length, "big")
-
-
-_RUNS: dict[int, _Runs] = {}
-
-
-# The codes of a big night (500 couples' pages, 250 tables') are about 3.5 kB of operators
-# each; a worker keeps the last QR_CACHE of them: the table pages' codes come back on the
-# table cards and on every game's score sheets.
+# A worker keeps the rectangles of its last QR_CACHE codes: a table's code is on its table
+# card and on every game's score sheets.
 QR_CACHE = 2048
 
 
+def qr_modules(text: str) -> list[list[bool]]:
+    """The modules of ``text``'s QR code, row after row from the top, dark as True: what
+    ``QRCode.make`` lays out, with the mask QR_MASK."""
+    code = QRCode(None, QRErrorCorrectLevel.M)
+    code.addData(text)
+    code.version = code.calculate_version()
+    code.makeImpl(False, QR_MASK)
+    return code.modules
+
+
 @lru_cache(maxsize=QR_CACHE)
-def qr_path(text: str) -> tuple[int, str]:
-    """(modules a side, the PDF operators filling its dark modules) in module units, y up:
-    a rectangle per run of dark modules in a column, all in one path."""
-    layout, grid = _qr_grid(text)
-    runs = _RUNS.get(layout.size)
-    if runs is None:
-        runs = _RUNS.setdefault(layout.size, _Runs(layout))
-    # A byte a module, "0" or "1"; less "0", 0 or 1; times 0xFF, 0 or all ones (no carry
-    # crosses a module); then a dark module's name or, for a light one, a space.
-    ones = (int.from_bytes(grid.encode("latin-1"), "big") - runs.zeros) * 0xFF
-    marked = ((ones & runs.names) ^ runs.spaces).to_bytes(len(grid), "big").decode("latin-1")
-    ops: list[str] = []
-    for part, table in runs.groups:
-        ops += map(table.__getitem__, marked[part].split())
-    ops.append("f")
-    return layout.size, "\n".join(ops)
-
-
-# Page and form streams are Flate-compressed at this level. Most of a page's bytes are QR
-# code rectangles: for a big night's set, zlib's default (6) makes streams an eighth smaller
-# than level 4 in about twice the time (BENCHMARKS.md, "Printing").
-FLATE_LEVEL = 4
-
-
-class _Flate(PDFStreamFilterZCompress):
-    def encode(self, text: str | bytes) -> bytes:
-        return zlib.compress(text.encode("utf-8") if isinstance(text, str) else text, FLATE_LEVEL)
-
-
-_FLATE = _Flate()
-
-
-class PdfCanvas(Canvas):
-    """A reportlab canvas whose page and form streams are written Flate-compressed in binary,
-    whatever ``rl_config.useA85`` says: reportlab's default adds ASCII85 on top (a quarter
-    bigger, and a third of the render time in pure Python). The choice is the canvas's own,
-    made as it saves: nothing process-wide changes while a document renders, so renders in
-    threads of one process do not disturb one another."""
-
-    def save(self) -> None:
-        for obj in list(self._doc.idToObject.values()):
-            if (
-                isinstance(obj, PDFPage | PDFFormXObject)
-                and obj.compression
-                and obj.Contents is None
-                and obj.stream
-            ):
-                stream = PDFStream(content=obj.stream, filters=[_FLATE])
-                stream.__Comment__ = "page stream" if isinstance(obj, PDFPage) else "form stream"
-                obj.Contents = stream
-                obj.compression = 0  # the form would set its filters again from rl_config
-        super().save()
-
-
-# reportlab's escapePDF goes a byte at a time in Python; the same escapes (taken from it)
-# as one str.translate.
-_ESCAPES = {c: escapePDF(bytes([c])) for c in range(256)}
-_ESCAPES = {c: escaped for c, escaped in _ESCAPES.items() if escaped != chr(c)}
-
-
-def _escape(part: bytes) -> str:
-    """``escapePDF(part)``: a string's bytes as they go between parentheses."""
-    return part.decode("latin-1").translate(_ESCAPES)
-
-
-def num(value: float) -> str:
-    """A number as a PDF operand: at most five decimals, no trailing zeros."""
-    if value == int(value):
-        return str(int(value))
-    return f"{value:.5f}".rstrip("0").rstrip(".")
+def qr_rects(text: str) -> tuple[int, tuple[tuple[int, int, int, int], ...]]:
+    """(modules a side with the quiet zone, the rectangles (x, y, width, height) covering
+    the dark modules once) in module units, y up: the runs of dark modules in each row, a run
+    the same in the rows below it taking them in."""
+    modules = qr_modules(text)
+    side = len(modules) + 2 * QR_BORDER
+    rects = []
+    above: dict[tuple[int, int], int] = {}  # (first column, length) → its first row
+    for r, row in enumerate([*modules, []]):  # the empty row closes the last runs
+        runs, col = {}, QR_BORDER
+        for dark, run in groupby(row):
+            count = len(list(run))
+            if dark:
+                runs[col, count] = above.pop((col, count), r)
+            col += count
+        for (col, count), first in above.items():
+            rects.append((col, side - QR_BORDER - r, count, r - first))
+        above = runs
+    return side, tuple(rects)
 
 
 class Doc:
     """One document being drawn: the canvas, the page size, fonts, labels and the page loop.
 
-    Text goes straight into the page's operators (``BT … Tj ET``, what ``drawString`` writes
-    without the text object built for each string); the operators of each string with its
-    font and size are made once a document."""
+    Text goes through the canvas (``drawString``, ``drawCentredString``, ``drawRightString``)
+    after ``text`` has made it printable; fixed parts and QR codes are forms."""
 
     def __init__(self, data: dict[str, Any], paper: str) -> None:
         if paper not in PAPER_SIZES:
@@ -750,7 +374,7 @@ class Doc:
         self.labels = LABELS[self.language]
         self.buffer = io.BytesIO()
         drive = data.get("drive", {})
-        self.canvas = PdfCanvas(
+        self.canvas = Canvas(
             self.buffer,
             pagesize=(self.width, self.height),
             pageCompression=1,
@@ -759,9 +383,8 @@ class Doc:
         self.canvas.setTitle(self.text(f"{drive.get('name', '')} — {data.get('document', '')}"))
         self.canvas.setAuthor(self.text(drive.get("club", "")))
         self.canvas.setCreator("fortyfives")
-        self._fonts = {name: pdfmetrics.getFont(name) for name in (self.regular, self.bold)}
-        self._shown: dict[tuple[str, float, str], str] = {}
         self._forms: set[str] = set()
+        self._codes: dict[str, tuple[str, int]] = {}  # a QR code's text → (form, modules)
 
     # --- text -----------------------------------------------------------------------------
 
@@ -778,44 +401,7 @@ class Doc:
         return self.text(self.labels[key])
 
     def string_width(self, text: str, font: str, size: float) -> float:
-        """``pdfmetrics.stringWidth``; for the TrueType fonts summed in C, not in a generator."""
-        ttf = self._fonts.get(font) if self.unicode else None
-        if ttf is None:
-            return pdfmetrics.stringWidth(text, font, size)
-        face = ttf.face
-        widths = map(face.charWidths.get, map(ord, text), repeat(face.defaultWidth))
-        return 0.001 * size * sum(widths)
-
-    def _show(self, font: str, size: float, text: str) -> str:
-        """The operators showing ``text`` in ``font`` at ``size`` (TrueType fonts), made once:
-        for each font subset its name, size and leading, then its part of the string, and a
-        line end, as ``drawString`` writes them (``PDFTextObject._formatText``)."""
-        key = (font, size, text)
-        shown = self._shown.get(key)
-        if shown is None:
-            ttf, doc = self._fonts[font], self.canvas._doc
-            tf = f"{num(size)} Tf {num(size * 1.2)} TL"
-            parts = [
-                f"{ttf.getSubsetInternalName(subset, doc)} {tf} ({_escape(part)}) Tj"
-                for subset, part in self._split(ttf, text)
-            ]
-            shown = self._shown[key] = " ".join([*parts, "T*"])
-        return shown
-
-    def _split(self, ttf: TTFont, text: str) -> list[tuple[int, bytes]]:
-        """``ttf.splitString(text, doc)``: when every character already has its code in the
-        document's first subset, looked up in C; else reportlab's own loop, which assigns
-        codes to new characters."""
-        doc = self.canvas._doc
-        state = ttf.state.get(doc)
-        if state is not None:
-            try:
-                codes = bytes(map(state.assignments.__getitem__, map(ord, text)))
-            except (KeyError, ValueError):  # a new character, or one past the first subset
-                pass
-            else:
-                return [(0, codes)] if codes else []
-        return ttf.splitString(text, doc)
+        return pdfmetrics.stringWidth(text, font, size)
 
     def draw(
         self,
@@ -828,21 +414,11 @@ class Doc:
         align: str = "left",
         font: str | None = None,
     ) -> None:
-        font = font or (self.bold if bold else self.regular)
-        text = self.text(value)
-        if not self.unicode or font not in self._fonts:  # the standard fonts: the canvas's own
-            c = self.canvas
-            c.setFont(font, size)  # always: a literal Q may have restored another font
-            {"center": c.drawCentredString, "right": c.drawRightString}.get(align, c.drawString)(
-                x, y, text
-            )
-            return
-        if align != "left":
-            width = self.string_width(text, font, size)
-            x -= width if align == "right" else width / 2
-        self.canvas._code.append(
-            f"BT 1 0 0 1 {num(x)} {num(y)} Tm {self._show(font, size, text)} ET"
-        )
+        """``value`` made printable (``text``), drawn by the canvas in the fill colour set."""
+        c = self.canvas
+        c.setFont(font or (self.bold if bold else self.regular), size)
+        show = {"center": c.drawCentredString, "right": c.drawRightString}.get(align, c.drawString)
+        show(x, y, self.text(value))
 
     def fit(self, value: Any, size: float, width: float, *, bold: bool = False) -> float:
         """The font size (at most ``size``) at which ``value`` fits in ``width``."""
@@ -868,13 +444,15 @@ class Doc:
 
     # --- drawing helpers ------------------------------------------------------------------
 
-    def literal(self, ops: str) -> None:
-        """PDF operators written as they are (the canvas's own state is left alone)."""
-        self.canvas._code.append(ops)
-
     def gray(self, level: float) -> None:
-        """The fill gray (``setFillGray`` without its bookkeeping)."""
-        self.canvas._code.append(f"{num(level)} g")
+        self.canvas.setFillGray(level)
+
+    def band(self, x: float, y: float, width: float, height: float, level: float) -> None:
+        """A filled gray rectangle (a table's alternate rows); the fill goes back to black."""
+        c = self.canvas
+        c.setFillGray(level)
+        c.rect(x, y, width, height, stroke=0, fill=1)
+        c.setFillGray(0)
 
     def form(self, name: str, draw: Callable[[], None]) -> None:
         """Draw ``name`` (a fixed part of a page) once as a form, then reuse it."""
@@ -887,29 +465,45 @@ class Doc:
 
     def qr(self, url: str, x: float, y: float, size: float) -> None:
         """A QR code for ``url`` with its lower-left corner at (x, y), ``size`` wide (a white
-        quiet zone of 2 modules included)."""
-        modules, path = qr_path(url)
-        module = size / (modules + 4)
-        # What saveState, a white rect, translate, scale and restoreState on the canvas
-        # write, as one literal (the canvas's own state is left as it was, as Q restores).
-        self.canvas._code.append(
-            f"q\n1 g\nn {num(x)} {num(y)} {num(size)} {num(size)} re f*\n0 g\n"
-            f"{num(module)} 0 0 {num(module)} {num(x + 2 * module)} {num(y + 2 * module)} cm\n"
-            f"{path}\nQ"
-        )
+        quiet zone of QR_BORDER modules included): drawn once a document as a form, in module
+        units, and placed here scaled."""
+        c = self.canvas
+        form = self._codes.get(url)
+        if form is None:
+            side, rects = qr_rects(url)
+            form = self._codes[url] = (f"qr{len(self._codes)}", side)
+            c.beginForm(form[0], 0, 0, side, side)
+            c.setFillGray(1)
+            c.rect(0, 0, side, side, stroke=0, fill=1)
+            c.setFillGray(0)
+            path = c.beginPath()
+            for rect in rects:
+                path.rect(*rect)
+            c.drawPath(path, stroke=0, fill=1)
+            c.endForm()
+        name, side = form
+        c.saveState()
+        c.translate(x, y)
+        c.scale(size / side, size / side)
+        c.doForm(name)
+        c.restoreState()
 
     def cut_marks(self, xs: list[float], ys: list[float], length: float = 10) -> None:
         """Short cut marks outside the grid at every column and row line, as one path."""
         left, right, bottom, top = xs[0], xs[-1], ys[0], ys[-1]
-        ops = ["q 0.4 w 0.3 G"]
+        lines = []
         for x in xs:
-            ops.append(f"{num(x)} {num(top + 3)} m {num(x)} {num(top + 3 + length)} l")
-            ops.append(f"{num(x)} {num(bottom - 3)} m {num(x)} {num(bottom - 3 - length)} l")
+            lines.append((x, top + 3, x, top + 3 + length))
+            lines.append((x, bottom - 3, x, bottom - 3 - length))
         for y in ys:
-            ops.append(f"{num(left - 3)} {num(y)} m {num(left - 3 - length)} {num(y)} l")
-            ops.append(f"{num(right + 3)} {num(y)} m {num(right + 3 + length)} {num(y)} l")
-        ops.append("S Q")
-        self.literal("\n".join(ops))
+            lines.append((left - 3, y, left - 3 - length, y))
+            lines.append((right + 3, y, right + 3 + length, y))
+        c = self.canvas
+        c.saveState()
+        c.setLineWidth(0.4)
+        c.setStrokeGray(0.3)
+        c.lines(lines)
+        c.restoreState()
 
     def footer_fixed(self) -> None:
         """The footer's left part: the drive and its date (the same on every page)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from scoring.pdf.base import Doc, Progress, chunks, format_date, num
+from scoring.pdf.base import Doc, Progress, chunks, format_date
 
 MARGIN = 36
 
@@ -63,8 +63,7 @@ class Movement:
                         y -= row_h
                     for i, item in enumerate(column):
                         if i % 2 == 0:
-                            band = (x, y - row_h * 0.3, col_w - 12, row_h)
-                            doc.literal(f"0.94 g {' '.join(map(num, band))} re f 0 g")
+                            doc.band(x, y - row_h * 0.3, col_w - 12, row_h, 0.94)
                         draw(item, x, y, col_w - 12)
                         y -= row_h
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from scoring.pdf.base import Doc, Progress, chunks, format_date, num, reminder
+from scoring.pdf.base import Doc, Progress, chunks, format_date, reminder
 
 COLUMNS, ROWS = 2, 4
 MARGIN = 24
@@ -126,9 +126,10 @@ class PunchCards:
             row, col = divmod(i, COLUMNS)
             x = MARGIN + col * self.card_w
             y = doc.height - MARGIN - (row + 1) * self.card_h
-            doc.literal(f"q 1 0 0 1 {num(x)} {num(y)} cm")  # saveState and translate
+            doc.canvas.saveState()
+            doc.canvas.translate(x, y)
             self._card(card)
-            doc.literal("Q")
+            doc.canvas.restoreState()
         count = len(cards)
         doc.form(f"punch-cuts-{count}", lambda: self._cut_marks(count))
 

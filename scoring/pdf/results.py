@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from scoring.pdf.base import Doc, Progress, format_date, format_time, num
+from scoring.pdf.base import Doc, Progress, format_date, format_time
 
 MARGIN = 40
 LINE = 15.0
@@ -130,15 +130,7 @@ class Results:
                 head()
             if i % 2 == 0:
                 y = self.y
-
-                band_ops = (
-                    f"0.95 g {num(MARGIN - 4)} {num(y - 4)} {num(w + 8)} {num(LINE)} re f 0 g"
-                )
-
-                def band(ops: str = band_ops) -> None:
-                    doc.literal(ops)
-
-                self._step(band)
+                self._step(lambda y=y: doc.band(MARGIN - 4, y - 4, w + 8, LINE, 0.95))
             place = ordinal(row["place"], doc.language) if row["place"] else "—"
             players = " & ".join(row["players"])
             if row["withdrawn"]:

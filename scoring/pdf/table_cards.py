@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.pdf.base import Doc, Progress, num
+from scoring.pdf.base import Doc, Progress
 
 MARGIN = 28
 
@@ -78,17 +78,15 @@ class TableCards:
         )
 
     def _page(self, table: dict[str, Any]) -> None:
-        doc = self.doc
+        doc, c = self.doc, self.doc.canvas
         doc.form("table-frame", self._frame)
-        code = doc.canvas._code
-        start = len(code)
         self._half(table)
-        half = code[start:]
-        # The top half: the same operators after saveState, a translation to the far corner
-        # and a rotation by 180°; then restoreState.
-        doc.literal(f"q -1 0 0 -1 {num(doc.width)} {num(doc.height)} cm")
-        code.extend(half)
-        doc.literal("Q")
+        # The top half: the same, turned round about the page's centre.
+        c.saveState()
+        c.translate(doc.width, doc.height)
+        c.rotate(180)
+        self._half(table)
+        c.restoreState()
 
     def render(self, progress: Progress | None) -> bytes:
         pages = [(lambda t=t: self._page(t)) for t in self.data["tables"]]

@@ -1,82 +1,39 @@
-"""How the renderers write their PDFs: QR codes module for module as reportlab's encoder lays
-them out, page streams Flate-compressed without touching reportlab's process-wide settings,
-and several documents rendered at once in one process (a worker's threads) coming out as
-they do one at a time."""
+"""How the renderers write their PDFs: each distinct QR code drawn once a document as a form
+and placed wherever it is printed, streams compressed by the canvas without touching
+reportlab's process-wide settings, and several documents rendered at once in one process (a
+worker's threads) coming out as they do one at a time."""
 
 from __future__ import annotations
 
 import io
-import random
-import string
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from pypdf import PdfReader
 from reportlab import rl_config
-from reportlab.graphics.barcode.qrencoder import QRCode, QRErrorCorrectLevel
-from reportlab.pdfgen.canvas import Canvas
 
 from scoring.pdf import render
-from scoring.pdf.base import QR_MASK, _layout, qr_matrix, qr_path
+from scoring.pdf.base import QR_BORDER, qr_modules, qr_rects
 from scoring.print_data import build
 from tests.pdf.helpers import pdf_pages, qr_codes, running_night
 
 BASE = "https://45s.example.org"
 
 
-def encoder_matrix(text: str) -> list[list[bool]]:
-    """The modules reportlab's own encoder lays out for ``text`` with the renderers' mask."""
-    code = QRCode(None, QRErrorCorrectLevel.M)
-    code.addData(text)
-    code.version = code.calculate_version()
-    code.makeImpl(False, QR_MASK)
-    return [[bool(m) for m in row] for row in code.modules]
-
-
-def texts() -> list[str]:
-    """URLs as printed, and texts of every mode and of sizes up to a version with blocks of
-    two lengths."""
-    rnd = random.Random(45)
-    out = [
-        "https://45s.example.org/c/sOmVOZAMXeYnvh8GkeewLw/",
-        "http://127.0.0.1:8000/t/PoNUO4k-tij1LKOATsolug/",
-        "12345678901234567890",
-        "HTTPS://45S.EXAMPLE.ORG/T/ABC",
-        "Équipe 7 · Thérèse",
-        "x",
-    ]
-    for length in (10, 30, 60, 100, 160, 250, 400):
-        out.append("".join(rnd.choice(string.ascii_letters + "/:.-_") for _ in range(length)))
-    return out
-
-
-def test_qr_codes_are_the_encoders_own_module_for_module() -> None:
-    for text in texts():
-        assert qr_matrix(text) == encoder_matrix(text), text
-
-
-def test_the_columns_follow_the_encoders_data_path_in_every_version() -> None:
-    for version in range(1, 41):
-        layout = _layout(version, QR_MASK)  # checks its path against the encoder's order
-        assert sorted(col for col, _rows in layout.columns) == list(range(version * 4 + 17))
-
-
-def test_a_qr_code_path_fills_exactly_its_dark_modules() -> None:
-    for text in texts():
-        modules = qr_matrix(text)
-        size, path = qr_path(text)
-        assert size == len(modules)
-        *rects, fill = path.split("\n")
-        assert fill == "f"
-        painted = [[False] * size for _ in range(size)]
-        for rect in rects:
-            *numbers, op = rect.split()
-            x, y, width, height = map(int, numbers)
-            assert op == "re" and width == 1  # a run of modules down a column
-            for row in range(size - y - height, size - y):  # the path's y goes up
-                assert not painted[row][x], text  # runs do not overlap
-                painted[row][x] = True
-        assert painted == modules, text
+def test_a_qr_codes_rectangles_cover_exactly_its_dark_modules() -> None:
+    for text in (f"{BASE}/c/sOmVOZAMXeYnvh8GkeewLw/", "12345678901234567890", "Équipe 7", "x"):
+        modules = qr_modules(text)
+        side, rects = qr_rects(text)
+        assert side == len(modules) + 2 * QR_BORDER
+        painted = [[False] * side for _ in range(side)]
+        for x, y, width, height in rects:
+            for row in range(side - y - height, side - y):  # y goes up
+                for col in range(x, x + width):
+                    assert not painted[row][col], text  # no module painted twice
+                    painted[row][col] = True
+        inner = [row[QR_BORDER : side - QR_BORDER] for row in painted[QR_BORDER:-QR_BORDER]]
+        assert inner == [list(map(bool, row)) for row in modules], text
+        assert not any(painted[0]) and not any(row[0] for row in painted)  # the quiet zone
 
 
 @pytest.fixture
@@ -94,33 +51,52 @@ def page_texts(pdf: bytes) -> list[str]:
     return [page.extract_text() for page in pdf_pages(pdf)]
 
 
-def test_streams_are_flate_and_reportlab_settings_stay_as_they_are(night_data, monkeypatch) -> None:
-    monkeypatch.setattr(rl_config, "useA85", 1)  # reportlab's default, set by another user
+def test_streams_are_compressed_and_reportlab_settings_stay_as_they_are(
+    night_data, monkeypatch
+) -> None:
+    monkeypatch.setattr(rl_config, "useA85", 0)  # as another user of reportlab set it
     seen = []
 
     def progress(done: int, total: int) -> None:
         seen.append(rl_config.useA85)  # mid-render: still as it was
 
     pdf = render("table-cards", night_data["table-cards"], progress=progress)
-    assert seen and set(seen) == {1}
-    assert rl_config.useA85 == 1
+    assert seen and set(seen) == {0}
+    assert rl_config.useA85 == 0
     for page in PdfReader(io.BytesIO(pdf)).pages:
-        assert list(page["/Contents"].get_object()["/Filter"]) == ["/FlateDecode"]
-        for form in page["/Resources"]["/XObject"].values():  # the card's fixed parts
-            assert list(form.get_object()["/Filter"]) == ["/FlateDecode"]
-    # a plain reportlab canvas meanwhile still writes its ASCII85 streams
-    buffer = io.BytesIO()
-    canvas = Canvas(buffer, pageCompression=1)
-    canvas.drawString(72, 720, "plain")
-    canvas.showPage()
-    canvas.save()
-    assert b"/ASCII85Decode" in buffer.getvalue()
+        assert "/FlateDecode" in list(page["/Contents"].get_object()["/Filter"])
+        for form in page["/Resources"]["/XObject"].values():  # the fixed parts, the codes
+            assert "/FlateDecode" in list(form.get_object()["/Filter"])
+
+
+def forms(pdf: bytes) -> list[set[str]]:
+    """The names of the forms each page places."""
+    return [set(page["/Resources"]["/XObject"]) for page in PdfReader(io.BytesIO(pdf)).pages]
+
+
+def test_each_distinct_qr_code_is_one_form_a_document_placed_where_it_is_printed(
+    night_data,
+) -> None:
+    tables = night_data["table-cards"]["tables"]
+    pdf = render("table-cards", night_data["table-cards"])
+    placed = forms(pdf)
+    codes = [names - {"/FormXob.table-frame"} for names in placed]
+    assert all(len(names) == 1 for names in codes)  # both halves place the page's one form
+    assert len(set().union(*codes)) == len(tables)  # a form for each table's code
+    assert qr_codes(pdf, page=2) == [tables[1]["url"], tables[1]["url"]]
+    # the same table's code on every one of its score sheets' pages and a card's on its card
+    sheets = render("score-sheets", night_data["score-sheets"])
+    assert len(set().union(*forms(sheets))) == 1 + len(night_data["score-sheets"]["tables"])
+    cards = night_data["punch-cards"]["cards"]
+    punch = render("punch-cards", night_data["punch-cards"])
+    assert qr_codes(punch) == sorted(card["url"] for card in cards[:8])
+    # a QR code's form is drawn once in the file, however often it is placed
+    assert pdf.count(b"/Subtype /Form") == len(tables) + 1
 
 
 def test_documents_rendered_at_once_in_threads_come_out_as_one_at_a_time(night_data) -> None:
     documents = list(night_data) * 3
     alone = {d: page_texts(render(d, night_data[d])) for d in night_data}
-    qr_path.cache_clear()  # the threads encode the codes again, side by side
     with ThreadPoolExecutor(max_workers=4) as pool:
         pdfs = list(pool.map(lambda d: render(d, night_data[d]), documents))
     for document, pdf in zip(documents, pdfs, strict=True):
