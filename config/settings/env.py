@@ -17,20 +17,18 @@ TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
 
 # The embedded default: one laptop, one SQLite file, several processes (web server, tasks)
-# writing to it. WAL lets readers go on while one writer writes; IMMEDIATE takes the write
-# lock at BEGIN, so two writers queue on busy_timeout instead of failing with "database is
-# locked" half-way through a transaction; synchronous=NORMAL is durable across a crash of
-# the application in WAL mode. Connections are kept between requests (CONN_MAX_AGE), as on
-# PostgreSQL: opening one reads the schema and sets the journal again, and closing the last one
-# checkpoints the WAL, which together cost more than a result's whole submission.
-# Django's SQLite backend with writers queueing on a lock file (config/sqlite/base.py).
-SQLITE_ENGINE = "config.sqlite"
+# writing to it, through Django's own SQLite backend and its options. WAL lets readers go on
+# while one writer writes; IMMEDIATE takes the write lock at BEGIN, so two writers queue on the
+# busy timeout (``timeout``, 20 s) instead of failing with "database is locked" half-way
+# through a transaction; synchronous=NORMAL is durable across a crash of the application in WAL
+# mode. Connections are kept between requests (CONN_MAX_AGE), as on PostgreSQL: opening one
+# reads the schema and sets the journal again, and closing the last one checkpoints the WAL,
+# which together cost more than a result's whole submission.
+SQLITE_ENGINE = "django.db.backends.sqlite3"
 SQLITE_OPTIONS: dict[str, Any] = {
     "transaction_mode": "IMMEDIATE",
     "timeout": 20,
-    "init_command": (
-        "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=20000;"
-    ),
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
 }
 
 
@@ -78,8 +76,7 @@ def database_settings(environ: Mapping[str, str], base_dir: Path) -> dict[str, A
     config: dict[str, Any] = dict(
         dj_database_url.parse(url, conn_max_age=max_age, conn_health_checks=True)
     )
-    if config["ENGINE"] == "django.db.backends.sqlite3":
-        config["ENGINE"] = SQLITE_ENGINE
+    if config["ENGINE"] == SQLITE_ENGINE:
         config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
     return config
 

@@ -26,7 +26,7 @@ BASE_DIR = Path(settings.BASE_DIR)
 
 def test_sqlite_is_the_default_database() -> None:
     config = database_settings({}, BASE_DIR)
-    assert config["ENGINE"] == "config.sqlite"
+    assert config["ENGINE"] == "django.db.backends.sqlite3"
     assert config["NAME"] == BASE_DIR / "db.sqlite3"
     assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
     assert config["OPTIONS"]["timeout"] == 20
@@ -73,7 +73,7 @@ def test_database_url_is_parsed() -> None:
 
 def test_a_sqlite_database_url_keeps_the_sqlite_options(tmp_path: Path) -> None:
     config = database_settings({"DATABASE_URL": f"sqlite:///{tmp_path}/x.db"}, BASE_DIR)
-    assert config["ENGINE"] == "config.sqlite"
+    assert config["ENGINE"] == "django.db.backends.sqlite3"
     assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
     assert "journal_mode=WAL" in config["OPTIONS"]["init_command"]
     assert config["CONN_MAX_AGE"] == 60

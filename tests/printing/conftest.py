@@ -136,7 +136,7 @@ def night(db: None) -> Night:
 def database_url() -> str:
     """The URL of the database this test runs on (the test database, by its name)."""
     db = connection.settings_dict
-    if db["ENGINE"] == "config.sqlite":
+    if connection.vendor == "sqlite":
         return f"sqlite:///{db['NAME']}"
     user = quote(db.get("USER") or "", safe="")
     password = quote(db.get("PASSWORD") or "", safe="")
