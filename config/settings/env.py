@@ -34,6 +34,29 @@ SQLITE_OPTIONS: dict[str, Any] = {
 }
 
 
+# PostgreSQL through psycopg 3. DATABASE_SERVER_SIDE_BINDING=true (Django's
+# "server_side_binding") sends the parameters apart from the statement; psycopg then prepares
+# a statement once a connection has run it DATABASE_PREPARE_THRESHOLD times (default 5,
+# psycopg's; "none": never; Django passes None unless told) and afterwards sends its name and
+# parameters only. With client-side binding (Django's default) nothing is prepared. Off by
+# default: see BENCHMARKS.md, "Result path on the ORM", for both measured; and a pooler in
+# transaction mode (PgBouncer's pool_mode = transaction) cannot keep prepared statements.
+POSTGRES_ENGINE = "django.db.backends.postgresql"
+
+
+def postgres_options(environ: Mapping[str, str]) -> dict[str, Any]:
+    """psycopg's connection options from the environment (see above)."""
+    if not env_bool(environ, "DATABASE_SERVER_SIDE_BINDING", False):
+        return {}
+    threshold = environ.get("DATABASE_PREPARE_THRESHOLD", "").strip().lower()
+    return {
+        "server_side_binding": True,
+        "prepare_threshold": (
+            None if threshold == "none" else env_int(environ, "DATABASE_PREPARE_THRESHOLD", 5)
+        ),
+    }
+
+
 def env_bool(environ: Mapping[str, str], name: str, default: bool) -> bool:
     """The variable as a boolean (1/true/yes/on or 0/false/no/off); ``default`` if unset."""
     raw = environ.get(name)
@@ -81,6 +104,8 @@ def database_settings(environ: Mapping[str, str], base_dir: Path) -> dict[str, A
     if config["ENGINE"] == "django.db.backends.sqlite3":
         config["ENGINE"] = SQLITE_ENGINE
         config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
+    elif config["ENGINE"] == POSTGRES_ENGINE:
+        config["OPTIONS"] = {**postgres_options(environ), **config.get("OPTIONS", {})}
     return config
 
 
