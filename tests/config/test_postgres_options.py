@@ -1,6 +1,6 @@
-"""PostgreSQL's connection options from the environment (config/settings/env.py): Django's
-client-side binding by default, psycopg's server-side binding and automatic prepared
-statements when DATABASE_SERVER_SIDE_BINDING is set, DATABASE_PREPARE_THRESHOLD passed on."""
+"""PostgreSQL's connection options from the environment (config/settings/env.py): psycopg's
+server-side binding and automatic prepared statements by default (DATABASE_PREPARE_THRESHOLD
+passed on), Django's client-side binding with DATABASE_SERVER_SIDE_BINDING=false."""
 
 from __future__ import annotations
 
@@ -24,9 +24,14 @@ def options(**environ: str) -> dict[str, Any]:
     return dict(config["OPTIONS"])
 
 
-def test_client_side_binding_by_default() -> None:
-    assert options() == {}
-    assert options(DATABASE_PREPARE_THRESHOLD="2") == {}  # nothing to prepare without it
+def test_server_side_binding_and_prepared_statements_by_default() -> None:
+    assert options() == {"server_side_binding": True, "prepare_threshold": 5}
+
+
+def test_client_side_binding_when_asked() -> None:
+    off = {"DATABASE_SERVER_SIDE_BINDING": "false"}
+    assert options(**off) == {}
+    assert options(**off, DATABASE_PREPARE_THRESHOLD="2") == {}  # nothing to prepare then
 
 
 def test_server_side_binding_and_the_prepare_threshold_are_read() -> None:
@@ -58,7 +63,7 @@ def _prepared_after_repeats(extra: dict[str, Any]) -> int:
     look-up six times (the default threshold is 5)."""
     config = {
         **connection.settings_dict,
-        "OPTIONS": {**connection.settings_dict["OPTIONS"], **extra},
+        "OPTIONS": extra,  # only the options measured (not this run's)
     }
     handler = ConnectionHandler({"default": config})
     other = handler["default"]
@@ -75,7 +80,6 @@ def _prepared_after_repeats(extra: dict[str, Any]) -> int:
 @pytest.mark.postgres
 @pytest.mark.django_db
 def test_psycopg_prepares_repeated_statements_only_with_server_side_binding() -> None:
-    on = {"DATABASE_SERVER_SIDE_BINDING": "true"}
-    assert _prepared_after_repeats(options()) == 0
-    assert _prepared_after_repeats(options(**on)) >= 1
-    assert _prepared_after_repeats(options(**on, DATABASE_PREPARE_THRESHOLD="none")) == 0
+    assert _prepared_after_repeats(options(DATABASE_SERVER_SIDE_BINDING="false")) == 0
+    assert _prepared_after_repeats(options()) >= 1
+    assert _prepared_after_repeats(options(DATABASE_PREPARE_THRESHOLD="none")) == 0
