@@ -5,11 +5,12 @@ PostgreSQL (where the drive is locked FOR SHARE for a result, FOR UPDATE otherwi
 from __future__ import annotations
 
 import random
+import threading
 from decimal import Decimal
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import DatabaseError, connection, transaction
 from django.db.models import Model
 from django.test.utils import CaptureQueriesContext
 
@@ -22,6 +23,8 @@ from scoring.services import _result_at, _seat_for, result_record
 from tests.scoring.nights import DESK, advance, new_drive, play_game, seeded, start, withdraw
 
 pytestmark = pytest.mark.django_db
+
+TIMEOUT = 10
 
 
 def values(instance: Model | None) -> dict[str, Any] | None:
@@ -133,3 +136,39 @@ def test_numbers_past_a_columns_range_find_no_seat(drive: Drive) -> None:
         with pytest.raises(ServiceError) as caught:
             _seat_for(drive, game, table)
         assert caught.value.code == code
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_on_postgresql_results_share_the_drive_lock_and_an_exclusive_writer_waits(
+    drive: Drive,
+) -> None:
+    """While one result's transaction holds the drive (FOR SHARE), another result's lock is
+    granted at once (tables are recorded side by side), and an exclusive lock (an advance's,
+    FOR UPDATE) waits for it."""
+    held, release = threading.Event(), threading.Event()
+
+    def one_result() -> None:
+        try:
+            with transaction.atomic():
+                _lock(drive, shared=True)
+                held.set()
+                release.wait(TIMEOUT)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=one_result)
+    thread.start()
+    try:
+        assert held.wait(TIMEOUT)
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '2s'")
+            assert _lock(drive, shared=True).pk == drive.pk
+        with pytest.raises(DatabaseError, match="lock timeout"), transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '200ms'")
+            _lock(drive)
+    finally:
+        release.set()
+        thread.join(TIMEOUT)
