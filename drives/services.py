@@ -23,11 +23,11 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from drives import race, rows
+from drives import race
 from drives.errors import Conflict, Forbidden, NotFound, ServiceError
 from drives.models import (
     ApiToken,
@@ -85,19 +85,16 @@ def audit(
     new: Any = None,
     note: str = "",
 ) -> AuditEntry:
-    # Inserted without compiling the INSERT each time (drives/rows.py): every result writes one.
-    return rows.insert(
-        AuditEntry(
-            club_id=club.pk if club is not None else drive.club_id,  # type: ignore[union-attr]
-            drive=drive,
-            user=actor.account,
-            channel=actor.channel,
-            action=action,
-            subject=subject,
-            old=old,
-            new=new,
-            note=note,
-        )
+    return AuditEntry.objects.create(
+        club_id=club.pk if club is not None else drive.club_id,  # type: ignore[union-attr]
+        drive=drive,
+        user=actor.account,
+        channel=actor.channel,
+        action=action,
+        subject=subject,
+        old=old,
+        new=new,
+        note=note,
     )
 
 
@@ -336,16 +333,6 @@ def _create_with_slug(model: Any, base: str, **fields: Any) -> Any:
     )
 
 
-_DRIVE_LOCKED = rows.Statement(
-    lambda sql, shared, locking: (
-        f"SELECT {sql.columns(Drive, 'd')}, {sql.columns(Club, 'c')} FROM {sql.table(Drive)} d"
-        + sql.join(Club, "c", sql.column(Drive, "club", "d"))
-        + f" WHERE {sql.column(Drive, 'id', 'd')} = %s"
-        + (sql.lock("d", shared=shared) if locking else "")
-    )
-)
-
-
 def _lock(drive: Drive, *, shared: bool = False) -> Drive:
     """The drive row (with its club), read again and locked for this transaction
     (PostgreSQL: FOR UPDATE; SQLite: the IMMEDIATE transaction already holds the write lock).
@@ -355,17 +342,22 @@ def _lock(drive: Drive, *, shared: bool = False) -> Drive:
     alongside an exclusive one — the results of different tables are recorded at the same time
     (their commits share the disk flushes), while the advance, which locks FOR UPDATE, waits
     for them and they wait for it. Two writes to the same table are taken one after the
-    other by a lock on that table's seat row (scoring.services).
-
-    One hand-written statement (drives/rows.py): every result takes this lock.
+    other by a lock on that table's seat row (scoring.services). The ORM's row locks are all
+    exclusive (``select_for_update``: FOR UPDATE, or FOR NO KEY UPDATE, which also conflicts
+    with itself and would queue the tables' results one behind the other), so this one lock
+    is written out: the drive's columns, its club then read on first use.
     """
-    row = _DRIVE_LOCKED.one([drive.pk], shared, race.locking())
-    if row is None:
+    if shared and race.locking() and connection.features.has_select_for_update_of:
+        for locked in Drive.objects.raw(_DRIVE_FOR_SHARE, [drive.pk]):
+            return locked
         raise Drive.DoesNotExist(f"drive {drive.pk} is gone")
-    locked, at = rows.build(Drive, row)
-    club, _ = rows.build(Club, row, at)
-    rows.relate(locked, "club", club)
-    return locked  # type: ignore[return-value]
+    rows = Drive.objects.select_related("club")
+    if race.locking():
+        rows = rows.select_for_update(of=("self",))
+    return rows.get(pk=drive.pk)
+
+
+_DRIVE_FOR_SHARE = f"SELECT * FROM {Drive._meta.db_table} WHERE id = %s FOR SHARE"
 
 
 def _require_open(drive: Drive) -> None:

@@ -17,8 +17,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from drives import rows
-from drives.models import ApiToken, Club, Couple, Drive, Table
+from drives.models import ApiToken, Couple, Drive, Table
 
 # A token longer than this is none of ours: answer without hashing or querying it.
 MAX_TOKEN_LENGTH = 200
@@ -51,34 +50,6 @@ class TokenOwner:
         return None
 
 
-def _card_owner(sql: rows.Sql, model: type[Table] | type[Couple]) -> str:
-    return (
-        f"SELECT {sql.columns(model, 'o')}, {sql.columns(Drive, 'd')}, {sql.columns(Club, 'c')}"
-        f" FROM {sql.table(model)} o"
-        + sql.join(Drive, "d", sql.column(model, "drive", "o"))
-        + sql.join(Club, "c", sql.column(Drive, "club", "d"))
-        + f" WHERE {sql.column(model, 'token', 'o')} = %s"
-    )
-
-
-# A table's or couple's token with its drive and club: one hand-written statement each
-# (drives/rows.py), as every phone sends one with each result.
-TABLE_BY_TOKEN = rows.Statement(lambda sql: _card_owner(sql, Table))
-COUPLE_BY_TOKEN = rows.Statement(lambda sql: _card_owner(sql, Couple))
-
-
-def _card(statement: rows.Statement, model: type[Any], raw: str) -> Any:
-    row = statement.one([raw])
-    if row is None:
-        return None
-    owner, at = rows.build(model, row)
-    drive, at = rows.build(Drive, row, at)
-    club, _ = rows.build(Club, row, at)
-    rows.relate(drive, "club", club)
-    rows.relate(owner, "drive", drive)
-    return owner
-
-
 def token_possible(raw: str, max_length: int = MAX_TOKEN_LENGTH) -> bool:
     """Whether ``raw`` could be a token at all; if not, it is nobody's, without a look-up."""
     return len(raw) <= max_length and _TOKEN_CHARACTERS.fullmatch(raw) is not None
@@ -92,10 +63,10 @@ def token_owner(raw: str) -> TokenOwner | None:
         return None
     if len(raw) <= CARD_TOKEN_LENGTH:
         # Table and couple tokens are short enough for a QR code; API tokens are longer.
-        table = _card(TABLE_BY_TOKEN, Table, raw)
+        table = Table.objects.select_related("drive__club").filter(token=raw).first()
         if table is not None:
             return TokenOwner("table", table=table)
-        couple = _card(COUPLE_BY_TOKEN, Couple, raw)
+        couple = Couple.objects.select_related("drive__club").filter(token=raw).first()
         if couple is not None:
             return TokenOwner("couple", couple=couple)
         return None

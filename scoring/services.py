@@ -21,7 +21,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from drives import race, rows
+from drives import race
 from drives.errors import Conflict, NotFound, ServiceError
 from drives.models import AuditEntry, Couple, Drive, Game, Seat, Table
 from drives.services import Actor, _lock, _require_open, audit, game_open
@@ -47,45 +47,6 @@ class Recorded:
     replayed: bool = False
 
 
-def _seat_statement(sql: rows.Sql, lock: bool) -> str:
-    return (
-        f"SELECT {sql.columns(Seat, 's')}, {sql.columns(Game, 'g')}, {sql.columns(Table, 't')},"
-        f" {sql.columns(Couple, 'cs')}, {sql.columns(Couple, 'ca')} FROM {sql.table(Seat)} s"
-        + sql.join(Game, "g", sql.column(Seat, "game", "s"))
-        + sql.join(Table, "t", sql.column(Seat, "table", "s"))
-        + sql.join(Couple, "cs", sql.column(Seat, "stays", "s"), left=True)
-        + sql.join(Couple, "ca", sql.column(Seat, "arrives", "s"), left=True)
-        # The drive twice: the table is then found by its (drive, number) index and the seat
-        # by its (game, table) one, without scanning the game's seats.
-        + f" WHERE {sql.column(Game, 'drive', 'g')} = %s AND {sql.column(Game, 'number', 'g')} = %s"
-        f" AND {sql.column(Table, 'drive', 't')} = %s AND {sql.column(Table, 'number', 't')} = %s"
-        + (sql.lock("s") if lock else "")
-    )
-
-
-# The seat at a table in a game, with its game, table and couples; the table's result with
-# its winner; what was submitted under a key, if it was seen (drives/rows.py: every result
-# reads them).
-SEAT = rows.Statement(_seat_statement)
-RESULT_AT = rows.Statement(
-    lambda sql: (
-        f"SELECT {sql.columns(Result, 'r')}, {sql.columns(Couple, 'w')} FROM {sql.table(Result)} r"
-        + sql.join(Couple, "w", sql.column(Result, "winner", "r"))
-        + f" WHERE {sql.column(Result, 'seat', 'r')} = %s"
-    )
-)
-KEY_SEEN = rows.Statement(
-    lambda sql: (
-        f"SELECT {sql.column(ResultVersion, 'winner')},"
-        f" {sql.column(ResultVersion, 'winner_points')},"
-        f" {sql.column(ResultVersion, 'loser_points')} FROM {sql.table(ResultVersion)}"
-        f" WHERE {sql.column(ResultVersion, 'result')} = %s"
-        f" AND {sql.column(ResultVersion, 'key')} = %s"
-        f" ORDER BY {sql.column(ResultVersion, 'id')} LIMIT 1"
-    )
-)
-
-
 def _seat_for(
     drive: Drive, game_number: Any, table_number: Any, *, lock: bool = False
 ) -> tuple[Game, Seat]:
@@ -95,19 +56,24 @@ def _seat_for(
     for name, value in (("game", game_number), ("table", table_number)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise ServiceError(f"bad_{name}", f"The {name} must be a number from 1.")
-    row = None
-    if rows.fits(Game, "number", game_number) and rows.fits(Table, "number", table_number):
-        row = SEAT.one([drive.pk, game_number, drive.pk, table_number], lock and race.locking())
-    if row is not None:
-        seat, at = rows.build(Seat, row)
-        game, at = rows.build(Game, row, at)
-        table, at = rows.build(Table, row, at)
-        stays, at = rows.build(Couple, row, at)
-        arrives, _ = rows.build(Couple, row, at)
-        for field, other in (("game", game), ("table", table), ("stays", stays),
-                             ("arrives", arrives)):  # fmt: skip
-            rows.relate(seat, field, other)
-        return game, seat  # type: ignore[return-value]
+    # The drive twice: the table is found by its (drive, number) index and the seat by its
+    # (game, table) one, without scanning the game's seats. .order_by(): the models' default
+    # ordering would join and sort for nothing. A number past its column's range finds
+    # nothing (Django's integer look-ups), as a number of no table does.
+    seats = (
+        Seat.objects.select_related("game", "table", "stays", "arrives")
+        .filter(
+            game__drive=drive,
+            game__number=game_number,
+            table__drive=drive,
+            table__number=table_number,
+        )
+        .order_by()
+    )
+    if lock and race.locking():
+        seats = seats.select_for_update(of=("self",))
+    for seat in seats[:1]:
+        return seat.game, seat
     if not Game.objects.filter(drive=drive, number=game_number).exists():
         raise ServiceError(
             "game_not_started", f"Game {game_number} has not started.", game=game_number
@@ -119,19 +85,18 @@ def _seat_for(
 
 def _result_at(seat: Seat) -> Result | None:
     """The table's result in the seat's game, if any (read after the seat's lock)."""
-    row = RESULT_AT.one([seat.pk])
-    if row is None:
-        return None
-    result, at = rows.build(Result, row)
-    winner, _ = rows.build(Couple, row, at)
-    rows.relate(result, "winner", winner)
-    return result
+    return Result.objects.filter(seat=seat).select_related("winner").order_by().first()
 
 
 def _key_seen(result: Result, key: str) -> tuple[int, list[int] | None] | None:
     """What the first submission kept for the result under this idempotency key said: (its
     winner's id, its points), or None if the key is new."""
-    row = KEY_SEEN.one([result.pk, key])
+    row = (
+        ResultVersion.objects.filter(result=result, key=key)
+        .order_by("id")
+        .values_list("winner_id", "winner_points", "loser_points")
+        .first()
+    )
     if row is None:
         return None
     winner_id, winner_points, loser_points = row
@@ -330,13 +295,13 @@ def _record(
         AuditEntry.Channel.TABLE,
         AuditEntry.Channel.COUPLE,
     )
-    result = rows.insert(Result(
+    result = Result.objects.create(
         game=game, seat=seat, winner=winner, winner_points=win_pts, loser_points=lose_pts,
         verdict=verdict.code if verdict else "",
         state=Result.State.PENDING if needs_confirmation else Result.State.ACCEPTED,
-    ))  # fmt: skip
+    )  # fmt: skip
     version.result = result
-    rows.insert(version)
+    version.save()
     audit(
         drive, actor, "result.enter", subject=subject,
         new={"winner": winner.number, "points": result.points, "state": result.state},

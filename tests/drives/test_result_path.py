@@ -1,24 +1,21 @@
-"""The hand-written statements of the result path (drives/rows.py) read and write exactly what
-the ORM would: the same instances from the same rows, the same stored columns from the same
-instance, on SQLite and on PostgreSQL (prepared there once per connection)."""
+"""The look-ups of the result path (a card's token, the drive's lock, the table's seat and
+result) find what is stored, with their related rows and no further query, on SQLite and on
+PostgreSQL (where the drive is locked FOR SHARE for a result, FOR UPDATE otherwise)."""
 
 from __future__ import annotations
 
 import random
-from datetime import timedelta
+import threading
 from decimal import Decimal
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import DatabaseError, connection, transaction
 from django.db.models import Model
-from django.db.models.signals import post_init, post_save, pre_init, pre_save
 from django.test.utils import CaptureQueriesContext
-from django.utils import timezone
 
-from drives import rows
 from drives.errors import ServiceError
-from drives.models import AuditEntry, Club, Couple, Drive, Seat, Table
+from drives.models import AuditEntry, Couple, Drive, Seat, Table
 from drives.services import _lock
 from drives.tokens import token_owner
 from scoring.models import Result, ResultVersion
@@ -26,6 +23,8 @@ from scoring.services import _result_at, _seat_for, result_record
 from tests.scoring.nights import DESK, advance, new_drive, play_game, seeded, start, withdraw
 
 pytestmark = pytest.mark.django_db
+
+TIMEOUT = 10
 
 
 def values(instance: Model | None) -> dict[str, Any] | None:
@@ -118,35 +117,6 @@ def test_a_tables_result_reads_as_the_orm_does(drive: Drive) -> None:
     assert _result_at(empty_seat) is None
 
 
-def test_an_insert_stores_what_save_would(drive: Drive) -> None:
-    """The same instance saved by the ORM and by rows.insert: the same columns stored (JSON,
-    datetimes, foreign keys, blanks and NULLs included)."""
-    at = timezone.now() - timedelta(minutes=3)
-    made = []
-    for save in (lambda e: e.save(), rows.insert):
-        entry = AuditEntry(
-            club_id=drive.club_id, drive=drive, at=at, channel="table", action="result.enter",
-            subject="game 1 table 2", old=None, new={"winner": 3, "points": [60, 30], "é": "ü"},
-        )  # fmt: skip
-        save(entry)
-        assert entry.pk is not None and entry._state.adding is False
-        made.append(entry.pk)
-    first, second = (values(AuditEntry.objects.get(pk=pk)) for pk in made)
-    assert first is not None and second is not None
-    assert first.pop("id") != second.pop("id")
-    assert first == second
-    assert second["new"] == {"winner": 3, "points": [60, 30], "é": "ü"}
-    assert second["old"] is None  # SQL NULL, as the ORM stores None, not JSON null
-
-
-def test_the_result_paths_models_have_no_save_signals() -> None:
-    """rows.insert sends no signals; if a receiver is ever added for these models, it must
-    use save() (this fails to say so)."""
-    for model in (Result, ResultVersion, AuditEntry):
-        for signal in (pre_save, post_save, pre_init, post_init):
-            assert not signal.has_listeners(model), (model.__name__, signal)
-
-
 def test_a_recorded_result_is_stored_whole(drive: Drive) -> None:
     seat = Seat.objects.select_related("stays", "table").filter(game__drive=drive).first()
     assert seat is not None and seat.stays is not None
@@ -168,60 +138,37 @@ def test_numbers_past_a_columns_range_find_no_seat(drive: Drive) -> None:
         assert caught.value.code == code
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="prepared statements: PostgreSQL")
+@pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_postgresql_prepares_each_statement_once_per_connection(drive: Drive) -> None:
-    table = Table.objects.filter(drive=drive).first()
-    assert table is not None
+def test_on_postgresql_results_share_the_drive_lock_and_an_exclusive_writer_waits(
+    drive: Drive,
+) -> None:
+    """While one result's transaction holds the drive (FOR SHARE), another result's lock is
+    granted at once (tables are recorded side by side), and an exclusive lock (an advance's,
+    FOR UPDATE) waits for it."""
+    held, release = threading.Event(), threading.Event()
 
-    def prepared() -> set[str]:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT name FROM pg_prepared_statements WHERE name LIKE 'fortyfives_%%'"
-            )
-            return {name for (name,) in cursor.fetchall()}
+    def one_result() -> None:
+        try:
+            with transaction.atomic():
+                _lock(drive, shared=True)
+                held.set()
+                release.wait(TIMEOUT)
+        finally:
+            connection.close()
 
-    assert token_owner(table.token) is not None
-    before = prepared()
-    assert before
-    with CaptureQueriesContext(connection) as queries:
-        for _ in range(3):
-            assert token_owner(table.token) is not None
-    assert prepared() == before  # nothing prepared again
-    assert all(q["sql"].startswith("EXECUTE fortyfives_") for q in queries)
-    # A new connection (after a restart of the server, say) prepares them afresh.
-    connection.close()
-    assert token_owner(table.token) is not None
-    assert prepared() <= before and prepared()
-    connection.close()
-
-
-def test_a_statement_is_made_once_per_vendor_and_variant(drive: Drive) -> None:
-    made = []
-
-    def make(sql: rows.Sql, lock: bool) -> str:
-        made.append(lock)
-        return f"SELECT 1 FROM {sql.table(Club)} x" + (sql.lock("x") if lock else "")
-
-    statement = rows.Statement(make)
-    first = statement.text(connection, False)
-    assert statement.text(connection, False) is first
-    locked = statement.text(connection, True)
-    assert made == [False, True]
-    assert locked.endswith(" FOR UPDATE OF x") == (connection.vendor == "postgresql")
-    assert statement.one([], True) == (1,)  # one club: the drive's
-
-
-def test_each_statement_text_has_a_name_of_its_own() -> None:
-    """A connection that had prepared one text under a name would run that plan for any
-    other text given the same name: the names never repeat (drawn from one counter, so
-    not even two threads naming two texts at once can share one)."""
-    texts = [f"SELECT {n} AS test_name" for n in range(50)]
+    thread = threading.Thread(target=one_result)
+    thread.start()
     try:
-        names = [rows._name_of(text) for text in texts]
-        assert len(set(names)) == len(names)
-        assert [rows._name_of(text) for text in reversed(texts)] == names[::-1]
-        assert not set(names) & {rows._name_of("SELECT 'another'")}
+        assert held.wait(TIMEOUT)
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '2s'")
+            assert _lock(drive, shared=True).pk == drive.pk
+        with pytest.raises(DatabaseError, match="lock timeout"), transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '200ms'")
+            _lock(drive)
     finally:
-        for text in [*texts, "SELECT 'another'"]:
-            rows._names.pop(text, None)
+        release.set()
+        thread.join(TIMEOUT)
