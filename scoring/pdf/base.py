@@ -314,7 +314,8 @@ def format_time(iso: str, language: str) -> str:
 # correction, with a quiet zone of QR_BORDER modules. The mask is fixed rather than scored
 # eight ways (``QRCode.make``): any mask decodes, and scoring them is six sevenths of the time
 # a code takes. The widget's own drawing (its shapes through renderPDF) made a big night's set
-# take 29 s against 4 s with a canvas path of rectangles (BENCHMARKS.md, "Printing").
+# take 29 s against 3.9–5 s with a canvas path of rectangles, 1.7 s with reportlab's
+# rl_accel (users' target 10 s, the issue's 2 s; BENCHMARKS.md, "Printing").
 QR_BORDER = 2
 QR_MASK = 2
 # A worker keeps the rectangles of its last QR_CACHE codes: a table's code is on its table

@@ -153,11 +153,11 @@ class Outcome:
     error: BaseException | None = None
 
 
-def at_once(action: Callable[[int], Outcome]) -> list[Outcome]:
-    """``action(0)`` and ``action(1)`` in two threads released together, each on its own
+def at_once(action: Callable[[int], Outcome], writers: int = 2) -> list[Outcome]:
+    """``action(i)`` for each of ``writers`` threads released together, each on its own
     connection (closed when done)."""
-    barrier = threading.Barrier(2, timeout=TIMEOUT)
-    outcomes: list[Outcome | None] = [None, None]
+    barrier = threading.Barrier(writers, timeout=TIMEOUT)
+    outcomes: list[Outcome | None] = [None] * writers
 
     def run(i: int) -> None:
         try:
@@ -171,14 +171,14 @@ def at_once(action: Callable[[int], Outcome]) -> list[Outcome]:
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(writers)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(TIMEOUT)
     assert not any(thread.is_alive() for thread in threads), "a writer is stuck"
-    assert outcomes[0] is not None and outcomes[1] is not None, outcomes
-    return [outcomes[0], outcomes[1]]
+    assert all(outcome is not None for outcome in outcomes), outcomes
+    return [outcome for outcome in outcomes if outcome is not None]
 
 
 def statuses(outcomes: list[Outcome]) -> list[int]:

@@ -23,24 +23,21 @@ The tests commit for real and run once per backend (tests/integration/test_race.
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from datetime import date
 from typing import Any
 
 import pytest
-from django.db import DatabaseError, IntegrityError, close_old_connections, connection
+from django.db import DatabaseError, IntegrityError
 
 from drives import race
-from drives.errors import ServiceError
 from drives.models import AuditEntry, Drive
 from drives.services import SLUG_CHECKED, Actor, drive_create
 from tests.api.helpers import ClubUsers, make_club
 from tests.integration.test_race import (  # noqa: F401  (fixtures)
     CRASH,
-    TIMEOUT,
     Opener,
     Outcome,
+    at_once,
     backend,
     http_client,
     unlocked,
@@ -61,34 +58,6 @@ def club(backend: str) -> ClubUsers:  # noqa: F811
     return make_club("St. Joseph's Parish", "race")
 
 
-def all_at_once(action: Callable[[int], Outcome]) -> list[Outcome]:
-    """``action(i)`` for each of the writers, in threads released together, each on its own
-    connection (closed when done)."""
-    barrier = threading.Barrier(WRITERS, timeout=TIMEOUT)
-    outcomes: list[Outcome | None] = [None] * WRITERS
-
-    def run(i: int) -> None:
-        try:
-            close_old_connections()
-            barrier.wait()
-            outcomes[i] = action(i)
-        except DatabaseError as error:  # the control's crash
-            outcomes[i] = Outcome(CRASH, error=error)
-        except ServiceError as error:
-            outcomes[i] = Outcome(error.status, error=error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(WRITERS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(TIMEOUT)
-    assert not any(thread.is_alive() for thread in threads), "a writer is stuck"
-    assert all(outcome is not None for outcome in outcomes), outcomes
-    return [outcome for outcome in outcomes if outcome is not None]
-
-
 def create_at_once(club: ClubUsers, layer: str, window: Opener) -> list[Outcome]:  # noqa: F811
     """Every writer creates the same drive; an outcome's ``number`` is the drive's id."""
     if layer == "http":
@@ -107,7 +76,7 @@ def create_at_once(club: ClubUsers, layer: str, window: Opener) -> list[Outcome]
         return Outcome(201, drive.pk)
 
     window(SLUG_CHECKED)
-    return all_at_once(create)
+    return at_once(create, WRITERS)
 
 
 def statuses(outcomes: list[Outcome]) -> list[int]:
