@@ -3,6 +3,9 @@
 A caller is a user (by ``Authorization: Bearer <API token>`` or by the browser session), a
 table (its table card's token) or a couple (its punch card's token). The rules:
 
+The classes ``BearerToken`` and ``Session`` are django-ninja's auth of every endpoint
+(``AUTH``); what a caller may reach is decided per endpoint by ``drive_for`` and friends.
+
 - no credentials: 401 ``not_authenticated`` (with ``WWW-Authenticate: Bearer``); a bearer token
   that is nobody's: 401 ``bad_token``; too many of those from one address: 429
   ``rate_limited`` with ``Retry-After`` (``drives.ratelimit``), whatever token it sends next;
@@ -23,9 +26,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
+from ninja.security import APIKeyCookie, HttpBearer
 
 from drives import ratelimit
 from drives.errors import Forbidden, NotFound, ServiceError
@@ -85,16 +90,26 @@ class Caller:
 NO_SUCH_DRIVE = ("not_found", "No such drive.")
 
 
-def authenticate(request: HttpRequest) -> Caller:
-    """The caller of this request, or a 401/403. A bearer header wins over the session."""
-    header = request.META.get("HTTP_AUTHORIZATION", "")
-    if header:
+class BearerToken(HttpBearer):
+    """``Authorization: Bearer <token>``: an organizer's or scorer's API token
+    (``manage.py apitoken``), a table's token (its table card) or a couple's (its punch card).
+    One header for all three: the token says whose it is (``drives.tokens.token_owner``).
+    A bearer header wins over the session: once sent, it is the answer (a caller, or 401/403/
+    429), never a fall-through to the session."""
+
+    def __call__(self, request: HttpRequest) -> Caller | None:
+        header = request.META.get("HTTP_AUTHORIZATION", "")
+        if not header:
+            return None
         scheme, _, raw = header.strip().partition(" ")
         if scheme.lower() != "bearer" or not raw.strip():
             raise NotAuthenticated(
                 "bad_authorization", "Send the token as: Authorization: Bearer <token>."
             )
-        owner = token_owner(raw.strip())
+        return self.authenticate(request, raw.strip())
+
+    def authenticate(self, request: HttpRequest, token: str) -> Caller:
+        owner = token_owner(token)
         if owner is None:
             # A good token is always served (a hall's phones share one address); unknown
             # ones are counted, and past the limit refused with 429 instead of 401.
@@ -113,12 +128,29 @@ def authenticate(request: HttpRequest) -> Caller:
                 "token_expired", "The drive is closed: its table and couple tokens no longer work."
             )
         return Caller(owner.kind, "bearer", user=owner.user, table=owner.table, couple=owner.couple)
-    user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated and user.is_active:
+
+
+class Session(APIKeyCookie):
+    """The browser session of a logged-in member (Django's session middleware has read the
+    cookie); an unsafe method must pass Django's CSRF check (403 ``csrf_failed``)."""
+
+    param_name = settings.SESSION_COOKIE_NAME
+
+    def __call__(self, request: HttpRequest) -> Caller | None:
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated or not user.is_active:
+            return None
+        if self.csrf and request.method not in SAFE_METHODS:
+            check_csrf(request)
         return Caller("user", "session", user=user)
-    raise NotAuthenticated(
-        "not_authenticated", "Log in, or send an API token: Authorization: Bearer <token>."
-    )
+
+    def authenticate(self, request: HttpRequest, key: str | None) -> Any:  # pragma: no cover
+        raise NotImplementedError("the session middleware has read the cookie")
+
+
+# Every endpoint but the description: a bearer token first, then the session. Neither: 401
+# not_authenticated (scoring.api.views turns ninja's AuthenticationError into it).
+AUTH = [BearerToken(), Session(csrf=True)]
 
 
 class _CsrfCheck(CsrfViewMiddleware):

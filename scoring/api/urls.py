@@ -1,95 +1,75 @@
-"""The API's URLs, included under ``/api/v1/`` by ``config.urls``. Every pattern here is
-described in ``scoring.api.openapi`` (a test checks it); anything else under ``/api/v1/`` is a
-JSON 404."""
+"""The API's URLs, included under ``/api/v1/`` by ``config.urls``: django-ninja's (every
+endpoint of ``scoring.api.views``, ``openapi.json`` and the ``docs`` page, in the namespace
+``api``), each answering a method it does not serve with a JSON 405; anything else under
+``/api/v1/`` is a JSON 404."""
 
-from django.urls import path, re_path, register_converter
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
 
-from scoring.api import views as v
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.urls import URLPattern, include, path, re_path
+from ninja.utils import replace_path_param_notation
 
-
-class NumberConverter:
-    """A game, table or couple number: 1 to 9 digits (a longer one is no number of ours, and
-    would overflow the database's integers)."""
-
-    regex = "[0-9]{1,9}"
-
-    def to_python(self, value: str) -> int:
-        return int(value)
-
-    def to_url(self, value: int) -> str:
-        return str(value)
+from drives.errors import ServiceError
+from scoring.api.views import api, error_response, not_found
 
 
-register_converter(NumberConverter, "num")
+def _json_405(view: Callable[..., HttpResponse], methods: list[str]) -> Callable[..., Any]:
+    """ninja's plain-text 405 as the API's JSON error, with ``Allow`` and ``allowed``."""
 
-app_name = "api"
+    @wraps(view)
+    def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        if isinstance(response, HttpResponseNotAllowed):
+            error = error_response(
+                ServiceError(
+                    "method_not_allowed",
+                    f"{request.method} is not allowed here; use {' or '.join(methods)}.",
+                    status=405,
+                    allowed=methods,
+                )
+            )
+            error["Allow"] = ", ".join(methods)
+            return error
+        return response
 
-D = "drives/<slug:slug>"
+    answer.methods = methods  # type: ignore[attr-defined]
+    return answer
+
+
+def _methods_by_route() -> dict[str, list[str]]:
+    """The methods each route of the API serves (ninja routes ``/drives/{slug:slug}`` as
+    ``drives/<slug:slug>``)."""
+    served: dict[str, set[str]] = {}
+    for router in api._get_bound_routers():
+        for route, view in router.path_operations.items():
+            django_route = replace_path_param_notation(route).lstrip("/")
+            served.setdefault(django_route, set()).update(
+                method for operation in view.operations for method in operation.methods
+            )
+    return {route: sorted(methods) for route, methods in served.items()}
+
+
+def _endpoints() -> list[Any]:
+    patterns, _app_name, _namespace = api.urls
+    served = _methods_by_route()
+    endpoints = []
+    for pattern in patterns:
+        methods = served.get(str(pattern.pattern))
+        if methods is not None:
+            pattern = URLPattern(
+                pattern.pattern, _json_405(pattern.callback, methods), pattern.default_args,
+                pattern.name,
+            )  # fmt: skip
+        endpoints.append(pattern)
+    return endpoints
+
 
 urlpatterns = [
-    path("me", v.endpoint(GET=v.me), name="me"),
-    path("openapi.json", v.endpoint(public=True, GET=v.openapi), name="openapi"),
-    path("drives", v.endpoint(GET=v.drives_list, POST=v.drives_create), name="drives"),
-    path(D, v.endpoint(GET=v.drive_detail, PATCH=v.drive_patch), name="drive"),
-    path(f"{D}/start", v.endpoint(POST=v.drive_start_view), name="start"),
-    path(f"{D}/close", v.endpoint(POST=v.drive_close_view), name="close"),
-    path(f"{D}/couples", v.endpoint(GET=v.couples_list, POST=v.couples_add), name="couples"),
-    path(f"{D}/couples/import", v.endpoint(POST=v.couples_import), name="couples-import"),
-    path(f"{D}/couples/<num:number>", v.endpoint(PATCH=v.couple_patch), name="couple"),
-    path(f"{D}/games/current", v.endpoint(GET=v.game_current), name="game-current"),
-    path(f"{D}/games/<num:n>", v.endpoint(GET=v.game_detail), name="game"),
-    path(f"{D}/games/<num:n>/advance", v.endpoint(POST=v.game_advance_view), name="advance"),
-    path(
-        f"{D}/games/<num:n>/tables/<num:t>/result",
-        v.endpoint(PUT=v.result_put),
-        name="result",
-    ),
-    path(
-        f"{D}/games/<num:n>/tables/<num:t>/confirm",
-        v.endpoint(POST=v.result_confirm_view),
-        name="confirm",
-    ),
-    path(
-        f"{D}/games/<num:n>/tables/<num:t>/resolve",
-        v.endpoint(POST=v.result_resolve_view),
-        name="resolve",
-    ),
-    path(f"{D}/standings", v.endpoint(GET=v.standings), name="standings"),
-    path(f"{D}/grid", v.endpoint(GET=v.grid), name="grid"),
-    path(f"{D}/tables", v.endpoint(GET=v.tables), name="tables"),
-    path(f"{D}/export", v.endpoint(GET=v.export), name="export"),
-    path(f"{D}/holes", v.endpoint(POST=v.holes), name="holes"),
-    path(f"{D}/reconciliation", v.endpoint(GET=v.reconciliation_view), name="reconciliation"),
-    path(f"{D}/prizes", v.endpoint(GET=v.prizes_view), name="prizes"),
-    path(
-        f"{D}/prizes/setup",
-        v.endpoint(GET=v.prize_setup_get, PATCH=v.prize_setup_patch),
-        name="prize-setup",
-    ),
-    path(f"{D}/prizes/ties", v.endpoint(GET=v.ties_get, POST=v.ties_open), name="ties"),
-    path(
-        f"{D}/prizes/ties/<num:tie>/choices",
-        v.endpoint(POST=v.tie_choice_view),
-        name="tie-choices",
-    ),
-    path(
-        f"{D}/prizes/ties/<num:tie>/decide", v.endpoint(POST=v.tie_decide_view), name="tie-decide"
-    ),
-    path(f"{D}/prizes/ties/<num:tie>/cut", v.endpoint(POST=v.tie_cut_view), name="tie-cut"),
-    path(
-        f"{D}/prizes/ties/<num:tie>/playoff",
-        v.endpoint(POST=v.tie_playoff_view),
-        name="tie-playoff",
-    ),
-    path(f"{D}/prizes/cookie-jar", v.endpoint(GET=v.cookie_jar_get), name="cookie-jar"),
-    path(
-        f"{D}/prizes/cookie-jar/draw",
-        v.endpoint(POST=v.cookie_jar_draw_view),
-        name="cookie-jar-draw",
-    ),
-    path(f"{D}/documents", v.endpoint(POST=v.documents_request), name="documents"),
-    path(f"{D}/documents/<num:pk>", v.endpoint(GET=v.document_detail), name="document"),
-    path(f"{D}/documents/<num:pk>/file", v.endpoint(GET=v.document_file), name="document-file"),
+    # /api/v1/ itself is no endpoint (ninja's root pattern only anchors its reverse()).
+    path("", not_found),
+    path("", include((_endpoints(), "api"), namespace="api")),
     # Any path at all, line breaks included (an encoded newline in a slug is still a 404 in JSON).
-    re_path(r"^(?P<path>[\s\S]*)$", v.not_found, name="not-found"),
+    re_path(r"^(?P<path>[\s\S]*)$", not_found, name="not-found"),
 ]

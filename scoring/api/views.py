@@ -1,30 +1,35 @@
-"""The API's views: each parses the request, authorises the caller (``scoring.api.auth``),
-calls one service or selector and renders JSON. No rule of the night is decided here.
+"""The API's endpoints on django-ninja: each authorises the caller (``scoring.api.auth``), calls
+one service or selector and answers with what it returned. No rule of the night is decided
+here; the bodies are the models of ``scoring.api.schemas``, and ``/api/v1/openapi.json`` is
+built from them.
 
 Every answer is JSON. Errors are ``{"code", "message", ...details}`` with a 4xx status: a
 :class:`~drives.errors.ServiceError` from a service keeps its status and body; a body that is
 not JSON is 400 ``bad_json``; a body that is not the object (or list) expected is 400
-``bad_body``; an unknown field is 422 ``unknown_field``; a body over 1 MB is 413; a method a
-URL does not serve is 405 with ``Allow``.
+``bad_body``; an unknown field is 422 ``unknown_field``; text no database stores is 422
+``bad_text``; a body over 1 MB is 413; a method a URL does not serve is 405 with ``Allow``
+(``scoring.api.urls``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from functools import cache
+from http import HTTPStatus
 from typing import Any
 
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import RequestDataTooBig
-from django.http import FileResponse, HttpRequest, JsonResponse
-from django.http.request import RawPostDataException
-from django.urls import reverse
-from django.views.decorators.csrf import csrf_exempt
+from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
+from django.urls import register_converter, reverse
+from ninja import Body, NinjaAPI, Query
+from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.openapi.docs import Swagger
+from ninja.parser import Parser
 
 from drives.errors import NotFound, ServiceError
 from drives.models import Couple
 from drives.services import (
-    COUPLE_FLAGS,
-    DRIVE_SETTINGS,
     couple_update,
     couples_import_csv,
     couples_register,
@@ -35,13 +40,13 @@ from drives.services import (
     holes_record,
 )
 from drives.text import text_refuse_unstorable
+from scoring.api import schemas as s
 from scoring.api.auth import (
+    AUTH,
     MEMBERS,
     ORGANIZER,
-    SAFE_METHODS,
     Caller,
-    authenticate,
-    check_csrf,
+    NotAuthenticated,
     club_for,
     drive_for,
     drives_visible_to,
@@ -49,12 +54,10 @@ from scoring.api.auth import (
     require_table,
     require_user,
 )
-from scoring.api.openapi import openapi_spec
 from scoring.export import drive_export
 from scoring.models import Document
 from scoring.printing import document_request, document_status
 from scoring.prizes import (
-    SETUP_FIELDS,
     cookie_jar_draw,
     prize_setup_update,
     prizes_open_ties,
@@ -100,7 +103,21 @@ GAME_PROGRESS = (
     "unusual",
 )
 
-Handler = Callable[..., JsonResponse]
+
+class NumberConverter:
+    """A game, table or couple number: 1 to 9 digits (a longer one is no number of ours, and
+    would overflow the database's integers)."""
+
+    regex = "[0-9]{1,9}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+register_converter(NumberConverter, "num")
 
 
 # --- the frame every endpoint shares -------------------------------------------------------------
@@ -108,63 +125,6 @@ Handler = Callable[..., JsonResponse]
 
 class BadRequest(ServiceError):
     status = 400
-
-
-def _error_response(error: ServiceError) -> JsonResponse:
-    response = JsonResponse(error.to_dict(), status=error.status)
-    if error.status == 401:
-        extra = ', error="invalid_token"' if error.code == "bad_token" else ""
-        response["WWW-Authenticate"] = f'Bearer realm="api"{extra}'
-    if error.status == 429 and "retry_after" in error.details:
-        response["Retry-After"] = str(error.details["retry_after"])
-    return response
-
-
-def endpoint(*, public: bool = False, **handlers: Handler) -> Callable[..., JsonResponse]:
-    """One URL's view: ``handlers`` by HTTP method, each called as ``handler(request, caller,
-    **url_kwargs)``. Authentication (unless ``public``), the CSRF check of session requests,
-    the body size limit and the translation of errors to JSON happen here once."""
-    methods = sorted(handlers)
-
-    @csrf_exempt
-    def view(request: HttpRequest, **kwargs: Any) -> JsonResponse:
-        handler = handlers.get(request.method or "")
-        if handler is None:
-            response = _error_response(
-                ServiceError(
-                    "method_not_allowed",
-                    f"{request.method} is not allowed here; use {' or '.join(methods)}.",
-                    status=405,
-                    allowed=methods,
-                )
-            )
-            response["Allow"] = ", ".join(methods)
-            return response
-        try:
-            _check_length(request)
-            caller = None if public else authenticate(request)
-            if (
-                caller is not None
-                and caller.via == "session"
-                and request.method not in SAFE_METHODS
-            ):
-                check_csrf(request)
-            return handler(request, caller, **kwargs)
-        except ServiceError as error:
-            return _error_response(error)
-
-    view.methods = methods  # type: ignore[attr-defined]
-    return view
-
-
-def _check_length(request: HttpRequest) -> None:
-    declared = request.META.get("CONTENT_LENGTH") or "0"
-    try:
-        length = int(declared)
-    except ValueError:
-        raise BadRequest("bad_request", "Content-Length is not a number.") from None
-    if length > MAX_BODY:
-        raise _too_large()
 
 
 def _too_large() -> ServiceError:
@@ -178,8 +138,6 @@ def _body(request: HttpRequest) -> bytes:
         body = request.body
     except RequestDataTooBig:
         raise _too_large() from None
-    except RawPostDataException:  # pragma: no cover - the API never reads request.POST
-        raise BadRequest("bad_body", "The body could not be read.") from None
     if len(body) > MAX_BODY:
         raise _too_large()
     return body
@@ -189,42 +147,192 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def _json(request: HttpRequest, *, optional: bool = False) -> Any:
-    """The JSON body (``{}`` for an empty one when ``optional``); 400 if it is not JSON."""
-    raw = _body(request)
-    if not raw.strip():
-        if optional:
-            return {}
-        raise BadRequest("missing_body", "Send a JSON body.")
-    try:
-        data = json.loads(raw, parse_constant=_reject_constant)
-    except RecursionError:
-        raise BadRequest("bad_json", "The body is not valid JSON: nested too deeply.") from None
-    except ValueError as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
-        raise BadRequest("bad_json", f"The body is not valid JSON: {error}.") from None
-    text_refuse_unstorable(data)  # NUL or a lone surrogate ("\udc00"): 422 bad_text
-    return data
+class JsonBody(Parser):
+    """The body as JSON: 413 over 1 MB, 400 ``bad_json`` (NaN and Infinity too), and 422
+    ``bad_text`` for text no database stores, wherever it is; then the endpoint's model."""
+
+    def parse_body(self, request: HttpRequest) -> Any:
+        raw = _body(request)
+        if not raw.strip():
+            raise BadRequest("missing_body", "Send a JSON body.")
+        try:
+            data = json.loads(raw, parse_constant=_reject_constant)
+        except RecursionError:
+            raise BadRequest("bad_json", "The body is not valid JSON: nested too deeply.") from None
+        except ValueError as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+            raise BadRequest("bad_json", f"The body is not valid JSON: {error}.") from None
+        text_refuse_unstorable(data)  # NUL or a lone surrogate ("\udc00"): 422 bad_text
+        return data
 
 
-def _object(request: HttpRequest, allowed: Any, *, optional: bool = False) -> dict[str, Any]:
-    """The body as a JSON object with only ``allowed`` fields."""
-    data = _json(request, optional=optional)
-    if not isinstance(data, dict):
-        raise BadRequest("bad_body", "The body must be a JSON object.")
-    unknown = sorted(set(data) - set(allowed))
+def error_response(error: ServiceError) -> JsonResponse:
+    response = JsonResponse(error.to_dict(), status=error.status)
+    if error.status == 401:
+        extra = ', error="invalid_token"' if error.code == "bad_token" else ""
+        response["WWW-Authenticate"] = f'Bearer realm="api"{extra}'
+    if error.status == 429 and "retry_after" in error.details:
+        response["Retry-After"] = str(error.details["retry_after"])
+    return response
+
+
+def _place(loc: tuple[Any, ...]) -> str:
+    """A place in the body as docs/api.md names it: ``prizes[1].description``."""
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def refusal(errors: list[dict[str, Any]]) -> ServiceError:
+    """The first problem pydantic found, in the API's words (an unknown field first, as the
+    API always named those before looking at any value)."""
+    body = [e for e in errors if e["loc"][:1] == ("body",)]
+    unknown = sorted(
+        (e for e in body if e["type"] == "extra_forbidden"), key=lambda e: str(e["loc"][-1])
+    )
     if unknown:
-        raise ServiceError("unknown_field", f"Unknown field {unknown[0]!r}.", field=unknown[0])
-    return data
+        name = str(unknown[0]["loc"][-1])
+        return ServiceError("unknown_field", f"Unknown field {name!r}.", field=name)
+    first = errors[0]
+    loc = tuple(first["loc"][2:] if first["loc"][:1] == ("body",) else first["loc"][1:])
+    kind = first["type"]
+    if first["loc"][:1] == ("body",) and not loc:
+        if kind == "missing":
+            return BadRequest("missing_body", "Send a JSON body.")
+        return BadRequest("bad_body", "The body must be a JSON object.")
+    details = dict(first.get("ctx") or {})
+    if kind not in ("missing", "extra_forbidden") and "field" in details:  # the API's own code
+        return ServiceError(kind, first["msg"], **details)
+    field = _place(loc)
+    return ServiceError("bad_field", f"{field}: {first['msg']}.", field=field)
 
 
-def _no_seed(data: dict[str, Any]) -> None:
-    """A draw's seed is the server's to draw (``scoring.prizes.new_seed``), not the caller's."""
-    if "seed" in data:
-        raise ServiceError(
-            "seed_not_accepted",
-            "The seed of a draw is drawn by the server and recorded with it; it cannot be sent.",
-            field="seed",
+class Api(NinjaAPI):
+    """The API: one description, built from the schemas once per process, with paths
+    relative to its server (``/api/v1``) as they have always been."""
+
+    @cache  # noqa: B019 - one API object, alive as long as the process
+    def _schema(self) -> dict[str, Any]:
+        schema = dict(super().get_openapi_schema(path_prefix=""))
+        for item in schema["paths"].values():
+            for operation in item.values():
+                for parameter in operation["parameters"]:
+                    if parameter["in"] == "path":
+                        parameter.update(PATH_PARAMETERS[parameter["name"]])
+                for status, answer in operation["responses"].items():
+                    if int(status) >= 400 and answer["description"] == HTTPStatus(int(status)).phrase:
+                        answer["description"] = ERRORS.get(int(status), answer["description"])
+        for name, text in SECURITY.items():
+            schema["components"]["securitySchemes"][name]["description"] = text
+        return json.loads(json.dumps(schema))  # as served: status codes as strings
+
+    def get_openapi_schema(self, **kwargs: Any) -> Any:
+        return self._schema()
+
+
+NUMBER = {"type": "integer", "minimum": 1, "maximum": 999_999_999}
+PATH_PARAMETERS: dict[str, dict[str, Any]] = {
+    "slug": {
+        "description": "The drive's slug.",
+        "schema": {"type": "string", "pattern": "^[-a-zA-Z0-9_]+$"},
+    },
+    "n": {"description": "The game's number (1 = the first game).", "schema": NUMBER},
+    "t": {"description": "The table's number.", "schema": NUMBER},
+    "number": {"description": "The couple's number.", "schema": NUMBER},
+    "tie": {"description": "The tie's id (from GET …/prizes/ties).", "schema": NUMBER},
+    "pk": {"description": "The document's id (from POST …/documents).", "schema": NUMBER},
+}
+SECURITY = {
+    "BearerToken": "An organizer's or scorer's API token (manage.py apitoken), a table's token "
+    "or a couple's token.",
+    "Session": "The browser session; unsafe methods need the CSRF token in X-CSRFToken.",
+}
+ERRORS = {
+    400: "The body is not JSON (`bad_json`), not the object or list expected (`bad_body`), or "
+    "missing (`missing_body`).",
+    401: "No credentials (`not_authenticated`) or a token that is nobody's (`bad_token`).",
+    403: "Not allowed: a member without the role (`forbidden`), a closed drive's token "
+    "(`token_expired`), another table (`wrong_table`), a token where an account is needed "
+    "(`token_not_allowed`), a failed CSRF check of a session request (`csrf_failed`).",
+    404: "No such drive, or a drive of another club, or a token of another drive "
+    "(`not_found`); no such game or couple.",
+    409: "In the way of something already there.",
+    413: "The body is larger than 1 MB (`body_too_large`).",
+    415: "The body is not text/csv (`unsupported_media_type`).",
+    422: "Invalid: the `code` names the problem (an engine code for a score, e.g. "
+    "`not_whole_hands`; `unusual_score`; `wrong_couple`; `drive_closed`; `unknown_field`; "
+    "`bad_text`: a NUL or a lone surrogate, its place in `path`).",
+    429: "Too many unknown tokens from this address (`rate_limited`): wait `retry_after` "
+    "seconds (also in the `Retry-After` header).",
+    503: "The print queue (the broker) is not reachable (`print_queue_down`): the document is "
+    "marked failed; try again in a moment.",
+}
+
+
+class MembersOnlySwagger(Swagger):
+    """Swagger UI from ninja's own static files (no CDN: the hall may be offline), for a
+    logged-in member; anyone else is sent to the login page first."""
+
+    def render_page(self, request: HttpRequest, api: Any, **kwargs: Any) -> HttpResponse:
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        return super().render_page(request, api, **kwargs)
+
+
+api = Api(
+    title="Forty-Fives Card Drives API",
+    version="1",
+    description="Every action of a 45 card drive. Errors are JSON "
+    '{"code", "message", …details} with a 4xx status. See docs/api.md.',
+    urls_namespace="api",
+    auth=AUTH,
+    parser=JsonBody(),
+    docs=MembersOnlySwagger(),
+    docs_url="/docs",
+    openapi_url="/openapi.json",
+    servers=[{"url": "/api/v1"}],
+)
+
+
+@api.exception_handler(ServiceError)
+def _service_error(request: HttpRequest, error: ServiceError) -> HttpResponse:
+    return error_response(error)
+
+
+@api.exception_handler(ValidationError)
+def _validation_error(request: HttpRequest, error: ValidationError) -> HttpResponse:
+    return error_response(refusal(error.errors))
+
+
+@api.exception_handler(AuthenticationError)
+def _no_credentials(request: HttpRequest, error: AuthenticationError) -> HttpResponse:
+    return error_response(
+        NotAuthenticated(
+            "not_authenticated", "Log in, or send an API token: Authorization: Bearer <token>."
         )
+    )
+
+
+@api.exception_handler(HttpError)
+def _http_error(request: HttpRequest, error: HttpError) -> HttpResponse:
+    # ninja wraps what the parser raised ("Cannot parse request body"): answer with that.
+    cause = error.__cause__
+    if isinstance(cause, ServiceError):
+        return error_response(cause)
+    return error_response(ServiceError("bad_request", str(error), status=error.status_code))
+
+
+@api.exception_handler(RequestDataTooBig)
+def _too_big(request: HttpRequest, error: RequestDataTooBig) -> HttpResponse:
+    return error_response(_too_large())
+
+
+def answers(ok: dict[int, Any], *errors: int, body: bool = False) -> dict[int, Any]:
+    """The responses an operation documents: ``ok`` and the errors, with those every
+    authenticated endpoint may give (401, 403, 429) and those of a body (400, 413)."""
+    shown = set(errors) | {401, 403, 429} | ({400, 413} if body else set())
+    return ok | {status: s.Error for status in sorted(shown)}
 
 
 def _ok(data: Any, status: int = 200) -> JsonResponse:
@@ -260,225 +368,34 @@ def _result(recorded: Recorded, game: int, table: int) -> JsonResponse:
     )
 
 
-# --- drives -------------------------------------------------------------------------------------
+def _caller(request: HttpRequest) -> Caller:
+    return request.auth  # type: ignore[attr-defined, no-any-return]
 
 
-def drives_list(request: HttpRequest, caller: Caller) -> JsonResponse:
-    user = require_user(caller)
-    return _ok([drive_summary(drive) for drive in drives_visible_to(user)])
+D = "/drives/{slug:slug}"
+GAME = D + "/games/{num:n}"
+TABLE = GAME + "/tables/{num:t}"
+PRIZES = D + "/prizes"
+TIE = PRIZES + "/ties/{num:tie}"
+DOCUMENTS = D + "/documents"
+WHO, DRIVES, COUPLES, GAMES, END, PRIZE, PRINT = (
+    "who", "drives", "couples", "games and results", "standings", "prizes", "printing",
+)  # fmt: skip
+ORGANIZERS = "Organizer of the drive's club."
+MEMBERS_ = "Organizer or scorer of the drive's club."
+READERS = "Members of the drive's club, and the drive's table and couple tokens."
 
 
-def drives_create(request: HttpRequest, caller: Caller) -> JsonResponse:
-    data = _object(request, {"club", *DRIVE_SETTINGS})
-    club = club_for(caller, data.pop("club", None))
-    drive = drive_create(club=club, actor=caller.actor, **data)
-    return _ok(drive_summary(drive), 201)
+# --- who am I ------------------------------------------------------------------------------------
 
 
-def drive_detail(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
-    drive = drive_for(caller, slug, tokens=True)
-    view = game_view(drive, drive.current_game) if drive.current_game else None
-    progress = None if view is None else {key: view[key] for key in GAME_PROGRESS}
-    return _ok(drive_summary(drive) | {"counts": drive_counts(drive), "game": progress})
-
-
-def drive_patch(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
-    drive = drive_for(caller, slug, roles=(ORGANIZER,))
-    data = _object(request, DRIVE_SETTINGS)
-    drive = drive_update(drive=drive, actor=caller.actor, **data)
-    return _ok(drive_summary(drive))
-
-
-def drive_start_view(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
-    drive = drive_for(caller, slug, roles=(ORGANIZER,))
-    data = _object(request, {"seating", "seed"}, optional=True)
-    game = drive_start(drive=drive, actor=caller.actor, **data)
-    return _game(drive, game.number, 201)
-
-
-def drive_close_view(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
-    drive = drive_for(caller, slug, roles=(ORGANIZER,))
-    _object(request, (), optional=True)
-    return _ok(drive_summary(drive_close(drive=drive, actor=caller.actor)))
-
-
-# --- couples ------------------------------------------------------------------------------------
-
-
-def couples_list(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
-    drive = drive_for(caller, slug)
-    return _ok([couple_summary(c) for c in drive.couples.order_by("number")])
-
-
-def couples_add(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
-    drive = drive_for(caller, slug, roles=MEMBERS)
-    data = _json(request)
-    if isinstance(data, dict):
-        data = [data]
-    if not isinstance(data, list):
-        raise BadRequest("bad_body", "The body must be a couple (an object) or a list of them.")
-    couples = couples_register(drive=drive, couples=data, actor=caller.actor)
-    return _ok([couple_summary(c) for c in couples], 201)
-
-
-def couples_import(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
-    drive = drive_for(caller, slug, roles=MEMBERS)
-    if request.content_type not in CSV_TYPES:
-        raise ServiceError(
-            "unsupported_media_type",
-            "Send the file as text/csv (a header player1,player2, one couple a line).",
-            status=415,
-        )
-    couples = couples_import_csv(
-        drive=drive,
-        data=_body(request),
-        actor=caller.actor,
-        allow_duplicates=_query_flag(request, "allow_duplicates"),
-    )
-    return _ok([couple_summary(c) for c in couples], 201)
-
-
-def _query_flag(request: HttpRequest, name: str) -> bool:
-    """A yes/no query parameter (``?name=true``): false when absent, 422 when not a yes/no."""
-    value = request.GET.get(name, "false").strip().lower()
-    if value not in ("true", "false", "1", "0"):
-        raise ServiceError("bad_field", f"{name} must be true or false.", field=name)
-    return value in ("true", "1")
-
-
-def couple_patch(request: HttpRequest, caller: Caller, slug: str, number: int) -> JsonResponse:
-    drive = drive_for(caller, slug, roles=MEMBERS)
-    couple = Couple.objects.filter(drive=drive, number=number).first()
-    if couple is None:
-        raise NotFound("no_such_couple", f"There is no couple {number}.", couple=number)
-    couple.drive = drive
-    data = _object(request, {"players", "player1", "player2", "withdrawn", *COUPLE_FLAGS})
-    couple = couple_update(couple=couple, actor=caller.actor, **data)
-    return _ok(couple_summary(couple))
-
-
-# --- games and results --------------------------------------------------------------------------
-
-
-def game_detail(request: HttpRequest, caller: Caller, slug: str, n: int) -> JsonResponse:
-    drive = drive_for(caller, slug, tokens=True)
-    return _game(drive, n)
-
-
-def game_current(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
-    drive = drive_for(caller, slug, tokens=True)
-    if not drive.current_game:
-        raise NotFound("not_started", "The night has not started.")
-    return _game(drive, drive.current_game)
-
-
-def result_put(request: HttpRequest, caller: Caller, slug: str, n: int, t: int) -> JsonResponse:
-    drive = drive_for(caller, slug, tokens=True)
-    require_table(caller, drive, n, t)
-    data = _object(request, {"winner", "points", "key", "confirm_unusual"})
-    recorded = result_record(
-        drive=drive,
-        game=n,
-        table=t,
-        winner=data.get("winner"),
-        points=data.get("points"),
-        key=data.get("key"),
-        confirm_unusual=data.get("confirm_unusual", False),
-        actor=caller.actor,
-    )
-    return _result(recorded, n, t)
-
-
-def result_confirm_view(
-    request: HttpRequest, caller: Caller, slug: str, n: int, t: int
-) -> JsonResponse:
-    drive = drive_for(caller, slug, tokens=True)
-    if caller.kind != "couple":
-        raise ServiceError(
-            "couple_token_required",
-            "The other couple confirms a result with the token of its punch card.",
-            status=403,
-        )
-    require_table(caller, drive, n, t)
-    data = _object(request, {"accept"})
-    recorded = result_confirm(
-        drive=drive,
-        couple=caller.couple,  # type: ignore[arg-type]
-        game=n,
-        accept=data.get("accept"),
-        actor=caller.actor,
-    )
-    return _result(recorded, n, t)
-
-
-def result_resolve_view(
-    request: HttpRequest, caller: Caller, slug: str, n: int, t: int
-) -> JsonResponse:
-    drive = drive_for(caller, slug, roles=MEMBERS)
-    data = _object(request, {"winner", "reason", "points"})
-    recorded = result_resolve(
-        drive=drive,
-        game=n,
-        table=t,
-        winner=data.get("winner"),
-        reason=data.get("reason"),
-        points=data.get("points"),
-        actor=caller.actor,
-    )
-    return _result(recorded, n, t)
-
-
-def game_advance_view(request: HttpRequest, caller: Caller, slug: str, n: int) -> JsonResponse:
-    drive = drive_for(caller, slug, roles=(ORGANIZER,))
-    _object(request, (), optional=True)
-    status, game = game_advance(drive=drive, game=n, actor=caller.actor)
-    return _game(drive, game.number, status)
-
-
-# --- standings and the end of the night -----------------------------------------------------------
-
-
-def standings(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
-    return _ok(standings_for_drive(drive_for(caller, slug, tokens=True)))
-
-
-def grid(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
-    return _ok(win_grid(drive_for(caller, slug, tokens=True)))
-
-
-def tables(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
-    return _ok(current_tables(drive_for(caller, slug, tokens=True)))
-
-
-def export(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
-    return _ok(drive_export(drive_for(caller, slug)))
-
-
-def holes(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
-    drive = drive_for(caller, slug, roles=MEMBERS)
-    data = _object(request, {"holes"})
-    counted = data.get("holes")
-    if not isinstance(counted, dict) or not counted:
-        raise ServiceError(
-            "bad_holes", 'holes maps couple numbers to counts, like {"12": 18}.', field="holes"
-        )
-    by_number: dict[int, Any] = {}
-    for key, count in counted.items():
-        if not (key.isascii() and key.isdigit() and 0 < len(key) <= 9):
-            raise ServiceError("unknown_couple", f"{key!r} is not a couple number.", field="holes")
-        by_number[int(key)] = count
-    holes_record(drive=drive, holes=by_number, actor=caller.actor)
-    return _ok({"recorded": len(by_number), "reconciliation": reconciliation(drive)})
-
-
-def reconciliation_view(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
-    return _ok(reconciliation(drive_for(caller, slug)))
-
-
-# --- who am I, and the description --------------------------------------------------------------
-
-
-def me(request: HttpRequest, caller: Caller) -> JsonResponse:
+@api.get(
+    "/me", response=answers({200: s.Me}), url_name="me", operation_id="me", tags=[WHO],
+    summary="Who the session or token is",
+    description="A user with their clubs and roles, or a token's table or couple and drive.",
+)  # fmt: skip
+def me(request: HttpRequest) -> JsonResponse:
+    caller = _caller(request)
     if caller.kind == "user":
         user = caller.user
         return _ok(
@@ -517,122 +434,511 @@ def me(request: HttpRequest, caller: Caller) -> JsonResponse:
     return _ok(body)
 
 
-def openapi(request: HttpRequest, caller: None) -> JsonResponse:
-    return _ok(openapi_spec())
+# --- drives -------------------------------------------------------------------------------------
+
+
+@api.get(
+    "/drives", response=answers({200: list[s.Drive]}), url_name="drives",
+    operation_id="drives_list", tags=[DRIVES], summary="The drives of the caller's clubs",
+    description="Drives, newest first.",
+)  # fmt: skip
+def drives_list(request: HttpRequest) -> JsonResponse:
+    user = require_user(_caller(request))
+    return _ok([drive_summary(drive) for drive in drives_visible_to(user)])
+
+
+@api.post(
+    "/drives", response=answers({201: s.Drive}, 404, 409, 422, body=True), url_name="drives",
+    operation_id="drives_create", tags=[DRIVES], summary="Create a drive",
+    description=f"{ORGANIZERS} The club is named by its slug. Drives of the same name and "
+    "date get slugs ending -2, -3 …, also when created at the same instant; 409 slug_taken "
+    "only when too many are created at once (try again).",
+)  # fmt: skip
+def drives_create(request: HttpRequest, payload: s.DriveCreate) -> JsonResponse:
+    caller = _caller(request)
+    data = payload.sent()
+    club = club_for(caller, data.pop("club", None))
+    drive = drive_create(club=club, actor=caller.actor, **data)
+    return _ok(drive_summary(drive), 201)
+
+
+@api.get(
+    D, response=answers({200: s.DriveDetail}, 404), url_name="drive", operation_id="drive_get",
+    tags=[DRIVES], summary="A drive, its counts and the game in play", description=READERS,
+)  # fmt: skip
+def drive_detail(request: HttpRequest, slug: str) -> JsonResponse:
+    drive = drive_for(_caller(request), slug, tokens=True)
+    view = game_view(drive, drive.current_game) if drive.current_game else None
+    progress = None if view is None else {key: view[key] for key in GAME_PROGRESS}
+    return _ok(drive_summary(drive) | {"counts": drive_counts(drive), "game": progress})
+
+
+@api.patch(
+    D, response=answers({200: s.Drive}, 404, 409, 422, body=True), url_name="drive",
+    operation_id="drive_patch", tags=[DRIVES], summary="Change a drive's settings",
+    description=f"{ORGANIZERS} games, first_seating, seed and movement are fixed once the "
+    "night started (409 drive_started).",
+)  # fmt: skip
+def drive_patch(request: HttpRequest, slug: str, payload: s.DriveSettings) -> JsonResponse:
+    caller = _caller(request)
+    drive = drive_for(caller, slug, roles=(ORGANIZER,))
+    drive = drive_update(drive=drive, actor=caller.actor, **payload.sent())
+    return _ok(drive_summary(drive))
+
+
+@api.post(
+    D + "/start", response=answers({201: s.Game}, 404, 409, 422, body=True), url_name="start",
+    operation_id="drive_start", tags=[GAMES], summary="Seat game 1",
+    description=f"{ORGANIZERS} By number, or shuffled from a seed (drawn and recorded if not "
+    "given). 409 already_started.",
+)  # fmt: skip
+def drive_start_view(
+    request: HttpRequest, slug: str, payload: s.Start = Body(None)
+) -> JsonResponse:
+    caller = _caller(request)
+    drive = drive_for(caller, slug, roles=(ORGANIZER,))
+    data = payload.sent() if payload is not None else {}
+    game = drive_start(drive=drive, actor=caller.actor, **data)
+    return _game(drive, game.number, 201)
+
+
+@api.post(
+    D + "/close", response=answers({200: s.Drive}, 404, 422, body=True), url_name="close",
+    operation_id="drive_close", tags=[END], summary="Close the night",
+    description=f"{ORGANIZERS} Read-only from then on; table and couple tokens die.",
+)  # fmt: skip
+def drive_close_view(
+    request: HttpRequest, slug: str, payload: s.Empty = Body(None)
+) -> JsonResponse:
+    caller = _caller(request)
+    drive = drive_for(caller, slug, roles=(ORGANIZER,))
+    return _ok(drive_summary(drive_close(drive=drive, actor=caller.actor)))
+
+
+# --- couples ------------------------------------------------------------------------------------
+
+
+@api.get(
+    D + "/couples", response=answers({200: list[s.Couple]}, 404), url_name="couples",
+    operation_id="couples_list", tags=[COUPLES], summary="The couples, by number",
+    description=MEMBERS_,
+)  # fmt: skip
+def couples_list(request: HttpRequest, slug: str) -> JsonResponse:
+    drive = drive_for(_caller(request), slug)
+    return _ok([couple_summary(c) for c in drive.couples.order_by("number")])
+
+
+@api.post(
+    D + "/couples", response=answers({201: list[s.Couple]}, 404, 422, body=True),
+    url_name="couples", operation_id="couples_add", tags=[COUPLES],
+    summary="Register one couple or a list (numbers assigned in order)",
+    description=f"{MEMBERS_} All or nothing. Once the night runs they are late arrivals, "
+    "seated from the next game.",
+)  # fmt: skip
+def couples_add(request: HttpRequest, slug: str, payload: s.COUPLES_IN = Body(...)) -> JsonResponse:  # type: ignore[valid-type]
+    caller = _caller(request)
+    drive = drive_for(caller, slug, roles=MEMBERS)
+    data = [payload] if isinstance(payload, dict) else payload
+    if not isinstance(data, list):
+        raise BadRequest("bad_body", "The body must be a couple (an object) or a list of them.")
+    couples = couples_register(drive=drive, couples=data, actor=caller.actor)
+    return _ok([couple_summary(c) for c in couples], 201)
+
+
+@api.post(
+    D + "/couples/import", response=answers({201: list[s.Couple]}, 404, 409, 415, 422, body=True),
+    url_name="couples-import", operation_id="couples_import", tags=[COUPLES],
+    summary="Import couples from a CSV file",
+    description=f"{MEMBERS_} Header player1,player2 (and optionally paid, checked_in, "
+    "cookie_jar as yes/no). All rows or none: 422 bad_rows lists errors=[{line, message}]. A "
+    "couple already registered (the same two people, not withdrawn, in either order, ignoring "
+    "case, accents and spaces) or listed twice in the file refuses the whole file with 409 "
+    "duplicate_couples, whose duplicates=[{line, players, couple, same_as_line}] name them, "
+    "unless allow_duplicates=true.",
+    openapi_extra={"requestBody": {"required": True, "content": {"text/csv": {"schema": {"type": "string"}}}}},
+)  # fmt: skip
+def couples_import(
+    request: HttpRequest,
+    slug: str,
+    allow_duplicates: s.AllowDuplicates = Query(  # type: ignore[valid-type]
+        False,
+        description="Register the file's couples even those already registered or listed "
+        "twice (409 duplicate_couples otherwise); the audit entry names them.",
+    ),
+) -> JsonResponse:
+    caller = _caller(request)
+    drive = drive_for(caller, slug, roles=MEMBERS)
+    if request.content_type not in CSV_TYPES:
+        raise ServiceError(
+            "unsupported_media_type",
+            "Send the file as text/csv (a header player1,player2, one couple a line).",
+            status=415,
+        )
+    couples = couples_import_csv(
+        drive=drive, data=_body(request), actor=caller.actor, allow_duplicates=allow_duplicates
+    )
+    return _ok([couple_summary(c) for c in couples], 201)
+
+
+@api.patch(
+    D + "/couples/{num:number}", response=answers({200: s.Couple}, 404, 409, 422, body=True),
+    url_name="couple", operation_id="couple_patch", tags=[COUPLES],
+    summary="Check in, paid, cookie jar, names, withdraw", description=MEMBERS_,
+)  # fmt: skip
+def couple_patch(
+    request: HttpRequest, slug: str, number: int, payload: s.CouplePatch
+) -> JsonResponse:
+    caller = _caller(request)
+    drive = drive_for(caller, slug, roles=MEMBERS)
+    couple = Couple.objects.filter(drive=drive, number=number).first()
+    if couple is None:
+        raise NotFound("no_such_couple", f"There is no couple {number}.", couple=number)
+    couple.drive = drive
+    couple = couple_update(couple=couple, actor=caller.actor, **payload.sent())
+    return _ok(couple_summary(couple))
+
+
+# --- games and results --------------------------------------------------------------------------
+
+
+@api.get(
+    D + "/games/current", response=answers({200: s.Game}, 404), url_name="game-current",
+    operation_id="game_current", tags=[GAMES], summary="The game in play", description=READERS,
+)  # fmt: skip
+def game_current(request: HttpRequest, slug: str) -> JsonResponse:
+    drive = drive_for(_caller(request), slug, tokens=True)
+    if not drive.current_game:
+        raise NotFound("not_started", "The night has not started.")
+    return _game(drive, drive.current_game)
+
+
+@api.get(
+    GAME, response=answers({200: s.Game}, 404), url_name="game", operation_id="game_get",
+    tags=[GAMES], summary="A game: seating, who deals, results, missing tables",
+    description=READERS,
+)  # fmt: skip
+def game_detail(request: HttpRequest, slug: str, n: int) -> JsonResponse:
+    return _game(drive_for(_caller(request), slug, tokens=True), n)
+
+
+@api.post(
+    GAME + "/advance", response=answers({201: s.Game, 200: s.Game}, 404, 409, 422, body=True),
+    url_name="advance", operation_id="game_advance", tags=[GAMES],
+    summary="Start the next game",
+    description=f"{ORGANIZERS} Only when every table has an accepted result (409 "
+    "game_incomplete: missing, conflicts and pending list the tables in the way). Computed "
+    "once: pressing again answers 200 with the same game.",
+)  # fmt: skip
+def game_advance_view(
+    request: HttpRequest, slug: str, n: int, payload: s.Empty = Body(None)
+) -> JsonResponse:
+    caller = _caller(request)
+    drive = drive_for(caller, slug, roles=(ORGANIZER,))
+    status, game = game_advance(drive=drive, game=n, actor=caller.actor)
+    return _game(drive, game.number, status)
+
+
+@api.put(
+    TABLE + "/result", response=answers({201: s.Result, 200: s.Result}, 404, 409, 422, body=True),
+    url_name="result", operation_id="result_put", tags=[GAMES],
+    summary="Enter a table's result",
+    description=f"{MEMBERS_} (channel desk by session, api by token); a table token for its "
+    "own table (another table: 403 wrong_table); a couple token for the table it plays at. "
+    "Only the game in play takes new results. 201 stored; 200 a replay (replayed: true), "
+    "nothing written: the same key with the same winner and points, or the same winner with "
+    "the same points or none. 409 key_reused: the same key came with another body (winner or "
+    "points; differs names them): refused, nothing stored. 409 result_conflict: another "
+    "winner, or the same winner with other points, is already there (differs says which); "
+    "both are kept and the table is in conflict.",
+)  # fmt: skip
+def result_put(request: HttpRequest, slug: str, n: int, t: int, payload: s.ResultIn) -> JsonResponse:
+    caller = _caller(request)
+    drive = drive_for(caller, slug, tokens=True)
+    require_table(caller, drive, n, t)
+    recorded = result_record(
+        drive=drive,
+        game=n,
+        table=t,
+        winner=payload.winner,
+        points=payload.points,
+        key=payload.key,
+        confirm_unusual=payload.confirm_unusual,
+        actor=caller.actor,
+    )
+    return _result(recorded, n, t)
+
+
+@api.post(
+    TABLE + "/confirm", response=answers({200: s.Result}, 404, 409, 422, body=True),
+    url_name="confirm", operation_id="result_confirm", tags=[GAMES],
+    summary="The other couple confirms or rejects a pending result",
+    description="A couple token of the table's other couple, on a drive with "
+    "confirm_by_other_couple. A rejection puts the table in conflict; the same answer again "
+    "is replayed.",
+)  # fmt: skip
+def result_confirm_view(
+    request: HttpRequest, slug: str, n: int, t: int, payload: s.Confirm
+) -> JsonResponse:
+    caller = _caller(request)
+    drive = drive_for(caller, slug, tokens=True)
+    if caller.kind != "couple":
+        raise ServiceError(
+            "couple_token_required",
+            "The other couple confirms a result with the token of its punch card.",
+            status=403,
+        )
+    require_table(caller, drive, n, t)
+    recorded = result_confirm(
+        drive=drive,
+        couple=caller.couple,  # type: ignore[arg-type]
+        game=n,
+        accept=payload.accept,
+        actor=caller.actor,
+    )
+    return _result(recorded, n, t)
+
+
+@api.post(
+    TABLE + "/resolve", response=answers({200: s.Result}, 404, 422, body=True),
+    url_name="resolve", operation_id="result_resolve", tags=[GAMES],
+    summary="Settle a conflict or correct a result",
+    description=f"{MEMBERS_} Until the drive is closed; after the next game started it "
+    "changes wins and standings, not the seating played. The same settlement again, by the "
+    "same person, is replayed (nothing written).",
+)  # fmt: skip
+def result_resolve_view(
+    request: HttpRequest, slug: str, n: int, t: int, payload: s.Resolve
+) -> JsonResponse:
+    caller = _caller(request)
+    drive = drive_for(caller, slug, roles=MEMBERS)
+    recorded = result_resolve(
+        drive=drive,
+        game=n,
+        table=t,
+        winner=payload.winner,
+        reason=payload.reason,
+        points=payload.points,
+        actor=caller.actor,
+    )
+    return _result(recorded, n, t)
+
+
+# --- standings and the end of the night -----------------------------------------------------------
+
+
+@api.get(
+    D + "/standings", response=answers({200: list[s.Standing]}, 404), url_name="standings",
+    operation_id="standings", tags=[END], summary="Standings with places", description=READERS,
+)  # fmt: skip
+def standings(request: HttpRequest, slug: str) -> JsonResponse:
+    return _ok(standings_for_drive(drive_for(_caller(request), slug, tokens=True)))
+
+
+@api.get(
+    D + "/grid", response=answers({200: list[s.GridRow]}, 404), url_name="grid",
+    operation_id="grid", tags=[END], summary="The win grid: per couple, game by game",
+    description=READERS,
+)  # fmt: skip
+def grid(request: HttpRequest, slug: str) -> JsonResponse:
+    return _ok(win_grid(drive_for(_caller(request), slug, tokens=True)))
+
+
+@api.get(
+    D + "/tables", response=answers({200: list[s.CurrentTable]}, 404), url_name="tables",
+    operation_id="tables", tags=[GAMES], summary="Couple → table in the game in play",
+    description=READERS,
+)  # fmt: skip
+def tables(request: HttpRequest, slug: str) -> JsonResponse:
+    return _ok(current_tables(drive_for(_caller(request), slug, tokens=True)))
+
+
+@api.get(
+    D + "/export", response=answers({200: s.Export}, 404), url_name="export",
+    operation_id="export", tags=[END], summary="The drive's full record", description=MEMBERS_,
+)  # fmt: skip
+def export(request: HttpRequest, slug: str) -> JsonResponse:
+    return _ok(drive_export(drive_for(_caller(request), slug)))
+
+
+@api.post(
+    D + "/holes", response=answers({200: s.HolesRecorded}, 404, 422, body=True),
+    url_name="holes", operation_id="holes", tags=[END],
+    summary="Record the holes counted on punch cards", description=MEMBERS_,
+)  # fmt: skip
+def holes(request: HttpRequest, slug: str, payload: s.Holes) -> JsonResponse:
+    caller = _caller(request)
+    drive = drive_for(caller, slug, roles=MEMBERS)
+    holes_record(drive=drive, holes=payload.holes, actor=caller.actor)
+    return _ok({"recorded": len(payload.holes), "reconciliation": reconciliation(drive)})
+
+
+@api.get(
+    D + "/reconciliation", response=answers({200: list[s.Mismatch]}, 404),
+    url_name="reconciliation", operation_id="reconciliation", tags=[END],
+    summary="Punch cards against recorded wins",
+    description=f"{MEMBERS_} Couples whose holes differ from their wins.",
+)  # fmt: skip
+def reconciliation_view(request: HttpRequest, slug: str) -> JsonResponse:
+    return _ok(reconciliation(drive_for(_caller(request), slug)))
 
 
 # --- prizes and ties ----------------------------------------------------------------------------
 
 
-def prizes_view(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
-    return _ok(prize_table(drive_for(caller, slug)))
+@api.get(
+    PRIZES, response=answers({200: s.PrizeTable}, 404), url_name="prizes", operation_id="prizes",
+    tags=[PRIZE], summary="Every prize: places, booby, jackpot, cookie jar",
+    description=f"{MEMBERS_} A preview from the standings until the ties are opened; then the "
+    "stored ties and awards.",
+)  # fmt: skip
+def prizes_view(request: HttpRequest, slug: str) -> JsonResponse:
+    return _ok(prize_table(drive_for(_caller(request), slug)))
 
 
-def prize_setup_get(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
-    return _ok(setup_view(drive_for(caller, slug)))
+@api.get(
+    PRIZES + "/setup", response=answers({200: s.PrizeSetup}, 404), url_name="prize-setup",
+    operation_id="prize_setup_get", tags=[PRIZE], summary="The prize set-up",
+    description=MEMBERS_,
+)  # fmt: skip
+def prize_setup_get(request: HttpRequest, slug: str) -> JsonResponse:
+    return _ok(setup_view(drive_for(_caller(request), slug)))
 
 
-def prize_setup_patch(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
+@api.patch(
+    PRIZES + "/setup", response=answers({200: s.PrizeSetup}, 404, 409, 422, body=True),
+    url_name="prize-setup", operation_id="prize_setup_patch", tags=[PRIZE],
+    summary="Change the prize set-up",
+    description=f"{ORGANIZERS} Fixed once the ties are opened (409 prizes_opened); the cookie "
+    "jar once drawn (409 cookie_jar_drawn).",
+)  # fmt: skip
+def prize_setup_patch(request: HttpRequest, slug: str, payload: s.PrizeSetupIn) -> JsonResponse:
+    caller = _caller(request)
     drive = drive_for(caller, slug, roles=(ORGANIZER,))
-    data = _object(request, SETUP_FIELDS)
-    prize_setup_update(drive=drive, actor=caller.actor, **data)
+    prize_setup_update(drive=drive, actor=caller.actor, **payload.sent())
     return _ok(setup_view(drive))
 
 
-def ties_get(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
-    return _ok(ties_list(drive_for(caller, slug)))
+@api.get(
+    PRIZES + "/ties", response=answers({200: list[s.Tie]}, 404), url_name="ties",
+    operation_id="ties_list", tags=[PRIZE], summary="The ties and how each went",
+    description=MEMBERS_,
+)  # fmt: skip
+def ties_get(request: HttpRequest, slug: str) -> JsonResponse:
+    return _ok(ties_list(drive_for(_caller(request), slug)))
 
 
-def ties_open(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
+@api.post(
+    PRIZES + "/ties", response=answers({200: list[s.Tie]}, 404, 409, 422, body=True),
+    url_name="ties", operation_id="ties_open", tags=[PRIZE],
+    summary="Award the unshared prizes and open the ties",
+    description=f'{ORGANIZERS} After the last game (409 night_not_over; {{"force": true}} to '
+    "open earlier). Again: no change; 409 standings_changed if the standings moved since.",
+)  # fmt: skip
+def ties_open(request: HttpRequest, slug: str, payload: s.TiesOpen = Body(None)) -> JsonResponse:
+    caller = _caller(request)
     drive = drive_for(caller, slug, roles=(ORGANIZER,))
-    data = _object(request, {"force"}, optional=True)
-    force = data.get("force", False)
-    if not isinstance(force, bool):
-        raise ServiceError("bad_field", "force must be true or false.", field="force")
+    force = payload.force if payload is not None else False
     prizes_open_ties(drive=drive, actor=caller.actor, force=force)
     return _ok(ties_list(drive))
 
 
-def _couple_number(value: Any, field: str = "couple") -> int:
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 9:
-        return int(value)
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    raise ServiceError("bad_couple", f"{value!r} is not a couple number.", field=field)
-
-
-def tie_choice_view(request: HttpRequest, caller: Caller, slug: str, tie: int) -> JsonResponse:
+@api.post(
+    TIE + "/choices", response=answers({201: s.Tie}, 404, 409, 422, body=True),
+    url_name="tie-choices", operation_id="tie_choice", tags=[PRIZE],
+    summary="Record a tied couple's choice",
+    description=f"{MEMBERS_} split, cut, play-off or forfeit; a house rule replaces it. 409 "
+    "tie_decided once decided.",
+)  # fmt: skip
+def tie_choice_view(request: HttpRequest, slug: str, tie: int, payload: s.Choice) -> JsonResponse:
+    caller = _caller(request)
     drive = drive_for(caller, slug)
     found = tie_get(drive, tie)
-    data = _object(request, {"couple", "choice"})
-    tie_choose(
-        tie=found,
-        couple=_couple_number(data.get("couple")),
-        choice=data.get("choice"),
-        actor=caller.actor,
-    )
+    tie_choose(tie=found, couple=payload.couple, choice=payload.choice, actor=caller.actor)
     return _ok(tie_view(tie_get(drive, tie)), 201)
 
 
-def tie_decide_view(request: HttpRequest, caller: Caller, slug: str, tie: int) -> JsonResponse:
+@api.post(
+    TIE + "/decide", response=answers({200: s.Tie}, 404, 409, 422, body=True),
+    url_name="tie-decide", operation_id="tie_decide", tags=[PRIZE],
+    summary="Apply the choice rule",
+    description=f"{MEMBERS_} 409 answer_needed names the couples still to choose (or to play "
+    "or forfeit); 422 cannot_split for a prize in kind.",
+)  # fmt: skip
+def tie_decide_view(
+    request: HttpRequest, slug: str, tie: int, payload: s.Empty = Body(None)
+) -> JsonResponse:
+    caller = _caller(request)
     drive = drive_for(caller, slug)
-    _object(request, (), optional=True)
     tie_decide(tie=tie_get(drive, tie), actor=caller.actor)
     return _ok(tie_view(tie_get(drive, tie)))
 
 
-def tie_cut_view(request: HttpRequest, caller: Caller, slug: str, tie: int) -> JsonResponse:
+@api.post(
+    TIE + "/cut", response=answers({201: s.CutDone}, 404, 409, 422, body=True),
+    url_name="tie-cut", operation_id="tie_cut", tags=[PRIZE],
+    summary="A cut: cards cut at the table, or a system draw",
+    description=f'{MEMBERS_} {{"cards": {{"3": "7H", "5": "2C"}}}} for one round (equal '
+    'lowest cut again), or {"draw": true}: the server draws the seed and records it '
+    "(cut.seed, the tie's cut_rounds, the export); a seed sent is refused with 422 "
+    "seed_not_accepted.",
+)  # fmt: skip
+def tie_cut_view(request: HttpRequest, slug: str, tie: int, payload: s.Cut) -> JsonResponse:
+    caller = _caller(request)
     drive = drive_for(caller, slug)
     found = tie_get(drive, tie)
-    data = _object(request, {"cards", "draw", "seed"})
-    _no_seed(data)
-    if data.get("draw") is True:
-        if "cards" in data:
-            raise ServiceError("cards_or_draw", "Send the cards cut, or draw: true, not both.")
+    if payload.draw is True:
         outcome = tie_cut_draw(tie=found, actor=caller.actor)
-    elif "draw" in data and data["draw"] is not False:
-        raise ServiceError("bad_field", "draw must be true or false.", field="draw")
     else:
-        cards = data.get("cards")
-        if not isinstance(cards, dict) or not cards:
-            raise ServiceError(
-                "bad_cards", 'cards maps couple numbers to cards, like {"3": "7H"}.', field="cards"
-            )
-        by_number = {_couple_number(k, "cards"): v for k, v in cards.items()}
-        outcome = tie_cut_record(tie=found, cards=by_number, actor=caller.actor)
+        outcome = tie_cut_record(tie=found, cards=payload.cards, actor=caller.actor)
     return _ok({"cut": outcome, "tie": tie_view(tie_get(drive, tie))}, 201)
 
 
-def tie_playoff_view(request: HttpRequest, caller: Caller, slug: str, tie: int) -> JsonResponse:
+@api.post(
+    TIE + "/playoff", response=answers({201: s.PlayoffDone}, 404, 409, 422, body=True),
+    url_name="tie-playoff", operation_id="tie_playoff", tags=[PRIZE],
+    summary="A play-off game's result",
+    description=f"{MEMBERS_} Validated like any game (the engine's code for an impossible "
+    "score; unusual_score needs confirm_unusual).",
+)  # fmt: skip
+def tie_playoff_view(request: HttpRequest, slug: str, tie: int, payload: s.Playoff) -> JsonResponse:
+    caller = _caller(request)
     drive = drive_for(caller, slug)
     found = tie_get(drive, tie)
-    data = _object(request, {"match", "winner", "points", "confirm_unusual"})
     outcome = tie_playoff_result(
         tie=found,
-        match=data.get("match"),
-        winner=data.get("winner"),
-        points=data.get("points"),
-        confirm_unusual=data.get("confirm_unusual", False),
+        match=payload.match,
+        winner=payload.winner,
+        points=payload.points,
+        confirm_unusual=payload.confirm_unusual,
         actor=caller.actor,
     )
     return _ok({"result": outcome, "tie": tie_view(tie_get(drive, tie))}, 201)
 
 
-def cookie_jar_get(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
-    return _ok(cookie_jar_view(drive_for(caller, slug)))
+@api.get(
+    PRIZES + "/cookie-jar", response=answers({200: s.CookieJar}, 404), url_name="cookie-jar",
+    operation_id="cookie_jar", tags=[PRIZE], summary="The cookie jar", description=MEMBERS_,
+)  # fmt: skip
+def cookie_jar_get(request: HttpRequest, slug: str) -> JsonResponse:
+    return _ok(cookie_jar_view(drive_for(_caller(request), slug)))
 
 
-def cookie_jar_draw_view(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
+@api.post(
+    PRIZES + "/cookie-jar/draw", response=answers({201: s.CookieJar}, 404, 409, 422, body=True),
+    url_name="cookie-jar-draw", operation_id="cookie_jar_draw", tags=[PRIZE],
+    summary="Draw the cookie jar's games",
+    description=f"{ORGANIZERS} {{}} (or no body): the system draws, from a seed the server "
+    'draws and records (drawn.seed); or {"games": [3, 7, …]} as drawn from a hat. After the '
+    "last game. A seed sent is refused with 422 seed_not_accepted.",
+)  # fmt: skip
+def cookie_jar_draw_view(
+    request: HttpRequest, slug: str, payload: s.CookieJarDraw = Body(None)
+) -> JsonResponse:
+    caller = _caller(request)
     drive = drive_for(caller, slug, roles=(ORGANIZER,))
-    data = _object(request, {"seed", "games"}, optional=True)
-    _no_seed(data)
-    cookie_jar_draw(drive=drive, games=data.get("games"), actor=caller.actor)
+    games = payload.games if payload is not None else None
+    cookie_jar_draw(drive=drive, games=games, actor=caller.actor)
     return _ok(cookie_jar_view(drive), 201)
-
-
-@csrf_exempt
-def not_found(request: HttpRequest, path: str = "") -> JsonResponse:
-    return _error_response(NotFound("no_such_endpoint", f"There is no API endpoint /{path}."))
 
 
 # --- printed documents ----------------------------------------------------------------------------
@@ -656,20 +962,33 @@ def _document_of(drive: Any, pk: int) -> Document:
     return document
 
 
-def documents_request(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
+@api.post(
+    DOCUMENTS, response=answers({200: s.Document, 202: s.Document}, 404, 422, 503, body=True),
+    url_name="documents", operation_id="document_request", tags=[PRINT],
+    summary="Print a document",
+    description=f"{MEMBERS_} Renders the document in the background (a worker, or in-process "
+    "without a broker): 202 with its status URL (Location). A document already rendered from "
+    "the same data: 200, download at once. game: the movement sheet's (default: the game in "
+    "play) or the score sheets'; couple: one punch card; filled: punch cards with the "
+    "recorded wins. 422 bad_document, bad_paper, bad_game, no_game, game_not_started, "
+    "bad_couple, bad_filled, bad_base_url. 503 print_queue_down: the broker cannot be reached "
+    "(after a few seconds of retries); the document (its id in `document`) is marked failed.",
+)  # fmt: skip
+def documents_request(request: HttpRequest, slug: str, payload: s.DocumentIn) -> JsonResponse:
+    caller = _caller(request)
     drive = drive_for(caller, slug)
-    data = _object(request, {"document", "paper", "game", "couple", "filled", "base_url"})
+    sent = payload.model_fields_set
     document = document_request(
         drive,
-        data.get("document"),
+        payload.document,
         caller.actor,
-        paper=data.get("paper", "letter"),
-        game=data.get("game"),
-        couple=data.get("couple"),
-        filled=data.get("filled", False),
+        paper=payload.paper,
+        game=payload.game,
+        couple=payload.couple,
+        filled=payload.filled,
         # Given, it must be a URL (an empty one is refused); not given, this server's own.
-        base_url=data["base_url"]
-        if "base_url" in data
+        base_url=payload.base_url
+        if "base_url" in sent
         else request.build_absolute_uri("/").rstrip("/") or DEFAULT_BASE_URL,
     )
     document.refresh_from_db()
@@ -679,13 +998,25 @@ def documents_request(request: HttpRequest, caller: Caller, slug: str) -> JsonRe
     return response
 
 
-def document_detail(request: HttpRequest, caller: Caller, slug: str, pk: int) -> JsonResponse:
-    document = _document_of(drive_for(caller, slug), pk)
+@api.get(
+    DOCUMENTS + "/{num:pk}", response=answers({200: s.Document}, 404), url_name="document",
+    operation_id="document_status", tags=[PRINT], summary="A document's status and progress",
+    description=MEMBERS_,
+)  # fmt: skip
+def document_detail(request: HttpRequest, slug: str, pk: int) -> JsonResponse:
+    document = _document_of(drive_for(_caller(request), slug), pk)
     return _ok(_document_view(request, document))
 
 
-def document_file(request: HttpRequest, caller: Caller, slug: str, pk: int) -> FileResponse:
-    document = _document_of(drive_for(caller, slug), pk)
+@api.get(
+    DOCUMENTS + "/{num:pk}/file", response=answers({200: None}, 404, 409),
+    url_name="document-file", operation_id="document_file", tags=[PRINT],
+    summary="The document's PDF", description=f"{MEMBERS_} 409 not_ready until it has been rendered.",
+    openapi_extra={"responses": {200: {"description": "The PDF (an attachment)", "content": {
+        "application/pdf": {"schema": {"type": "string", "format": "binary"}}}}}},
+)  # fmt: skip
+def document_file(request: HttpRequest, slug: str, pk: int) -> FileResponse:
+    document = _document_of(drive_for(_caller(request), slug), pk)
     if not document.file.name or not document.file.storage.exists(document.file.name):
         raise ServiceError(
             "not_ready",
@@ -699,3 +1030,13 @@ def document_file(request: HttpRequest, caller: Caller, slug: str, pk: int) -> F
         filename=document_filename(document),
         content_type="application/pdf",
     )
+
+
+# --- anything else ------------------------------------------------------------------------------
+
+
+def not_found(request: HttpRequest, path: str = "") -> JsonResponse:
+    return error_response(NotFound("no_such_endpoint", f"There is no API endpoint /{path}."))
+
+
+not_found.csrf_exempt = True  # type: ignore[attr-defined]
