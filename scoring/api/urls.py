@@ -20,7 +20,10 @@ def _json_405(view: Callable[..., HttpResponse], methods: list[str]) -> Callable
 
     @wraps(view)
     def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        response = view(request, *args, **kwargs)
+        if request.method not in methods:
+            response: HttpResponse = HttpResponseNotAllowed(methods)
+        else:
+            response = view(request, *args, **kwargs)
         if isinstance(response, HttpResponseNotAllowed):
             error = error_response(
                 ServiceError(
@@ -56,8 +59,10 @@ def _endpoints() -> list[Any]:
     served = _methods_by_route()
     endpoints = []
     for pattern in patterns:
-        methods = served.get(str(pattern.pattern))
-        if methods is not None:
+        if pattern.name == "api-root":
+            continue  # /api/v1/ itself is no endpoint: the JSON 404 below answers it
+        methods = served.get(str(pattern.pattern), ["GET"])  # or the description, its page
+        if methods:
             pattern = URLPattern(
                 pattern.pattern, _json_405(pattern.callback, methods), pattern.default_args,
                 pattern.name,
@@ -67,8 +72,6 @@ def _endpoints() -> list[Any]:
 
 
 urlpatterns = [
-    # /api/v1/ itself is no endpoint (ninja's root pattern only anchors its reverse()).
-    path("", not_found),
     path("", include((_endpoints(), "api"), namespace="api")),
     # Any path at all, line breaks included (an encoded newline in a slug is still a 404 in JSON).
     re_path(r"^(?P<path>[\s\S]*)$", not_found, name="not-found"),

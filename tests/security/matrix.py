@@ -408,6 +408,9 @@ CASES: list[Case] = [
     # --- the API (scoring/api) --------------------------------------------------------------------
     Case("api/v1/me", "GET", "/api/v1/me", (401, 200, 200, 200, 200, 200, 200, 403, 200)),
     Case("api/v1/openapi.json", "GET", "/api/v1/openapi.json", everyone(200)),
+    # The description's docs page is for a logged-in member (tests/api/test_docs_page.py);
+    # a bearer token logs nobody in, so every caller here is sent to the login page.
+    Case("api/v1/docs", "GET", "/api/v1/docs", everyone(LOGIN)),
     Case("api/v1/drives", "GET", "/api/v1/drives", (401, 200, 200, 200, 403, 403, 403, 403, 403)),
     Case(
         "api/v1/drives",
