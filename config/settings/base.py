@@ -35,6 +35,9 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_tables2",
     "csp",
+    # django-ninja: the API's docs page (its template and Swagger UI's static files, served
+    # from here like every other static file: no CDN)
+    "ninja",
     "drives",
     "scoring",
 ]

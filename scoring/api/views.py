@@ -18,6 +18,7 @@ from functools import cache
 from http import HTTPStatus
 from typing import Any
 
+from csp.decorators import csp_update
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import RequestDataTooBig
 from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
@@ -277,7 +278,12 @@ class MembersOnlySwagger(Swagger):
         user = getattr(request, "user", None)
         if user is None or not user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        return super().render_page(request, api, **kwargs)
+        return _swagger_csp(super().render_page)(request, api, **kwargs)
+
+
+# Swagger UI draws its icons from data: URIs: allowed on its page alone (django-csp's per-view
+# update; the site's policy, the description's included, stays img-src 'self').
+_swagger_csp = csp_update({"img-src": ["data:"]})
 
 
 api = Api(
