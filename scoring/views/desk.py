@@ -35,6 +35,12 @@ from scoring.views.live_access import (
 
 POLL_SECONDS = 3
 
+# The entry line's field a refusal is about, by the services' codes: the page empties what was
+# typed after it and puts the cursor back there (see static/js/desk.js). A score the engine
+# refuses names the points; anything else starts the line again at the table.
+WINNER_CODES = frozenset({"bad_winner", "wrong_couple"})
+SCORE_FIELD = "points"
+
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -114,18 +120,20 @@ def _post(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
     winner = int_or_none(data.get("winner"))
     confirm = data.get("confirm_unusual") in ("on", "1", "true", "yes")
     status, level, code = 422, "error", "bad_input"
-    message = ""
+    message, field = "", "table"
     if table is None:
         message = _("Type the table number.")
     elif winner is None:
         message = _("Type the number of the couple that won at table %(table)s.") % {"table": table}
+        field = "winner"
     else:
         try:
             points = parse_points(data.get("points"))
         except ValueError:
             message = _("Points are two numbers, the winner's first, like 50-40.")
+            field = SCORE_FIELD
         else:
-            status, level, code, message = _act(
+            status, level, code, message, field = _act(
                 drive, request, action, game, table, winner, points, confirm, data
             )
     if wants_json(request):
@@ -139,16 +147,22 @@ def _post(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
                 "game": game,
                 "table": table,
                 "winner": winner,
+                "field": field if status >= 400 else None,
             },
             status=status,
         )
     entry: dict[str, Any] = {"message": message, "level": level, "code": code}
     if status >= 400 and status != 409 and action == "enter":  # a conflict is kept: done
+        # The line comes back as the script leaves it: a winner or points refused with their
+        # table (or for the table itself) are not kept, so that the next Enter cannot send them
+        # for another table.
+        keep_rest = field in (SCORE_FIELD, "confirm")
         entry.update(
             table=data.get("table", ""),
-            winner=data.get("winner", ""),
-            points=data.get("points", ""),
-            confirm=confirm,
+            winner=data.get("winner", "") if keep_rest else "",
+            points=data.get("points", "") if keep_rest else "",
+            confirm=confirm and keep_rest,
+            focus=field if keep_rest else "table",
         )
     drive.refresh_from_db()
     shown, fixed = (game, game != drive.current_game) if game else (drive.current_game, False)
@@ -159,8 +173,9 @@ def _post(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
 def _act(
     drive: Drive, request: HttpRequest, action: str, game: int, table: int, winner: int,
     points: list[int] | None, confirm: bool, data: Any,
-) -> tuple[int, str, str, str]:  # fmt: skip
-    """Call the service; (HTTP status, level, code, message for the scorer)."""
+) -> tuple[int, str, str, str, str | None]:  # fmt: skip
+    """Call the service; (HTTP status, level, code, message for the scorer, the entry line's
+    field a refusal is about: "table", "winner", "points", "confirm", or None when stored)."""
     actor = Actor(user=request.user, channel=AuditEntry.Channel.DESK)
     where = {"table": table, "winner": winner, "game": game}
     try:
@@ -174,6 +189,7 @@ def _act(
                 "success",
                 "resolved",
                 _("Table %(table)s settled: couple %(winner)s won (game %(game)s).") % where,
+                None,
             )
         recorded = result_record(
             drive=drive, game=game, table=table, winner=winner, points=points,
@@ -187,21 +203,33 @@ def _act(
                 error.code,
                 _("Conflict at table %(table)s: %(message)s Settle it in the grid below.")
                 % {"table": table, "message": error.message},
+                None,
             )
-        return error.status, "error", error.code, error.message
+        return error.status, "error", error.code, error.message, _field_of(error)
     except ServiceError as error:
         message = error.message
         if error.code == "unusual_score":
             message = _(
                 "%(reason)s If it really happened, tick “Unusual score” and press Enter again."
             ) % {"reason": error.details.get("verdict", {}).get("message", error.message)}
-        return error.status, "error", error.code, message
+        return error.status, "error", error.code, message, _field_of(error)
     message = _("Table %(table)s: couple %(winner)s won (game %(game)s).") % where
     if recorded.status == 200:
         if recorded.result.winner.number != winner:  # pragma: no cover - the service's 409
-            return 409, "error", "result_conflict", message
+            return 409, "error", "result_conflict", message, None
         message = _("Table %(table)s: couple %(winner)s won (already recorded).") % where
-        return 200, "info", "replayed", message
+        return 200, "info", "replayed", message, None
     if recorded.verdict is not None and recorded.verdict.status == "unusual":
         message += " " + _("Unusual score, confirmed.")
-    return 201, "success", "stored", message
+    return 201, "success", "stored", message, None
+
+
+def _field_of(error: ServiceError) -> str:
+    """The entry line's field a refusal is about (see WINNER_CODES)."""
+    if error.code == "unusual_score":
+        return "confirm"
+    if error.code == "bad_points" or "verdict" in error.details:
+        return SCORE_FIELD
+    if error.code in WINNER_CODES:
+        return "winner"
+    return "table"

@@ -190,18 +190,57 @@ def test_entry_answers_json_to_the_pages_script(ours, drive) -> None:  # type: i
     assert answer.json() == {
         "ok": True, "status": 201, "code": "stored", "level": "success",
         "message": "Table 2: couple 4 won (game 1).", "game": 1, "table": 2, "winner": 4,
+        "field": None,
     }  # fmt: skip
     wrong = client.post(desk_url(drive), post | {"winner": "1"}, HTTP_ACCEPT="application/json")
     assert wrong.status_code == 422
     assert wrong.json()["code"] == "wrong_couple" and not wrong.json()["ok"]
+    assert wrong.json()["field"] == "winner"
 
 
-def test_wrong_couple_is_named_and_the_fields_kept(ours, drive) -> None:  # type: ignore[no-untyped-def]
+def entry_field(html: str, field_id: str) -> str:
+    """The ``<input>`` of the entry line with this id."""
+    match = re.search(rf'<input[^>]*id="{field_id}"[^>]*>', html)
+    assert match is not None, f"no field {field_id}"
+    return match.group(0)
+
+
+def test_wrong_couple_is_named_and_the_winner_not_kept(ours, drive) -> None:  # type: ignore[no-untyped-def]
+    """A refused winner must not stay in its field: the next table's Enter would send it."""
     client = logged_in(ours.scorer)
     response = client.post(desk_url(drive), {"table": "1", "winner": "4", "game": "1"})
     assert response.status_code == 422
     assert "Couple 4 is not at table 1" in status_line(response, "desk-status")
-    assert 'value="4"' in text(response)
+    html = text(response)
+    assert 'value="1"' in entry_field(html, "desk-table")
+    assert "autofocus" in entry_field(html, "desk-table")
+    assert 'value=""' in entry_field(html, "desk-winner")
+    assert not Result.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("post", "field", "kept"),
+    [
+        ({"table": "9", "winner": "1", "points": "50-40"}, "table", {"desk-table": "9"}),
+        ({"table": "1", "winner": "3", "points": "50-40"}, "winner", {"desk-table": "1"}),
+        (
+            {"table": "1", "winner": "1", "points": "95-0"},
+            "points",
+            {"desk-table": "1", "desk-winner": "1", "desk-points": "95-0"},
+        ),
+    ],
+)
+def test_a_refusal_names_its_field_and_keeps_only_what_was_right(
+    ours, drive, post, field, kept
+) -> None:  # type: ignore[no-untyped-def]
+    client = logged_in(ours.scorer)
+    answer = client.post(desk_url(drive), post | {"game": "1"}, HTTP_ACCEPT="application/json")
+    assert (answer.status_code, answer.json()["field"]) == (422, field)
+    html = text(client.post(desk_url(drive), post | {"game": "1"}))
+    for field_id in ("desk-table", "desk-winner", "desk-points"):
+        assert f'value="{kept.get(field_id, "")}"' in entry_field(html, field_id), field_id
+    focused = "desk-points" if field == "points" else "desk-table"
+    assert "autofocus" in entry_field(html, focused)
     assert not Result.objects.exists()
 
 
