@@ -217,6 +217,11 @@ SCHEMAS: dict[str, Any] = {
                 "description": "Three letters A–Z, like CAD (either case; stored upper-case).",
             },
             "confirm_by_other_couple": {"type": "boolean", "default": False},
+            "scorers_may_advance": {
+                "type": "boolean",
+                "default": True,
+                "description": "Scorers may start the next game (organizers always may).",
+            },
             "published": {
                 "type": "boolean",
                 "default": False,
@@ -242,6 +247,7 @@ SCHEMAS: dict[str, Any] = {
             "entry_fee": {"type": "string"},
             "currency": {"type": "string"},
             "confirm_by_other_couple": {"type": "boolean"},
+            "scorers_may_advance": {"type": "boolean"},
             "published": {"type": "boolean"},
             "state": {"enum": list(Drive.State.values)},
             "current_game": {"type": "integer", "description": "0 before the start."},
@@ -669,8 +675,9 @@ def _paths() -> dict[str, Any]:
             "post": _op(
                 "game_advance", "Start the next game", tags=(GAME_TAG,),
                 errors=(404, 422),
-                description=f"{organizer} Only when every table has an accepted result. "
-                "Computed once: pressing again answers 200 with the same game.",
+                description=f"{members} (scorers only if the drive's scorers_may_advance is "
+                "true, the default). Only when every table has an accepted result. Computed "
+                "once: pressing again answers 200 with the same game.",
                 body=_body({"type": "object", "maxProperties": 0}, required=False),
                 ok={
                     201: _ok("The new game", _ref("Game")),

@@ -33,6 +33,7 @@ from drives.services import (
     drive_start,
     drive_update,
     holes_record,
+    require_role,
 )
 from drives.text import text_refuse_unstorable
 from scoring.api.auth import (
@@ -429,7 +430,8 @@ def result_resolve_view(
 
 
 def game_advance_view(request: HttpRequest, caller: Caller, slug: str, n: int) -> JsonResponse:
-    drive = drive_for(caller, slug, roles=(ORGANIZER,))
+    drive = drive_for(caller, slug)
+    require_role(drive, caller.user, *drive.advance_roles())  # scorers too, if the drive says so
     _object(request, (), optional=True)
     status, game = game_advance(drive=drive, game=n, actor=caller.actor)
     return _game(drive, game.number, status)

@@ -22,9 +22,10 @@ from django.views.decorators.http import require_http_methods
 from drives.errors import Conflict, ServiceError
 from drives.models import AuditEntry, Drive
 from drives.services import Actor
-from scoring.selectors import game_view
+from drives.views import desk_actor
+from scoring.selectors import advance_state, game_view
 from scoring.selectors_live import result_versions
-from scoring.services import result_record, result_resolve
+from scoring.services import game_advance, result_record, result_resolve
 from scoring.views.live_access import (
     int_or_none,
     member_drive,
@@ -50,7 +51,7 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
         return _post(request, drive, role)
     game, fixed = _shown_game(request, drive)
     if wants_fragment(request):
-        return render(request, "scoring/desk_grid.html", _grid_context(drive, game, fixed))
+        return render(request, "scoring/desk_grid.html", _grid_context(drive, role, game, fixed))
     return render(request, "scoring/desk.html", _page_context(drive, role, game, fixed))
 
 
@@ -63,7 +64,7 @@ def _shown_game(request: HttpRequest, drive: Drive) -> tuple[int, bool]:
     return drive.current_game, False
 
 
-def _grid_context(drive: Drive, game: int, fixed: bool) -> dict[str, Any]:
+def _grid_context(drive: Drive, role: str, game: int, fixed: bool) -> dict[str, Any]:
     view = game_view(drive, game) if game else None
     rows = []
     if view is not None:
@@ -76,6 +77,7 @@ def _grid_context(drive: Drive, game: int, fixed: bool) -> dict[str, Any]:
             row["claims"] = _claims(row["versions"]) if table["state"] == "conflict" else []
             rows.append(row)
     in_play = bool(game) and game == drive.current_game and not drive.is_closed
+    advance = advance_state(drive, view, role) if in_play else {"shown": False}
     return {
         "drive": drive,
         "game": game,
@@ -83,10 +85,11 @@ def _grid_context(drive: Drive, game: int, fixed: bool) -> dict[str, Any]:
         "in_play": in_play,
         # What the grid shows, in short: the page's script swaps the grid only when it changes.
         "version": hashlib.sha1(
-            repr((game, drive.current_game, in_play, rows)).encode()
+            repr((game, drive.current_game, in_play, rows, advance)).encode()
         ).hexdigest()[:16],
         "view": view,
         "rows": rows,
+        "advance": advance,
         "games": range(1, drive.current_game + 1),
         "poll_seconds": POLL_SECONDS,
     }
@@ -104,7 +107,7 @@ def _claims(versions: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _page_context(drive: Drive, role: str, game: int, fixed: bool, **entry: Any) -> dict[str, Any]:
-    context = _grid_context(drive, game, fixed)
+    context = _grid_context(drive, role, game, fixed)
     context.update(
         role=role,
         entry={"table": "", "winner": "", "points": "", "confirm": False, **entry},
@@ -116,6 +119,8 @@ def _post(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
     data = request.POST
     action = data.get("action", "enter")
     game = int_or_none(data.get("game")) or drive.current_game
+    if action == "advance":
+        return _advance(request, drive, role, game)
     table = int_or_none(data.get("table"))
     winner = int_or_none(data.get("winner"))
     confirm = data.get("confirm_unusual") in ("on", "1", "true", "yes")
@@ -167,6 +172,39 @@ def _post(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
     drive.refresh_from_db()
     shown, fixed = (game, game != drive.current_game) if game else (drive.current_game, False)
     context = _page_context(drive, role, shown, fixed, **entry)
+    return render(request, "scoring/desk.html", context, status=status)
+
+
+def _advance(request: HttpRequest, drive: Drive, role: str, game: int) -> HttpResponse:
+    """The desk's "Start game N" button: the dashboard's advance (the same service, the same
+    checks), for the roles the drive lets start a game; the answer is the desk's status line."""
+    where = {"game": game, "next": game + 1}
+    if role not in drive.advance_roles():
+        status, level, code = 403, "error", "forbidden"
+        message = _("Only an organizer can start the next game (the drive's settings say so).")
+    else:
+        try:
+            status, started = game_advance(drive=drive, game=game, actor=desk_actor(request))
+        except ServiceError as error:
+            status, level, code, message = error.status, "error", error.code, error.message
+        else:
+            level, code = ("success", "advanced") if status == 201 else ("info", "replayed")
+            where["next"] = started.number
+            message = (
+                _("Game %(next)s has started: the projector and the phones show the new tables.")
+                if status == 201
+                else _("Game %(next)s had already started (the advance happens only once).")
+            ) % where
+    if wants_json(request):
+        return JsonResponse(
+            {"ok": status < 400, "status": status, "code": code, "level": level,
+             "message": message, "game": game, "field": None},
+            status=status,
+        )  # fmt: skip
+    drive.refresh_from_db()
+    context = _page_context(
+        drive, role, drive.current_game, False, message=message, level=level, code=code
+    )
     return render(request, "scoring/desk.html", context, status=status)
 
 

@@ -23,7 +23,7 @@ from engine.rules import get_ruleset
 from engine.scores import legal_final_scores
 from scoring.models import Result
 from tests.browser.conftest import ContextFactory
-from tests.browser.helpers import force_login
+from tests.browser.helpers import force_login, screenshot
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.browser
@@ -131,3 +131,38 @@ def test_a_refused_score_keeps_the_table_and_winner_and_selects_the_points(
     type_line(desk, f"{winner}-{loser}", "Enter")
     expect(desk.get_by_test_id("desk-status")).to_have_text("Table 1: couple 2 won (game 1).")
     assert winners() == {1: 2}
+
+
+def test_the_scorer_starts_the_next_game_from_the_desk(
+    new_context: ContextFactory, live_server: LiveServer
+) -> None:
+    """Every table in, by keyboard; the desk's own button starts game 2 without a reload, and
+    the entry line follows it."""
+    drive, scorer = started_night()
+    desk = desk_page(new_context, live_server, drive, scorer)
+    desk.evaluate("window.__sameDocument = true")
+    button = desk.get_by_test_id("desk-advance")
+    expect(button).to_be_disabled()
+    for table in range(1, 5):
+        type_line(desk, str(table), "Enter", str(2 * table), "Enter")
+        expect(desk.get_by_test_id("desk-status")).to_have_text(
+            f"Table {table}: couple {2 * table} won (game 1)."
+        )
+    expect(button).to_be_enabled()
+    expect(button).to_have_text("Start game 2")
+    screenshot(desk, "desk-next-game")
+    button.focus()
+    desk.keyboard.press("Enter")
+    expect(desk.locator("#desk-grid h2")).to_contain_text("Game 2 of")
+    expect(desk.locator("#desk-game")).to_have_value("2")
+    assert desk.evaluate("window.__sameDocument") is True  # no reload
+    drive.refresh_from_db()
+    assert drive.current_game == 2
+    # The next entry goes to game 2.
+    desk.locator("#desk-table").focus()
+    row = desk.locator("#desk-grid tr[data-table='1']")
+    stays, _arrives = row.get_attribute("data-couples").split()  # type: ignore[union-attr]
+    type_line(desk, "1", "Enter", stays, "Enter")
+    expect(desk.get_by_test_id("desk-status")).to_have_text(
+        f"Table 1: couple {stays} won (game 2)."
+    )

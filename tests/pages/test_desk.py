@@ -341,3 +341,60 @@ def test_the_page_takes_the_same_queries_for_4_and_40_tables(ours) -> None:  # t
             (queries(client, desk_url(drive)), queries(client, desk_url(drive) + "?partial=grid"))
         )
     assert counts[0] == counts[1], counts
+
+
+# --- starting the next game from the desk -------------------------------------------------------
+
+
+def test_the_desk_starts_the_next_game_once_every_table_is_in(ours, drive) -> None:  # type: ignore[no-untyped-def]
+    client = logged_in(ours.scorer)
+    play(drive, 1, skip=(2,))
+    waiting = text(client.get(desk_url(drive)))
+    assert 'data-testid="desk-advance" disabled' in waiting
+    assert "no result yet at table(s) 2" in waiting
+    refused = client.post(
+        desk_url(drive), {"action": "advance", "game": "1"}, HTTP_ACCEPT="application/json"
+    )
+    assert refused.status_code == 409 and refused.json()["code"] == "game_incomplete"
+    drive.refresh_from_db()
+    assert drive.current_game == 1
+
+    play(drive, 1)
+    ready = text(client.get(f"{desk_url(drive)}?partial=grid"))  # what the page polls
+    assert 'data-testid="desk-advance">' in ready and "Start game 2" in ready
+    started = client.post(desk_url(drive), {"action": "advance", "game": "1"})
+    assert started.status_code == 201
+    assert "Game 2 has started" in status_line(started, "desk-status")
+    assert "Game 2 of " in text(started)
+    drive.refresh_from_db()
+    assert drive.current_game == 2
+    entry = AuditEntry.objects.get(drive=drive, action="game.advance")
+    assert (entry.user, entry.channel) == (ours.scorer, AuditEntry.Channel.DESK)
+    again = client.post(
+        desk_url(drive), {"action": "advance", "game": "1"}, HTTP_ACCEPT="application/json"
+    )
+    assert again.status_code == 200 and again.json()["code"] == "replayed"
+    drive.refresh_from_db()
+    assert drive.current_game == 2
+
+
+def test_the_desk_has_no_advance_for_scorers_when_the_settings_say_so(ours) -> None:  # type: ignore[no-untyped-def]
+    drive = night(ours.club, 4, scorers_may_advance=False)
+    play(drive, 1)
+    scorer = logged_in(ours.scorer)
+    page = text(scorer.get(desk_url(drive)))
+    assert "desk-advance" not in page
+    assert "an organizer can start the next game" in page
+    refused = scorer.post(desk_url(drive), {"action": "advance", "game": "1"})
+    assert refused.status_code == 403
+    drive.refresh_from_db()
+    assert drive.current_game == 1
+    assert 'data-testid="desk-advance">' in text(logged_in(ours.organizer).get(desk_url(drive)))
+
+
+def test_the_last_game_has_no_advance_button(ours) -> None:  # type: ignore[no-untyped-def]
+    drive = night(ours.club, 4, games=1)
+    play(drive, 1)
+    page = text(logged_in(ours.organizer).get(desk_url(drive)))
+    assert "desk-advance" not in page
+    assert "This is the last game" in page
