@@ -135,6 +135,12 @@ class DriveSettingsForm(PlainForm):
         required=False,
         help_text=_("A result entered on a phone counts once the other couple confirms it."),
     )
+    scorers_may_advance = forms.BooleanField(
+        label=_("Scorers may start the next game"),
+        required=False,
+        initial=True,
+        help_text=_("At the desk, once every table has reported. Organizers always may."),
+    )
 
     def __init__(self, *args: Any, drive: Drive | None = None, **kwargs: Any) -> None:
         self.drive = drive

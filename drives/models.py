@@ -124,6 +124,9 @@ class Drive(models.Model):
     entry_fee = models.DecimalField(max_digits=8, decimal_places=2, default=0)
     currency = models.CharField(max_length=3, default="CAD")
     confirm_by_other_couple = models.BooleanField(default=False)
+    # Who may start the next game: organizers always; scorers too unless the organizer says no
+    # (at the desk, the scorer who sees every table in is the one who starts the next game).
+    scorers_may_advance = models.BooleanField(default=True)
     published = models.BooleanField(default=False, help_text=_("results page open to the public"))
     state = models.CharField(max_length=10, choices=State.choices, default=State.SETUP)
     current_game = models.PositiveSmallIntegerField(default=0)
@@ -144,6 +147,11 @@ class Drive(models.Model):
     @property
     def is_closed(self) -> bool:
         return self.state == self.State.CLOSED
+
+    def advance_roles(self) -> tuple[str, ...]:
+        """The club roles that may start the next game (the dashboard, the desk, the API)."""
+        organizer, scorer = Membership.Role.ORGANIZER, Membership.Role.SCORER
+        return (organizer, scorer) if self.scorers_may_advance else (organizer,)
 
 
 class Couple(models.Model):

@@ -167,7 +167,7 @@ def require_role(drive_or_club: Drive | Club, user: Any, *roles: str) -> str:
 DRIVE_SETTINGS = (
     "name", "date", "venue", "games", "ruleset", "movement", "first_seating", "seed",
     "sit_out_counts_as_win", "ranking", "entry_fee", "currency", "confirm_by_other_couple",
-    "published",
+    "scorers_may_advance", "published",
 )  # fmt: skip
 
 
@@ -233,7 +233,12 @@ def _clean_setting(key: str, value: Any) -> Any:
         if value is not None and not 0 <= value < 2**63:
             raise _bad(key, "seed must be from 0 to 2^63 - 1.")
         return value
-    if key in ("sit_out_counts_as_win", "confirm_by_other_couple", "published"):
+    if key in (
+        "sit_out_counts_as_win",
+        "confirm_by_other_couple",
+        "scorers_may_advance",
+        "published",
+    ):
         if not isinstance(value, bool):
             raise _bad(key, f"{key} must be true or false.")
         return value

@@ -100,6 +100,11 @@ def load_export(data: bytes) -> dict[str, Any]:
 # --- reading the export, every value checked --------------------------------------------------
 
 
+# Drive settings added after the format's first files: an older file without them restores
+# with the setting's default (the drive's model field's).
+LATER_SETTINGS = frozenset({"scorers_may_advance"})
+
+
 def _get(obj: dict[str, Any], key: str, path: str, kinds: Any, *, null: bool = False) -> Any:
     value = obj.get(key, _MISSING)
     where = f"{path}.{key}" if path else key
@@ -193,7 +198,11 @@ def drive_restore(
         raise bad("drive.club", "the club needs a name")
     try:
         settings = _clean_settings(
-            {key: _get(info, key, "drive", object, null=True) for key in DRIVE_SETTINGS},
+            {
+                key: _get(info, key, "drive", object, null=True)
+                for key in DRIVE_SETTINGS
+                if key in info or key not in LATER_SETTINGS
+            },
             partial=False,
         )
     except ServiceError as error:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Q
+from django.utils.translation import gettext as _
 
 from drives.models import Couple, Drive, Seat
 from engine.standings import standings as rank
@@ -251,6 +252,7 @@ def drive_summary(drive: Drive) -> dict[str, Any]:
         "entry_fee": str(drive.entry_fee),
         "currency": drive.currency,
         "confirm_by_other_couple": drive.confirm_by_other_couple,
+        "scorers_may_advance": drive.scorers_may_advance,
         "published": drive.published,
         "state": drive.state,
         "current_game": drive.current_game,
@@ -271,3 +273,49 @@ def couple_summary(couple: Couple) -> dict[str, Any]:
         "withdrawn_game": couple.withdrawn_game,
         "holes": couple.holes,
     }
+
+
+# --- the advance button ---------------------------------------------------------------------------
+
+
+def advance_state(drive: Drive, game: dict[str, Any] | None, role: str) -> dict[str, Any]:
+    """The "Start the next game" button of the dashboard and the desk, for a member with
+    ``role``: whether it is shown (``shown``: the night runs, a next game exists, and the role
+    may start it, see ``Drive.advance_roles``), whether it works now (``possible``), and why
+    not (``reason``). ``game``: the game in play as ``game_view`` gives it."""
+    if drive.state != Drive.State.RUNNING or game is None:
+        return {"shown": False, "possible": False, "reason": ""}
+    if drive.current_game >= drive.games:
+        return {
+            "shown": False,
+            "possible": False,
+            "reason": _("This is the last game: when its results are in, close the night."),
+        }
+    if role not in drive.advance_roles():
+        return {"shown": False, "possible": False, "reason": ""}
+    reasons = []
+    if game["missing"]:
+        reasons.append(
+            _("no result yet at table(s) %(tables)s") % {"tables": _listing(game["missing"])}
+        )
+    if game["conflicts"]:
+        reasons.append(
+            _("a conflict to settle at table(s) %(tables)s")
+            % {"tables": _listing(game["conflicts"])}
+        )
+    if game["pending"]:
+        reasons.append(
+            _("waiting for the other couple at table(s) %(tables)s")
+            % {"tables": _listing(game["pending"])}
+        )
+    if reasons:
+        reason = _("Game %(game)s is not complete: %(reasons)s.") % {
+            "game": game["number"],
+            "reasons": "; ".join(reasons),
+        }
+        return {"shown": True, "possible": False, "reason": reason}
+    return {"shown": True, "possible": True, "reason": ""}
+
+
+def _listing(numbers: list[int]) -> str:
+    return ", ".join(str(n) for n in numbers)

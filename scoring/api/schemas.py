@@ -177,6 +177,11 @@ SETTINGS_DOC: dict[str, Any] = {
         "description": "Three letters A–Z, like CAD (either case; stored upper-case).",
     },
     "confirm_by_other_couple": {"type": "boolean", "default": False},
+    "scorers_may_advance": {
+        "type": "boolean",
+        "default": True,
+        "description": "Scorers may start the next game (organizers always may).",
+    },
     "published": {
         "type": "boolean",
         "default": False,
@@ -199,6 +204,7 @@ class DriveSettings(Body):
     entry_fee: documented(SETTINGS_DOC["entry_fee"]) = None
     currency: documented(SETTINGS_DOC["currency"]) = None
     confirm_by_other_couple: documented(SETTINGS_DOC["confirm_by_other_couple"]) = None
+    scorers_may_advance: documented(SETTINGS_DOC["scorers_may_advance"]) = None
     published: documented(SETTINGS_DOC["published"]) = None
 
 
@@ -228,6 +234,7 @@ class Drive(BaseModel):
     entry_fee: str
     currency: str
     confirm_by_other_couple: bool
+    scorers_may_advance: bool
     published: bool
     state: Literal[tuple(DriveModel.State.values)]  # type: ignore[valid-type]
     current_game: int = Field(description="0 before the start.")

@@ -39,6 +39,7 @@ from drives.services import (
     drive_start,
     drive_update,
     holes_record,
+    require_role,
 )
 from drives.text import text_refuse_unstorable
 from scoring.api import schemas as s
@@ -631,7 +632,8 @@ def game_detail(request: HttpRequest, slug: str, n: int) -> JsonResponse:
     GAME + "/advance", response=answers({201: s.Game, 200: s.Game}, 404, 409, 422, body=True),
     url_name="advance", operation_id="game_advance", tags=[GAMES],
     summary="Start the next game",
-    description=f"{ORGANIZERS} Only when every table has an accepted result (409 "
+    description=f"{MEMBERS_} (scorers only if the drive's scorers_may_advance is true, the "
+    "default). Only when every table has an accepted result (409 "
     "game_incomplete: missing, conflicts and pending list the tables in the way). Computed "
     "once: pressing again answers 200 with the same game.",
 )  # fmt: skip
@@ -639,7 +641,8 @@ def game_advance_view(
     request: HttpRequest, slug: str, n: int, payload: s.Empty = Body(None)
 ) -> JsonResponse:
     caller = _caller(request)
-    drive = drive_for(caller, slug, roles=(ORGANIZER,))
+    drive = drive_for(caller, slug)
+    require_role(drive, caller.user, *drive.advance_roles())  # scorers too, if the drive says so
     status, game = game_advance(drive=drive, game=n, actor=caller.actor)
     return _game(drive, game.number, status)
 

@@ -25,10 +25,18 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from drives.errors import ServiceError
 from drives.models import AuditEntry, Couple, Drive
 from drives.services import drive_close, drive_start, drive_update, holes_record
-from drives.views import MEMBERS, ORGANIZER, desk_actor, drive_links, drive_page, url_or_none
+from drives.views import (
+    MEMBERS,
+    ORGANIZER,
+    desk_actor,
+    drive_links,
+    drive_page,
+    forbidden,
+    url_or_none,
+)
 from scoring.forms import CorrectionForm, HolesForm, StartForm
 from scoring.models import Result, ResultVersion
-from scoring.selectors import game_view, reconciliation
+from scoring.selectors import advance_state, game_view, reconciliation
 from scoring.services import game_advance, result_resolve
 
 RECENT_CHANGES = 12
@@ -167,44 +175,6 @@ def _recent_changes(drive: Drive) -> list[dict[str, Any]]:
     ]
 
 
-def _advance_state(drive: Drive, game: dict[str, Any] | None) -> dict[str, Any]:
-    """Whether the advance button works now, and why not."""
-    if drive.state != Drive.State.RUNNING or game is None:
-        return {"shown": False, "possible": False, "reason": ""}
-    if drive.current_game >= drive.games:
-        return {
-            "shown": False,
-            "possible": False,
-            "reason": _("This is the last game: when its results are in, close the night."),
-        }
-    reasons = []
-    if game["missing"]:
-        reasons.append(
-            _("no result yet at table(s) %(tables)s") % {"tables": _listing(game["missing"])}
-        )
-    if game["conflicts"]:
-        reasons.append(
-            _("a conflict to settle at table(s) %(tables)s")
-            % {"tables": _listing(game["conflicts"])}
-        )
-    if game["pending"]:
-        reasons.append(
-            _("waiting for the other couple at table(s) %(tables)s")
-            % {"tables": _listing(game["pending"])}
-        )
-    if reasons:
-        reason = _("Game %(game)s is not complete: %(reasons)s.") % {
-            "game": game["number"],
-            "reasons": "; ".join(reasons),
-        }
-        return {"shown": True, "possible": False, "reason": reason}
-    return {"shown": True, "possible": True, "reason": ""}
-
-
-def _listing(numbers: list[int]) -> str:
-    return ", ".join(str(n) for n in numbers)
-
-
 def _correction_initial(request: HttpRequest, drive: Drive) -> dict[str, Any]:
     initial: dict[str, Any] = {"game": drive.current_game or None}
     for name in ("game", "table", "winner"):
@@ -253,7 +223,7 @@ def _render(
         "counts": counts,
         "game": game,
         "tables_left": (game["to_report"] - game["reported"]) if game else 0,
-        "advance": _advance_state(drive, game),
+        "advance": advance_state(drive, game, role),
         "advance_error": advance_error,
         "start_form": start_form or StartForm(drive=drive),
         "start_possible": counts["playing"] >= 2,
@@ -326,10 +296,13 @@ def start(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
     return _back(drive)
 
 
-@drive_page(ORGANIZER)
+@drive_page(*MEMBERS)
 @require_POST
 def advance(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
-    """Seat the next game once the game in play is complete (the 409 lists its tables)."""
+    """Seat the next game once the game in play is complete (the 409 lists its tables). Scorers
+    too, unless the drive's settings keep it to organizers."""
+    if role not in drive.advance_roles():
+        return forbidden(request, drive, drive.advance_roles())
     raw = request.POST.get("game", "")
     if not (raw.isascii() and raw.isdigit()):
         messages.error(request, _("Which game is over? The form did not say."))

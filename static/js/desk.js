@@ -5,6 +5,9 @@
  * fields empty, the focus goes back to #desk-table, and the grid is fetched again at once.
  * Without JavaScript the same forms post and the page comes back with the same line.
  * While typing a table number, #desk-hint names its couples and its state from the grid.
+ * A refused line never leaves a winner behind for another table: typing a table number
+ * empties the winner and the points, and a refusal of the table or the winner empties them
+ * too and selects the table (a refused score selects the points, an unusual one the tick).
  * The grid itself is refreshed by poll.js; when the next game starts, entries follow it.
  */
 (function () {
@@ -81,8 +84,22 @@
       .replace("{couples}", couples.join(" v ")) + (state ? " — " + state : "");
   }
 
+  // The rest of the line belongs to the table it was typed for: a new table number empties it,
+  // so that Enter can never send a winner typed for another table (or refused at one).
+  function clearAfterTable() {
+    winnerInput.value = "";
+    if (pointsInput) pointsInput.value = "";
+    if (confirmBox) {
+      confirmBox.checked = false;
+      confirmBox.parentNode.classList.remove("attention");
+    }
+  }
+
   if (form) {
-    tableInput.addEventListener("input", updateHint);
+    tableInput.addEventListener("input", function () {
+      clearAfterTable();
+      updateHint();
+    });
     tableInput.addEventListener("keydown", function (event) {
       // Enter after the table number goes on to the winner, unless both are typed already.
       if (event.key === "Enter" && tableInput.value.trim() && !winnerInput.value.trim()) {
@@ -106,11 +123,21 @@
           if (attention) attention.classList.remove("attention");
           updateHint();
           tableInput.focus();
-        } else if (answer && answer.code === "unusual_score" && confirmBox) {
+        } else if (answer && answer.field === "confirm" && confirmBox) {
           attention.classList.add("attention");
           confirmBox.focus();
-        } else {
+        } else if (answer && answer.field === "points" && pointsInput) {
+          pointsInput.focus();  // the table and its winner were right: only the points go again
+          pointsInput.select();
+        } else if (answer) {
+          // Refused for its table or its winner: the line starts again at the table, kept and
+          // selected (Enter goes on to an empty winner, a digit types another table).
+          clearAfterTable();
+          updateHint();
           tableInput.focus();
+          tableInput.select();
+        } else {
+          tableInput.focus();  // no answer (offline): the whole line stays for Enter to resend
           tableInput.select();
         }
       });

@@ -405,7 +405,8 @@ def test_advance_409_then_201_then_200(api, ours) -> None:  # type: ignore[no-un
 
 
 def test_a_scorer_may_not_advance_start_close_or_patch(api, ours) -> None:  # type: ignore[no-untyped-def]
-    drive = make_drive(ours.club, 4)
+    """Nor advance, on a drive whose settings keep the advance to organizers."""
+    drive = make_drive(ours.club, 4, scorers_may_advance=False)
     token = ours.scorer_token
     for method, path, body in [
         ("POST", "start", {}),
@@ -416,6 +417,23 @@ def test_a_scorer_may_not_advance_start_close_or_patch(api, ours) -> None:  # ty
         answer = api.call(method, f"drives/{drive.slug}/{path}".rstrip("/"), body, token=token)
         assert answer.status_code == 403, (path, answer.json())
         assert answer.json()["code"] == "forbidden"
+
+
+def test_a_scorer_advances_unless_the_drive_keeps_it_to_organizers(api, ours) -> None:  # type: ignore[no-untyped-def]
+    drive = make_drive(ours.club, 4, start=True)
+    assert api.get(f"drives/{drive.slug}", token=ours.scorer_token).json()["scorers_may_advance"]
+    play(api, drive, 1, ours.scorer_token)
+    answer = api.post(f"drives/{drive.slug}/games/1/advance", token=ours.scorer_token)
+    assert answer.status_code == 201 and answer.json()["number"] == 2
+    patched = api.patch(
+        f"drives/{drive.slug}", {"scorers_may_advance": False}, token=ours.org_token
+    )
+    assert patched.status_code == 200 and patched.json()["scorers_may_advance"] is False
+    play(api, drive, 2, ours.scorer_token)
+    refused = api.post(f"drives/{drive.slug}/games/2/advance", token=ours.scorer_token)
+    assert refused.status_code == 403 and refused.json()["code"] == "forbidden"
+    bad = api.patch(f"drives/{drive.slug}", {"scorers_may_advance": "yes"}, token=ours.org_token)
+    assert bad.status_code == 422 and bad.json()["field"] == "scorers_may_advance"
 
 
 def test_resolve_after_the_advance_changes_wins_not_seating(api, ours) -> None:  # type: ignore[no-untyped-def]

@@ -119,6 +119,19 @@ def test_export_delete_restore_export_gives_the_same_record(tmp_path: Path) -> N
     assert not old_tokens & new_tokens
 
 
+def test_an_export_made_before_a_later_setting_restores_with_its_default(tmp_path: Path) -> None:
+    """A backup written before ``scorers_may_advance`` existed is still a backup."""
+    drive = eventful_night()
+    drive.scorers_may_advance = False
+    drive.save(update_fields=["scorers_may_advance"])
+    record = export(drive.slug, tmp_path / "x.json")
+    assert record["drive"].pop("scorers_may_advance") is False
+    (tmp_path / "old.json").write_text(json.dumps(record), encoding="utf-8")
+    drive_delete(drive=drive)
+    run("drive", "restore", str(tmp_path / "old.json"))
+    assert Drive.objects.get(slug=drive.slug).scorers_may_advance is True
+
+
 def test_the_restored_drive_plays_on(tmp_path: Path) -> None:
     drive = eventful_night()
     export(drive.slug, tmp_path / "x.json")

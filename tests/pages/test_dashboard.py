@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from drives.models import Couple, Drive
-from drives.services import couple_update, couples_register, drive_start
+from drives.models import AuditEntry, Couple, Drive
+from drives.services import couple_update, couples_register, drive_start, drive_update
 from tests.pages.organizer_helpers import (
     DESK,
     a_conflict,
@@ -182,7 +182,8 @@ def test_late_arrivals_and_withdrawals_wait_for_the_next_game() -> None:
     assert "No late arrivals or withdrawals yet." in page
 
 
-def test_a_scorer_sees_the_dashboard_but_may_not_start_advance_publish_or_close() -> None:
+def test_a_scorer_sees_the_dashboard_but_may_not_start_publish_or_close() -> None:
+    """Nor advance, on a drive whose settings keep the advance to organizers."""
     ours = club_people("St. Joseph's Parish", "ours")
     drive = a_drive(ours.club, couples=4)
     scorer = logged_in(ours.scorer)
@@ -193,6 +194,7 @@ def test_a_scorer_sees_the_dashboard_but_may_not_start_advance_publish_or_close(
     assert response.status_code == 403
     assert "Only an organizer of St. Joseph" in text(response)
 
+    drive_update(drive=drive, actor=DESK, scorers_may_advance=False)
     drive_start(drive=drive, actor=DESK)
     play_game(drive, 1)
     page = text(scorer.get(url(drive)))
@@ -256,3 +258,27 @@ def test_the_dashboard_takes_a_fixed_number_of_queries(
     with django_assert_num_queries(15):
         response = client.get(url(drive))
     assert f"{size // 2 - 1} of {size // 2} tables reported" in text(response)
+
+
+def test_a_scorer_starts_the_next_game_unless_the_settings_keep_it_to_organizers() -> None:
+    ours = club_people("St. Joseph's Parish", "ours")
+    drive = a_drive(ours.club, couples=4)
+    assert drive.scorers_may_advance  # on by default
+    drive_start(drive=drive, actor=DESK)
+    play_game(drive, 1)
+    scorer = logged_in(ours.scorer)
+    assert 'data-testid="advance"' in text(scorer.get(url(drive)))
+    assert scorer.post(url(drive, "dashboard_advance"), {"game": "1"}).status_code == 302
+    drive.refresh_from_db()
+    assert drive.current_game == 2
+    entry = AuditEntry.objects.filter(drive=drive, action="game.advance").get()
+    assert entry.user == ours.scorer
+
+    drive_update(drive=drive, actor=DESK, scorers_may_advance=False)
+    play_game(drive, 2)
+    page = text(scorer.get(url(drive)))
+    assert 'data-testid="advance"' not in page
+    assert "An organizer starts the next game" in page
+    assert scorer.post(url(drive, "dashboard_advance"), {"game": "2"}).status_code == 403
+    drive.refresh_from_db()
+    assert drive.current_game == 2

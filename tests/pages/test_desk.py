@@ -190,18 +190,57 @@ def test_entry_answers_json_to_the_pages_script(ours, drive) -> None:  # type: i
     assert answer.json() == {
         "ok": True, "status": 201, "code": "stored", "level": "success",
         "message": "Table 2: couple 4 won (game 1).", "game": 1, "table": 2, "winner": 4,
+        "field": None,
     }  # fmt: skip
     wrong = client.post(desk_url(drive), post | {"winner": "1"}, HTTP_ACCEPT="application/json")
     assert wrong.status_code == 422
     assert wrong.json()["code"] == "wrong_couple" and not wrong.json()["ok"]
+    assert wrong.json()["field"] == "winner"
 
 
-def test_wrong_couple_is_named_and_the_fields_kept(ours, drive) -> None:  # type: ignore[no-untyped-def]
+def entry_field(html: str, field_id: str) -> str:
+    """The ``<input>`` of the entry line with this id."""
+    match = re.search(rf'<input[^>]*id="{field_id}"[^>]*>', html)
+    assert match is not None, f"no field {field_id}"
+    return match.group(0)
+
+
+def test_wrong_couple_is_named_and_the_winner_not_kept(ours, drive) -> None:  # type: ignore[no-untyped-def]
+    """A refused winner must not stay in its field: the next table's Enter would send it."""
     client = logged_in(ours.scorer)
     response = client.post(desk_url(drive), {"table": "1", "winner": "4", "game": "1"})
     assert response.status_code == 422
     assert "Couple 4 is not at table 1" in status_line(response, "desk-status")
-    assert 'value="4"' in text(response)
+    html = text(response)
+    assert 'value="1"' in entry_field(html, "desk-table")
+    assert "autofocus" in entry_field(html, "desk-table")
+    assert 'value=""' in entry_field(html, "desk-winner")
+    assert not Result.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("post", "field", "kept"),
+    [
+        ({"table": "9", "winner": "1", "points": "50-40"}, "table", {"desk-table": "9"}),
+        ({"table": "1", "winner": "3", "points": "50-40"}, "winner", {"desk-table": "1"}),
+        (
+            {"table": "1", "winner": "1", "points": "95-0"},
+            "points",
+            {"desk-table": "1", "desk-winner": "1", "desk-points": "95-0"},
+        ),
+    ],
+)
+def test_a_refusal_names_its_field_and_keeps_only_what_was_right(
+    ours, drive, post, field, kept
+) -> None:  # type: ignore[no-untyped-def]
+    client = logged_in(ours.scorer)
+    answer = client.post(desk_url(drive), post | {"game": "1"}, HTTP_ACCEPT="application/json")
+    assert (answer.status_code, answer.json()["field"]) == (422, field)
+    html = text(client.post(desk_url(drive), post | {"game": "1"}))
+    for field_id in ("desk-table", "desk-winner", "desk-points"):
+        assert f'value="{kept.get(field_id, "")}"' in entry_field(html, field_id), field_id
+    focused = "desk-points" if field == "points" else "desk-table"
+    assert "autofocus" in entry_field(html, focused)
     assert not Result.objects.exists()
 
 
@@ -302,3 +341,60 @@ def test_the_page_takes_the_same_queries_for_4_and_40_tables(ours) -> None:  # t
             (queries(client, desk_url(drive)), queries(client, desk_url(drive) + "?partial=grid"))
         )
     assert counts[0] == counts[1], counts
+
+
+# --- starting the next game from the desk -------------------------------------------------------
+
+
+def test_the_desk_starts_the_next_game_once_every_table_is_in(ours, drive) -> None:  # type: ignore[no-untyped-def]
+    client = logged_in(ours.scorer)
+    play(drive, 1, skip=(2,))
+    waiting = text(client.get(desk_url(drive)))
+    assert 'data-testid="desk-advance" disabled' in waiting
+    assert "no result yet at table(s) 2" in waiting
+    refused = client.post(
+        desk_url(drive), {"action": "advance", "game": "1"}, HTTP_ACCEPT="application/json"
+    )
+    assert refused.status_code == 409 and refused.json()["code"] == "game_incomplete"
+    drive.refresh_from_db()
+    assert drive.current_game == 1
+
+    play(drive, 1)
+    ready = text(client.get(f"{desk_url(drive)}?partial=grid"))  # what the page polls
+    assert 'data-testid="desk-advance">' in ready and "Start game 2" in ready
+    started = client.post(desk_url(drive), {"action": "advance", "game": "1"})
+    assert started.status_code == 201
+    assert "Game 2 has started" in status_line(started, "desk-status")
+    assert "Game 2 of " in text(started)
+    drive.refresh_from_db()
+    assert drive.current_game == 2
+    entry = AuditEntry.objects.get(drive=drive, action="game.advance")
+    assert (entry.user, entry.channel) == (ours.scorer, AuditEntry.Channel.DESK)
+    again = client.post(
+        desk_url(drive), {"action": "advance", "game": "1"}, HTTP_ACCEPT="application/json"
+    )
+    assert again.status_code == 200 and again.json()["code"] == "replayed"
+    drive.refresh_from_db()
+    assert drive.current_game == 2
+
+
+def test_the_desk_has_no_advance_for_scorers_when_the_settings_say_so(ours) -> None:  # type: ignore[no-untyped-def]
+    drive = night(ours.club, 4, scorers_may_advance=False)
+    play(drive, 1)
+    scorer = logged_in(ours.scorer)
+    page = text(scorer.get(desk_url(drive)))
+    assert "desk-advance" not in page
+    assert "an organizer can start the next game" in page
+    refused = scorer.post(desk_url(drive), {"action": "advance", "game": "1"})
+    assert refused.status_code == 403
+    drive.refresh_from_db()
+    assert drive.current_game == 1
+    assert 'data-testid="desk-advance">' in text(logged_in(ours.organizer).get(desk_url(drive)))
+
+
+def test_the_last_game_has_no_advance_button(ours) -> None:  # type: ignore[no-untyped-def]
+    drive = night(ours.club, 4, games=1)
+    play(drive, 1)
+    page = text(logged_in(ours.organizer).get(desk_url(drive)))
+    assert "desk-advance" not in page
+    assert "This is the last game" in page

@@ -242,9 +242,9 @@ CASES: list[Case] = [
         f"{D}/advance",
         "POST",
         f"{P}/advance",
-        organizer_page(409),
+        member_page(409),
         body={"game": "2"},
-        note="game 2 is not complete",
+        note="game 2 is not complete; scorers too by default (scorers_may_advance)",
     ),
     Case(
         f"{D}/resolve",
@@ -445,8 +445,8 @@ CASES: list[Case] = [
         f"{A}/games/<num:n>/advance",
         "POST",
         f"{AP}/games/2/advance",
-        organizers(409),
-        note="game 2 is not complete",
+        members(409),
+        note="game 2 is not complete; scorers too by default (scorers_may_advance)",
     ),
     Case(
         f"{A}/games/<num:n>/tables/<num:t>/result",
