@@ -275,7 +275,9 @@ class CoupleIn(Body):
 
     model_config = ConfigDict(
         extra="forbid",
-        json_schema_extra={"anyOf": [{"required": ["players"]}, {"required": ["player1", "player2"]}]},
+        json_schema_extra={
+            "anyOf": [{"required": ["players"]}, {"required": ["player1", "player2"]}]
+        },
     )
 
     players: documented(NAMES) = None
@@ -301,7 +303,9 @@ class CouplePatch(Body):
     paid: documented(BOOLEAN) = None
     checked_in: documented(BOOLEAN) = None
     cookie_jar: documented(BOOLEAN) = None
-    withdrawn: documented({"type": "boolean", "description": "true: plays no more from the next game."}) = None
+    withdrawn: documented(
+        {"type": "boolean", "description": "true: plays no more from the next game."}
+    ) = None
 
 
 class Couple(BaseModel):
@@ -542,9 +546,7 @@ class PrizeSetupIn(Body):
     model_config = ConfigDict(extra="forbid", title="PrizeSetupChange")
 
     prize_places: documented({"type": "integer", "minimum": 0, "maximum": 20}) = None
-    prizes: documented(
-        {"type": "array", "items": {"oneOf": [_PRIZE, {"type": "null"}]}}
-    ) = None
+    prizes: documented({"type": "array", "items": {"oneOf": [_PRIZE, {"type": "null"}]}}) = None
     booby: documented(BOOLEAN) = None
     booby_prize: documented({"oneOf": [_PRIZE, {"type": "null"}]}) = None
     cookie_jar: documented(BOOLEAN) = None
@@ -671,7 +673,10 @@ class Cut(Body):
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={
-            "oneOf": [{"required": ["cards"]}, {"required": ["draw"], "properties": {"draw": {"const": True}}}]
+            "oneOf": [
+                {"required": ["cards"]},
+                {"required": ["draw"], "properties": {"draw": {"const": True}}},
+            ]
         },
     )
 

@@ -222,7 +222,10 @@ class Api(NinjaAPI):
                     if parameter["in"] == "path":
                         parameter.update(PATH_PARAMETERS[parameter["name"]])
                 for status, answer in operation["responses"].items():
-                    if int(status) >= 400 and answer["description"] == HTTPStatus(int(status)).phrase:
+                    if (
+                        int(status) >= 400
+                        and answer["description"] == HTTPStatus(int(status)).phrase
+                    ):
                         answer["description"] = ERRORS.get(int(status), answer["description"])
         for name, text in SECURITY.items():
             schema["components"]["securitySchemes"][name]["description"] = text
@@ -562,7 +565,8 @@ def couples_add(request: HttpRequest, slug: str, payload: s.COUPLES_IN = Body(..
     "case, accents and spaces) or listed twice in the file refuses the whole file with 409 "
     "duplicate_couples, whose duplicates=[{line, players, couple, same_as_line}] name them, "
     "unless allow_duplicates=true.",
-    openapi_extra={"requestBody": {"required": True, "content": {"text/csv": {"schema": {"type": "string"}}}}},
+    openapi_extra={"requestBody": {"required": True, "content": {"text/csv": {"schema": {
+        "type": "string"}}}}},
 )  # fmt: skip
 def couples_import(
     request: HttpRequest,
@@ -660,7 +664,9 @@ def game_advance_view(
     "winner, or the same winner with other points, is already there (differs says which); "
     "both are kept and the table is in conflict.",
 )  # fmt: skip
-def result_put(request: HttpRequest, slug: str, n: int, t: int, payload: s.ResultIn) -> JsonResponse:
+def result_put(
+    request: HttpRequest, slug: str, n: int, t: int, payload: s.ResultIn
+) -> JsonResponse:
     caller = _caller(request)
     drive = drive_for(caller, slug, tokens=True)
     require_table(caller, drive, n, t)
@@ -1020,7 +1026,8 @@ def document_detail(request: HttpRequest, slug: str, pk: int) -> JsonResponse:
 @api.get(
     DOCUMENTS + "/{num:pk}/file", response=answers({200: None}, 404, 409),
     url_name="document-file", operation_id="document_file", tags=[PRINT],
-    summary="The document's PDF", description=f"{MEMBERS_} 409 not_ready until it has been rendered.",
+    summary="The document's PDF",
+    description=f"{MEMBERS_} 409 not_ready until it has been rendered.",
     openapi_extra={"responses": {200: {"description": "The PDF (an attachment)", "content": {
         "application/pdf": {"schema": {"type": "string", "format": "binary"}}}}}},
 )  # fmt: skip

@@ -28,16 +28,22 @@ def test_the_docs_page_shows_the_api_without_csp_violations(
     outside: list[str] = []
     page.on(
         "request",
-        lambda request: outside.append(request.url)
-        if not request.url.startswith((live_server.url, "data:"))
-        else None,
+        lambda request: (
+            outside.append(request.url)
+            if not request.url.startswith((live_server.url, "data:"))
+            else None
+        ),
     )
     response = page.goto("/api/v1/docs")
     assert response is not None and response.status == 200
     # Swagger UI read /api/v1/openapi.json and lists the operations by tag.
     expect(page.locator(".swagger-ui .info .title")).to_contain_text("Forty-Fives Card Drives API")
-    expect(page.locator(".opblock-summary-path", has_text="/drives/{slug}/games/{n}/tables/{t}/result")).to_be_visible()
-    page.locator(".opblock-summary-path", has_text="/drives/{slug}/games/{n}/tables/{t}/result").first.click()
+    expect(
+        page.locator(".opblock-summary-path", has_text="/drives/{slug}/games/{n}/tables/{t}/result")
+    ).to_be_visible()
+    page.locator(
+        ".opblock-summary-path", has_text="/drives/{slug}/games/{n}/tables/{t}/result"
+    ).first.click()
     expect(page.get_by_text("Request body").first).to_be_visible()
     expect(page.get_by_text("Enter a table's result").first).to_be_visible()
     screenshot(page, "api-docs")
