@@ -52,10 +52,14 @@ BOOLEAN = {"type": "boolean"}
 INTEGERS = {"type": "array", "items": {"type": "integer"}}
 
 
+# Marks the errors raised in the API's words (scoring.api.views.refusal passes them on as they are).
+API_CODE = "api_code"
+
+
 def error(code: str, message: str, **details: Any) -> PydanticCustomError:
     """A refusal in the API's words: ``code`` and ``message`` as they reach the caller, and
     ``details`` (``field``…) beside them."""
-    return PydanticCustomError(code, message, details or None)  # type: ignore[arg-type]
+    return PydanticCustomError(code, message, {API_CODE: True, **details})
 
 
 def _couple_number(value: Any, field: str = "couple") -> int:
@@ -66,10 +70,14 @@ def _couple_number(value: Any, field: str = "couple") -> int:
     raise error("bad_couple", f"{value!r} is not a couple number.", field=field)
 
 
-def _yes_no(name: str) -> Any:
+def _yes_no(name: str, *, json: bool = False) -> Any:
+    """true or false: a JSON boolean in a body (``json``); in a query, also 1 or 0."""
+
     def check(value: Any) -> bool:
         if isinstance(value, bool):
             return value
+        if json:
+            raise error("bad_field", f"{name} must be true or false.", field=name)
         text = str(value).strip().lower()
         if text not in ("true", "false", "1", "0"):
             raise error("bad_field", f"{name} must be true or false.", field=name)
@@ -639,7 +647,7 @@ class Tie(BaseModel):
 
 
 class TiesOpen(Body):
-    force: Annotated[bool, _yes_no("force"), WithJsonSchema(BOOLEAN)] = False
+    force: Annotated[bool, _yes_no("force", json=True), WithJsonSchema(BOOLEAN)] = False
 
 
 class Choice(Body):

@@ -196,15 +196,14 @@ def refusal(errors: list[dict[str, Any]]) -> ServiceError:
         name = str(unknown[0]["loc"][-1])
         return ServiceError("unknown_field", f"Unknown field {name!r}.", field=name)
     first = errors[0]
+    details = dict(first.get("ctx") or {})
+    if details.pop(s.API_CODE, False):  # a schema's own check, in the API's words
+        return ServiceError(first["type"], first["msg"], **details)
     loc = tuple(first["loc"][2:] if first["loc"][:1] == ("body",) else first["loc"][1:])
-    kind = first["type"]
     if first["loc"][:1] == ("body",) and not loc:
-        if kind == "missing":
+        if first["type"] == "missing":
             return BadRequest("missing_body", "Send a JSON body.")
         return BadRequest("bad_body", "The body must be a JSON object.")
-    details = dict(first.get("ctx") or {})
-    if kind not in ("missing", "extra_forbidden") and "field" in details:  # the API's own code
-        return ServiceError(kind, first["msg"], **details)
     field = _place(loc)
     return ServiceError("bad_field", f"{field}: {first['msg']}.", field=field)
 

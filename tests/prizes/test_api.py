@@ -170,3 +170,36 @@ def test_the_server_draws_the_seed_of_a_cut_and_of_the_cookie_jar(
     export = api.get(f"drives/{drive.slug}/export", token=org).json()
     assert export["cookie_jar"]["drawn"]["seed"] == drawn["seed"]
     assert {r["seed"] for r in export["ties"][0]["cut_rounds"]} == {seed}
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "field"),
+    [
+        ({"draw": True, "cards": {"1": "7H"}}, "cards_or_draw", None),
+        ({"draw": "x"}, "bad_field", "draw"),
+        ({"draw": None}, "bad_field", "draw"),
+        ({"cards": []}, "bad_cards", "cards"),
+        ({}, "bad_cards", "cards"),
+        ({"cards": {"x": "7H"}}, "bad_couple", "cards"),
+        ({"seed": 7}, "seed_not_accepted", "seed"),
+    ],
+)
+def test_a_cut_that_is_neither_cards_nor_a_draw_is_named(  # type: ignore[no-untyped-def]
+    api: Api, ours: ClubUsers, body, code, field
+) -> None:
+    drive = night({1: {1, 2}, 2: {1, 2}, 3: {3}, 4: {3}}, club=ours.club, cookie_jar=[1, 2])
+    org = ours.org_token
+    tie = api.post(path(drive, "/ties"), token=org).json()[0]["id"]
+    answer = api.post(path(drive, f"/ties/{tie}/cut"), body, token=org)
+    assert answer.status_code == 422, answer.json()
+    assert (answer.json()["code"], answer.json().get("field")) == (code, field)
+    assert not CutCard.objects.exists()
+
+
+@pytest.mark.parametrize("force", ["true", 1, 0, None])
+def test_force_is_a_json_boolean(api: Api, ours: ClubUsers, force) -> None:  # type: ignore[no-untyped-def]
+    drive = night({1: {1, 2}, 2: {1, 2}, 3: {3}, 4: {3}}, club=ours.club)
+    answer = api.post(path(drive, "/ties"), {"force": force}, token=ours.org_token)
+    assert answer.status_code == 422, answer.json()
+    assert (answer.json()["code"], answer.json()["field"]) == ("bad_field", "force")
+    assert not Tie.objects.exists()
