@@ -96,7 +96,7 @@ class ResultVersion(models.Model):
 
 
 # --- prizes (RULES.md §8–§10) ---------------------------------------------------------------------
-# Written by ``scoring.prizes``, read by ``scoring.selectors_prizes``. Couples are named by
+# Written by ``scoring.prizes.services``, read by ``scoring.prizes.selectors``. Couples are named by
 # foreign key where a row is about one couple; a tie's couples, places and the cookie jar's
 # games are small lists of numbers (JSON), fixed when the row is written.
 
@@ -333,9 +333,9 @@ def document_path(document: Document, filename: str) -> str:
 
 class Document(models.Model):
     """A printed document of a drive (punch cards, table cards, score sheets, a movement
-    sheet, the results) with its options, rendered by a task (``scoring.tasks``). One row per
-    drive, kind and options, kept until replaced by a new rendering; it is stale when
-    ``data_version`` no longer matches ``scoring.print_data.data_version`` (the data changed).
+    sheet, the results) with its options, rendered by a task (``scoring.printing.tasks``). One
+    row per drive, kind and options, kept until replaced by a new rendering; it is stale when
+    ``data_version`` no longer matches ``scoring.printing.data.data_version`` (the data changed).
     ``pages_done`` of ``pages_total`` is the rendering's progress."""
 
     class Kind(models.TextChoices):

@@ -51,10 +51,11 @@ from scoring.api.auth import (
     require_user,
 )
 from scoring.api.openapi import openapi_spec
-from scoring.export import drive_export
 from scoring.models import Document
-from scoring.printing import document_request, document_status
-from scoring.prizes import (
+from scoring.printing.rendering import DEFAULT_BASE_URL, document_filename
+from scoring.printing.services import document_request, document_status
+from scoring.prizes.selectors import cookie_jar_view, prize_table, setup_view, tie_view, ties_list
+from scoring.prizes.services import (
     SETUP_FIELDS,
     cookie_jar_draw,
     prize_setup_update,
@@ -66,7 +67,7 @@ from scoring.prizes import (
     tie_get,
     tie_playoff_result,
 )
-from scoring.rendering import DEFAULT_BASE_URL, document_filename
+from scoring.records.export import drive_export
 from scoring.selectors import (
     couple_summary,
     current_tables,
@@ -77,7 +78,6 @@ from scoring.selectors import (
     standings_for_drive,
     win_grid,
 )
-from scoring.selectors_prizes import cookie_jar_view, prize_table, setup_view, tie_view, ties_list
 from scoring.services import (
     Recorded,
     game_advance,
@@ -219,7 +219,8 @@ def _object(request: HttpRequest, allowed: Any, *, optional: bool = False) -> di
 
 
 def _no_seed(data: dict[str, Any]) -> None:
-    """A draw's seed is the server's to draw (``scoring.prizes.new_seed``), not the caller's."""
+    """A draw's seed is the server's to draw (``scoring.prizes.services.new_seed``), not the
+    caller's."""
     if "seed" in data:
         raise ServiceError(
             "seed_not_accepted",

@@ -17,7 +17,7 @@ from django.db import transaction
 from drives.models import AuditEntry, Club, Couple, Drive, Game, Seat, Table
 from drives.services import Actor
 from scoring.models import Result, ResultVersion
-from scoring.prizes import prize_setup_update
+from scoring.prizes.services import prize_setup_update
 from tests.scoring.nights import new_drive
 
 DESK = Actor(channel=AuditEntry.Channel.DESK)

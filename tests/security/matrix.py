@@ -228,7 +228,7 @@ CASES: list[Case] = [
         member_page(302),
         body={"withdrawn": "1"},
     ),
-    # --- the night: dashboard and its actions (scoring/views/organizer.py) -----------------------
+    # --- the night: dashboard and its actions (scoring/pages/organizer.py) -----------------------
     Case(f"{D}/", "GET", f"{P}/", member_page(200)),
     Case(
         f"{D}/start",
@@ -262,7 +262,7 @@ CASES: list[Case] = [
     Case(f"{D}/publish", "POST", f"{P}/publish", organizer_page(302), body={"published": "1"}),
     Case(f"{D}/close", "GET", f"{P}/close", organizer_page(200)),
     Case(f"{D}/close", "POST", f"{P}/close", organizer_page(302), body={"confirm": "on"}),
-    # --- prizes (scoring/views/prizes.py) ---------------------------------------------------------
+    # --- prizes (scoring/pages/prizes.py) ---------------------------------------------------------
     Case(f"{D}/prizes/", "GET", f"{P}/prizes/", member_page(200)),
     Case(
         f"{D}/prizes/setup",
@@ -334,7 +334,7 @@ CASES: list[Case] = [
         body={"match": "1-2", "winner": "1"},
         note="not a play-off",
     ),
-    # --- printing (scoring/views/printing.py) ----------------------------------------------------
+    # --- printing (scoring/pages/printing.py) ----------------------------------------------------
     Case(f"{D}/print/", "GET", f"{P}/print/", member_page(200)),
     Case(
         f"{D}/print/request",
