@@ -114,6 +114,21 @@ def decorate_tie(view: dict[str, Any], ace_high: bool) -> dict[str, Any]:
     }
 
 
+def games_text(games: list[int]) -> str:
+    """The cookie jar's drawn games as people read them: in numeric order (the draw's own
+    order stays in the record, the export and the API)."""
+    return ", ".join(str(g) for g in sorted(games))
+
+
+def for_pages(table: dict[str, Any]) -> dict[str, Any]:
+    """The prize table as the pages show it: the cookie jar's drawn games in numeric order."""
+    jar = table["cookie_jar"]
+    if jar.get("drawn"):
+        drawn = jar["drawn"] | {"games": sorted(jar["drawn"]["games"])}
+        table = table | {"cookie_jar": jar | {"drawn": drawn}}
+    return table
+
+
 def prizes_summary(drive: Drive) -> dict[str, Any] | None:
     """The prizes as the results page and projector show them (None before anything was
     settled or drawn): the prize table and every tie, with how it was settled."""
@@ -123,7 +138,7 @@ def prizes_summary(drive: Drive) -> dict[str, Any] | None:
         or CookieJarDraw.objects.filter(drive=drive).exists()
     ):
         return None
-    table = prize_table(drive)
+    table = for_pages(prize_table(drive))
     ace_high = bool(setup_view(drive)["cut_ace_high"])
     ties = [decorate_tie(t, ace_high) for t in ties_list(drive)]
     return {"table": table, "ties": ties, "ties_by_id": {t["id"]: t for t in ties}}
@@ -150,7 +165,7 @@ def _render(
     error: str = "",
 ) -> HttpResponse:
     current = setup_view(drive)
-    table = prize_table(drive)
+    table = for_pages(prize_table(drive))
     ties = [decorate_tie(t, current["cut_ace_high"]) for t in ties_list(drive)]
     context = {
         "drive": drive,
@@ -238,7 +253,7 @@ def jar(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
     except ServiceError as error:
         form.add_error(None, error.message)
         return _render(request, drive, role, status=error.status, jar_form=form)
-    games = ", ".join(str(g) for g in draw.games)
+    games = games_text(draw.games)
     if not draw.winners:
         messages.success(
             request,

@@ -256,3 +256,19 @@ def test_settle_before_the_last_game_is_refused_in_words(ours) -> None:  # type:
     org = logged_in(ours.organizer)
     refused = org.post(url(drive, "settle"))
     assert refused.status_code == 409 and "The last game is not complete" in text(refused)
+
+
+def test_the_jars_games_read_in_numeric_order(ours) -> None:  # type: ignore[no-untyped-def]
+    """Drawn from a hat as 9, 3, 1, 11: the flash message, the prize page and the projector
+    list them 1, 3, 9, 11 (numeric, not as drawn and not as text); the record keeps the draw."""
+    wins = {1: [1, 3, 9, 11], 2: [2], 3: []}
+    drive = night(wins, games=12, club=ours.club, cookie_jar=[1, 2],
+                  prizes={"cookie_jar": True, "cookie_jar_k": 4, "buy_in": "2.00"})  # fmt: skip
+    org = logged_in(ours.organizer)
+    done = text(org.post(url(drive, "cookie-jar"), {"jar-method": "hat", "jar-games": "9 3 1 11"},
+                         follow=True))  # fmt: skip
+    assert "Games 1, 3, 9, 11 drawn: couple 1 wins the cookie jar" in done
+    assert 'data-testid="jar-games">1, 3, 9, 11<' in text(org.get(url(drive)))
+    proj = text(org.get(f"/drives/{drive.slug}/projector/?show=prizes"))
+    assert "1, 3, 9, 11" in proj and "9, 3, 1, 11" not in proj
+    assert CookieJarDraw.objects.get(drive=drive).games == [9, 3, 1, 11]
