@@ -122,6 +122,9 @@ class PrizeSetup(models.Model):
     jackpot_threshold = models.PositiveSmallIntegerField(null=True, blank=True)
     jackpot_amount = models.DecimalField(null=True, blank=True, **MONEY)
     cut_ace_high = models.BooleanField(default=False)
+    cut_high_wins = models.BooleanField(
+        default=False, help_text=_("the highest card wins a cut (the lowest by default)")
+    )
     house_rule = models.CharField(max_length=12, choices=HouseRule.choices, default="none")
     updated_at = models.DateTimeField(default=timezone.now)
 

@@ -525,6 +525,8 @@ def _read_prizes(data: dict[str, Any], numbers: set[int]) -> dict[str, Any]:
             "jackpot_threshold": _int(info, "jackpot_threshold", path, null=True, low=0),
             "jackpot_amount": _money(info, "jackpot_amount", path, null=True),
             "cut_ace_high": _get(info, "cut_ace_high", path, bool),
+            # Exports from before the highest-card cut have no such key: the lowest card won.
+            "cut_high_wins": _get({"cut_high_wins": False} | info, "cut_high_wins", path, bool),
             "house_rule": _choice(info, "house_rule", path, PrizeSetup.HouseRule.values),
             "updated_at": _time(info, "updated_at", path),
             "places": places,

@@ -79,6 +79,7 @@ def setup_view(drive: Drive) -> dict[str, Any]:
         "jackpot_threshold": setup.jackpot_threshold,
         "jackpot_amount": _money(setup.jackpot_amount),
         "cut_ace_high": setup.cut_ace_high,
+        "cut_high_wins": setup.cut_high_wins,
         "house_rule": setup.house_rule,
         "ranking": drive.ranking,
         "currency": drive.currency,
@@ -519,6 +520,7 @@ def _setup_export(drive: Drive) -> dict[str, Any] | None:
         "jackpot_threshold": setup.jackpot_threshold,
         "jackpot_amount": _money(setup.jackpot_amount),
         "cut_ace_high": setup.cut_ace_high,
+        "cut_high_wins": setup.cut_high_wins,
         "house_rule": setup.house_rule,
         "updated_at": setup.updated_at.isoformat(),
     }

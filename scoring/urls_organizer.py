@@ -28,6 +28,7 @@ urlpatterns += [
     path(f"{D}/prizes/ties/<int:tie>/decide", prizes.tie_decide_view, name="prizes_tie_decide"),
     path(f"{D}/prizes/ties/<int:tie>/cut", prizes.tie_cut, name="prizes_tie_cut"),
     path(f"{D}/prizes/ties/<int:tie>/draw", prizes.tie_draw, name="prizes_tie_draw"),
+    path(f"{D}/prizes/ties/<int:tie>/cut-rule", prizes.tie_cut_rule, name="prizes_tie_cut_rule"),
     path(f"{D}/prizes/ties/<int:tie>/playoff", prizes.tie_playoff, name="prizes_tie_playoff"),
 ]
 

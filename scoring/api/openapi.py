@@ -823,6 +823,10 @@ SCHEMAS.update(
                 "jackpot_threshold": _nullable("integer"),
                 "jackpot_amount": {"type": ["string", "number", "null"]},
                 "cut_ace_high": {"type": "boolean"},
+                "cut_high_wins": {
+                    "type": "boolean",
+                    "description": "The highest card wins a cut (false: the lowest).",
+                },
                 "house_rule": {"enum": ["none", "always-cut", "always-split"]},
                 "ranking": {"enum": ["dense", "competition"], "readOnly": True},
                 "currency": {"type": "string", "readOnly": True},

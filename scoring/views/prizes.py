@@ -26,15 +26,20 @@ from drives.models import Couple, Drive
 from drives.views import MEMBERS, ORGANIZER, desk_actor, drive_links, drive_page
 from engine.cards import Card, CardError
 from engine.prizes import PrizeError, judge_cut
+from engine.rules import get_ruleset
+from engine.scores import check_final_score, legal_final_scores
 from scoring.forms_prizes import (
     CookieJarForm,
     CutCardsForm,
     CutDrawForm,
+    CutRuleForm,
     PlayoffForm,
     PrizeSetupForm,
     SettleForm,
+    cut_fields,
+    cut_rule_of,
 )
-from scoring.models import Award, CookieJarDraw, Tie
+from scoring.models import Award, CookieJarDraw, CutCard, Tie
 from scoring.prizes import (
     cookie_jar_draw,
     prize_setup_update,
@@ -63,15 +68,32 @@ def _red(card: str) -> bool:
     return card[-1:].upper() in ("H", "D")
 
 
-def decorate_tie(view: dict[str, Any], ace_high: bool) -> dict[str, Any]:
-    """A tie as the pages show it: cut rounds with pretty cards and who cut again, the
-    play-off's rounds and its matches still to play."""
+def score_example(drive: Drive) -> str:
+    """A final score to show as an example ("like 55-35"), one the drive's ruleset allows: from
+    the engine's legal scores, or for auction (unbounded below) the target against the first
+    possible score under it."""
+    rules = get_ruleset(drive.ruleset)
+    try:
+        scores = legal_final_scores(rules)
+    except ValueError:
+        for loser in range(rules.target // 2 // 5 * 5, -5, -5):
+            if check_final_score(rules.target, loser, rules).status == "ok":
+                return f"{rules.target}-{loser}"
+        return f"{rules.target}-0"
+    winner, loser = scores[len(scores) // 2]
+    return f"{winner}-{loser}"
+
+
+def decorate_tie(view: dict[str, Any], ace_high: bool, highest: bool = False) -> dict[str, Any]:
+    """A tie as the pages show it: cut rounds with pretty cards and who cut again (``lowest``
+    names the winning card's couples: the highest card's with ``highest``), the play-off's
+    rounds and its matches still to play."""
     rounds = []
     for rnd in view["cut_rounds"]:
         cards = {int(c): card for c, card in rnd["cards"].items()}
         try:
             lowest = list(judge_cut({c: Card.parse(t) for c, t in cards.items()},
-                                    ace_high=ace_high).lowest)  # fmt: skip
+                                    ace_high=ace_high, highest=highest).lowest)  # fmt: skip
         except (CardError, PrizeError):
             lowest = []
         rounds.append(
@@ -105,6 +127,7 @@ def decorate_tie(view: dict[str, Any], ace_high: bool) -> dict[str, Any]:
     for c in view["choices"]:
         latest[c["couple"]] = c
     return view | {
+        "high": highest,
         "rounds": rounds,
         "seeds": sorted({r["seed"] for r in rounds if r["seed"] is not None}),
         "contenders": contenders,
@@ -139,8 +162,9 @@ def prizes_summary(drive: Drive) -> dict[str, Any] | None:
     ):
         return None
     table = for_pages(prize_table(drive))
-    ace_high = bool(setup_view(drive)["cut_ace_high"])
-    ties = [decorate_tie(t, ace_high) for t in ties_list(drive)]
+    current = setup_view(drive)
+    ties = [decorate_tie(t, current["cut_ace_high"], current["cut_high_wins"])
+            for t in ties_list(drive)]  # fmt: skip
     return {"table": table, "ties": ties, "ties_by_id": {t["id"]: t for t in ties}}
 
 
@@ -166,7 +190,8 @@ def _render(
 ) -> HttpResponse:
     current = setup_view(drive)
     table = for_pages(prize_table(drive))
-    ties = [decorate_tie(t, current["cut_ace_high"]) for t in ties_list(drive)]
+    ties = [decorate_tie(t, current["cut_ace_high"], current["cut_high_wins"])
+            for t in ties_list(drive)]  # fmt: skip
     context = {
         "drive": drive,
         "role": role,
@@ -304,10 +329,19 @@ def _tie_render(
     draw_form: CutDrawForm | None = None,
     playoff_form: PlayoffForm | None = None,
     playoff_match: str = "",
+    rule_form: CutRuleForm | None = None,
 ) -> HttpResponse:
     current = setup_view(drive)
-    view = decorate_tie(tie_view(tie), current["cut_ace_high"])
+    view = decorate_tie(tie_view(tie), current["cut_ace_high"], current["cut_high_wins"])
     names = _names(drive)
+    in_kind = _in_kind(view, current)
+    choices = [c for c in CHOICES if not (in_kind and c == "split")]
+    # The rule of RULES.md §9: once any couple asks for a play-off, every other couple still
+    # to say plays off or forfeits; the page asks them before "Decide" is pressed.
+    latest = {n: c["choice"] for n, c in view["latest"].items()}
+    if "play-off" in latest.values():
+        waiting = {n for n in view["couples"] if latest.get(n) not in ("play-off", "forfeit")}
+        needed = sorted(set(needed or []) | waiting)
     others = [t for t in Tie.objects.filter(drive=drive).exclude(pk=tie.pk).order_by("id")
               if t.state != Tie.State.SETTLED]  # fmt: skip
     context = {
@@ -322,20 +356,35 @@ def _tie_render(
                 "name": names.get(n, ""),
                 "choice": view["latest"].get(n),
                 "needed": n in (needed or []),
+                "choices": ["play-off", "forfeit"] if n in (needed or []) else choices,
             }
             for n in view["couples"]
         ],
-        "choices": CHOICES,
+        "in_kind": in_kind,
         "error": error,
         "needed": needed or [],
         "cut_form": cut_form or CutCardsForm(couples=view["contenders"]),
         "draw_form": draw_form or CutDrawForm(),
         "playoff_form": playoff_form,
         "playoff_match": playoff_match,
+        "example": score_example(drive),
+        "rule_form": rule_form or CutRuleForm(initial={"rule": cut_rule_of(current)}),
+        "rule_open": role == ORGANIZER and not CutCard.objects.filter(tie__drive=drive).exists(),
         "next_tie": others[0] if others else None,
         "closed": drive.is_closed,
     }
     return render(request, "scoring/prizes_tie.html", context, status=status)
+
+
+def _in_kind(view: dict[str, Any], current: dict[str, Any]) -> bool:
+    """Whether a prize the tie is for is a thing (it cannot be split)."""
+    if view["kind"] == "place":
+        prizes = [current["prizes"][p - 1] for p in view["places"] if p <= len(current["prizes"])]
+    elif view["kind"] == "booby":
+        prizes = [current["booby_prize"]]
+    else:
+        prizes = []
+    return any(p["amount"] is None and p["description"] for p in prizes)
 
 
 def _tie_back(drive: Drive, tie: Tie) -> HttpResponse:
@@ -396,7 +445,8 @@ def tie_decide_view(request: HttpRequest, drive: Drive, role: str, tie: int) -> 
 def tie_cut(request: HttpRequest, drive: Drive, role: str, tie: int) -> HttpResponse:
     """One round of the cut as cut at the table."""
     found = _tie(drive, tie)
-    view = decorate_tie(tie_view(found), setup_view(drive)["cut_ace_high"])
+    current = setup_view(drive)
+    view = decorate_tie(tie_view(found), current["cut_ace_high"], current["cut_high_wins"])
     form = CutCardsForm(request.POST, couples=view["contenders"])
     if not form.is_valid():
         return _tie_render(request, drive, role, found, status=422, cut_form=form)
@@ -405,12 +455,33 @@ def tie_cut(request: HttpRequest, drive: Drive, role: str, tie: int) -> HttpResp
     except ServiceError as error:
         form.add_error(None, error.message)
         return _tie_render(request, drive, role, found, status=error.status, cut_form=form)
+    high = current["cut_high_wins"]
     if outcome["decided"]:
-        messages.success(request, _("Couple %(n)s cut the lowest card and takes the prize.")
-                         % {"n": outcome["lowest"][0]})  # fmt: skip
+        won = (_("Couple %(n)s cut the highest card and takes the prize.") if high
+               else _("Couple %(n)s cut the lowest card and takes the prize."))  # fmt: skip
+        messages.success(request, won % {"n": outcome["lowest"][0]})
     else:
-        messages.info(request, _("Equal lowest cards: couples %(c)s cut again.")
-                      % {"c": ", ".join(map(str, outcome["lowest"]))})  # fmt: skip
+        again = (_("Equal highest cards: couples %(c)s cut again.") if high
+                 else _("Equal lowest cards: couples %(c)s cut again."))  # fmt: skip
+        messages.info(request, again % {"c": ", ".join(map(str, outcome["lowest"]))})
+    return _tie_back(drive, found)
+
+
+@drive_page(ORGANIZER)
+@require_POST
+def tie_cut_rule(request: HttpRequest, drive: Drive, role: str, tie: int) -> HttpResponse:
+    """How the cut is won (lowest or highest card, aces low or high): the drive's prize
+    set-up, chosen from the tie's page until the first card of a cut is recorded."""
+    found = _tie(drive, tie)
+    form = CutRuleForm(request.POST)
+    if not form.is_valid():
+        return _tie_render(request, drive, role, found, status=422, rule_form=form)
+    try:
+        prize_setup_update(drive=drive, actor=desk_actor(request),
+                           **cut_fields(form.cleaned_data["rule"]))  # fmt: skip
+    except ServiceError as error:
+        return _tie_render(request, drive, role, found, status=error.status, error=error.message)
+    messages.success(request, _("The cut: %(rule)s.") % {"rule": form.rule_label()})
     return _tie_back(drive, found)
 
 
@@ -446,7 +517,11 @@ def tie_playoff(request: HttpRequest, drive: Drive, role: str, tie: int) -> Http
     try:
         points = parse_points(form.cleaned_data["points"])
     except ValueError:
-        form.add_error("points", _("Type the final points like 120-45, the winner's first."))
+        form.add_error(
+            "points",
+            _("Type the final points like %(example)s, the winner's first.")
+            % {"example": score_example(drive)},
+        )
         return _tie_render(request, drive, role, found, status=422, playoff_form=form,
                            playoff_match=match)  # fmt: skip
     try:
@@ -455,7 +530,13 @@ def tie_playoff(request: HttpRequest, drive: Drive, role: str, tie: int) -> Http
             confirm_unusual=form.cleaned_data["confirm_unusual"], actor=desk_actor(request),
         )  # fmt: skip
     except ServiceError as error:
-        form.add_error(None, error.message)
+        message = error.message
+        if error.code == "unusual_score":
+            message = _(
+                "%(reason)s If it really happened, tick “Accept an unusual score” and press "
+                "the winner's button again."
+            ) % {"reason": error.details.get("verdict", {}).get("message", error.message)}
+        form.add_error(None, message)
         return _tie_render(request, drive, role, found, status=error.status, playoff_form=form,
                            playoff_match=match)  # fmt: skip
     if outcome["champion"] is not None:

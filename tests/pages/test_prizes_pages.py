@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from drives.models import AuditEntry
 from drives.services import drive_update
 from scoring.models import CookieJarDraw, CutCard, Tie
 from tests.pages.organizer_helpers import DESK, club_people, logged_in, text
@@ -42,6 +43,7 @@ def setup_post(**overrides: Any) -> dict[str, Any]:
         "setup-buy_in": "0.00",
         "setup-jackpot_threshold": "",
         "setup-jackpot_amount": "",
+        "setup-cut_rule": "low",
         "setup-house_rule": "none",
     }
     data.update(overrides)
@@ -272,3 +274,107 @@ def test_the_jars_games_read_in_numeric_order(ours) -> None:  # type: ignore[no-
     proj = text(org.get(f"/drives/{drive.slug}/projector/?show=prizes"))
     assert "1, 3, 9, 11" in proj and "9, 3, 1, 11" not in proj
     assert CookieJarDraw.objects.get(drive=drive).games == [9, 3, 1, 11]
+
+
+def test_the_tie_page_words_agree_with_the_rule(ours) -> None:  # type: ignore[no-untyped-def]
+    """RULES.md §9: once a couple asks for a play-off each other couple plays or forfeits.
+    The page says so (not that the others forfeit), and asks them at once, offering just
+    those two answers."""
+    drive = night([10, 10, 10, 4], club=ours.club,
+                  prizes={"prizes": [{"amount": "50.00"}, {"amount": "20.00"}]})  # fmt: skip
+    org = logged_in(ours.organizer)
+    org.post(url(drive, "settle"))
+    tie = tie_of(drive, "place:1")
+    page = text(org.get(url(drive, f"ties/{tie.pk}/")))
+    assert "the others forfeit" not in page
+    assert "every other couple then chooses to play off or to forfeit" in page
+    choose(org, drive, tie, 1, "play-off")
+    choose(org, drive, tie, 2, "cut")
+    page = text(org.get(url(drive, f"ties/{tie.pk}/")))
+    assert page.count("Answer needed: play off or forfeit?") == 2  # couples 2 and 3
+    assert 'data-testid="choose-2-play-off"' in page and 'data-testid="choose-2-forfeit"' in page
+    assert 'data-testid="choose-2-cut"' not in page and 'data-testid="choose-3-split"' not in page
+    assert 'data-testid="choose-1-split"' in page  # couple 1 may still change its mind
+
+
+def test_split_is_not_offered_for_a_prize_in_kind(ours) -> None:  # type: ignore[no-untyped-def]
+    drive = night([5, 5, 2], club=ours.club,
+                  prizes={"prize_places": 1, "prizes": [{"description": "a ham"}]})  # fmt: skip
+    org = logged_in(ours.organizer)
+    org.post(url(drive, "settle"))
+    tie = tie_of(drive, "place:1")
+    page = text(org.get(url(drive, f"ties/{tie.pk}/")))
+    assert 'data-testid="choose-1-split"' not in page and 'data-testid="choose-1-cut"' in page
+    assert "a prize in kind cannot be split" in page
+    money = night([5, 5, 2], club=ours.club,
+                  prizes={"prize_places": 1, "prizes": [{"amount": "9"}]})  # fmt: skip
+    org.post(url(money, "settle"))
+    page = text(org.get(url(money, f"ties/{tie_of(money, 'place:1').pk}/")))
+    assert 'data-testid="choose-1-split"' in page
+
+
+@pytest.mark.parametrize("ruleset", ["cape-breton-45", "irish-45-joker", "auction-120"])
+def test_the_play_offs_example_fits_the_drives_game(ours, ruleset) -> None:  # type: ignore[no-untyped-def]
+    """The example score on the play-off form is one the drive's ruleset accepts; an unusual
+    score's refusal says what to tick, not a field's name."""
+    from engine.rules import get_ruleset
+    from engine.scores import check_final_score
+
+    drive = night([5, 5, 2], club=ours.club, ruleset=ruleset,
+                  prizes={"prize_places": 1, "prizes": [{"amount": "9"}]})  # fmt: skip
+    org = logged_in(ours.organizer)
+    org.post(url(drive, "settle"))
+    tie = tie_of(drive, "place:1")
+    for n in (1, 2):
+        choose(org, drive, tie, n, "play-off")
+    org.post(url(drive, f"ties/{tie.pk}/decide"))
+    page = text(org.get(url(drive, f"ties/{tie.pk}/")))
+    example = page.split("winner's first, like ", 1)[1].split("<", 1)[0].strip()
+    winner, loser = (int(p) for p in example.split("-"))
+    assert check_final_score(winner, loser, get_ruleset(ruleset)).status == "ok", example
+    if ruleset == "cape-breton-45":
+        assert "120-45" not in page
+        unusual = org.post(url(drive, f"ties/{tie.pk}/playoff"),
+                           {"match": "1-2", "winner": "1", "points": "45-35"})  # fmt: skip
+        assert unusual.status_code == 422
+        assert "tick “Accept an unusual score”" in text(unusual)
+        assert "confirm_unusual" not in text(unusual).split('name="confirm_unusual"')[0]
+        assert 'value="45-35"' in text(unusual)  # the points stay typed
+    form = {"match": "1-2", "winner": "1", "points": example}
+    done = text(org.post(url(drive, f"ties/{tie.pk}/playoff"), form, follow=True))
+    assert "Couple 1 wins the play-off" in done
+
+
+def test_a_cut_by_the_highest_card(ours) -> None:  # type: ignore[no-untyped-def]
+    """Offered beside the lowest on the tie's page until the first card is cut; the cards
+    may be typed with a space ("10 C")."""
+    drive = night([5, 5, 2], club=ours.club,
+                  prizes={"prize_places": 1, "prizes": [{"amount": "9"}]})  # fmt: skip
+    org = logged_in(ours.organizer)
+    org.post(url(drive, "settle"))
+    tie = tie_of(drive, "place:1")
+    for n in (1, 2):
+        choose(org, drive, tie, n, "cut")
+    org.post(url(drive, f"ties/{tie.pk}/decide"))
+    page = text(org.get(url(drive, f"ties/{tie.pk}/")))
+    assert "the lowest card wins" in page and 'value="high"' in page
+    assert "Highest card wins, aces high" in page
+    chosen = text(org.post(url(drive, f"ties/{tie.pk}/cut-rule"), {"rule-rule": "high"},
+                           follow=True))  # fmt: skip
+    assert "the highest card wins" in chosen and "(aces high)" in chosen
+    assert scorer_cannot_choose(ours, drive, tie)
+    cards = {"cut-card_1": "10 C", "cut-card_2": "AD"}
+    won = text(org.post(url(drive, f"ties/{tie.pk}/cut"), cards, follow=True))
+    assert "Couple 2 cut the highest card and takes the prize." in won
+    assert "Couple 2 cut the highest card." in text(org.get(url(drive)))
+    late = org.post(url(drive, f"ties/{tie.pk}/cut-rule"), {"rule-rule": "low"})
+    assert late.status_code == 409 and "A cut has begun" in text(late)
+    assert AuditEntry.objects.filter(drive=drive, action="prizes.setup").exists()
+
+
+def scorer_cannot_choose(ours, drive, tie) -> bool:  # type: ignore[no-untyped-def]
+    scorer = logged_in(ours.scorer)
+    assert 'data-testid="cut-rule-form"' not in text(scorer.get(url(drive, f"ties/{tie.pk}/")))
+    return (
+        scorer.post(url(drive, f"ties/{tie.pk}/cut-rule"), {"rule-rule": "low"}).status_code == 403
+    )
