@@ -123,11 +123,17 @@ def booby_couples(
     games: int,
     withdrawn: Collection[int] = (),
     exclude: Collection[int] = (),
+    every_game: bool = True,
 ) -> tuple[int, ...]:
     """The couples with the fewest wins among those who played every game (withdrawn couples
-    and those in ``exclude`` — prize winners — left out); more than one is a tie."""
+    and those in ``exclude`` — prize winners — left out); more than one is a tie. With
+    ``every_game`` false the couples who missed games (late arrivals) are in it too."""
     out_of_it = set(withdrawn) | set(exclude)
-    eligible = {c: w for c, w in wins.items() if c not in out_of_it and played.get(c, 0) >= games}
+    eligible = {
+        c: w
+        for c, w in wins.items()
+        if c not in out_of_it and (not every_game or played.get(c, 0) >= games)
+    }
     if not eligible:
         return ()
     fewest = min(eligible.values())

@@ -97,6 +97,10 @@ class PrizeSetupForm(PlainForm):
         label=_("Booby prize"), required=False, max_length=200,
         help_text=_("An amount, or a prize in kind."),
     )  # fmt: skip
+    booby_late_couples = forms.BooleanField(
+        label=_("Late couples may take the booby prize too"), required=False,
+        help_text=_("Otherwise only couples who played every game."),
+    )  # fmt: skip
     cookie_jar = forms.BooleanField(label=_("Cookie jar"), required=False)
     cookie_jar_k = forms.IntegerField(label=_("Games drawn (K)"), min_value=1, max_value=99)
     buy_in = forms.CharField(label=_("Buy-in"), max_length=12)
@@ -122,6 +126,7 @@ class PrizeSetupForm(PlainForm):
             "prize_places": current["prize_places"],
             "booby": current["booby"],
             "booby_prize": prize_text(current["booby_prize"]),
+            "booby_late_couples": current["booby_late_couples"],
             "cookie_jar": current["cookie_jar"],
             "cookie_jar_k": current["cookie_jar_k"],
             "buy_in": current["buy_in"],
@@ -163,7 +168,7 @@ class PrizeSetupForm(PlainForm):
             _same_prize(p, s) for p, s in zip(prizes, stored, strict=False)
         ):
             out["prizes"] = prizes
-        for name in ("booby", "cookie_jar", "house_rule", "cookie_jar_k"):
+        for name in ("booby", "booby_late_couples", "cookie_jar", "house_rule", "cookie_jar_k"):
             if data[name] != now[name]:
                 out[name] = data[name]
         if data["cut_rule"] != cut_rule_of(now):

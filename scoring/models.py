@@ -116,6 +116,10 @@ class PrizeSetup(models.Model):
     booby = models.BooleanField(default=True)
     booby_amount = models.DecimalField(null=True, blank=True, **MONEY)
     booby_description = models.CharField(max_length=200, blank=True)
+    booby_late_couples = models.BooleanField(
+        default=False,
+        help_text=_("couples who missed games (late arrivals) may take the booby prize too"),
+    )
     cookie_jar = models.BooleanField(default=False)
     cookie_jar_k = models.PositiveSmallIntegerField(default=8)
     buy_in = models.DecimalField(default=0, **MONEY)

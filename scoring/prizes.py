@@ -59,8 +59,9 @@ from scoring.services import _judge_points
 MAX_PLACES = 20
 MAX_MONEY = Decimal("99999999.99")
 SETUP_FIELDS = (
-    "prize_places", "prizes", "booby", "booby_prize", "cookie_jar", "cookie_jar_k", "buy_in",
-    "jackpot_threshold", "jackpot_amount", "cut_ace_high", "cut_high_wins", "house_rule",
+    "prize_places", "prizes", "booby", "booby_prize", "booby_late_couples", "cookie_jar",
+    "cookie_jar_k", "buy_in", "jackpot_threshold", "jackpot_amount", "cut_ace_high",
+    "cut_high_wins", "house_rule",
 )  # fmt: skip
 COOKIE_FIELDS = ("cookie_jar", "cookie_jar_k", "buy_in")
 CUT_FIELDS = ("cut_ace_high", "cut_high_wins")
@@ -166,7 +167,7 @@ def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) ->
             )
         else:
             PrizePlace.objects.filter(drive=drive, place__gt=setup.prize_places).delete()
-        for name in ("booby", "cookie_jar", "cut_ace_high", "cut_high_wins"):
+        for name in ("booby", "booby_late_couples", "cookie_jar", "cut_ace_high", "cut_high_wins"):
             if name in fields:
                 setattr(setup, name, _bool(name, fields[name]))
         if "booby_prize" in fields:
@@ -207,6 +208,7 @@ def _setup_dict(setup: PrizeSetup, drive: Drive) -> dict[str, Any]:
         "prizes": {str(p.place): str(p.amount) if p.amount is not None else p.description
                    for p in places},
         "booby": setup.booby,
+        "booby_late_couples": setup.booby_late_couples,
         "cookie_jar": setup.cookie_jar,
         "cookie_jar_k": setup.cookie_jar_k,
         "buy_in": str(setup.buy_in),

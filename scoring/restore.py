@@ -519,6 +519,10 @@ def _read_prizes(data: dict[str, Any], numbers: set[int]) -> dict[str, Any]:
             "booby": _get(info, "booby", path, bool),
             "booby_amount": _money(info, "booby_amount", path, null=True),
             "booby_description": _text(info, "booby_description", path, 200),
+            # Exports from before the option have no such key: only who played every game.
+            "booby_late_couples": _get(
+                {"booby_late_couples": False} | info, "booby_late_couples", path, bool
+            ),
             "cookie_jar": _get(info, "cookie_jar", path, bool),
             "cookie_jar_k": _int(info, "cookie_jar_k", path, low=0),
             "buy_in": _money(info, "buy_in", path),

@@ -73,6 +73,7 @@ def setup_view(drive: Drive) -> dict[str, Any]:
             "amount": _money(setup.booby_amount),
             "description": setup.booby_description,
         },
+        "booby_late_couples": setup.booby_late_couples,
         "cookie_jar": setup.cookie_jar,
         "cookie_jar_k": setup.cookie_jar_k,
         "buy_in": _money(setup.buy_in),
@@ -153,6 +154,7 @@ def compute(drive: Drive, setup: PrizeSetup, standing: Standing) -> Computed:
             games=drive.games,
             withdrawn=standing.withdrawn,
             exclude=in_groups,
+            every_game=not setup.booby_late_couples,
         )
     jackpot: tuple[int, ...] = ()
     if setup.jackpot_threshold is not None and setup.jackpot_amount is not None:
@@ -247,6 +249,24 @@ def prize_table(drive: Drive) -> dict[str, Any]:
     by_key = {t.key: t for t in ties}
     booby: dict[str, Any] = {"enabled": setup.booby}
     if setup.booby:
+        # The rule (RULES.md §8): only couples who played every game, unless the organizer let
+        # the late ones in; the couples it leaves out are named, not silently passed over.
+        booby["every_game"] = not setup.booby_late_couples
+        booby["games"] = drive.games
+        prized = {c for g in computed.groups for c in g.couples}
+        booby["left_out"] = [
+            {
+                "couple": r.couple.number,
+                "name": f"{r.couple.player1} & {r.couple.player2}",
+                "played": r.played,
+                "wins": r.wins,
+            }
+            for r in sorted(standing.records, key=lambda r: r.couple.number)
+            if booby["every_game"]
+            and r.played < drive.games
+            and not r.couple.withdrawn
+            and r.couple.number not in prized
+        ]
         prize = {"amount": _money(setup.booby_amount), "description": setup.booby_description}
         fewest = standing.wins[computed.booby[0]] if computed.booby else None
         booby |= _entry(
@@ -514,6 +534,7 @@ def _setup_export(drive: Drive) -> dict[str, Any] | None:
         "booby": setup.booby,
         "booby_amount": _money(setup.booby_amount),
         "booby_description": setup.booby_description,
+        "booby_late_couples": setup.booby_late_couples,
         "cookie_jar": setup.cookie_jar,
         "cookie_jar_k": setup.cookie_jar_k,
         "buy_in": _money(setup.buy_in),

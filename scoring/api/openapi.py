@@ -817,6 +817,11 @@ SCHEMAS.update(
                 "prizes": {"type": "array", "items": {"oneOf": [_ref("Prize"), {"type": "null"}]}},
                 "booby": {"type": "boolean"},
                 "booby_prize": {"oneOf": [_ref("Prize"), {"type": "null"}]},
+                "booby_late_couples": {
+                    "type": "boolean",
+                    "description": "Couples who missed games (late arrivals) may take the booby "
+                    "prize too (false: only couples who played every game).",
+                },
                 "cookie_jar": {"type": "boolean"},
                 "cookie_jar_k": {"type": "integer", "minimum": 1},
                 "buy_in": {"type": ["string", "number"]},
@@ -847,8 +852,17 @@ SCHEMAS.update(
                         | _ENTRY,
                     },
                 },
-                "booby": {"type": "object", "properties": {"enabled": {"type": "boolean"}}
-                          | _ENTRY},
+                "booby": {"type": "object", "properties": {
+                    "enabled": {"type": "boolean"},
+                    "every_game": {"type": "boolean"},
+                    "games": {"type": "integer"},
+                    "left_out": {"type": "array", "items": {"type": "object", "properties": {
+                        "couple": {"type": "integer"}, "name": {"type": "string"},
+                        "played": {"type": "integer"},
+                        "wins": {"type": "integer"},
+                    }}, "description": "Couples the every-game rule leaves out (not withdrawn, "
+                                       "no prize place): they missed games."},
+                } | _ENTRY},
                 "jackpot": {"type": "object"},
                 "cookie_jar": _ref("CookieJar"),
             },

@@ -378,3 +378,33 @@ def scorer_cannot_choose(ours, drive, tie) -> bool:  # type: ignore[no-untyped-d
     return (
         scorer.post(url(drive, f"ties/{tie.pk}/cut-rule"), {"rule-rule": "low"}).status_code == 403
     )
+
+
+def test_a_late_couple_and_the_booby_prize(ours) -> None:  # type: ignore[no-untyped-def]
+    """Couple 7 came for game 2 and is last; the booby goes to couple 6, and the page says why
+    (the rule, couple 7 named as left out) and lets the organizer let late couples in."""
+    from tests.prizes.helpers import arrived_late
+
+    drive = night([5, 4, 3, 2, 2, 1, 0], club=ours.club, games=6,
+                  prizes={"booby_prize": {"amount": "5"}})  # fmt: skip
+    arrived_late(drive, 7)
+    org = logged_in(ours.organizer)
+    page = text(org.get(url(drive)))
+    booby_row = page.split('data-place="booby"', 1)[1].split("</tr>", 1)[0]
+    assert ">6 <" in booby_row or ">6<" in booby_row.replace(" ", "")
+    rule = page.split('data-testid="booby-rule"', 1)[1].split("</td>", 1)[0]
+    assert "only couples who played every game (6 games)" in rule
+    assert 'data-couple="7"' in rule and "played 5 games, 0 wins" in rule
+    assert "Late couples may take the booby prize too" in page
+    saved = org.post(url(drive, "setup"), setup_post(**{
+        "setup-booby": "on", "setup-booby_prize": "5", "setup-booby_late_couples": "on",
+        "setup-cookie_jar_k": "6",
+    }), follow=True)  # fmt: skip
+    assert "The prizes are saved." in text(saved)
+    page = text(org.get(url(drive)))
+    assert 'data-place="booby" data-status="awarded"' in page
+    assert "late couples included" in page
+    booby_row = page.split('data-place="booby"', 1)[1].split("</tr>", 1)[0]
+    assert 'data-couple="7"' in booby_row
+    entry = AuditEntry.objects.filter(drive=drive, action="prizes.setup").latest("id")
+    assert entry.old["booby_late_couples"] is False and entry.new["booby_late_couples"] is True

@@ -170,3 +170,21 @@ def test_the_server_draws_the_seed_of_a_cut_and_of_the_cookie_jar(
     export = api.get(f"drives/{drive.slug}/export", token=org).json()
     assert export["cookie_jar"]["drawn"]["seed"] == drawn["seed"]
     assert {r["seed"] for r in export["ties"][0]["cut_rounds"]} == {seed}
+
+
+def test_the_booby_prize_and_late_couples(api: Api, ours: ClubUsers) -> None:
+    from tests.prizes.helpers import arrived_late
+
+    drive = night([5, 4, 3, 2, 1, 0], club=ours.club, games=5)
+    arrived_late(drive, 6)
+    org = ours.org_token
+    booby = api.get(path(drive), token=org).json()["booby"]
+    assert booby["couples"] == [5] and booby["every_game"] is True
+    assert [c["couple"] for c in booby["left_out"]] == [6] and booby["left_out"][0]["played"] == 4
+    bad = api.patch(path(drive, "/setup"), {"booby_late_couples": "yes"}, token=org)
+    assert bad.status_code == 422 and bad.json()["field"] == "booby_late_couples"
+    answer = api.patch(path(drive, "/setup"), {"booby_late_couples": True}, token=org)
+    assert answer.status_code == 200 and answer.json()["booby_late_couples"] is True
+    booby = api.get(path(drive), token=org).json()["booby"]
+    assert booby["couples"] == [6] and booby["left_out"] == []
+    assert AuditEntry.objects.filter(drive=drive, action="prizes.setup").exists()
