@@ -4,15 +4,17 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('scoring', '0005_prize_setup_cut_high_wins'),
+        ("scoring", "0005_prize_setup_cut_high_wins"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='prizesetup',
-            name='booby_late_couples',
-            field=models.BooleanField(default=False, help_text='couples who missed games (late arrivals) may take the booby prize too'),
+            model_name="prizesetup",
+            name="booby_late_couples",
+            field=models.BooleanField(
+                default=False,
+                help_text="couples who missed games (late arrivals) may take the booby prize too",
+            ),
         ),
     ]
