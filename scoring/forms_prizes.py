@@ -149,6 +149,10 @@ class PrizeSetupForm(PlainForm):
             self.fields[name].widget.attrs["inputmode"] = "numeric"
         for name in ("buy_in", "jackpot_amount"):
             self.fields[name].widget.attrs["inputmode"] = "decimal"
+        if current["cookie_jar"] and current.get("bought_in") and _same_money(current["buy_in"], 0):
+            self.fields["buy_in"].help_text = _(
+                "%(n)s couple(s) bought in at the door: what did each pay?"
+            ) % {"n": current["bought_in"]}
 
     def place_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.place_names]
@@ -185,6 +189,24 @@ class PrizeSetupForm(PlainForm):
             out["jackpot_threshold"] = data["jackpot_threshold"]
             out["jackpot_amount"] = amount
         return out
+
+
+class BuyInForm(PlainForm):
+    """The cookie jar's buy-in, asked for where couples bought in and none is set."""
+
+    buy_in = forms.CharField(
+        label=_("Buy-in per couple"),
+        max_length=12,
+        help_text=_("What each couple paid, like 2.00."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("prefix", "jar")
+        super().__init__(*args, **kwargs)
+        self.fields["buy_in"].widget.attrs["inputmode"] = "decimal"
+
+    def amount(self) -> str:
+        return self.cleaned_data["buy_in"].strip().lstrip("$€£").strip().replace(",", ".")
 
 
 class SettleForm(PlainForm):

@@ -53,7 +53,14 @@ from scoring.models import (
     Tie,
     TieChoice,
 )
-from scoring.selectors_prizes import Standing, carried_in, compute, night_over
+from scoring.selectors_prizes import (
+    Standing,
+    bought_in,
+    carried_in,
+    compute,
+    jar_on,
+    night_over,
+)
 from scoring.services import _judge_points
 
 MAX_PLACES = 20
@@ -170,6 +177,15 @@ def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) ->
         for name in ("booby", "booby_late_couples", "cookie_jar", "cut_ace_high", "cut_high_wins"):
             if name in fields:
                 setattr(setup, name, _bool(name, fields[name]))
+        if "cookie_jar" in fields and not setup.cookie_jar:
+            bought = bought_in(drive)
+            if bought:
+                raise ServiceError(
+                    "couples_bought_in",
+                    f"{bought} couple(s) bought into the cookie jar at the door: it stays on "
+                    "while any couple is in it (take them out on the couples page first).",
+                    field="cookie_jar",
+                )
         if "booby_prize" in fields:
             setup.booby_amount, setup.booby_description = _prize(
                 "booby_prize", fields["booby_prize"]
@@ -695,12 +711,20 @@ def cookie_jar_draw(*, drive: Drive, games: Any = None, actor: Actor = SYSTEM) -
         drive = _lock(drive)
         _require_open(drive)
         setup = _setup(drive)
-        if not setup.cookie_jar:
+        bought = bought_in(drive)
+        if not jar_on(setup, bought):
             raise ServiceError("cookie_jar_off", "This drive has no cookie jar.")
         if CookieJarDraw.objects.filter(drive=drive).exists():
             raise Conflict("cookie_jar_drawn", "The cookie jar is already drawn.")
         if not night_over(drive):
             raise Conflict("night_not_over", "Draw the cookie jar after the last game.")
+        if bought and setup.buy_in == 0:
+            raise ServiceError(
+                "no_buy_in",
+                f"{bought} couple(s) bought in, but no buy-in is set: the pot would be "
+                f"{carried_in(drive)}. Set the buy-in first.",
+                field="buy_in",
+            )
         k = min(setup.cookie_jar_k, drive.games)
         if games is not None:
             if (

@@ -825,6 +825,12 @@ SCHEMAS.update(
                 "cookie_jar": {"type": "boolean"},
                 "cookie_jar_k": {"type": "integer", "minimum": 1},
                 "buy_in": {"type": ["string", "number"]},
+                "bought_in": {
+                    "type": "integer", "readOnly": True,
+                    "description": "Couples who bought into the cookie jar at the door: with "
+                    "any, cookie_jar is true (setting it false is refused, 422 "
+                    "couples_bought_in).",
+                },
                 "jackpot_threshold": _nullable("integer"),
                 "jackpot_amount": {"type": ["string", "number", "null"]},
                 "cut_ace_high": {"type": "boolean"},
@@ -902,6 +908,11 @@ SCHEMAS.update(
                 "drawn": {"type": ["object", "null"]},
                 "winners": {"type": "array", "items": {"type": "integer"}},
                 "status": {"enum": ["not-drawn", "awarded", "tie", "empty", "carried-over"]},
+                "needs_buy_in": {
+                    "type": "boolean",
+                    "description": "Couples bought in but no buy-in is set (the draw is "
+                    "refused, 422 no_buy_in, until it is).",
+                },
                 "carried_over": _nullable("string"),
                 "tie": _nullable("integer"),
                 "awards": _list("Award"),
@@ -1032,7 +1043,8 @@ def _prize_paths() -> dict[str, Any]:
                 errors=(404, 409, 422),
                 description=f"{organizer} {{}} (or no body): the system draws, from a seed the "
                 'server draws and records (drawn.seed); or {"games": [3, 7, …]} as drawn from a '
-                "hat. After the last game. A seed sent is refused with 422 seed_not_accepted.",
+                "hat. After the last game. A seed sent is refused with 422 seed_not_accepted; "
+                "couples bought in with no buy-in set, 422 no_buy_in.",
                 body=_body({"type": "object", "additionalProperties": False, "properties": {
                     "games": {"type": "array", "items": {"type": "integer"}}}},
                     required=False),

@@ -29,6 +29,7 @@ from engine.prizes import PrizeError, judge_cut
 from engine.rules import get_ruleset
 from engine.scores import check_final_score, legal_final_scores
 from scoring.forms_prizes import (
+    BuyInForm,
     CookieJarForm,
     CutCardsForm,
     CutDrawForm,
@@ -186,6 +187,7 @@ def _render(
     status: int = 200,
     setup_form: PrizeSetupForm | None = None,
     jar_form: CookieJarForm | None = None,
+    buy_in_form: BuyInForm | None = None,
     error: str = "",
 ) -> HttpResponse:
     current = setup_view(drive)
@@ -201,6 +203,7 @@ def _render(
         "setup_form": setup_form or PrizeSetupForm(current=current),
         "settle_form": SettleForm(),
         "jar_form": jar_form or CookieJarForm(),
+        "buy_in_form": buy_in_form or BuyInForm(),
         "table": table,
         "ties": ties,
         "ties_by_id": {t["id"]: t for t in ties},
@@ -303,6 +306,26 @@ def jar(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
         )
         if tie is not None:
             return redirect("night:prizes_tie", slug=drive.slug, tie=tie.pk)
+    return _back(drive, "cookie-jar")
+
+
+@drive_page(ORGANIZER)
+@require_POST
+def buy_in(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
+    """The cookie jar's buy-in, asked for beside the jar when couples bought in and none is
+    set (the same service as the set-up)."""
+    form = BuyInForm(request.POST)
+    if not form.is_valid():
+        return _render(request, drive, role, status=422, buy_in_form=form)
+    try:
+        prize_setup_update(drive=drive, actor=desk_actor(request), buy_in=form.amount())
+    except ServiceError as error:
+        form.add_error("buy_in" if error.details.get("field") == "buy_in" else None,
+                       error.message)  # fmt: skip
+        return _render(request, drive, role, status=error.status, buy_in_form=form)
+    jar = prize_table(drive)["cookie_jar"]
+    messages.success(request, _("The buy-in is set: the pot is %(pot)s %(cur)s.")
+                     % {"pot": jar.get("pot"), "cur": drive.currency})  # fmt: skip
     return _back(drive, "cookie-jar")
 
 

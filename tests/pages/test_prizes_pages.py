@@ -408,3 +408,30 @@ def test_a_late_couple_and_the_booby_prize(ours) -> None:  # type: ignore[no-unt
     assert 'data-couple="7"' in booby_row
     entry = AuditEntry.objects.filter(drive=drive, action="prizes.setup").latest("id")
     assert entry.old["booby_late_couples"] is False and entry.new["booby_late_couples"] is True
+
+
+def test_couples_bought_in_so_the_jar_is_on_and_asks_for_the_buy_in(ours) -> None:  # type: ignore[no-untyped-def]
+    """Couples bought in at the door, the prize set-up was never touched (jar off, buy-in
+    0.00): the jar is on, says no buy-in is set and asks for it; then it can be drawn."""
+    drive = night({1: [1, 2], 2: [1], 3: [2]}, games=2, club=ours.club, cookie_jar=[1, 2])
+    org = logged_in(ours.organizer)
+    page = text(org.get(url(drive)))
+    assert 'id="cookie-jar"' in page and 'data-testid="jar-needs-buy-in"' in page
+    assert "2 couples bought in at the door, but no buy-in is set" in page
+    assert 'data-testid="jar-buy-in"' in page and 'data-testid="jar-draw"' not in page
+    assert 'name="setup-cookie_jar" checked' in page.replace(' id="id_setup-cookie_jar"', "")
+    assert "2 couple(s) bought in at the door: what did each pay?" in page
+    bad = org.post(url(drive, "buy-in"), {"jar-buy_in": "two"})
+    assert bad.status_code == 422 and "is not an amount" in text(bad)
+    done = text(org.post(url(drive, "buy-in"), {"jar-buy_in": "$2.50"}, follow=True))
+    assert "The buy-in is set: the pot is 5.00 CAD." in done
+    assert 'data-testid="jar-draw"' in done and 'data-testid="jar-needs-buy-in"' not in done
+    entry = AuditEntry.objects.filter(drive=drive, action="prizes.setup").latest("id")
+    assert entry.new["buy_in"] == "2.50"
+    # Unticking the jar while couples are in it is refused in words.
+    off = org.post(url(drive, "setup"), setup_post(**{"setup-cookie_jar_k": "2",
+                                                      "setup-buy_in": "2.50"}))  # fmt: skip
+    assert off.status_code == 422 and "bought into the cookie jar at the door" in text(off)
+    drawn = text(org.post(url(drive, "cookie-jar"), {"jar-method": "hat", "jar-games": "1 2"},
+                          follow=True))  # fmt: skip
+    assert "couple 1 wins the cookie jar (5.00)" in drawn
