@@ -19,6 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from drives.errors import ServiceError
@@ -153,6 +154,85 @@ def for_pages(table: dict[str, Any]) -> dict[str, Any]:
     return table
 
 
+HOW = {
+    "split": _lazy("split"),
+    "cut": _lazy("won the cut"),
+    "play-off": _lazy("won the play-off"),
+    "forfeit-award": _lazy("the others forfeited"),
+}
+
+
+def _prize_words(amount: str | None, description: str, currency: str) -> str:
+    """A prize as the hall reads it: "60.00 CAD", or the thing ("a ham")."""
+    if amount is not None:
+        return f"{amount} {currency}"
+    return description or ""
+
+
+def prize_wall(table: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]:
+    """The prizes as the projector shows them, one row per prize: its label (the place,
+    "Booby", "Jackpot", "Cookie jar"), the prize, and a line per couple with its names, what it
+    takes and how (split, won the cut …); a tie or an empty place says so."""
+    cur = table["currency"]
+
+    def line(couple: int, prize: str = "", how: str = "") -> dict[str, Any]:
+        return {"couple": couple, "name": names.get(couple, ""), "prize": prize,
+                "how": HOW.get(how, "")}  # fmt: skip
+
+    def entry_row(key: str, label: str, entry: dict[str, Any]) -> dict[str, Any]:
+        prize = _prize_words(entry["prize"].get("amount"), entry["prize"].get("description", ""),
+                             cur)  # fmt: skip
+        row = {"key": key, "label": label, "status": entry["status"], "prize": "", "sub": "",
+               "lines": [], "note": ""}  # fmt: skip
+        if entry["status"] == "awarded":
+            row["lines"] = [
+                line(a["couple"], _prize_words(a["amount"], a["description"], cur), a["how"])
+                for a in entry["awards"]
+            ]
+        elif entry["status"] == "tie":
+            row["prize"] = prize
+            row["lines"] = [line(c) for c in entry["couples"]]
+            row["note"] = _("a tie to settle")
+        else:
+            row["prize"] = prize
+            row["note"] = _("left empty")
+        return row
+
+    rows = [entry_row(str(r["place"]), f"{r['place']}.", r) for r in table["places"]]
+    booby = table["booby"]
+    if booby.get("enabled") and booby.get("couples"):
+        rows.append(entry_row("booby", _("Booby"), booby))
+    jackpot = table["jackpot"]
+    if jackpot.get("enabled") and jackpot.get("couples"):
+        rows.append({
+            "key": "jackpot", "label": _("Jackpot"), "status": "awarded", "prize": "",
+            "sub": _("%(n)s wins or more") % {"n": jackpot["threshold"]}, "note": "",
+            "lines": [line(int(c), f"{share} {cur}", "split" if len(jackpot["shares"]) > 1
+                           else "") for c, share in jackpot["shares"].items()],
+        })  # fmt: skip
+    jar = table["cookie_jar"]
+    if jar.get("enabled") and jar.get("drawn"):
+        row = {"key": "cookie-jar", "label": _("Cookie jar"), "status": jar["status"],
+               "prize": "", "lines": [], "note": "",
+               "sub": _("games %(g)s") % {"g": games_text(jar["drawn"]["games"])}}  # fmt: skip
+        if jar["awards"]:
+            row["lines"] = [line(a["couple"], f"{a['amount']} {cur}", a["how"])
+                            for a in jar["awards"]]  # fmt: skip
+        elif jar["status"] == "carried-over":
+            row["note"] = _("no winner: %(pot)s %(cur)s carries over to the next drive") % {
+                "pot": jar["carried_over"], "cur": cur}  # fmt: skip
+        elif jar["status"] == "tie":
+            row["prize"] = f"{jar['pot']} {cur}"
+            row["lines"] = [line(c) for c in jar["winners"]]
+            row["note"] = _("won every drawn game: a tie to settle")
+        else:
+            row["note"] = _("every winner forfeited: unclaimed")
+        rows.append(row)
+    for row in rows:
+        row["word"] = not row["key"].isdigit()
+    return rows
+
+
 def prizes_summary(drive: Drive) -> dict[str, Any] | None:
     """The prizes as the results page and projector show them (None before anything was
     settled or drawn): the prize table and every tie, with how it was settled."""
@@ -166,7 +246,12 @@ def prizes_summary(drive: Drive) -> dict[str, Any] | None:
     current = setup_view(drive)
     ties = [decorate_tie(t, current["cut_ace_high"], current["cut_high_wins"])
             for t in ties_list(drive)]  # fmt: skip
-    return {"table": table, "ties": ties, "ties_by_id": {t["id"]: t for t in ties}}
+    return {
+        "table": table,
+        "ties": ties,
+        "ties_by_id": {t["id"]: t for t in ties},
+        "wall": prize_wall(table, _names(drive)),
+    }
 
 
 # --- the prize page -----------------------------------------------------------------------------

@@ -55,3 +55,51 @@ def test_keys_on_the_ties_page_belong_to_the_focused_field_or_button(
     )
     expect(page.get_by_test_id("tie-settled")).to_be_visible()
     screenshot(page, "prizes-tie-settled")
+
+
+@pytest.mark.parametrize(("width", "height", "least"), [(1920, 1080, 44), (1280, 720, 30)])
+def test_the_prizes_on_the_projector_read_from_the_back_of_the_hall(
+    new_context: ContextFactory, live_server: LiveServer, width: int, height: int, least: int
+) -> None:
+    """At the hall's screen sizes the prizes are in large type, the names and prizes on one
+    screen, nothing wider than the screen."""
+    people = club_people("Ours", "ours")
+    drive = night([5, 4, 3, 2, 1], club=people.club,
+                  prizes={"prizes": [{"amount": "60.00"}, {"amount": "30.00"},
+                                     {"description": "a Christmas ham"}],
+                          "booby_prize": {"description": "a wooden spoon"}})  # fmt: skip
+    prizes_open_ties(drive=drive, actor=DESK)
+    context = new_context(viewport={"width": width, "height": height})
+    force_login(context, people.organizer, live_server.url)
+    page = context.new_page()
+    page.goto(f"/drives/{drive.slug}/projector/?show=prizes")
+    wall = page.get_by_test_id("projector-prizes")
+    expect(wall.locator('[data-place="1"]')).to_contain_text("60.00 CAD")
+    expect(wall.locator('[data-place="3"]')).to_contain_text("a Christmas ham")
+    expect(wall.locator('[data-place="booby"]')).to_contain_text("a wooden spoon")
+    names = wall.locator(".names").first
+    expect(names).to_contain_text("&")
+    size = float(names.evaluate("e => getComputedStyle(e).fontSize").removesuffix("px"))
+    assert size >= least, f"{size}px at {width}x{height}"
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    last = wall.locator("li").last.bounding_box()
+    assert last is not None and last["y"] + last["height"] <= height
+    screenshot(page, f"projector-prizes-{width}x{height}")
+
+
+def test_the_prize_pages_fit_a_phone(new_context: ContextFactory, live_server: LiveServer) -> None:
+    """The prize table and a tie's choices stay within a 390-pixel screen."""
+    people = club_people("Ours", "ours")
+    drive = night([5, 5, 3, 2], club=people.club,
+                  prizes={"prizes": [{"amount": "60.00"}, {"amount": "30.00"},
+                                     {"description": "a Christmas ham"}]})  # fmt: skip
+    prizes_open_ties(drive=drive, actor=DESK)
+    tie = Tie.objects.get(drive=drive, key="place:1")
+    context = new_context(viewport={"width": 390, "height": 844})
+    force_login(context, people.organizer, live_server.url)
+    page = context.new_page()
+    for path in (f"/drives/{drive.slug}/prizes/", f"/drives/{drive.slug}/prizes/ties/{tie.pk}/"):
+        page.goto(path)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
+    expect(page.get_by_test_id("choose-1-play-off")).to_be_visible()
+    screenshot(page, "prizes-tie-phone")

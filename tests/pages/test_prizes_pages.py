@@ -435,3 +435,46 @@ def test_couples_bought_in_so_the_jar_is_on_and_asks_for_the_buy_in(ours) -> Non
     drawn = text(org.post(url(drive, "cookie-jar"), {"jar-method": "hat", "jar-games": "1 2"},
                           follow=True))  # fmt: skip
     assert "couple 1 wins the cookie jar (5.00)" in drawn
+
+
+def test_the_prizes_on_the_projector_name_the_couples_and_their_prizes(ours) -> None:  # type: ignore[no-untyped-def]
+    """Names, each prize with its currency (or the thing), the booby prize and the jar's
+    shares: what the hall reads on the wall, not couple numbers alone."""
+    from drives.models import Couple
+
+    wins = {1: [1, 2, 3, 4], 2: [1, 2, 3, 4], 3: [1, 2, 3], 4: [1, 2], 5: [1]}
+    drive = night(wins, games=4, club=ours.club, cookie_jar=[1, 2, 3],
+                  prizes={"prizes": [{"amount": "60.00"}, {"amount": "30.00"},
+                                     {"description": "a Christmas ham"}],
+                          "booby_prize": {"description": "a wooden spoon"},
+                          "cookie_jar": True, "cookie_jar_k": 2, "buy_in": "2.00"})  # fmt: skip
+    Couple.objects.filter(drive=drive, number=1).update(player1="Mary MacDonald",
+                                                        player2="John Gillis")  # fmt: skip
+    Couple.objects.filter(drive=drive, number=5).update(player1="Angus Beaton",
+                                                        player2="Rod Rankin")  # fmt: skip
+    org = logged_in(ours.organizer)
+    org.post(url(drive, "settle"))
+    first = tie_of(drive, "place:1")
+    for n in (1, 2):
+        choose(org, drive, first, n, "split")
+    org.post(url(drive, f"ties/{first.pk}/decide"))
+    org.post(url(drive, "cookie-jar"), {"jar-method": "hat", "jar-games": "2 1"})
+    jar = tie_of(drive, "cookie-jar")
+    for n in (1, 2, 3):
+        choose(org, drive, jar, n, "split")
+    org.post(url(drive, f"ties/{jar.pk}/decide"))
+    page = text(org.get(f"/drives/{drive.slug}/projector/?show=prizes"))
+    wall = page.split('data-testid="projector-prizes"', 1)[1].split("</ol>", 1)[0]
+
+    def row(key: str) -> str:
+        return wall.split(f'data-place="{key}"', 1)[1].split("</li>", 1)[0]
+
+    first_row = row("1")
+    assert "Mary MacDonald &amp; John Gillis" in first_row and "30.00 CAD" in first_row
+    assert "(split)" in first_row
+    assert "a Christmas ham" in row("3") and "30.00 CAD" in row("2")
+    booby = row("booby")
+    assert "Angus Beaton &amp; Rod Rankin" in booby and "a wooden spoon" in booby
+    shares = row("cookie-jar")
+    assert "games 1, 2" in shares and "Mary MacDonald &amp; John Gillis" in shares
+    assert shares.count("2.00 CAD") == 3  # the pot of 6.00 split three ways
