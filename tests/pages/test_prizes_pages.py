@@ -478,3 +478,23 @@ def test_the_prizes_on_the_projector_name_the_couples_and_their_prizes(ours) -> 
     shares = row("cookie-jar")
     assert "games 1, 2" in shares and "Mary MacDonald &amp; John Gillis" in shares
     assert shares.count("2.00 CAD") == 3  # the pot of 6.00 split three ways
+
+
+def test_the_projectors_prizes_take_the_same_queries_for_a_small_and_a_big_night(ours) -> None:  # type: ignore[no-untyped-def]
+    """The wall polls every few seconds: its queries do not grow with the couples."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for couples in (6, 30):
+        wins = [30, 30, *range(29, 31 - couples, -1)]  # one tie, for first place
+        drive = night(wins, club=ours.club, cookie_jar=[1, 2, 3],
+                      prizes={"cookie_jar": True, "cookie_jar_k": 2, "buy_in": "1"})  # fmt: skip
+        org = logged_in(ours.organizer)
+        org.post(url(drive, "settle"))
+        org.post(url(drive, "cookie-jar"), {"jar-method": "hat", "jar-games": "1 2"})
+        with CaptureQueriesContext(connection) as queries:
+            page = org.get(f"/drives/{drive.slug}/projector/?show=prizes&partial=1")
+        assert page.status_code == 200 and 'data-testid="projector-prizes"' in text(page)
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts
