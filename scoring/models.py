@@ -116,12 +116,19 @@ class PrizeSetup(models.Model):
     booby = models.BooleanField(default=True)
     booby_amount = models.DecimalField(null=True, blank=True, **MONEY)
     booby_description = models.CharField(max_length=200, blank=True)
+    booby_late_couples = models.BooleanField(
+        default=False,
+        help_text=_("couples who missed games (late arrivals) may take the booby prize too"),
+    )
     cookie_jar = models.BooleanField(default=False)
     cookie_jar_k = models.PositiveSmallIntegerField(default=8)
     buy_in = models.DecimalField(default=0, **MONEY)
     jackpot_threshold = models.PositiveSmallIntegerField(null=True, blank=True)
     jackpot_amount = models.DecimalField(null=True, blank=True, **MONEY)
     cut_ace_high = models.BooleanField(default=False)
+    cut_high_wins = models.BooleanField(
+        default=False, help_text=_("the highest card wins a cut (the lowest by default)")
+    )
     house_rule = models.CharField(max_length=12, choices=HouseRule.choices, default="none")
     updated_at = models.DateTimeField(default=timezone.now)
 

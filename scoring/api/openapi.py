@@ -824,12 +824,27 @@ SCHEMAS.update(
                 "prizes": {"type": "array", "items": {"oneOf": [_ref("Prize"), {"type": "null"}]}},
                 "booby": {"type": "boolean"},
                 "booby_prize": {"oneOf": [_ref("Prize"), {"type": "null"}]},
+                "booby_late_couples": {
+                    "type": "boolean",
+                    "description": "Couples who missed games (late arrivals) may take the booby "
+                    "prize too (false: only couples who played every game).",
+                },
                 "cookie_jar": {"type": "boolean"},
                 "cookie_jar_k": {"type": "integer", "minimum": 1},
                 "buy_in": {"type": ["string", "number"]},
+                "bought_in": {
+                    "type": "integer", "readOnly": True,
+                    "description": "Couples who bought into the cookie jar at the door: with "
+                    "any, cookie_jar is true (setting it false is refused, 422 "
+                    "couples_bought_in).",
+                },
                 "jackpot_threshold": _nullable("integer"),
                 "jackpot_amount": {"type": ["string", "number", "null"]},
                 "cut_ace_high": {"type": "boolean"},
+                "cut_high_wins": {
+                    "type": "boolean",
+                    "description": "The highest card wins a cut (false: the lowest).",
+                },
                 "house_rule": {"enum": ["none", "always-cut", "always-split"]},
                 "ranking": {"enum": ["dense", "competition"], "readOnly": True},
                 "currency": {"type": "string", "readOnly": True},
@@ -850,8 +865,17 @@ SCHEMAS.update(
                         | _ENTRY,
                     },
                 },
-                "booby": {"type": "object", "properties": {"enabled": {"type": "boolean"}}
-                          | _ENTRY},
+                "booby": {"type": "object", "properties": {
+                    "enabled": {"type": "boolean"},
+                    "every_game": {"type": "boolean"},
+                    "games": {"type": "integer"},
+                    "left_out": {"type": "array", "items": {"type": "object", "properties": {
+                        "couple": {"type": "integer"}, "name": {"type": "string"},
+                        "played": {"type": "integer"},
+                        "wins": {"type": "integer"},
+                    }}, "description": "Couples the every-game rule leaves out (not withdrawn, "
+                                       "no prize place): they missed games."},
+                } | _ENTRY},
                 "jackpot": {"type": "object"},
                 "cookie_jar": _ref("CookieJar"),
             },
@@ -891,6 +915,11 @@ SCHEMAS.update(
                 "drawn": {"type": ["object", "null"]},
                 "winners": {"type": "array", "items": {"type": "integer"}},
                 "status": {"enum": ["not-drawn", "awarded", "tie", "empty", "carried-over"]},
+                "needs_buy_in": {
+                    "type": "boolean",
+                    "description": "Couples bought in but no buy-in is set (the draw is "
+                    "refused, 422 no_buy_in, until it is).",
+                },
                 "carried_over": _nullable("string"),
                 "tie": _nullable("integer"),
                 "awards": _list("Award"),
@@ -1021,7 +1050,8 @@ def _prize_paths() -> dict[str, Any]:
                 errors=(404, 409, 422),
                 description=f"{organizer} {{}} (or no body): the system draws, from a seed the "
                 'server draws and records (drawn.seed); or {"games": [3, 7, …]} as drawn from a '
-                "hat. After the last game. A seed sent is refused with 422 seed_not_accepted.",
+                "hat. After the last game. A seed sent is refused with 422 seed_not_accepted; "
+                "couples bought in with no buy-in set, 422 no_buy_in.",
                 body=_body({"type": "object", "additionalProperties": False, "properties": {
                     "games": {"type": "array", "items": {"type": "integer"}}}},
                     required=False),

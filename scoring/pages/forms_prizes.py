@@ -49,6 +49,31 @@ def _same_prize(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
     )
 
 
+#: How a cut is won, as the pages offer it: (value, label, highest card wins, aces high).
+CUT_RULES = (
+    ("low", _("Lowest card wins, aces low"), False, False),
+    ("low-aces-high", _("Lowest card wins, aces high"), False, True),
+    ("high", _("Highest card wins, aces high"), True, True),
+    ("high-aces-low", _("Highest card wins, aces low"), True, False),
+)
+
+
+def cut_rule_of(setup: Mapping[str, Any]) -> str:
+    """The set-up's ``cut_high_wins`` and ``cut_ace_high`` as one of ``CUT_RULES``."""
+    for value, _label, high, ace_high in CUT_RULES:
+        if (high, ace_high) == (bool(setup["cut_high_wins"]), bool(setup["cut_ace_high"])):
+            return value
+    return "low"  # pragma: no cover - the four cover every pair
+
+
+def cut_fields(rule: str) -> dict[str, bool]:
+    """A rule of ``CUT_RULES`` as ``prize_setup_update`` takes it."""
+    for value, _label, high, ace_high in CUT_RULES:
+        if value == rule:
+            return {"cut_high_wins": high, "cut_ace_high": ace_high}
+    raise ValueError(rule)
+
+
 def prize_text(prize: Mapping[str, Any] | None) -> str:
     """A stored prize as it is typed in its box."""
     if not prize:
@@ -72,6 +97,10 @@ class PrizeSetupForm(PlainForm):
         label=_("Booby prize"), required=False, max_length=200,
         help_text=_("An amount, or a prize in kind."),
     )  # fmt: skip
+    booby_late_couples = forms.BooleanField(
+        label=_("Late couples may take the booby prize too"), required=False,
+        help_text=_("Otherwise only couples who played every game."),
+    )  # fmt: skip
     cookie_jar = forms.BooleanField(label=_("Cookie jar"), required=False)
     cookie_jar_k = forms.IntegerField(label=_("Games drawn (K)"), min_value=1, max_value=99)
     buy_in = forms.CharField(label=_("Buy-in"), max_length=12)
@@ -82,7 +111,10 @@ class PrizeSetupForm(PlainForm):
         label=_("Jackpot amount"), required=False, max_length=12,
         help_text=_("Both or neither: every couple at or over the threshold shares it."),
     )  # fmt: skip
-    cut_ace_high = forms.BooleanField(label=_("Aces high in cuts"), required=False)
+    cut_rule = forms.ChoiceField(
+        label=_("Cuts"), choices=[(v, label) for v, label, *_rest in CUT_RULES],
+        help_text=_("Many halls cut high: the highest card, aces high. Fixed once a cut begins."),
+    )  # fmt: skip
     house_rule = forms.ChoiceField(
         label=_("House rule for ties"), choices=PrizeSetup.HouseRule.choices
     )
@@ -94,12 +126,13 @@ class PrizeSetupForm(PlainForm):
             "prize_places": current["prize_places"],
             "booby": current["booby"],
             "booby_prize": prize_text(current["booby_prize"]),
+            "booby_late_couples": current["booby_late_couples"],
             "cookie_jar": current["cookie_jar"],
             "cookie_jar_k": current["cookie_jar_k"],
             "buy_in": current["buy_in"],
             "jackpot_threshold": current["jackpot_threshold"],
             "jackpot_amount": current["jackpot_amount"] or "",
-            "cut_ace_high": current["cut_ace_high"],
+            "cut_rule": cut_rule_of(current),
             "house_rule": current["house_rule"],
         } | {f"place_{i}": text for i, text in enumerate(places, 1)}
         kwargs.setdefault("initial", initial)
@@ -116,6 +149,10 @@ class PrizeSetupForm(PlainForm):
             self.fields[name].widget.attrs["inputmode"] = "numeric"
         for name in ("buy_in", "jackpot_amount"):
             self.fields[name].widget.attrs["inputmode"] = "decimal"
+        if current["cookie_jar"] and current.get("bought_in") and _same_money(current["buy_in"], 0):
+            self.fields["buy_in"].help_text = _(
+                "%(n)s couple(s) bought in at the door: what did each pay?"
+            ) % {"n": current["bought_in"]}
 
     def place_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.place_names]
@@ -135,9 +172,11 @@ class PrizeSetupForm(PlainForm):
             _same_prize(p, s) for p, s in zip(prizes, stored, strict=False)
         ):
             out["prizes"] = prizes
-        for name in ("booby", "cookie_jar", "cut_ace_high", "house_rule", "cookie_jar_k"):
+        for name in ("booby", "booby_late_couples", "cookie_jar", "house_rule", "cookie_jar_k"):
             if data[name] != now[name]:
                 out[name] = data[name]
+        if data["cut_rule"] != cut_rule_of(now):
+            out |= cut_fields(data["cut_rule"])
         booby = money_or_text(data["booby_prize"])
         if not _same_prize(booby, now["booby_prize"]):
             out["booby_prize"] = booby
@@ -150,6 +189,24 @@ class PrizeSetupForm(PlainForm):
             out["jackpot_threshold"] = data["jackpot_threshold"]
             out["jackpot_amount"] = amount
         return out
+
+
+class BuyInForm(PlainForm):
+    """The cookie jar's buy-in, asked for where couples bought in and none is set."""
+
+    buy_in = forms.CharField(
+        label=_("Buy-in per couple"),
+        max_length=12,
+        help_text=_("What each couple paid, like 2.00."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("prefix", "jar")
+        super().__init__(*args, **kwargs)
+        self.fields["buy_in"].widget.attrs["inputmode"] = "decimal"
+
+    def amount(self) -> str:
+        return self.cleaned_data["buy_in"].strip().lstrip("$€£").strip().replace(",", ".")
 
 
 class SettleForm(PlainForm):
@@ -174,7 +231,25 @@ class CutCardsForm(PlainForm):
             )
 
     def cards(self) -> dict[int, str]:
-        return {n: self.cleaned_data[f"card_{n}"].strip() for n in self.couples}
+        """Each couple's card as typed, spaces left out ("10 C" is 10C)."""
+        return {n: "".join(self.cleaned_data[f"card_{n}"].split()) for n in self.couples}
+
+
+class CutRuleForm(PlainForm):
+    """How the cut is won, offered on the tie's page until the first card is cut."""
+
+    rule = forms.ChoiceField(
+        label=_("How does the hall cut?"),
+        choices=[(v, label) for v, label, *_rest in CUT_RULES],
+        widget=forms.RadioSelect,
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("prefix", "rule")
+        super().__init__(*args, **kwargs)
+
+    def rule_label(self) -> str:
+        return str(dict(self.fields["rule"].choices)[self.cleaned_data["rule"]]).lower()
 
 
 class CutDrawForm(PlainForm):
@@ -191,10 +266,7 @@ class PlayoffForm(PlainForm):
 
     match = forms.RegexField(regex=r"^\d{1,6}-\d{1,6}$", widget=forms.HiddenInput)
     winner = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
-    points = forms.CharField(
-        label=_("Final points (optional)"), required=False, max_length=20,
-        help_text=_("Winner's first, like 120-45."),
-    )  # fmt: skip
+    points = forms.CharField(label=_("Final points (optional)"), required=False, max_length=20)
     confirm_unusual = forms.BooleanField(label=_("Accept an unusual score"), required=False)
 
     def pair(self) -> list[int]:

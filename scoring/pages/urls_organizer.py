@@ -23,11 +23,13 @@ urlpatterns += [
     path(f"{D}/prizes/setup", prizes.setup, name="prizes_setup"),
     path(f"{D}/prizes/settle", prizes.settle, name="prizes_settle"),
     path(f"{D}/prizes/cookie-jar", prizes.jar, name="prizes_cookie_jar"),
+    path(f"{D}/prizes/buy-in", prizes.buy_in, name="prizes_buy_in"),
     path(f"{D}/prizes/ties/<int:tie>/", prizes.tie_page, name="prizes_tie"),
     path(f"{D}/prizes/ties/<int:tie>/choice", prizes.tie_choice, name="prizes_tie_choice"),
     path(f"{D}/prizes/ties/<int:tie>/decide", prizes.tie_decide_view, name="prizes_tie_decide"),
     path(f"{D}/prizes/ties/<int:tie>/cut", prizes.tie_cut, name="prizes_tie_cut"),
     path(f"{D}/prizes/ties/<int:tie>/draw", prizes.tie_draw, name="prizes_tie_draw"),
+    path(f"{D}/prizes/ties/<int:tie>/cut-rule", prizes.tie_cut_rule, name="prizes_tie_cut_rule"),
     path(f"{D}/prizes/ties/<int:tie>/playoff", prizes.tie_playoff, name="prizes_tie_playoff"),
 ]
 

@@ -12,6 +12,9 @@ order (date, then id), a drive's jar that was drawn without a winner passes its 
 (what it carried in included) to the next drive; a drive whose jar is off passes on what it
 carried in; a drive whose jar is on and not drawn yet holds its pot (it passes it on as
 unclaimed). The draw freezes the pot it had (``CookieJarDraw.pot`` and ``carried_in``).
+
+The cookie jar is on when the set-up says so *or* when any couple bought in at the door
+(``jar_on``): couples who paid into a jar have one, whatever the set-up was left at.
 """
 
 from __future__ import annotations
@@ -64,6 +67,7 @@ def _money(amount: Decimal | None) -> str | None:
 
 def setup_view(drive: Drive) -> dict[str, Any]:
     setup = setup_of(drive)
+    bought = bought_in(drive)
     places = {p.place: p for p in PrizePlace.objects.filter(drive=drive)}
     return {
         "prize_places": setup.prize_places,
@@ -73,16 +77,29 @@ def setup_view(drive: Drive) -> dict[str, Any]:
             "amount": _money(setup.booby_amount),
             "description": setup.booby_description,
         },
-        "cookie_jar": setup.cookie_jar,
+        "booby_late_couples": setup.booby_late_couples,
+        "cookie_jar": jar_on(setup, bought),
         "cookie_jar_k": setup.cookie_jar_k,
         "buy_in": _money(setup.buy_in),
+        "bought_in": bought,
         "jackpot_threshold": setup.jackpot_threshold,
         "jackpot_amount": _money(setup.jackpot_amount),
         "cut_ace_high": setup.cut_ace_high,
+        "cut_high_wins": setup.cut_high_wins,
         "house_rule": setup.house_rule,
         "ranking": drive.ranking,
         "currency": drive.currency,
     }
+
+
+def bought_in(drive: Drive) -> int:
+    """How many couples bought into the cookie jar at the door."""
+    return Couple.objects.filter(drive=drive, cookie_jar=True).count()
+
+
+def jar_on(setup: PrizeSetup, bought: int) -> bool:
+    """The cookie jar is on when the set-up says so or any couple bought in."""
+    return setup.cookie_jar or bought > 0
 
 
 def night_over(drive: Drive) -> bool:
@@ -152,6 +169,7 @@ def compute(drive: Drive, setup: PrizeSetup, standing: Standing) -> Computed:
             games=drive.games,
             withdrawn=standing.withdrawn,
             exclude=in_groups,
+            every_game=not setup.booby_late_couples,
         )
     jackpot: tuple[int, ...] = ()
     if setup.jackpot_threshold is not None and setup.jackpot_amount is not None:
@@ -246,6 +264,24 @@ def prize_table(drive: Drive) -> dict[str, Any]:
     by_key = {t.key: t for t in ties}
     booby: dict[str, Any] = {"enabled": setup.booby}
     if setup.booby:
+        # The rule (RULES.md §8): only couples who played every game, unless the organizer let
+        # the late ones in; the couples it leaves out are named, not silently passed over.
+        booby["every_game"] = not setup.booby_late_couples
+        booby["games"] = drive.games
+        prized = {c for g in computed.groups for c in g.couples}
+        booby["left_out"] = [
+            {
+                "couple": r.couple.number,
+                "name": f"{r.couple.player1} & {r.couple.player2}",
+                "played": r.played,
+                "wins": r.wins,
+            }
+            for r in sorted(standing.records, key=lambda r: r.couple.number)
+            if booby["every_game"]
+            and r.played < drive.games
+            and not r.couple.withdrawn
+            and r.couple.number not in prized
+        ]
         prize = {"amount": _money(setup.booby_amount), "description": setup.booby_description}
         fewest = standing.wins[computed.booby[0]] if computed.booby else None
         booby |= _entry(
@@ -378,8 +414,8 @@ def carried_in(drive: Drive) -> Decimal:
         entrants[drive_id] = entrants.get(drive_id, 0) + 1
     carry = ZERO
     for d in earlier:
-        setup = setups.get(d.pk)
-        if setup is None or not setup.cookie_jar:
+        setup = setups.get(d.pk) or PrizeSetup(drive=d)
+        if not jar_on(setup, entrants.get(d.pk, 0)):
             continue
         draw = draws.get(d.pk)
         if draw is None:
@@ -395,10 +431,14 @@ def cookie_jar_view(
     drive: Drive, *, standing: Standing | None = None, setup: PrizeSetup | None = None
 ) -> dict[str, Any]:
     """The jar: entrants, pot (buy-ins and what it carried in), the drawn games (with the seed,
-    or "hat"), the winners, and what it carries over to the club's next drive."""
+    or "hat"), the winners, and what it carries over to the club's next drive; on when the
+    set-up says so or any couple bought in (``needs_buy_in``: couples bought in and no buy-in
+    is set yet)."""
     setup = setup or setup_of(drive)
     if not setup.cookie_jar:
-        return {"enabled": False}
+        bought = len(standing.cookie_jar) if standing is not None else bought_in(drive)
+        if not jar_on(setup, bought):
+            return {"enabled": False}
     draw = CookieJarDraw.objects.filter(drive=drive).select_related("user").first()
     if draw is not None:
         entrants, pot, carried = list(draw.entrants), draw.pot, draw.carried_in
@@ -417,6 +457,7 @@ def cookie_jar_view(
         "drawn": None,
         "winners": [],
         "status": "not-drawn",
+        "needs_buy_in": draw is None and bool(entrants) and setup.buy_in == 0,
         "carried_over": None,
         "tie": None,
         "awards": [],
@@ -513,12 +554,14 @@ def _setup_export(drive: Drive) -> dict[str, Any] | None:
         "booby": setup.booby,
         "booby_amount": _money(setup.booby_amount),
         "booby_description": setup.booby_description,
-        "cookie_jar": setup.cookie_jar,
+        "booby_late_couples": setup.booby_late_couples,
+        "cookie_jar": jar_on(setup, bought_in(drive)),
         "cookie_jar_k": setup.cookie_jar_k,
         "buy_in": _money(setup.buy_in),
         "jackpot_threshold": setup.jackpot_threshold,
         "jackpot_amount": _money(setup.jackpot_amount),
         "cut_ace_high": setup.cut_ace_high,
+        "cut_high_wins": setup.cut_high_wins,
         "house_rule": setup.house_rule,
         "updated_at": setup.updated_at.isoformat(),
     }

@@ -53,16 +53,25 @@ from scoring.models import (
     Tie,
     TieChoice,
 )
-from scoring.prizes.selectors import Standing, carried_in, compute, night_over
+from scoring.prizes.selectors import (
+    Standing,
+    bought_in,
+    carried_in,
+    compute,
+    jar_on,
+    night_over,
+)
 from scoring.services import _judge_points
 
 MAX_PLACES = 20
 MAX_MONEY = Decimal("99999999.99")
 SETUP_FIELDS = (
-    "prize_places", "prizes", "booby", "booby_prize", "cookie_jar", "cookie_jar_k", "buy_in",
-    "jackpot_threshold", "jackpot_amount", "cut_ace_high", "house_rule",
+    "prize_places", "prizes", "booby", "booby_prize", "booby_late_couples", "cookie_jar",
+    "cookie_jar_k", "buy_in", "jackpot_threshold", "jackpot_amount", "cut_ace_high",
+    "cut_high_wins", "house_rule",
 )  # fmt: skip
 COOKIE_FIELDS = ("cookie_jar", "cookie_jar_k", "buy_in")
+CUT_FIELDS = ("cut_ace_high", "cut_high_wins")
 
 
 def _error(error: PrizeError, status: int = 422) -> ServiceError:
@@ -127,9 +136,9 @@ def _prize(field: str, value: Any) -> tuple[Decimal | None, str]:
 
 
 def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) -> PrizeSetup:
-    """Change the drive's prize set-up. Places, prizes, booby, jackpot, cut and house rule are
-    fixed once the ties are opened (409 prizes_opened); the cookie jar once drawn (409
-    cookie_jar_drawn)."""
+    """Change the drive's prize set-up. Places, prizes, booby, jackpot and house rule are
+    fixed once the ties are opened (409 prizes_opened); how a cut is won once the first card
+    of a cut is recorded (409 cut_started); the cookie jar once drawn (409 cookie_jar_drawn)."""
     unknown = sorted(set(fields) - set(SETUP_FIELDS))
     if unknown:
         raise ServiceError(
@@ -139,12 +148,14 @@ def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) ->
         drive = _lock(drive)
         _require_open(drive)
         setup = _setup(drive)
-        prize_fields = set(fields) - set(COOKIE_FIELDS)
+        prize_fields = set(fields) - set(COOKIE_FIELDS) - set(CUT_FIELDS)
         if prize_fields and (
             Tie.objects.filter(drive=drive).exclude(kind=Tie.Kind.COOKIE_JAR).exists()
             or Award.objects.filter(drive=drive).exclude(kind=Award.Kind.COOKIE_JAR).exists()
         ):
             raise Conflict("prizes_opened", "The ties are opened: the prizes are fixed.")
+        if set(fields) & set(CUT_FIELDS) and CutCard.objects.filter(tie__drive=drive).exists():
+            raise Conflict("cut_started", "A cut has begun: how a cut is won is fixed.")
         if set(fields) & set(COOKIE_FIELDS) and CookieJarDraw.objects.filter(drive=drive).exists():
             raise Conflict("cookie_jar_drawn", "The cookie jar is drawn: it is fixed.")
         old = _setup_dict(setup, drive)
@@ -163,9 +174,18 @@ def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) ->
             )
         else:
             PrizePlace.objects.filter(drive=drive, place__gt=setup.prize_places).delete()
-        for name in ("booby", "cookie_jar", "cut_ace_high"):
+        for name in ("booby", "booby_late_couples", "cookie_jar", "cut_ace_high", "cut_high_wins"):
             if name in fields:
                 setattr(setup, name, _bool(name, fields[name]))
+        if "cookie_jar" in fields and not setup.cookie_jar:
+            bought = bought_in(drive)
+            if bought:
+                raise ServiceError(
+                    "couples_bought_in",
+                    f"{bought} couple(s) bought into the cookie jar at the door: it stays on "
+                    "while any couple is in it (take them out on the couples page first).",
+                    field="cookie_jar",
+                )
         if "booby_prize" in fields:
             setup.booby_amount, setup.booby_description = _prize(
                 "booby_prize", fields["booby_prize"]
@@ -204,11 +224,13 @@ def _setup_dict(setup: PrizeSetup, drive: Drive) -> dict[str, Any]:
         "prizes": {str(p.place): str(p.amount) if p.amount is not None else p.description
                    for p in places},
         "booby": setup.booby,
+        "booby_late_couples": setup.booby_late_couples,
         "cookie_jar": setup.cookie_jar,
         "cookie_jar_k": setup.cookie_jar_k,
         "buy_in": str(setup.buy_in),
         "jackpot": [setup.jackpot_threshold, str(setup.jackpot_amount)],
         "cut_ace_high": setup.cut_ace_high,
+        "cut_high_wins": setup.cut_high_wins,
         "house_rule": setup.house_rule,
     }  # fmt: skip
 
@@ -515,7 +537,8 @@ def _cut_contenders(tie: Tie, setup: PrizeSetup) -> tuple[list[int], int]:
     if not rounds:
         return list(tie.playing), 0
     last = max(rounds)
-    return list(judge_cut(rounds[last], ace_high=setup.cut_ace_high).lowest), last
+    judged = judge_cut(rounds[last], ace_high=setup.cut_ace_high, highest=setup.cut_high_wins)
+    return list(judged.lowest), last
 
 
 def _require_cut(tie: Tie) -> None:
@@ -526,7 +549,9 @@ def _require_cut(tie: Tie) -> None:
 
 def tie_cut_record(*, tie: Tie, cards: Mapping[int, Any], actor: Actor = SYSTEM) -> dict[str, Any]:
     """One round of the cut as cut at the table: the card each couple still in drew. The
-    lowest card wins (aces low unless the set-up says high); equal lowest cut again."""
+    lowest card wins (aces low unless the set-up says high), or the highest if the set-up says
+    so; equal winning cards cut again. ``lowest`` in the answer names the winning card's
+    couples."""
     with transaction.atomic():
         drive, tie, setup = _locked_tie(tie)
         _require_cut(tie)
@@ -546,7 +571,7 @@ def tie_cut_record(*, tie: Tie, cards: Mapping[int, Any], actor: Actor = SYSTEM)
         if len(set(drawn.values())) < len(drawn):
             raise ServiceError("same_card", "Two couples cannot cut the very same card.")
         try:
-            result = judge_cut(drawn, ace_high=setup.cut_ace_high)
+            result = judge_cut(drawn, ace_high=setup.cut_ace_high, highest=setup.cut_high_wins)
         except PrizeError as error:
             raise _error(error) from None
         _store_cut(drive, tie, {held + 1: drawn}, None, actor)
@@ -562,14 +587,16 @@ def new_seed() -> int:
 
 def tie_cut_draw(*, tie: Tie, actor: Actor = SYSTEM) -> dict[str, Any]:
     """The cut drawn by the system among the couples still cutting, round after round until
-    one has the lowest card, from a seed drawn here (``new_seed``) and recorded with every
+    one has the winning card, from a seed drawn here (``new_seed``) and recorded with every
     card: ``draw_cut`` with the recorded seed gives the same cards."""
     seed = new_seed()
     with transaction.atomic():
         drive, tie, setup = _locked_tie(tie)
         _require_cut(tie)
         contenders, held = _cut_contenders(tie, setup)
-        rounds = draw_cut(contenders, seed, ace_high=setup.cut_ace_high)
+        rounds = draw_cut(
+            contenders, seed, ace_high=setup.cut_ace_high, highest=setup.cut_high_wins
+        )
         _store_cut(drive, tie, {held + i: dict(r.cards) for i, r in enumerate(rounds, 1)},
                    seed, actor)  # fmt: skip
         _settle(drive, tie, setup, rounds[-1].lowest[0], Award.How.CUT, actor)
@@ -684,12 +711,20 @@ def cookie_jar_draw(*, drive: Drive, games: Any = None, actor: Actor = SYSTEM) -
         drive = _lock(drive)
         _require_open(drive)
         setup = _setup(drive)
-        if not setup.cookie_jar:
+        bought = bought_in(drive)
+        if not jar_on(setup, bought):
             raise ServiceError("cookie_jar_off", "This drive has no cookie jar.")
         if CookieJarDraw.objects.filter(drive=drive).exists():
             raise Conflict("cookie_jar_drawn", "The cookie jar is already drawn.")
         if not night_over(drive):
             raise Conflict("night_not_over", "Draw the cookie jar after the last game.")
+        if bought and setup.buy_in == 0:
+            raise ServiceError(
+                "no_buy_in",
+                f"{bought} couple(s) bought in, but no buy-in is set: the pot would be "
+                f"{carried_in(drive)}. Set the buy-in first.",
+                field="buy_in",
+            )
         k = min(setup.cookie_jar_k, drive.games)
         if games is not None:
             if (

@@ -528,12 +528,18 @@ def _read_prizes(data: dict[str, Any], numbers: set[int]) -> dict[str, Any]:
             "booby": _get(info, "booby", path, bool),
             "booby_amount": _money(info, "booby_amount", path, null=True),
             "booby_description": _text(info, "booby_description", path, 200),
+            # Exports from before the option have no such key: only who played every game.
+            "booby_late_couples": _get(
+                {"booby_late_couples": False} | info, "booby_late_couples", path, bool
+            ),
             "cookie_jar": _get(info, "cookie_jar", path, bool),
             "cookie_jar_k": _int(info, "cookie_jar_k", path, low=0),
             "buy_in": _money(info, "buy_in", path),
             "jackpot_threshold": _int(info, "jackpot_threshold", path, null=True, low=0),
             "jackpot_amount": _money(info, "jackpot_amount", path, null=True),
             "cut_ace_high": _get(info, "cut_ace_high", path, bool),
+            # Exports from before the highest-card cut have no such key: the lowest card won.
+            "cut_high_wins": _get({"cut_high_wins": False} | info, "cut_high_wins", path, bool),
             "house_rule": _choice(info, "house_rule", path, PrizeSetup.HouseRule.values),
             "updated_at": _time(info, "updated_at", path),
             "places": places,

@@ -287,6 +287,14 @@ CASES: list[Case] = [
         body={"jar-method": "system"},
         note="the drive has no cookie jar",
     ),
+    Case(
+        f"{D}/prizes/buy-in",
+        "POST",
+        f"{P}/prizes/buy-in",
+        organizer_page(422),
+        body={},
+        note="an empty form: the page asks for the buy-in",
+    ),
     Case(f"{D}/prizes/ties/{TIE}/", "GET", f"{P}/prizes/ties/{{tie}}/", member_page(200)),
     Case(
         f"{D}/prizes/ties/{TIE}/",
@@ -325,6 +333,14 @@ CASES: list[Case] = [
         member_page(409),
         body={},
         note="not a cut (yet)",
+    ),
+    Case(
+        f"{D}/prizes/ties/{TIE}/cut-rule",
+        "POST",
+        f"{P}/prizes/ties/{{tie}}/cut-rule",
+        organizer_page(422),
+        body={},
+        note="an empty form: the page asks how the hall cuts",
     ),
     Case(
         f"{D}/prizes/ties/{TIE}/playoff",
