@@ -14,7 +14,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.prod")
 
 app = Celery("fortyfives")
 app.config_from_object("django.conf:settings", namespace="CELERY")
+# Each app's ``tasks`` module, and those of scoring's rooms (the print task is
+# scoring.printing.tasks).
 app.autodiscover_tasks()
+app.autodiscover_tasks(["scoring.printing"])
 
 
 @app.task(name="config.ping")

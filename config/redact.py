@@ -24,7 +24,7 @@ _SLASH = r"(?:/|%2[fF])"
 _SEGMENT = r"(?:[^/?#&\s\"'%]|%(?!2[fF]))+"
 # What comes before the token in the paths that carry one (tests/config/test_redact.py checks
 # that every URL pattern with a ``token`` is covered): a table's and a couple's page
-# (scoring/urls_live.py), and the link of a password-reset e-mail,
+# (scoring/pages/urls_live.py), and the link of a password-reset e-mail,
 # /accounts/reset/<uidb64>/<token>/ (Django's own; the page it redirects to,
 # …/set-password/, carries none).
 TOKEN_ROUTES = ("t", "c", rf"accounts{_SLASH}reset{_SLASH}{_SEGMENT}")

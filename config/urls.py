@@ -33,5 +33,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include("scoring.api.urls")),
     path("", include("drives.urls")),
-    path("", include("scoring.urls")),
+    path("", include("scoring.pages.urls")),
 ]

@@ -7,7 +7,8 @@ Terms:
   (1, 1, 3: the two first-placed couples cover prizes 1 and 2).
 - A *tie* is a place group of two or more couples covering a prize; it is settled by the
   tied couples' *choices*: any play-off → a play-off among those who will play (the others
-  forfeit); every couple for a split → split; otherwise a cut, lowest card wins.
+  forfeit); every couple for a split → split; otherwise a cut, lowest card wins (or the
+  highest, as the club's set-up says).
 - Money is ``Decimal`` to the cent; a split gives shares that differ by at most one cent and
   add up to the prize, the extra cents to the lower couple numbers.
 
@@ -122,11 +123,17 @@ def booby_couples(
     games: int,
     withdrawn: Collection[int] = (),
     exclude: Collection[int] = (),
+    every_game: bool = True,
 ) -> tuple[int, ...]:
     """The couples with the fewest wins among those who played every game (withdrawn couples
-    and those in ``exclude`` — prize winners — left out); more than one is a tie."""
+    and those in ``exclude`` — prize winners — left out); more than one is a tie. With
+    ``every_game`` false the couples who missed games (late arrivals) are in it too."""
     out_of_it = set(withdrawn) | set(exclude)
-    eligible = {c: w for c, w in wins.items() if c not in out_of_it and played.get(c, 0) >= games}
+    eligible = {
+        c: w
+        for c, w in wins.items()
+        if c not in out_of_it and (not every_game or played.get(c, 0) >= games)
+    }
     if not eligible:
         return ()
     fewest = min(eligible.values())
@@ -212,7 +219,8 @@ def cut_rank(card: Card, *, ace_high: bool = False) -> int:
 
 @dataclass(frozen=True, slots=True)
 class CutRound:
-    """One round of a cut: the card each couple drew, and who drew the lowest."""
+    """One round of a cut: the card each couple drew, and who drew the winning card in
+    ``lowest`` (the lowest card; the highest in a cut where the highest wins)."""
 
     cards: tuple[tuple[int, Card], ...]
     lowest: tuple[int, ...]
@@ -222,21 +230,27 @@ class CutRound:
         return len(self.lowest) == 1
 
 
-def judge_cut(cards: Mapping[int, Card], *, ace_high: bool = False) -> CutRound:
-    """The couples who drew the lowest card (one: it wins; several: they cut again)."""
+def judge_cut(
+    cards: Mapping[int, Card], *, ace_high: bool = False, highest: bool = False
+) -> CutRound:
+    """The couples who drew the lowest card, or the highest with ``highest`` (the way many
+    halls cut, usually aces high); one: it wins; several: they cut again."""
     if len(cards) < 2:
         raise PrizeError("not_a_tie", "A cut needs two or more couples.")
     values = {c: cut_rank(card, ace_high=ace_high) for c, card in cards.items()}
-    low = min(values.values())
+    best = max(values.values()) if highest else min(values.values())
     return CutRound(
-        tuple(sorted(cards.items())), tuple(sorted(c for c, v in values.items() if v == low))
+        tuple(sorted(cards.items())), tuple(sorted(c for c, v in values.items() if v == best))
     )
 
 
-def draw_cut(couples: Sequence[int], seed: int, *, ace_high: bool = False) -> list[CutRound]:
+def draw_cut(
+    couples: Sequence[int], seed: int, *, ace_high: bool = False, highest: bool = False
+) -> list[CutRound]:
     """A system cut from a recorded seed: each couple in number order takes the top card of a
-    freshly shuffled 52-card pack; equal lowest cards cut again among themselves, until one
-    couple is left. The same seed gives the same rounds."""
+    freshly shuffled 52-card pack; equal winning cards (lowest, or highest with ``highest``)
+    cut again among themselves, until one couple is left. The same seed gives the same
+    rounds."""
     if len(set(couples)) < 2:
         raise PrizeError("not_a_tie", "A cut needs two or more couples.")
     rng = random.Random(seed)
@@ -245,7 +259,7 @@ def draw_cut(couples: Sequence[int], seed: int, *, ace_high: bool = False) -> li
     while len(still) > 1:
         pack = full_pack()
         rng.shuffle(pack)
-        result = judge_cut(dict(zip(still, pack, strict=False)), ace_high=ace_high)
+        result = judge_cut(dict(zip(still, pack, strict=False)), ace_high=ace_high, highest=highest)
         rounds.append(result)
         still = list(result.lowest)
         if len(rounds) > 1000:  # cannot happen with a fair shuffle; never loop for ever

@@ -96,7 +96,7 @@ class ResultVersion(models.Model):
 
 
 # --- prizes (RULES.md §8–§10) ---------------------------------------------------------------------
-# Written by ``scoring.prizes``, read by ``scoring.selectors_prizes``. Couples are named by
+# Written by ``scoring.prizes.services``, read by ``scoring.prizes.selectors``. Couples are named by
 # foreign key where a row is about one couple; a tie's couples, places and the cookie jar's
 # games are small lists of numbers (JSON), fixed when the row is written.
 
@@ -116,12 +116,19 @@ class PrizeSetup(models.Model):
     booby = models.BooleanField(default=True)
     booby_amount = models.DecimalField(null=True, blank=True, **MONEY)
     booby_description = models.CharField(max_length=200, blank=True)
+    booby_late_couples = models.BooleanField(
+        default=False,
+        help_text=_("couples who missed games (late arrivals) may take the booby prize too"),
+    )
     cookie_jar = models.BooleanField(default=False)
     cookie_jar_k = models.PositiveSmallIntegerField(default=8)
     buy_in = models.DecimalField(default=0, **MONEY)
     jackpot_threshold = models.PositiveSmallIntegerField(null=True, blank=True)
     jackpot_amount = models.DecimalField(null=True, blank=True, **MONEY)
     cut_ace_high = models.BooleanField(default=False)
+    cut_high_wins = models.BooleanField(
+        default=False, help_text=_("the highest card wins a cut (the lowest by default)")
+    )
     house_rule = models.CharField(max_length=12, choices=HouseRule.choices, default="none")
     updated_at = models.DateTimeField(default=timezone.now)
 
@@ -333,9 +340,9 @@ def document_path(document: Document, filename: str) -> str:
 
 class Document(models.Model):
     """A printed document of a drive (punch cards, table cards, score sheets, a movement
-    sheet, the results) with its options, rendered by a task (``scoring.tasks``). One row per
-    drive, kind and options, kept until replaced by a new rendering; it is stale when
-    ``data_version`` no longer matches ``scoring.print_data.data_version`` (the data changed).
+    sheet, the results) with its options, rendered by a task (``scoring.printing.tasks``). One
+    row per drive, kind and options, kept until replaced by a new rendering; it is stale when
+    ``data_version`` no longer matches ``scoring.printing.data.data_version`` (the data changed).
     ``pages_done`` of ``pages_total`` is the rendering's progress."""
 
     class Kind(models.TextChoices):

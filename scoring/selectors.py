@@ -1,6 +1,6 @@
 """Reads of the night: a game's seating and results, standings with places, the per-game
 win grid, the couple → table list, punch-card reconciliation, and the drive's and couples'
-summaries the full export (``scoring.export``) is made of.
+summaries the full export (``scoring.records.export``) is made of.
 
 Each selector takes a fixed number of queries whatever the size of the night (tests assert
 it): rows are fetched in bulk and combined in Python. Wins are derived, never stored: a couple

@@ -96,7 +96,7 @@ def play(args: argparse.Namespace, *, describe: str) -> None:
     )
     from engine.rules import get_ruleset
     from engine.simulate import simulate_table_game
-    from scoring.export import drive_export
+    from scoring.records.export import drive_export
     from scoring.selectors import game_view, standings_for_drive
     from scoring.services import game_advance, result_record
 

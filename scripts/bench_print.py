@@ -125,8 +125,8 @@ def bare_loop(pages: int, paper: str) -> float:
 
 def one_card(drive: Any, couple: int, paper: str) -> float:
     """One couple's punch card on demand, with its recorded wins: build and render."""
-    from scoring.pdf import render
-    from scoring.print_data import build
+    from scoring.printing.data import build
+    from scoring.printing.pdf import render
 
     start = time.perf_counter()
     render("punch-cards", build(drive, "punch-cards", couple=couple, filled=True), paper=paper)
@@ -134,8 +134,8 @@ def one_card(drive: Any, couple: int, paper: str) -> float:
 
 
 def run(args: argparse.Namespace, *, describe: str) -> None:
-    from scoring.pdf import base
-    from scoring.print_data import build
+    from scoring.printing.data import build
+    from scoring.printing.pdf import base
 
     start = time.perf_counter()
     drive = night(args)
@@ -211,7 +211,7 @@ def run(args: argparse.Namespace, *, describe: str) -> None:
 
 def render_set(data: dict[str, Any], paper: str) -> list[tuple[str, int, int, float]]:
     """(document, pages, bytes, seconds) for each document of the set, rendered in turn."""
-    from scoring.pdf import render
+    from scoring.printing.pdf import render
 
     rows = []
     for document in SET:

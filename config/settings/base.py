@@ -178,7 +178,7 @@ CELERY_TASK_PUBLISH_RETRY = _celery["CELERY_TASK_PUBLISH_RETRY"]
 CELERY_TASK_PUBLISH_RETRY_POLICY = _celery["CELERY_TASK_PUBLISH_RETRY_POLICY"]
 CELERY_TIMEZONE = TIME_ZONE
 # A printed document that no worker has started within this many seconds is marked failed
-# ("ask again"), never left queued for good (scoring.printing).
+# ("ask again"), never left queued for good (scoring.printing.services).
 PRINT_QUEUED_TIMEOUT = env_int(os.environ, "PRINT_QUEUED_TIMEOUT", 120)
 
 # How long /healthz waits for the broker before calling it down.

@@ -3,12 +3,12 @@
 
 Request bodies (``…In``, ``extra="forbid"``) refuse what is not an object (400 ``bad_body``) and
 any field they do not name (422 ``unknown_field``). The values of their fields are the
-services' to judge (``drives.services``, ``scoring.services``, ``scoring.prizes``): the same
-rules serve the desk's forms, the command line and the API, with their codes (``bad_winner``,
-``missing_player``, ``bad_field`` naming the ``field`` …). So a field whose value a service
-checks is typed ``Documented``: its JSON Schema says what to send, the service says what is
-wrong with what came. The few checks that were the API's own (the couple numbers of the holes
-and of a cut, the seed of a draw, yes/no flags) are validators here, raising
+services' to judge (``drives.services``, ``scoring.services``, ``scoring.prizes.services``):
+the same rules serve the desk's forms, the command line and the API, with their codes
+(``bad_winner``, ``missing_player``, ``bad_field`` naming the ``field`` …). So a field whose
+value a service checks is typed ``documented(schema)``: its JSON Schema says what to send, the
+service says what is wrong with what came. The few checks that were the API's own (the couple
+numbers of the holes and of a cut, the seed of a draw, yes/no flags) are validators here, raising
 :class:`pydantic_core.PydanticCustomError` with the code and words the API has always used.
 
 Response models describe the dicts the selectors build (``scoring.selectors``…); the views
@@ -549,7 +549,8 @@ _PRIZE = Prize.model_json_schema()
 
 
 class PrizeSetupIn(Body):
-    """The prize set-up (ranking and currency are the drive's, and read-only here)."""
+    """A change to the prize set-up: any of its fields (the ranking, the currency and the
+    couples bought in are read, not written, here)."""
 
     model_config = ConfigDict(extra="forbid", title="PrizeSetupChange")
 
@@ -557,15 +558,23 @@ class PrizeSetupIn(Body):
     prizes: documented({"type": "array", "items": {"oneOf": [_PRIZE, {"type": "null"}]}}) = None
     booby: documented(BOOLEAN) = None
     booby_prize: documented({"oneOf": [_PRIZE, {"type": "null"}]}) = None
+    booby_late_couples: documented(
+        {
+            "type": "boolean",
+            "description": "Couples who missed games (late arrivals) may take the booby prize "
+            "too (false: only couples who played every game).",
+        }
+    ) = None
     cookie_jar: documented(BOOLEAN) = None
     cookie_jar_k: documented({"type": "integer", "minimum": 1}) = None
     buy_in: documented({"type": ["string", "number"]}) = None
     jackpot_threshold: documented(_nullable("integer")) = None
     jackpot_amount: documented({"type": ["string", "number", "null"]}) = None
     cut_ace_high: documented(BOOLEAN) = None
+    cut_high_wins: documented(
+        {"type": "boolean", "description": "The highest card wins a cut (false: the lowest)."}
+    ) = None
     house_rule: documented({"enum": ["none", "always-cut", "always-split"]}) = None
-    ranking: documented({"enum": ["dense", "competition"], "readOnly": True}) = None
-    currency: documented({"type": "string", "readOnly": True}) = None
 
 
 class PrizeSetup(BaseModel):
@@ -573,12 +582,18 @@ class PrizeSetup(BaseModel):
     prizes: list[Prize | None]
     booby: bool
     booby_prize: Prize | None
+    booby_late_couples: bool
     cookie_jar: bool
     cookie_jar_k: int
     buy_in: str | float
+    bought_in: int = Field(
+        description="Couples who bought into the cookie jar at the door: with any, cookie_jar "
+        "is true (setting it false is refused, 422 couples_bought_in)."
+    )
     jackpot_threshold: int | None
     jackpot_amount: str | float | None
     cut_ace_high: bool
+    cut_high_wins: bool
     house_rule: Literal["none", "always-cut", "always-split"]
     ranking: Literal["dense", "competition"]
     currency: str
@@ -598,8 +613,22 @@ class Place(Entry):
     reason: str | None = None
 
 
+class LeftOut(BaseModel):
+    couple: int | None = None
+    name: str | None = None
+    played: int | None = None
+    wins: int | None = None
+
+
 class Booby(Entry):
     enabled: bool | None = None
+    every_game: bool | None = None
+    games: int | None = None
+    left_out: list[LeftOut] = Field(
+        [],
+        description="Couples the every-game rule leaves out (not withdrawn, no prize place): "
+        "they missed games.",
+    )
 
 
 class CookieJar(BaseModel):
@@ -612,6 +641,11 @@ class CookieJar(BaseModel):
     drawn: dict[str, Any] | None = None
     winners: list[int] = []
     status: Literal["not-drawn", "awarded", "tie", "empty", "carried-over"] | None = None
+    needs_buy_in: bool = Field(
+        False,
+        description="Couples bought in but no buy-in is set (the draw is refused, 422 "
+        "no_buy_in, until it is).",
+    )
     carried_over: str | None = None
     tie: int | None = None
     awards: list[Award] = []
@@ -663,7 +697,8 @@ class Choice(Body):
 
 
 def _refuse_seed(value: Any) -> Any:
-    """A draw's seed is the server's to draw (``scoring.prizes.new_seed``), not the caller's."""
+    """A draw's seed is the server's to draw (``scoring.prizes.services.new_seed``), not the
+    caller's."""
     raise error(
         "seed_not_accepted",
         "The seed of a draw is drawn by the server and recorded with it; it cannot be sent.",

@@ -56,10 +56,11 @@ from scoring.api.auth import (
     require_table,
     require_user,
 )
-from scoring.export import drive_export
 from scoring.models import Document
-from scoring.printing import document_request, document_status
-from scoring.prizes import (
+from scoring.printing.rendering import DEFAULT_BASE_URL, document_filename
+from scoring.printing.services import document_request, document_status
+from scoring.prizes.selectors import cookie_jar_view, prize_table, setup_view, tie_view, ties_list
+from scoring.prizes.services import (
     cookie_jar_draw,
     prize_setup_update,
     prizes_open_ties,
@@ -70,7 +71,7 @@ from scoring.prizes import (
     tie_get,
     tie_playoff_result,
 )
-from scoring.rendering import DEFAULT_BASE_URL, document_filename
+from scoring.records.export import drive_export
 from scoring.selectors import (
     couple_summary,
     current_tables,
@@ -81,7 +82,6 @@ from scoring.selectors import (
     standings_for_drive,
     win_grid,
 )
-from scoring.selectors_prizes import cookie_jar_view, prize_table, setup_view, tie_view, ties_list
 from scoring.services import (
     Recorded,
     game_advance,
@@ -943,7 +943,8 @@ def cookie_jar_get(request: HttpRequest, slug: str) -> JsonResponse:
     summary="Draw the cookie jar's games",
     description=f"{ORGANIZERS} {{}} (or no body): the system draws, from a seed the server "
     'draws and records (drawn.seed); or {"games": [3, 7, …]} as drawn from a hat. After the '
-    "last game. A seed sent is refused with 422 seed_not_accepted.",
+    "last game. A seed sent is refused with 422 seed_not_accepted; couples bought in with no "
+    "buy-in set, 422 no_buy_in.",
 )  # fmt: skip
 def cookie_jar_draw_view(
     request: HttpRequest, slug: str, payload: s.CookieJarDraw = Body(None)

@@ -1,9 +1,20 @@
 /* The cut's cards one couple at a time: inside [data-reveal], each .cut-card shows in turn,
  * round after round (every data-reveal-seconds, or at once on Space / the right arrow).
+ * Space and the arrow are the reveal's only when nothing that takes keys has the focus: in a
+ * field they type, on a button or a link they press it, as anywhere else.
  * Without JavaScript every card shows at once.
  */
 (function () {
   "use strict";
+  var TAKES_KEYS = "input, textarea, select, button, a[href], summary, [contenteditable], " +
+    "[role='button'], [role='textbox'], [tabindex]:not([tabindex='-1'])";
+
+  function keysBelongElsewhere(event) {
+    var target = event.target;
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return true;
+    return Boolean(target && target.closest && target.closest(TAKES_KEYS));
+  }
+
   function start(box) {
     var cards = box.querySelectorAll(".cut-card");
     var shown = 0;
@@ -18,7 +29,10 @@
     var timer = setInterval(next, seconds * 1000);
     next();
     document.addEventListener("keydown", function (event) {
-      if (event.key === " " || event.key === "ArrowRight") { event.preventDefault(); next(); }
+      if (event.key !== " " && event.key !== "ArrowRight") return;
+      if (keysBelongElsewhere(event)) return;
+      event.preventDefault();
+      next();
     });
   }
   function init() {

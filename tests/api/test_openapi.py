@@ -10,6 +10,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from drives.services import DRIVE_SETTINGS, club_create, couples_register, drive_create
 from scoring.api.views import api
+from scoring.prizes.services import SETUP_FIELDS
 from scoring.selectors import couple_summary, drive_summary
 
 # ninja's own pages: the description itself and its docs page.
@@ -114,6 +115,7 @@ def test_request_bodies_refuse_unknown_fields_in_the_description_too() -> None:
 def test_the_drive_schemas_follow_the_services_and_selectors() -> None:
     schemas = openapi_spec()["components"]["schemas"]
     assert set(schemas["DriveSettings"]["properties"]) == set(DRIVE_SETTINGS)
+    assert set(schemas["PrizeSetupIn"]["properties"]) == set(SETUP_FIELDS)
     club = club_create(name="Schema Club")
     drive = drive_create(club=club, name="Schema night", date=date(2026, 11, 20))
     assert set(schemas["Drive"]["properties"]) == set(drive_summary(drive))

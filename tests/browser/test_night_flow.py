@@ -36,11 +36,11 @@ from drives.services import (
     member_add,
 )
 from scoring.models import Result, ResultVersion
+from scoring.pages import desk as desk_view
+from scoring.pages import phone as phone_view
+from scoring.pages import projector as projector_view
 from scoring.selectors import current_tables
 from scoring.services import result_record
-from scoring.views import desk as desk_view
-from scoring.views import phone as phone_view
-from scoring.views import projector as projector_view
 from tests.browser.conftest import ContextFactory
 from tests.browser.helpers import force_login, login, network_down, screenshot
 from tests.factories import DEFAULT_PASSWORD, UserFactory

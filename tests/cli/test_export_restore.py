@@ -20,7 +20,7 @@ from drives.services import (
     holes_record,
 )
 from scoring.models import Result, ResultVersion
-from scoring.restore import drive_delete
+from scoring.records.restore import drive_delete
 from scoring.selectors import game_view
 from scoring.services import game_advance, result_record, result_resolve
 from scoring.simulation import drive_simulate
@@ -252,7 +252,7 @@ def prize_night() -> Drive:
     (couple 3 has the bye), place 2 split, place 3 cut in two rounds, a booby tie still open,
     the jackpot shared, and the cookie jar drawn from a hat with one winner."""
     from scoring.models import Tie
-    from scoring.prizes import (
+    from scoring.prizes.services import (
         cookie_jar_draw,
         prizes_open_ties,
         tie_choose,

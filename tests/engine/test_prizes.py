@@ -98,6 +98,24 @@ def test_the_lowest_card_wins_a_cut(cards: str, ace_high: bool, lowest: tuple[in
     assert judge_cut(drawn, ace_high=ace_high).lowest == lowest
 
 
+@pytest.mark.parametrize(
+    ("cards", "ace_high", "best"),
+    [
+        ("AS 2H KD", True, (1,)),  # the way many halls cut: highest wins, aces high
+        ("AS 2H KD", False, (3,)),
+        ("9S 9H 3D", True, (1, 2)),  # equal highest cut again
+    ],
+)
+def test_the_highest_card_wins_a_high_cut(cards: str, ace_high: bool, best: tuple) -> None:
+    drawn = dict(zip((1, 2, 3), parse_cards(cards), strict=True))
+    assert judge_cut(drawn, ace_high=ace_high, highest=True).lowest == best
+    rounds = draw_cut([1, 2, 3], seed=7, ace_high=True, highest=True)
+    last = dict(rounds[-1].cards)
+    assert max(cut_rank(c, ace_high=True) for c in last.values()) == cut_rank(
+        last[rounds[-1].lowest[0]], ace_high=True
+    )
+
+
 def test_cut_ranks() -> None:
     assert cut_rank(Card.parse("AH")) == 1 and cut_rank(Card.parse("AH"), ace_high=True) == 14
     with pytest.raises(PrizeError):

@@ -35,9 +35,9 @@ from hypothesis import HealthCheck, Phase, settings
 from drives.models import AuditEntry, Drive
 from drives.services import Actor, drive_close
 from scoring.models import Document, Tie
-from scoring.printing import document_request
-from scoring.prizes import prizes_open_ties, tie_choose, tie_decide
-from scoring.rendering import document_run
+from scoring.printing.rendering import document_run
+from scoring.printing.services import document_request
+from scoring.prizes.services import prizes_open_ties, tie_choose, tie_decide
 from scoring.selectors import game_view
 from scoring.services import game_advance, result_record
 from tests.api.helpers import ClubUsers, couple_token, make_club, make_drive, table_token

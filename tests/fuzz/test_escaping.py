@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 
 from drives.models import Drive
 from drives.services import couple_update, couples_register, drive_start, drive_update
-from scoring.prizes import prize_setup_update, prizes_open_ties
-from scoring.rendering import document_render
+from scoring.pages.tables import inert
+from scoring.printing.rendering import document_render
+from scoring.prizes.services import prize_setup_update, prizes_open_ties
 from scoring.services import game_advance
-from scoring.tables import inert
 from tests.api.helpers import DESK, make_club, make_drive
 from tests.cli.helpers import run
 from tests.fuzz.helpers import fuzzing, play_game, rolled_back

@@ -117,9 +117,10 @@ FORMS = {
     "prize setup": Form(
         "/drives/{running}/prizes/setup",
         {"setup-prize_places": "3", "setup-booby": YES, "setup-booby_prize": "a ham",
+         "setup-booby_late_couples": YES,
          "setup-cookie_jar": YES, "setup-cookie_jar_k": "8", "setup-buy_in": "2.00",
          "setup-jackpot_threshold": "", "setup-jackpot_amount": "",
-         "setup-cut_ace_high": YES, "setup-house_rule": ["none", "always-cut"],
+         "setup-cut_rule": ["low", "high"], "setup-house_rule": ["none", "always-cut"],
          "setup-place_1": "$50", "setup-place_2": "a turkey"},
     ),
     "prize setup (opened)": Form(

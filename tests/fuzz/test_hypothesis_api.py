@@ -22,7 +22,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from drives.services import DRIVE_SETTINGS
-from scoring.prizes import SETUP_FIELDS
+from scoring.prizes.services import SETUP_FIELDS
 from tests.api.helpers import BASE, Api
 from tests.fuzz.helpers import World, changed_tables, fuzzing, rolled_back, snapshot
 from tests.fuzz.strategies import UNSTORABLE_TEXT, raw_body

@@ -61,11 +61,12 @@ from drives.services import (
     drive_create,
     member_add,
 )
-from scoring import printing, rendering
 from scoring.models import Document
-from scoring.printing import QUEUE_DOWN, document_request, document_status
-from scoring.rendering import document_run
-from scoring.tasks import render_document
+from scoring.printing import rendering
+from scoring.printing import services as printing
+from scoring.printing.rendering import document_run
+from scoring.printing.services import QUEUE_DOWN, document_request, document_status
+from scoring.printing.tasks import render_document
 from tests.factories import UserFactory
 from tests.printing.conftest import Night, database_url, fake_render, make_night
 
@@ -96,7 +97,7 @@ WORKER_MAIN = r"""
 import os, signal, sys, time
 import django
 django.setup()
-from scoring import rendering
+from scoring.printing import rendering
 
 DELAY = float(os.environ["FAULTS_PAGE_DELAY"])
 DEAF_PAPER = os.environ.get("FAULTS_DEAF_PAPER", "")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from scoring.views.organizer import ACTIONS
+from scoring.pages.organizer import ACTIONS
 
 # Written by the services as a literal: audit(drive, actor, "action", …).
 AUDIT_CALL = re.compile(r'audit\(\s*[^,()]+,\s*[^,()]+,\s*"([a-z_]+\.[a-z_.]+)"')

@@ -11,8 +11,8 @@ from django.test import Client
 from drives.models import AuditEntry
 from drives.services import Actor, drive_close
 from scoring.models import Result, ResultVersion
+from scoring.pages.selectors_live import couple_card
 from scoring.selectors import couple_records
-from scoring.selectors_live import couple_card
 from scoring.services import result_record
 from tests.pages.live_helpers import DESK, advance, night, people, play, queries, status_line, text
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from drives.models import AuditEntry
 from drives.services import drive_update
 from scoring.models import CookieJarDraw, CutCard, Tie
 from tests.pages.organizer_helpers import DESK, club_people, logged_in, text
@@ -42,6 +43,7 @@ def setup_post(**overrides: Any) -> dict[str, Any]:
         "setup-buy_in": "0.00",
         "setup-jackpot_threshold": "",
         "setup-jackpot_amount": "",
+        "setup-cut_rule": "low",
         "setup-house_rule": "none",
     }
     data.update(overrides)
@@ -256,3 +258,243 @@ def test_settle_before_the_last_game_is_refused_in_words(ours) -> None:  # type:
     org = logged_in(ours.organizer)
     refused = org.post(url(drive, "settle"))
     assert refused.status_code == 409 and "The last game is not complete" in text(refused)
+
+
+def test_the_jars_games_read_in_numeric_order(ours) -> None:  # type: ignore[no-untyped-def]
+    """Drawn from a hat as 9, 3, 1, 11: the flash message, the prize page and the projector
+    list them 1, 3, 9, 11 (numeric, not as drawn and not as text); the record keeps the draw."""
+    wins = {1: [1, 3, 9, 11], 2: [2], 3: []}
+    drive = night(wins, games=12, club=ours.club, cookie_jar=[1, 2],
+                  prizes={"cookie_jar": True, "cookie_jar_k": 4, "buy_in": "2.00"})  # fmt: skip
+    org = logged_in(ours.organizer)
+    done = text(org.post(url(drive, "cookie-jar"), {"jar-method": "hat", "jar-games": "9 3 1 11"},
+                         follow=True))  # fmt: skip
+    assert "Games 1, 3, 9, 11 drawn: couple 1 wins the cookie jar" in done
+    assert 'data-testid="jar-games">1, 3, 9, 11<' in text(org.get(url(drive)))
+    proj = text(org.get(f"/drives/{drive.slug}/projector/?show=prizes"))
+    assert "1, 3, 9, 11" in proj and "9, 3, 1, 11" not in proj
+    assert CookieJarDraw.objects.get(drive=drive).games == [9, 3, 1, 11]
+
+
+def test_the_tie_page_words_agree_with_the_rule(ours) -> None:  # type: ignore[no-untyped-def]
+    """RULES.md §9: once a couple asks for a play-off each other couple plays or forfeits.
+    The page says so (not that the others forfeit), and asks them at once, offering just
+    those two answers."""
+    drive = night([10, 10, 10, 4], club=ours.club,
+                  prizes={"prizes": [{"amount": "50.00"}, {"amount": "20.00"}]})  # fmt: skip
+    org = logged_in(ours.organizer)
+    org.post(url(drive, "settle"))
+    tie = tie_of(drive, "place:1")
+    page = text(org.get(url(drive, f"ties/{tie.pk}/")))
+    assert "the others forfeit" not in page
+    assert "every other couple then chooses to play off or to forfeit" in page
+    choose(org, drive, tie, 1, "play-off")
+    choose(org, drive, tie, 2, "cut")
+    page = text(org.get(url(drive, f"ties/{tie.pk}/")))
+    assert page.count("Answer needed: play off or forfeit?") == 2  # couples 2 and 3
+    assert 'data-testid="choose-2-play-off"' in page and 'data-testid="choose-2-forfeit"' in page
+    assert 'data-testid="choose-2-cut"' not in page and 'data-testid="choose-3-split"' not in page
+    assert 'data-testid="choose-1-split"' in page  # couple 1 may still change its mind
+
+
+def test_split_is_not_offered_for_a_prize_in_kind(ours) -> None:  # type: ignore[no-untyped-def]
+    drive = night([5, 5, 2], club=ours.club,
+                  prizes={"prize_places": 1, "prizes": [{"description": "a ham"}]})  # fmt: skip
+    org = logged_in(ours.organizer)
+    org.post(url(drive, "settle"))
+    tie = tie_of(drive, "place:1")
+    page = text(org.get(url(drive, f"ties/{tie.pk}/")))
+    assert 'data-testid="choose-1-split"' not in page and 'data-testid="choose-1-cut"' in page
+    assert "a prize in kind cannot be split" in page
+    money = night([5, 5, 2], club=ours.club,
+                  prizes={"prize_places": 1, "prizes": [{"amount": "9"}]})  # fmt: skip
+    org.post(url(money, "settle"))
+    page = text(org.get(url(money, f"ties/{tie_of(money, 'place:1').pk}/")))
+    assert 'data-testid="choose-1-split"' in page
+
+
+@pytest.mark.parametrize("ruleset", ["cape-breton-45", "irish-45-joker", "auction-120"])
+def test_the_play_offs_example_fits_the_drives_game(ours, ruleset) -> None:  # type: ignore[no-untyped-def]
+    """The example score on the play-off form is one the drive's ruleset accepts; an unusual
+    score's refusal says what to tick, not a field's name."""
+    from engine.rules import get_ruleset
+    from engine.scores import check_final_score
+
+    drive = night([5, 5, 2], club=ours.club, ruleset=ruleset,
+                  prizes={"prize_places": 1, "prizes": [{"amount": "9"}]})  # fmt: skip
+    org = logged_in(ours.organizer)
+    org.post(url(drive, "settle"))
+    tie = tie_of(drive, "place:1")
+    for n in (1, 2):
+        choose(org, drive, tie, n, "play-off")
+    org.post(url(drive, f"ties/{tie.pk}/decide"))
+    page = text(org.get(url(drive, f"ties/{tie.pk}/")))
+    example = page.split("winner's first, like ", 1)[1].split("<", 1)[0].strip()
+    winner, loser = (int(p) for p in example.split("-"))
+    assert check_final_score(winner, loser, get_ruleset(ruleset)).status == "ok", example
+    if ruleset == "cape-breton-45":
+        assert "120-45" not in page
+        unusual = org.post(url(drive, f"ties/{tie.pk}/playoff"),
+                           {"match": "1-2", "winner": "1", "points": "45-35"})  # fmt: skip
+        assert unusual.status_code == 422
+        assert "tick “Accept an unusual score”" in text(unusual)
+        assert "confirm_unusual" not in text(unusual).split('name="confirm_unusual"')[0]
+        assert 'value="45-35"' in text(unusual)  # the points stay typed
+    form = {"match": "1-2", "winner": "1", "points": example}
+    done = text(org.post(url(drive, f"ties/{tie.pk}/playoff"), form, follow=True))
+    assert "Couple 1 wins the play-off" in done
+
+
+def test_a_cut_by_the_highest_card(ours) -> None:  # type: ignore[no-untyped-def]
+    """Offered beside the lowest on the tie's page until the first card is cut; the cards
+    may be typed with a space ("10 C")."""
+    drive = night([5, 5, 2], club=ours.club,
+                  prizes={"prize_places": 1, "prizes": [{"amount": "9"}]})  # fmt: skip
+    org = logged_in(ours.organizer)
+    org.post(url(drive, "settle"))
+    tie = tie_of(drive, "place:1")
+    for n in (1, 2):
+        choose(org, drive, tie, n, "cut")
+    org.post(url(drive, f"ties/{tie.pk}/decide"))
+    page = text(org.get(url(drive, f"ties/{tie.pk}/")))
+    assert "the lowest card wins" in page and 'value="high"' in page
+    assert "Highest card wins, aces high" in page
+    chosen = text(org.post(url(drive, f"ties/{tie.pk}/cut-rule"), {"rule-rule": "high"},
+                           follow=True))  # fmt: skip
+    assert "the highest card wins" in chosen and "(aces high)" in chosen
+    assert scorer_cannot_choose(ours, drive, tie)
+    cards = {"cut-card_1": "10 C", "cut-card_2": "AD"}
+    won = text(org.post(url(drive, f"ties/{tie.pk}/cut"), cards, follow=True))
+    assert "Couple 2 cut the highest card and takes the prize." in won
+    assert "Couple 2 cut the highest card." in text(org.get(url(drive)))
+    late = org.post(url(drive, f"ties/{tie.pk}/cut-rule"), {"rule-rule": "low"})
+    assert late.status_code == 409 and "A cut has begun" in text(late)
+    assert AuditEntry.objects.filter(drive=drive, action="prizes.setup").exists()
+
+
+def scorer_cannot_choose(ours, drive, tie) -> bool:  # type: ignore[no-untyped-def]
+    scorer = logged_in(ours.scorer)
+    assert 'data-testid="cut-rule-form"' not in text(scorer.get(url(drive, f"ties/{tie.pk}/")))
+    return (
+        scorer.post(url(drive, f"ties/{tie.pk}/cut-rule"), {"rule-rule": "low"}).status_code == 403
+    )
+
+
+def test_a_late_couple_and_the_booby_prize(ours) -> None:  # type: ignore[no-untyped-def]
+    """Couple 7 came for game 2 and is last; the booby goes to couple 6, and the page says why
+    (the rule, couple 7 named as left out) and lets the organizer let late couples in."""
+    from tests.prizes.helpers import arrived_late
+
+    drive = night([5, 4, 3, 2, 2, 1, 0], club=ours.club, games=6,
+                  prizes={"booby_prize": {"amount": "5"}})  # fmt: skip
+    arrived_late(drive, 7)
+    org = logged_in(ours.organizer)
+    page = text(org.get(url(drive)))
+    booby_row = page.split('data-place="booby"', 1)[1].split("</tr>", 1)[0]
+    assert ">6 <" in booby_row or ">6<" in booby_row.replace(" ", "")
+    rule = page.split('data-testid="booby-rule"', 1)[1].split("</td>", 1)[0]
+    assert "only couples who played every game (6 games)" in rule
+    assert 'data-couple="7"' in rule and "played 5 games, 0 wins" in rule
+    assert "Late couples may take the booby prize too" in page
+    saved = org.post(url(drive, "setup"), setup_post(**{
+        "setup-booby": "on", "setup-booby_prize": "5", "setup-booby_late_couples": "on",
+        "setup-cookie_jar_k": "6",
+    }), follow=True)  # fmt: skip
+    assert "The prizes are saved." in text(saved)
+    page = text(org.get(url(drive)))
+    assert 'data-place="booby" data-status="awarded"' in page
+    assert "late couples included" in page
+    booby_row = page.split('data-place="booby"', 1)[1].split("</tr>", 1)[0]
+    assert 'data-couple="7"' in booby_row
+    entry = AuditEntry.objects.filter(drive=drive, action="prizes.setup").latest("id")
+    assert entry.old["booby_late_couples"] is False and entry.new["booby_late_couples"] is True
+
+
+def test_couples_bought_in_so_the_jar_is_on_and_asks_for_the_buy_in(ours) -> None:  # type: ignore[no-untyped-def]
+    """Couples bought in at the door, the prize set-up was never touched (jar off, buy-in
+    0.00): the jar is on, says no buy-in is set and asks for it; then it can be drawn."""
+    drive = night({1: [1, 2], 2: [1], 3: [2]}, games=2, club=ours.club, cookie_jar=[1, 2])
+    org = logged_in(ours.organizer)
+    page = text(org.get(url(drive)))
+    assert 'id="cookie-jar"' in page and 'data-testid="jar-needs-buy-in"' in page
+    assert "2 couples bought in at the door, but no buy-in is set" in page
+    assert 'data-testid="jar-buy-in"' in page and 'data-testid="jar-draw"' not in page
+    assert 'name="setup-cookie_jar" checked' in page.replace(' id="id_setup-cookie_jar"', "")
+    assert "2 couple(s) bought in at the door: what did each pay?" in page
+    bad = org.post(url(drive, "buy-in"), {"jar-buy_in": "two"})
+    assert bad.status_code == 422 and "is not an amount" in text(bad)
+    done = text(org.post(url(drive, "buy-in"), {"jar-buy_in": "$2.50"}, follow=True))
+    assert "The buy-in is set: the pot is 5.00 CAD." in done
+    assert 'data-testid="jar-draw"' in done and 'data-testid="jar-needs-buy-in"' not in done
+    entry = AuditEntry.objects.filter(drive=drive, action="prizes.setup").latest("id")
+    assert entry.new["buy_in"] == "2.50"
+    # Unticking the jar while couples are in it is refused in words.
+    off = org.post(url(drive, "setup"), setup_post(**{"setup-cookie_jar_k": "2",
+                                                      "setup-buy_in": "2.50"}))  # fmt: skip
+    assert off.status_code == 422 and "bought into the cookie jar at the door" in text(off)
+    drawn = text(org.post(url(drive, "cookie-jar"), {"jar-method": "hat", "jar-games": "1 2"},
+                          follow=True))  # fmt: skip
+    assert "couple 1 wins the cookie jar (5.00)" in drawn
+
+
+def test_the_prizes_on_the_projector_name_the_couples_and_their_prizes(ours) -> None:  # type: ignore[no-untyped-def]
+    """Names, each prize with its currency (or the thing), the booby prize and the jar's
+    shares: what the hall reads on the wall, not couple numbers alone."""
+    from drives.models import Couple
+
+    wins = {1: [1, 2, 3, 4], 2: [1, 2, 3, 4], 3: [1, 2, 3], 4: [1, 2], 5: [1]}
+    drive = night(wins, games=4, club=ours.club, cookie_jar=[1, 2, 3],
+                  prizes={"prizes": [{"amount": "60.00"}, {"amount": "30.00"},
+                                     {"description": "a Christmas ham"}],
+                          "booby_prize": {"description": "a wooden spoon"},
+                          "cookie_jar": True, "cookie_jar_k": 2, "buy_in": "2.00"})  # fmt: skip
+    Couple.objects.filter(drive=drive, number=1).update(player1="Mary MacDonald",
+                                                        player2="John Gillis")  # fmt: skip
+    Couple.objects.filter(drive=drive, number=5).update(player1="Angus Beaton",
+                                                        player2="Rod Rankin")  # fmt: skip
+    org = logged_in(ours.organizer)
+    org.post(url(drive, "settle"))
+    first = tie_of(drive, "place:1")
+    for n in (1, 2):
+        choose(org, drive, first, n, "split")
+    org.post(url(drive, f"ties/{first.pk}/decide"))
+    org.post(url(drive, "cookie-jar"), {"jar-method": "hat", "jar-games": "2 1"})
+    jar = tie_of(drive, "cookie-jar")
+    for n in (1, 2, 3):
+        choose(org, drive, jar, n, "split")
+    org.post(url(drive, f"ties/{jar.pk}/decide"))
+    page = text(org.get(f"/drives/{drive.slug}/projector/?show=prizes"))
+    wall = page.split('data-testid="projector-prizes"', 1)[1].split("</ol>", 1)[0]
+
+    def row(key: str) -> str:
+        return wall.split(f'data-place="{key}"', 1)[1].split("</li>", 1)[0]
+
+    first_row = row("1")
+    assert "Mary MacDonald &amp; John Gillis" in first_row and "30.00 CAD" in first_row
+    assert "(split)" in first_row
+    assert "a Christmas ham" in row("3") and "30.00 CAD" in row("2")
+    booby = row("booby")
+    assert "Angus Beaton &amp; Rod Rankin" in booby and "a wooden spoon" in booby
+    shares = row("cookie-jar")
+    assert "games 1, 2" in shares and "Mary MacDonald &amp; John Gillis" in shares
+    assert shares.count("2.00 CAD") == 3  # the pot of 6.00 split three ways
+
+
+def test_the_projectors_prizes_take_the_same_queries_for_a_small_and_a_big_night(ours) -> None:  # type: ignore[no-untyped-def]
+    """The wall polls every few seconds: its queries do not grow with the couples."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for couples in (6, 30):
+        wins = [30, 30, *range(29, 31 - couples, -1)]  # one tie, for first place
+        drive = night(wins, club=ours.club, cookie_jar=[1, 2, 3],
+                      prizes={"cookie_jar": True, "cookie_jar_k": 2, "buy_in": "1"})  # fmt: skip
+        org = logged_in(ours.organizer)
+        org.post(url(drive, "settle"))
+        org.post(url(drive, "cookie-jar"), {"jar-method": "hat", "jar-games": "1 2"})
+        with CaptureQueriesContext(connection) as queries:
+            page = org.get(f"/drives/{drive.slug}/projector/?show=prizes&partial=1")
+        assert page.status_code == 200 and 'data-testid="projector-prizes"' in text(page)
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts

@@ -13,8 +13,8 @@ from drives.services import Actor, drive_close
 from engine.rules import get_ruleset
 from engine.scores import legal_final_scores
 from scoring.models import Result, ResultVersion
+from scoring.pages.phone import score_choices
 from scoring.services import result_record
-from scoring.views.phone import score_choices
 from tests.pages.live_helpers import DESK, advance, night, people, play, queries, status_line, text
 
 pytestmark = pytest.mark.django_db

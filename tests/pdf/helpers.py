@@ -13,14 +13,14 @@ from django.contrib.auth import get_user_model
 
 from drives.models import AuditEntry, Drive
 from drives.services import Actor, couples_register, drive_close
-from scoring.prizes import (
+from scoring.prizes.selectors import ties_list
+from scoring.prizes.services import (
     cookie_jar_draw,
     prize_setup_update,
     prizes_open_ties,
     tie_choose,
     tie_decide,
 )
-from scoring.selectors_prizes import ties_list
 from tests.conftest import require_service
 from tests.prizes.helpers import night
 from tests.scoring.nights import DESK, advance, lower_number, new_drive, play_game, start

@@ -9,8 +9,8 @@ import pytest
 from PIL import Image, ImageChops
 
 from drives.models import Couple, Drive
-from scoring.pdf import base, render
-from scoring.print_data import build
+from scoring.printing.data import build
+from scoring.printing.pdf import base, render
 from tests.pdf.helpers import finished_night, pdf_text, render_png, running_night
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,8 @@ import pytest
 from reportlab.lib.pagesizes import A4, LETTER
 
 from drives.models import Couple, Table
-from scoring.pdf import PAPERS, render
-from scoring.print_data import DOCUMENTS, build, data_version
+from scoring.printing.data import DOCUMENTS, build, data_version
+from scoring.printing.pdf import PAPERS, render
 from scoring.services import result_record
 from tests.pdf.helpers import finished_night, pdf_pages, pdf_text, qr_codes, running_night
 from tests.scoring.nights import DESK
@@ -194,7 +194,7 @@ def test_data_version_changes_when_a_result_changes(drive) -> None:
 
 
 def test_standard_fonts_fall_back_without_dejavu(monkeypatch, drive) -> None:
-    from scoring.pdf import base
+    from scoring.printing.pdf import base
 
     monkeypatch.setattr(base, "_fonts", ("Helvetica", "Helvetica-Bold", False))
     data = build(drive, "score-sheets")

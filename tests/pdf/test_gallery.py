@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from scoring.pdf import render
-from scoring.print_data import build
+from scoring.printing.data import build
+from scoring.printing.pdf import render
 from tests.pdf.helpers import finished_night, render_png, running_night
 
 pytestmark = pytest.mark.django_db

@@ -7,9 +7,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import scoring.pdf
+import scoring.printing.pdf
 
-SOURCES = sorted(Path(scoring.pdf.__file__).parent.glob("*.py"))
+SOURCES = sorted(Path(scoring.printing.pdf.__file__).parent.glob("*.py"))
 
 
 def reportlab_names(tree: ast.Module) -> dict[str, str]:

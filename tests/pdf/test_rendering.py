@@ -12,9 +12,9 @@ import pytest
 from pypdf import PdfReader
 from reportlab import rl_config
 
-from scoring.pdf import render
-from scoring.pdf.base import QR_BORDER, qr_modules, qr_rects
-from scoring.print_data import build
+from scoring.printing.data import build
+from scoring.printing.pdf import render
+from scoring.printing.pdf.base import QR_BORDER, qr_modules, qr_rects
 from tests.pdf.helpers import pdf_pages, qr_codes, running_night
 
 BASE = "https://45s.example.org"

@@ -1,6 +1,6 @@
 """Fixtures of the printing tests: a club with an organizer and a scorer, a night with a
 game played, the PDFs kept in the test's folder, Celery eager (in-process) whatever the
-broker, and the renderers: the real ``scoring.pdf`` when it is there, else a small fake of
+broker, and the renderers: the real ``scoring.printing.pdf`` when it is there, else a small fake of
 the same signature (``FAKE_PAGES`` pages)."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from drives.services import (
     drive_start,
     member_add,
 )
-from scoring import rendering
+from scoring.printing import rendering
 from scoring.selectors import game_view
 from scoring.services import result_record
 from tests.factories import UserFactory
@@ -58,7 +58,7 @@ def fake_render(
 
 def real_renderer() -> bool:
     try:
-        from scoring.pdf import render  # noqa: F401
+        from scoring.printing.pdf import render  # noqa: F401
     except ImportError:
         return False
     return True
@@ -71,7 +71,7 @@ def fake_pdf(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def renderer(monkeypatch: pytest.MonkeyPatch) -> str:
-    """ "real" (scoring.pdf) or "fake" (before it exists)."""
+    """ "real" (scoring.printing.pdf) or "fake" (before it exists)."""
     if real_renderer():
         return "real"
     monkeypatch.setattr(rendering, "render_pdf", fake_render)

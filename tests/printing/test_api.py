@@ -109,7 +109,7 @@ def test_outsiders_and_tokens(
 def test_the_file_of_a_document_not_rendered_yet_is_409(
     night: Night, api: Api, monkeypatch: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    from scoring import printing
+    from scoring.printing import services as printing
 
     monkeypatch.setattr(printing, "_send", lambda pk, task: None)
     token = api_token_create(user=night.organizer)

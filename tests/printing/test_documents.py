@@ -14,12 +14,13 @@ import pytest
 from pypdf import PdfReader
 
 from drives.errors import ServiceError
-from scoring import printing, rendering
 from scoring.models import Document
-from scoring.printing import document_is_stale, document_request, document_status
-from scoring.rendering import document_run
+from scoring.printing import rendering
+from scoring.printing import services as printing
+from scoring.printing.rendering import document_run
+from scoring.printing.services import document_is_stale, document_request, document_status
+from scoring.printing.tasks import render_document
 from scoring.services import result_resolve
-from scoring.tasks import render_document
 from tests.printing.conftest import DESK, FAKE_PAGES, Night, fake_render
 
 pytestmark = pytest.mark.usefixtures("eager")

@@ -19,10 +19,10 @@ from django.conf import settings
 from pypdf import PdfReader
 
 from config.celery import app as celery_app
-from scoring import printing
 from scoring.models import Document
-from scoring.printing import document_request
-from scoring.tasks import render_document
+from scoring.printing import services as printing
+from scoring.printing.services import document_request
+from scoring.printing.tasks import render_document
 from tests.printing.conftest import DESK, database_url, make_night
 
 pytestmark = [pytest.mark.redis, pytest.mark.django_db(transaction=True)]

@@ -17,7 +17,7 @@ from django.db import transaction
 from drives.models import AuditEntry, Club, Couple, Drive, Game, Seat, Table
 from drives.services import Actor
 from scoring.models import Result, ResultVersion
-from scoring.prizes import prize_setup_update
+from scoring.prizes.services import prize_setup_update
 from tests.scoring.nights import new_drive
 
 DESK = Actor(channel=AuditEntry.Channel.DESK)
@@ -75,3 +75,21 @@ def night(
     if prizes:
         prize_setup_update(drive=drive, actor=DESK, **prizes)
     return drive
+
+
+def arrived_late(drive: Drive, couple: int, missed: int = 1) -> None:
+    """Couple ``couple`` arrived for game ``missed`` + 1: its games before are taken away (the
+    couple it met sits out instead) and it is marked as joining late."""
+    with transaction.atomic():
+        for seat in Seat.objects.filter(game__drive=drive, game__number__lte=missed):
+            if couple not in (seat.arrives and seat.arrives.number, seat.stays.number):
+                continue
+            Result.objects.filter(seat=seat).delete()
+            if seat.stays.number == couple:
+                if seat.arrives is None:
+                    seat.delete()
+                    continue
+                seat.stays = seat.arrives
+            seat.arrives = None
+            seat.save()
+        Couple.objects.filter(drive=drive, number=couple).update(joined_game=missed + 1)

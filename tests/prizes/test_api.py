@@ -96,7 +96,16 @@ def test_ties_and_the_jar_refuse_what_they_cannot_do(api: Api, ours: ClubUsers, 
     assert api.get(path(drive, "/ties/999999"), token=org).status_code == 404
     assert api.post(path(drive, "/ties/999999/decide"), token=org).json()["code"] == "no_such_tie"
     assert api.get(path(drive), token=theirs.org_token).status_code == 404
+    # Couples 1 and 2 bought in: the jar is on, but the draw asks for the buy-in first.
+    assert api.get(path(drive, "/setup"), token=org).json()["cookie_jar"] is True
     jar = api.post(path(drive, "/cookie-jar/draw"), {}, token=org)
+    assert jar.status_code == 422 and jar.json()["code"] == "no_buy_in"
+    assert jar.json()["field"] == "buy_in" and "2 couple(s) bought in" in jar.json()["message"]
+    assert api.get(path(drive, "/cookie-jar"), token=org).json()["needs_buy_in"] is True
+    off = api.patch(path(drive, "/setup"), {"cookie_jar": False}, token=org)
+    assert off.status_code == 422 and off.json()["code"] == "couples_bought_in"
+    nobody = night([3, 2, 1], club=ours.club)
+    jar = api.post(path(nobody, "/cookie-jar/draw"), {}, token=org)
     assert jar.status_code == 422 and jar.json()["code"] == "cookie_jar_off"
     api.patch(path(drive, "/setup"), {"cookie_jar": True, "cookie_jar_k": 2, "buy_in": 3},
               token=org)  # fmt: skip
@@ -203,3 +212,21 @@ def test_force_is_a_json_boolean(api: Api, ours: ClubUsers, force) -> None:  # t
     assert answer.status_code == 422, answer.json()
     assert (answer.json()["code"], answer.json()["field"]) == ("bad_field", "force")
     assert not Tie.objects.exists()
+
+
+def test_the_booby_prize_and_late_couples(api: Api, ours: ClubUsers) -> None:
+    from tests.prizes.helpers import arrived_late
+
+    drive = night([5, 4, 3, 2, 1, 0], club=ours.club, games=5)
+    arrived_late(drive, 6)
+    org = ours.org_token
+    booby = api.get(path(drive), token=org).json()["booby"]
+    assert booby["couples"] == [5] and booby["every_game"] is True
+    assert [c["couple"] for c in booby["left_out"]] == [6] and booby["left_out"][0]["played"] == 4
+    bad = api.patch(path(drive, "/setup"), {"booby_late_couples": "yes"}, token=org)
+    assert bad.status_code == 422 and bad.json()["field"] == "booby_late_couples"
+    answer = api.patch(path(drive, "/setup"), {"booby_late_couples": True}, token=org)
+    assert answer.status_code == 200 and answer.json()["booby_late_couples"] is True
+    booby = api.get(path(drive), token=org).json()["booby"]
+    assert booby["couples"] == [6] and booby["left_out"] == []
+    assert AuditEntry.objects.filter(drive=drive, action="prizes.setup").exists()

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 from drives.models import Drive
 from scoring.models import Award, CookieJarDraw, PrizePlace, PrizeSetup, Tie
-from scoring.prizes import (
+from scoring.prizes.selectors import prize_table
+from scoring.prizes.services import (
     cookie_jar_draw,
     prize_setup_update,
     prizes_open_ties,
@@ -27,7 +28,6 @@ from scoring.prizes import (
     tie_decide,
     tie_playoff_result,
 )
-from scoring.selectors_prizes import prize_table
 from scoring.simulation import drive_simulate
 from tests.prizes.helpers import DESK, night
 from tests.scoring.nights import new_drive
@@ -155,7 +155,7 @@ def test_random_nights_pay_every_prize_once(case: dict[str, object]) -> None:
         # so a failing example replays the same draws.
         with (
             transaction.atomic(),
-            mock.patch("scoring.prizes.new_seed", lambda: rng.getrandbits(48)),
+            mock.patch("scoring.prizes.services.new_seed", lambda: rng.getrandbits(48)),
         ):
             drive = night(
                 case["won"],  # type: ignore[arg-type]

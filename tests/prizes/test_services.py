@@ -9,9 +9,9 @@ import pytest
 from drives.errors import ServiceError
 from drives.models import AuditEntry
 from engine.prizes import draw_cookie_jar_games, draw_cut
-from scoring.export import drive_export
 from scoring.models import Award, CutCard, PlayoffMatch, Tie, TieChoice
-from scoring.prizes import (
+from scoring.prizes.selectors import carried_in, cookie_jar_view, prize_table, ties_list
+from scoring.prizes.services import (
     cookie_jar_draw,
     prize_setup_update,
     prizes_open_ties,
@@ -21,7 +21,7 @@ from scoring.prizes import (
     tie_decide,
     tie_playoff_result,
 )
-from scoring.selectors_prizes import carried_in, cookie_jar_view, prize_table, ties_list
+from scoring.records.export import drive_export
 from tests.prizes.helpers import DESK, night
 
 pytestmark = pytest.mark.django_db

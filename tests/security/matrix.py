@@ -228,7 +228,7 @@ CASES: list[Case] = [
         member_page(302),
         body={"withdrawn": "1"},
     ),
-    # --- the night: dashboard and its actions (scoring/views/organizer.py) -----------------------
+    # --- the night: dashboard and its actions (scoring/pages/organizer.py) -----------------------
     Case(f"{D}/", "GET", f"{P}/", member_page(200)),
     Case(
         f"{D}/start",
@@ -262,7 +262,7 @@ CASES: list[Case] = [
     Case(f"{D}/publish", "POST", f"{P}/publish", organizer_page(302), body={"published": "1"}),
     Case(f"{D}/close", "GET", f"{P}/close", organizer_page(200)),
     Case(f"{D}/close", "POST", f"{P}/close", organizer_page(302), body={"confirm": "on"}),
-    # --- prizes (scoring/views/prizes.py) ---------------------------------------------------------
+    # --- prizes (scoring/pages/prizes.py) ---------------------------------------------------------
     Case(f"{D}/prizes/", "GET", f"{P}/prizes/", member_page(200)),
     Case(
         f"{D}/prizes/setup",
@@ -286,6 +286,14 @@ CASES: list[Case] = [
         organizer_page(422),
         body={"jar-method": "system"},
         note="the drive has no cookie jar",
+    ),
+    Case(
+        f"{D}/prizes/buy-in",
+        "POST",
+        f"{P}/prizes/buy-in",
+        organizer_page(422),
+        body={},
+        note="an empty form: the page asks for the buy-in",
     ),
     Case(f"{D}/prizes/ties/{TIE}/", "GET", f"{P}/prizes/ties/{{tie}}/", member_page(200)),
     Case(
@@ -327,6 +335,14 @@ CASES: list[Case] = [
         note="not a cut (yet)",
     ),
     Case(
+        f"{D}/prizes/ties/{TIE}/cut-rule",
+        "POST",
+        f"{P}/prizes/ties/{{tie}}/cut-rule",
+        organizer_page(422),
+        body={},
+        note="an empty form: the page asks how the hall cuts",
+    ),
+    Case(
         f"{D}/prizes/ties/{TIE}/playoff",
         "POST",
         f"{P}/prizes/ties/{{tie}}/playoff",
@@ -334,7 +350,7 @@ CASES: list[Case] = [
         body={"match": "1-2", "winner": "1"},
         note="not a play-off",
     ),
-    # --- printing (scoring/views/printing.py) ----------------------------------------------------
+    # --- printing (scoring/pages/printing.py) ----------------------------------------------------
     Case(f"{D}/print/", "GET", f"{P}/print/", member_page(200)),
     Case(
         f"{D}/print/request",

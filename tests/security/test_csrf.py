@@ -180,7 +180,9 @@ def test_every_post_form_on_the_pages_carries_the_token(world: World) -> None:
 NOT_SHOWN_NOW = {
     "drives/<slug:slug>/start",
     "drives/<slug:slug>/prizes/cookie-jar",
+    "drives/<slug:slug>/prizes/buy-in",
     "drives/<slug:slug>/prizes/ties/<int:tie>/cut",
+    "drives/<slug:slug>/prizes/ties/<int:tie>/cut-rule",
     "drives/<slug:slug>/prizes/ties/<int:tie>/draw",
     "drives/<slug:slug>/prizes/ties/<int:tie>/playoff",
 }

@@ -38,7 +38,7 @@ from drives.services import (
     member_add,
 )
 from scoring.models import Document, Tie
-from scoring.prizes import prizes_open_ties
+from scoring.prizes.services import prizes_open_ties
 from scoring.selectors import game_view
 from scoring.services import game_advance, result_record
 from tests.factories import UserFactory

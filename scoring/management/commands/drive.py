@@ -43,10 +43,10 @@ from drives.services import (
 )
 from engine.bots import BOTS
 from engine.rules import PRESETS
-from scoring.export import drive_export
 from scoring.integrity import drive_check
-from scoring.rendering import DEFAULT_BASE_URL, KINDS, PAPERS, document_render
-from scoring.restore import MAX_EXPORT_BYTES, drive_restore, load_export
+from scoring.printing.rendering import DEFAULT_BASE_URL, KINDS, PAPERS, document_render
+from scoring.records.export import drive_export
+from scoring.records.restore import MAX_EXPORT_BYTES, drive_restore, load_export
 from scoring.results_import import results_import_csv
 from scoring.selectors import game_view, standings_for_drive
 from scoring.simulation import GamePlayed, drive_simulate

@@ -1,0 +1,273 @@
+"""The scorers' desk grid: the game in play, a keyboard entry line (table, couple, Enter) and
+every table with its two couples, its result or a button per couple, what stands out
+(missing, conflict, unusual, waiting for confirmation) and who entered what through which
+channel. The grid is also served alone (``?partial=grid``) for the page's script, which
+polls it; a post answers JSON to that script and a whole page to a browser without it.
+
+Entering calls ``scoring.services.result_record`` (channel desk); settling a conflict or
+correcting calls ``result_resolve`` with a reason. The rules are the services'.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from drives.errors import Conflict, ServiceError
+from drives.models import AuditEntry, Drive
+from drives.services import Actor
+from drives.views import desk_actor
+from scoring.pages.live_access import (
+    int_or_none,
+    member_drive,
+    parse_points,
+    wants_fragment,
+    wants_json,
+)
+from scoring.pages.selectors_live import result_versions
+from scoring.selectors import advance_state, game_view
+from scoring.services import game_advance, result_record, result_resolve
+
+POLL_SECONDS = 3
+
+# The entry line's field a refusal is about, by the services' codes: the page empties what was
+# typed after it and puts the cursor back there (see static/js/desk.js). A score the engine
+# refuses names the points; anything else starts the line again at the table.
+WINNER_CODES = frozenset({"bad_winner", "wrong_couple"})
+SCORE_FIELD = "points"
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def desk(request: HttpRequest, slug: str) -> HttpResponse:
+    drive, role = member_drive(request, slug)
+    if request.method == "POST":
+        return _post(request, drive, role)
+    game, fixed = _shown_game(request, drive)
+    if wants_fragment(request):
+        return render(request, "scoring/desk_grid.html", _grid_context(drive, role, game, fixed))
+    return render(request, "scoring/desk.html", _page_context(drive, role, game, fixed))
+
+
+def _shown_game(request: HttpRequest, drive: Drive) -> tuple[int, bool]:
+    """The game to show (the one in play unless ``?game=`` names an earlier one) and whether
+    the page is fixed on it (else it follows the night from game to game)."""
+    asked = int_or_none(request.GET.get("game"))
+    if asked is not None and 1 <= asked <= drive.current_game:
+        return asked, asked != drive.current_game
+    return drive.current_game, False
+
+
+def _grid_context(drive: Drive, role: str, game: int, fixed: bool) -> dict[str, Any]:
+    view = game_view(drive, game) if game else None
+    rows = []
+    if view is not None:
+        versions = result_versions(drive, game)
+        for table in view["tables"]:
+            row = dict(table)
+            row["versions"] = versions.get(table["table"], [])
+            row["couples"] = [c for c in (table["stays"], table["arrives"]) if c is not None]
+            row["unusual"] = table["table"] in view["unusual"]
+            row["claims"] = _claims(row["versions"]) if table["state"] == "conflict" else []
+            rows.append(row)
+    in_play = bool(game) and game == drive.current_game and not drive.is_closed
+    advance = advance_state(drive, view, role) if in_play else {"shown": False}
+    return {
+        "drive": drive,
+        "game": game,
+        "fixed": fixed,
+        "in_play": in_play,
+        # What the grid shows, in short: the page's script swaps the grid only when it changes.
+        "version": hashlib.sha1(
+            repr((game, drive.current_game, in_play, rows, advance)).encode()
+        ).hexdigest()[:16],
+        "view": view,
+        "rows": rows,
+        "advance": advance,
+        "games": range(1, drive.current_game + 1),
+        "poll_seconds": POLL_SECONDS,
+    }
+
+
+def _claims(versions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """For a table in conflict: each result entered (a winner, and its points when an entry
+    gave them), with the first entry that said it."""
+    claims: dict[tuple[int, tuple[int, ...]], dict[str, Any]] = {}
+    for version in versions:
+        said = (version["winner"], tuple(version["points"] or ()))
+        if version["kind"] in ("entered", "conflicting") and said not in claims:
+            claims[said] = version
+    return list(claims.values())
+
+
+def _page_context(drive: Drive, role: str, game: int, fixed: bool, **entry: Any) -> dict[str, Any]:
+    context = _grid_context(drive, role, game, fixed)
+    context.update(
+        role=role,
+        entry={"table": "", "winner": "", "points": "", "confirm": False, **entry},
+    )
+    return context
+
+
+def _post(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
+    data = request.POST
+    action = data.get("action", "enter")
+    game = int_or_none(data.get("game")) or drive.current_game
+    if action == "advance":
+        return _advance(request, drive, role, game)
+    table = int_or_none(data.get("table"))
+    winner = int_or_none(data.get("winner"))
+    confirm = data.get("confirm_unusual") in ("on", "1", "true", "yes")
+    status, level, code = 422, "error", "bad_input"
+    message, field = "", "table"
+    if table is None:
+        message = _("Type the table number.")
+    elif winner is None:
+        message = _("Type the number of the couple that won at table %(table)s.") % {"table": table}
+        field = "winner"
+    else:
+        try:
+            points = parse_points(data.get("points"))
+        except ValueError:
+            message = _("Points are two numbers, the winner's first, like 50-40.")
+            field = SCORE_FIELD
+        else:
+            status, level, code, message, field = _act(
+                drive, request, action, game, table, winner, points, confirm, data
+            )
+    if wants_json(request):
+        return JsonResponse(
+            {
+                "ok": status < 400,
+                "status": status,
+                "code": code,
+                "level": level,
+                "message": message,
+                "game": game,
+                "table": table,
+                "winner": winner,
+                "field": field if status >= 400 else None,
+            },
+            status=status,
+        )
+    entry: dict[str, Any] = {"message": message, "level": level, "code": code}
+    if status >= 400 and status != 409 and action == "enter":  # a conflict is kept: done
+        # The line comes back as the script leaves it: a winner or points refused with their
+        # table (or for the table itself) are not kept, so that the next Enter cannot send them
+        # for another table.
+        keep_rest = field in (SCORE_FIELD, "confirm")
+        entry.update(
+            table=data.get("table", ""),
+            winner=data.get("winner", "") if keep_rest else "",
+            points=data.get("points", "") if keep_rest else "",
+            confirm=confirm and keep_rest,
+            focus=field if keep_rest else "table",
+        )
+    drive.refresh_from_db()
+    shown, fixed = (game, game != drive.current_game) if game else (drive.current_game, False)
+    context = _page_context(drive, role, shown, fixed, **entry)
+    return render(request, "scoring/desk.html", context, status=status)
+
+
+def _advance(request: HttpRequest, drive: Drive, role: str, game: int) -> HttpResponse:
+    """The desk's "Start game N" button: the dashboard's advance (the same service, the same
+    checks), for the roles the drive lets start a game; the answer is the desk's status line."""
+    where = {"game": game, "next": game + 1}
+    if role not in drive.advance_roles():
+        status, level, code = 403, "error", "forbidden"
+        message = _("Only an organizer can start the next game (the drive's settings say so).")
+    else:
+        try:
+            status, started = game_advance(drive=drive, game=game, actor=desk_actor(request))
+        except ServiceError as error:
+            status, level, code, message = error.status, "error", error.code, error.message
+        else:
+            level, code = ("success", "advanced") if status == 201 else ("info", "replayed")
+            where["next"] = started.number
+            message = (
+                _("Game %(next)s has started: the projector and the phones show the new tables.")
+                if status == 201
+                else _("Game %(next)s had already started (the advance happens only once).")
+            ) % where
+    if wants_json(request):
+        return JsonResponse(
+            {"ok": status < 400, "status": status, "code": code, "level": level,
+             "message": message, "game": game, "field": None},
+            status=status,
+        )  # fmt: skip
+    drive.refresh_from_db()
+    context = _page_context(
+        drive, role, drive.current_game, False, message=message, level=level, code=code
+    )
+    return render(request, "scoring/desk.html", context, status=status)
+
+
+def _act(
+    drive: Drive, request: HttpRequest, action: str, game: int, table: int, winner: int,
+    points: list[int] | None, confirm: bool, data: Any,
+) -> tuple[int, str, str, str, str | None]:  # fmt: skip
+    """Call the service; (HTTP status, level, code, message for the scorer, the entry line's
+    field a refusal is about: "table", "winner", "points", "confirm", or None when stored)."""
+    actor = Actor(user=request.user, channel=AuditEntry.Channel.DESK)
+    where = {"table": table, "winner": winner, "game": game}
+    try:
+        if action == "resolve":
+            result_resolve(
+                drive=drive, game=game, table=table, winner=winner,
+                reason=data.get("reason", ""), points=points, actor=actor,
+            )  # fmt: skip
+            return (
+                200,
+                "success",
+                "resolved",
+                _("Table %(table)s settled: couple %(winner)s won (game %(game)s).") % where,
+                None,
+            )
+        recorded = result_record(
+            drive=drive, game=game, table=table, winner=winner, points=points,
+            confirm_unusual=confirm, actor=actor,
+        )  # fmt: skip
+    except Conflict as error:
+        if error.code == "result_conflict":
+            return (
+                409,
+                "error",
+                error.code,
+                _("Conflict at table %(table)s: %(message)s Settle it in the grid below.")
+                % {"table": table, "message": error.message},
+                None,
+            )
+        return error.status, "error", error.code, error.message, _field_of(error)
+    except ServiceError as error:
+        message = error.message
+        if error.code == "unusual_score":
+            message = _(
+                "%(reason)s If it really happened, tick “Unusual score” and press Enter again."
+            ) % {"reason": error.details.get("verdict", {}).get("message", error.message)}
+        return error.status, "error", error.code, message, _field_of(error)
+    message = _("Table %(table)s: couple %(winner)s won (game %(game)s).") % where
+    if recorded.status == 200:
+        if recorded.result.winner.number != winner:  # pragma: no cover - the service's 409
+            return 409, "error", "result_conflict", message, None
+        message = _("Table %(table)s: couple %(winner)s won (already recorded).") % where
+        return 200, "info", "replayed", message, None
+    if recorded.verdict is not None and recorded.verdict.status == "unusual":
+        message += " " + _("Unusual score, confirmed.")
+    return 201, "success", "stored", message, None
+
+
+def _field_of(error: ServiceError) -> str:
+    """The entry line's field a refusal is about (see WINNER_CODES)."""
+    if error.code == "unusual_score":
+        return "confirm"
+    if error.code == "bad_points" or "verdict" in error.details:
+        return SCORE_FIELD
+    if error.code in WINNER_CODES:
+        return "winner"
+    return "table"

@@ -1,0 +1,250 @@
+"""The pages players open on their phones from the QR codes of their cards, without logging
+in: the token in the address is the only credential, and it reaches one table (or one
+couple) of one drive, until the drive closes (then a 410 page says so).
+
+- The table page (table card): the game in play at this table, its two couples and who
+  deals, a big "who won" button per couple and an optional final score from the legal ones.
+  It writes only its own table's result in the game in play (``result_record``, channel
+  "table"), with a ``key`` so that a repeated submission is stored once. Its script sends
+  through the JSON API with the same token and retries with the same key until answered.
+- The couple page (punch card): the couple's table and opponents in the game in play, wins
+  so far, the punch card, and the confirmation (or rejection) of the other couple's entry on
+  drives that ask for it (``result_confirm``, channel "couple").
+
+Both are also served as a fragment (``?partial=1``) that the pages poll to follow the night.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods
+
+from drives.errors import Conflict, ServiceError
+from drives.models import AuditEntry, Couple, Drive, Table
+from drives.services import Actor
+from engine.rules import get_ruleset
+from engine.scores import legal_final_scores
+from scoring.pages.live_access import (
+    closed_page,
+    couple_by_token,
+    int_or_none,
+    table_by_token,
+    token_page,
+    wants_fragment,
+)
+from scoring.pages.selectors_live import couple_card, couple_now, table_now
+from scoring.services import result_confirm, result_record
+
+TABLE_POLL_SECONDS = 5
+COUPLE_POLL_SECONDS = 6
+OTHER = "other"
+
+
+def _answer(status: int, level: str, message: str, code: str = "") -> dict[str, Any]:
+    return {"status": status, "level": level, "message": message, "code": code}
+
+
+# --- the table page -----------------------------------------------------------------------------
+
+
+# No CSRF token: the address's token is the credential, no cookie grants anything here, and
+# a phone that dropped its cookies must still be able to send its result.
+@csrf_exempt
+@require_http_methods(["GET", "HEAD", "POST"])
+@token_page
+def table_page(request: HttpRequest, token: str) -> HttpResponse:
+    table = table_by_token(request, token)
+    drive = table.drive
+    if drive.is_closed:
+        return closed_page(request, drive)
+    answer = None
+    if request.method == "POST":
+        answer = _table_post(request, table)
+        drive.refresh_from_db()
+    context = _table_context(table, answer)
+    template = (
+        "scoring/table_page_live.html" if wants_fragment(request) else "scoring/table_page.html"
+    )
+    return render(request, template, context, status=answer["status"] if answer else 200)
+
+
+def score_choices(drive: Drive) -> list[str]:
+    """The final scores a table may pick ("70-20", winner's first), the legal ones of the
+    drive's ruleset; none for auction, whose scores are typed."""
+    try:
+        scores = legal_final_scores(get_ruleset(drive.ruleset))
+    except ValueError:
+        return []
+    return [f"{winner}-{loser}" for winner, loser in scores]
+
+
+def _table_context(table: Table, answer: dict[str, Any] | None) -> dict[str, Any]:
+    drive = table.drive
+    now = table_now(table)
+    result = now["result"] if now else None
+    return {
+        "drive": drive,
+        "table": table,
+        "now": now,
+        "answer": answer,
+        "choices": score_choices(drive) if now and not now["sit_out"] else [],
+        "key": uuid.uuid4().hex,
+        "poll_seconds": TABLE_POLL_SECONDS,
+        # What the page shows, in short: its script swaps the page only when this changes.
+        "version": "-".join(
+            str(part)
+            for part in (
+                drive.current_game,
+                now["game"] if now else "",
+                result["winner"] if result else "",
+                result["state"] if result else "",
+                result["points"] if result else "",
+            )
+        ),
+    }
+
+
+def _table_post(request: HttpRequest, table: Table) -> dict[str, Any]:
+    data = request.POST
+    game = int_or_none(data.get("game"))
+    winner = int_or_none(data.get("winner"))
+    if game is None or winner is None:
+        return _answer(422, "error", _("Tap the button of the couple that won."), "bad_input")
+    choice = (data.get("points") or "").strip()
+    points: list[int] | None = None
+    if choice == OTHER or (not choice and (data.get("points_winner") or "").strip()):
+        first, second = (
+            int_or_none(data.get("points_winner")),
+            int_or_none(data.get("points_loser")),
+        )
+        if first is None or second is None:
+            return _answer(
+                422, "error", _("Type both scores, the winner's first, or pick one."), "bad_points"
+            )
+        points = [first, second]
+    elif choice:
+        first_text, _sep, second_text = choice.partition("-")
+        first, second = int_or_none(first_text), int_or_none(second_text)
+        if first is None or second is None:
+            return _answer(422, "error", _("Pick a score from the list."), "bad_points")
+        points = [first, second]
+    confirm = data.get("confirm_unusual") in ("on", "1", "true", "yes")
+    key = (data.get("key") or "").strip()[:80] or None
+    try:
+        recorded = result_record(
+            drive=table.drive, game=game, table=table.number, winner=winner, points=points,
+            key=key, confirm_unusual=confirm, actor=Actor(channel=AuditEntry.Channel.TABLE),
+        )  # fmt: skip
+    except Conflict as error:
+        if error.code == "result_conflict":
+            if error.details.get("differs") == ["points"]:
+                text = _(
+                    "Couple %(other)s was already entered as the winner here with another "
+                    "score. Both entries are kept: the desk will sort it out."
+                )
+            else:
+                text = _(
+                    "Couple %(other)s was already entered as the winner here. Both entries "
+                    "are kept: the desk will sort it out."
+                )
+            return _answer(409, "error", text % {"other": error.details.get("winner")}, error.code)
+        if error.code == "key_reused":
+            return _answer(
+                409,
+                "error",
+                _(
+                    "This form was already sent with another result: this one was not "
+                    "saved. Tell the desk who won."
+                ),
+                error.code,
+            )
+        return _answer(error.status, "error", error.message, error.code)
+    except ServiceError as error:
+        message = error.message
+        if error.code == "unusual_score":
+            message = _("%(reason)s If it really happened, tick the box and tap again.") % {
+                "reason": error.details.get("verdict", {}).get("message", error.message)
+            }
+        return _answer(error.status, "error", message, error.code)
+    message = _("Saved ✓ Couple %(winner)s won.") % {"winner": recorded.result.winner.number}
+    if recorded.result.state == "pending":
+        message += " " + _("The other couple confirms it on their punch card's page.")
+    return _answer(recorded.status, "success", message, "stored")
+
+
+# --- the couple page ----------------------------------------------------------------------------
+
+
+@csrf_exempt
+@require_http_methods(["GET", "HEAD", "POST"])
+@token_page
+def couple_page(request: HttpRequest, token: str) -> HttpResponse:
+    couple = couple_by_token(request, token)
+    drive = couple.drive
+    if drive.is_closed:
+        return closed_page(request, drive)
+    answer = None
+    if request.method == "POST":
+        answer = _couple_post(request, couple)
+        drive.refresh_from_db()
+    context = _couple_context(couple, answer)
+    template = (
+        "scoring/couple_page_live.html" if wants_fragment(request) else "scoring/couple_page.html"
+    )
+    return render(request, template, context, status=answer["status"] if answer else 200)
+
+
+def _couple_context(couple: Couple, answer: dict[str, Any] | None) -> dict[str, Any]:
+    drive = couple.drive
+    now = couple_now(couple)
+    card = couple_card(couple)
+    holes = [
+        {"game": game, "mark": card["marks"].get(game, "")} for game in range(1, drive.games + 1)
+    ]
+    result = now["result"] if now else None
+    return {
+        "drive": drive,
+        "couple": couple,
+        "now": now,
+        "card": card,
+        "holes": holes,
+        "answer": answer,
+        "poll_seconds": COUPLE_POLL_SECONDS,
+        "version": "-".join(
+            str(part)
+            for part in (
+                drive.current_game,
+                now["table"] if now else "",
+                result["winner"] if result else "",
+                result["state"] if result else "",
+                now["awaits_confirmation"] if now else "",
+                "".join(card["marks"].values()),
+            )
+        ),
+    }
+
+
+def _couple_post(request: HttpRequest, couple: Couple) -> dict[str, Any]:
+    action = request.POST.get("action")
+    game = int_or_none(request.POST.get("game"))
+    if action not in ("confirm", "reject") or game is None:
+        return _answer(422, "error", _("Tap Confirm or Reject."), "bad_input")
+    accept = action == "confirm"
+    try:
+        result_confirm(
+            drive=couple.drive, couple=couple, game=game, accept=accept,
+            actor=Actor(channel=AuditEntry.Channel.COUPLE, couple=couple),
+        )  # fmt: skip
+    except ServiceError as error:
+        return _answer(error.status, "error", error.message, error.code)
+    if accept:
+        return _answer(200, "success", _("Thank you: the result is confirmed ✓"), "confirmed")
+    return _answer(
+        200, "info", _("Rejected: the desk will check this table's result with you."), "rejected"
+    )

@@ -1,0 +1,67 @@
+"""The projector: a kiosk page in very large type for the hall's screen. It shows the game in
+play, how many tables have reported, and every couple's table ("couple → table"), paged by
+its script when the list does not fit; ``?show=standings`` pages the places instead. The page
+polls its own fragment (``?partial=1``) every few seconds, so after each advance the new
+tables appear by themselves.
+
+Reads only: ``current_tables``, ``game_view`` and ``standings_for_drive``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_http_methods
+
+from scoring.pages.live_access import member_drive, wants_fragment
+from scoring.pages.prizes import prizes_summary
+from scoring.selectors import current_tables, game_view, standings_for_drive
+
+POLL_SECONDS = 3
+PAGE_SECONDS = 8
+TABLES, STANDINGS, PRIZES = "tables", "standings", "prizes"
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def projector(request: HttpRequest, slug: str) -> HttpResponse:
+    drive, _role = member_drive(request, slug)
+    shown = request.GET.get("show")
+    mode = shown if shown in (STANDINGS, PRIZES) else TABLES
+    context: dict[str, Any] = {
+        "drive": drive,
+        "mode": mode,
+        "poll_seconds": POLL_SECONDS,
+        "page_seconds": PAGE_SECONDS,
+        "view": None,
+        "rows": [],
+    }
+    if mode == TABLES:
+        if drive.current_game:
+            view = game_view(drive, drive.current_game)
+            context["view"] = view and {
+                key: view[key] for key in ("number", "reported", "to_report", "state")
+            }
+            context["rows"] = current_tables(drive)
+    elif mode == PRIZES:
+        summary = prizes_summary(drive)
+        context["prizes"] = summary
+        tie = request.GET.get("tie", "")
+        tie = tie if tie.isascii() and tie.isdigit() else ""
+        if summary and tie:
+            context["cut_tie"] = summary["ties_by_id"].get(int(tie))
+        context["tie_param"] = tie
+        context["rows"] = summary and (summary["table"], summary["ties"])
+    else:
+        context["rows"] = [row for row in standings_for_drive(drive) if row["place"] is not None]
+    context["version"] = hashlib.sha1(
+        repr((drive.state, drive.current_game, context["view"], context["rows"])).encode()
+    ).hexdigest()[:16]
+    template = (
+        "scoring/projector_live.html" if wants_fragment(request) else "scoring/projector.html"
+    )
+    return render(request, template, context)

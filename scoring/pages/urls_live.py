@@ -1,0 +1,17 @@
+"""The live pages of the night (names in the "night" namespace): the desk grid, the table and
+couple pages opened from the QR codes of their cards, the projector, the standings with their
+exports, the per-game win grid, and the public results page."""
+
+from django.urls import path
+
+from scoring.pages import desk, phone, projector, standings
+
+urlpatterns = [
+    path("drives/<slug:slug>/desk/", desk.desk, name="desk"),
+    path("drives/<slug:slug>/projector/", projector.projector, name="projector"),
+    path("drives/<slug:slug>/standings/", standings.standings, name="standings"),
+    path("drives/<slug:slug>/grid/", standings.grid, name="grid"),
+    path("results/<slug:slug>/", standings.results, name="results"),
+    path("t/<str:token>/", phone.table_page, name="table"),
+    path("c/<str:token>/", phone.couple_page, name="couple"),
+]

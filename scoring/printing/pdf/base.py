@@ -1,0 +1,572 @@
+"""What every printed document shares: paper sizes, fonts (DejaVu Sans when installed, so
+accents and the suit symbols print; Helvetica otherwise), the labels in English and French,
+QR codes from reportlab's encoder, and the page loop with its progress callback.
+
+Every string goes through ``Doc.text`` on its way into a page: a character the fonts cannot
+draw (an emoji in a name, past DejaVu's cmap or outside the standard fonts' WinAnsi encoding)
+becomes a visible replacement, U+FFFD with DejaVu and "?" with the standard fonts, in the
+glyphs drawn and in the text layer alike (``printable``); then the canvas draws it
+(``drawString`` and its centred and right-aligned kin, in ``Doc.draw``).
+
+Renderers are plain classes: plain data in (``scoring.printing.data.build``), PDF bytes out.
+Nothing here reads the database. Only reportlab's public API is used: what is the same on
+every page or card of a document is drawn once as a form (``Doc.form``) and placed on each;
+each distinct QR code is drawn once a document as a form too and placed, scaled, wherever it
+is printed (``Doc.qr``); the variable text is drawn per card or page. Streams are compressed
+by the canvas (``Canvas(pageCompression=1)``); nothing process-wide changes while a document
+renders, so renders may run in threads.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import unicodedata
+from collections.abc import Callable, Iterator
+from datetime import date, datetime
+from functools import lru_cache
+from itertools import groupby
+from typing import Any
+
+from reportlab.graphics.barcode.qrencoder import QRCode, QRErrorCorrectLevel
+from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+
+Progress = Callable[[int, int], None]
+
+PAPER_SIZES = {"letter": LETTER, "a4": A4}
+DEJAVU = "/usr/share/fonts/truetype/dejavu"
+MM = 72 / 25.4
+
+_fonts: tuple[str, str, bool] | None = None
+
+
+def fonts() -> tuple[str, str, bool]:
+    """(regular, bold, unicode): DejaVu Sans registered once, else the standard Helvetica."""
+    global _fonts
+    if _fonts is None:
+        regular = os.path.join(DEJAVU, "DejaVuSans.ttf")
+        bold = os.path.join(DEJAVU, "DejaVuSans-Bold.ttf")
+        try:
+            pdfmetrics.registerFont(TTFont("FFSans", regular))
+            pdfmetrics.registerFont(TTFont("FFSans-Bold", bold))
+            _fonts = ("FFSans", "FFSans-Bold", True)
+        except OSError:  # no DejaVu: the standard fonts (WinAnsi text; ``printable``)
+            _fonts = ("Helvetica", "Helvetica-Bold", False)
+    return _fonts
+
+
+LABELS: dict[str, dict[str, str]] = {
+    "en": {
+        "punch_card": "Punch card",
+        "couple": "Couple",
+        "couples": "Couples",
+        "table": "Table",
+        "game": "Game",
+        "games": "Games",
+        "trumps": "Trumps",
+        "red": "red",
+        "black": "black",
+        "reminder_tail": "off-trump: red high, black low",
+        "aces_high": "off-trump aces high",
+        "scan": "Scan to report the result",
+        "scan_couple": "your page",
+        "score_sheet": "Score sheet",
+        "stays": "Stays",
+        "arrives": "Arrives",
+        "deals_first": "Dealt first",
+        "winner": "Winner",
+        "points": "Final points",
+        "initials": "Initials",
+        "tally": "Tally (cross off in fives)",
+        "cheat_sheet": "Card ranking",
+        "trump_suit": "when trumps are",
+        "not_trumps": "Not trumps",
+        "joker_note": "the joker is always the third-best trump",
+        "aofh_note": "the A♥ is always a trump",
+        "movement": "Movement",
+        "deals": "deals",
+        "sits_out": "sits out",
+        "by_table": "By table",
+        "by_couple": "Couple → table",
+        "results": "Results",
+        "place": "Place",
+        "players": "Players",
+        "wins": "Wins",
+        "played": "Played",
+        "withdrawn": "withdrawn",
+        "prizes": "Prizes",
+        "booby": "Booby prize",
+        "jackpot": "Jackpot",
+        "ties": "How ties were settled",
+        "no_ties": "No ties to settle.",
+        "tie_open": "not settled yet",
+        "cookie_jar": "Cookie jar",
+        "entrants": "entrants",
+        "pot": "pot",
+        "drawn_games": "games drawn",
+        "carried_over": "carried over",
+        "not_drawn": "not drawn yet",
+        "empty": "no winner",
+        "signed": "Signed off by the organizer",
+        "name": "Name",
+        "time": "Time",
+        "filled": "recorded wins punched",
+        "page": "page",
+        "of": "of",
+        "fold": "fold",
+        "no_prize": "—",
+        "open": "to be decided",
+    },
+    "fr": {
+        "punch_card": "Carte de pointage",
+        "couple": "Équipe",
+        "couples": "Équipes",
+        "table": "Table",
+        "game": "Partie",
+        "games": "Parties",
+        "trumps": "Atouts",
+        "red": "rouge",
+        "black": "noir",
+        "reminder_tail": "hors atout : rouge haut, noir bas",
+        "aces_high": "as hors atout en haut",
+        "scan": "Scannez pour inscrire le résultat",
+        "scan_couple": "votre page",
+        "score_sheet": "Feuille de pointage",
+        "stays": "Reste",
+        "arrives": "Arrive",
+        "deals_first": "Premier donneur",
+        "winner": "Gagnant",
+        "points": "Points finaux",
+        "initials": "Initiales",
+        "tally": "Pointage (rayer par cinq)",
+        "cheat_sheet": "Valeur des cartes",
+        "trump_suit": "quand l'atout est",
+        "not_trumps": "Hors atout",
+        "joker_note": "le joker est toujours le troisième atout",
+        "aofh_note": "l'as de cœur est toujours un atout",
+        "movement": "Déplacements",
+        "deals": "donne",
+        "sits_out": "au repos",
+        "by_table": "Par table",
+        "by_couple": "Équipe → table",
+        "results": "Résultats",
+        "place": "Rang",
+        "players": "Joueurs",
+        "wins": "Victoires",
+        "played": "Jouées",
+        "withdrawn": "retirée",
+        "prizes": "Prix",
+        "booby": "Prix citron",
+        "jackpot": "Gros lot",
+        "ties": "Départage des égalités",
+        "no_ties": "Aucune égalité à départager.",
+        "tie_open": "pas encore départagée",
+        "cookie_jar": "Pot commun",
+        "entrants": "participants",
+        "pot": "cagnotte",
+        "drawn_games": "parties tirées",
+        "carried_over": "reporté",
+        "not_drawn": "pas encore tiré",
+        "empty": "aucun gagnant",
+        "signed": "Approuvé par l'organisateur",
+        "name": "Nom",
+        "time": "Heure",
+        "filled": "victoires inscrites poinçonnées",
+        "page": "page",
+        "of": "de",
+        "fold": "plier",
+        "no_prize": "—",
+        "open": "à décider",
+    },
+}
+
+MONTHS = {
+    "en": [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ],
+    "fr": [
+        "janvier",
+        "février",
+        "mars",
+        "avril",
+        "mai",
+        "juin",
+        "juillet",
+        "août",
+        "septembre",
+        "octobre",
+        "novembre",
+        "décembre",
+    ],
+}
+
+SUIT_NAMES = {
+    "en": {"H": "hearts", "D": "diamonds", "C": "clubs", "S": "spades"},
+    "fr": {"H": "cœur", "D": "carreau", "C": "trèfle", "S": "pique"},
+}
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+_PLAIN = str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S", "→": "->", "œ": "oe"})
+
+
+def _modifier(code: int) -> bool:
+    """A character that only changes the one before it or joins it to the next (variation
+    selectors, the zero-width joiner of emoji sequences, skin tones, emoji tags)."""
+    return (
+        0x200B <= code <= 0x200D
+        or 0xFE00 <= code <= 0xFE0F
+        or 0x1F3FB <= code <= 0x1F3FF
+        or 0xE0020 <= code <= 0xE007F
+        or 0xE0100 <= code <= 0xE01EF
+    )
+
+
+class _Printable(dict[int, str]):
+    """A ``str.translate`` table for a document's fonts, filled as characters are met: a
+    character both fonts draw stays itself, any other becomes the replacement. A character
+    that only modifies its neighbours (``_modifier``) is left out: it asks for an emoji's
+    presentation or joins emoji into one, which a text font does not do (the emoji
+    themselves are replaced, one replacement each)."""
+
+    def __init__(self, draws: Callable[[str], bool], replacement: str, fixed: dict[int, str]):
+        super().__init__(fixed)
+        self.draws = draws
+        self.replacement = replacement
+
+    def __missing__(self, code: int) -> str:
+        char = chr(code)
+        if _modifier(code):
+            value = ""
+        elif unicodedata.category(char) == "Cc":  # a control byte: no font draws it
+            value = self.replacement
+        else:
+            value = char if self.draws(char) else self.replacement
+        self[code] = value
+        return value
+
+
+_PRINTABLE: dict[tuple[str, str], _Printable] = {}
+
+
+def printable(regular: str, bold: str) -> _Printable:
+    """The translate table of the registered fonts ``regular`` and ``bold`` (made once): for
+    TrueType fonts, the characters in both cmaps (``face.charToGlyph``), the others replaced by
+    U+FFFD (DejaVu draws it, a diamond with a question mark); for the standard Type 1 fonts,
+    the characters of their encoding (WinAnsi), the suit symbols spelt out (``_PLAIN``), the
+    others replaced by "?"."""
+    table = _PRINTABLE.get((regular, bold))
+    if table is None:
+        fonts = [pdfmetrics.getFont(regular), pdfmetrics.getFont(bold)]
+        if all(isinstance(f, TTFont) for f in fonts):
+            cmaps = [f.face.charToGlyph for f in fonts]  # type: ignore[attr-defined]
+            covered = frozenset(cmaps[0]).intersection(cmaps[1])
+
+            def draws(char: str) -> bool:
+                return ord(char) in covered
+
+            replacement = "\ufffd" if ord("\ufffd") in covered else "?"
+            table = _Printable(draws, replacement, {})
+        else:
+            encodings = {f.encName for f in fonts}
+
+            def draws(char: str) -> bool:
+                try:
+                    for encoding in encodings:
+                        char.encode(encoding)
+                except UnicodeEncodeError:
+                    return False
+                return True
+
+            table = _Printable(draws, "?", _PLAIN)
+        table = _PRINTABLE.setdefault((regular, bold), table)
+    return table
+
+
+def format_date(iso: str, language: str) -> str:
+    day = date.fromisoformat(iso[:10])
+    month = MONTHS[language][day.month - 1]
+    if language == "fr":
+        return f"{day.day} {month} {day.year}"
+    return f"{month} {day.day}, {day.year}"
+
+
+def format_time(iso: str, language: str) -> str:
+    if not iso:
+        return ""
+    moment = datetime.fromisoformat(iso)
+    return f"{format_date(iso, language)} {moment:%H:%M}"
+
+
+# QR codes come from reportlab's encoder (the one its ``QrCodeWidget`` uses), medium error
+# correction, with a quiet zone of QR_BORDER modules. The mask is fixed rather than scored
+# eight ways (``QRCode.make``): any mask decodes, and scoring them is six sevenths of the time
+# a code takes. The widget's own drawing (its shapes through renderPDF) made a big night's set
+# take 29 s against 3.9–5 s with a canvas path of rectangles, 1.7 s with reportlab's
+# rl_accel (users' target 10 s, the issue's 2 s; BENCHMARKS.md, "Printing").
+QR_BORDER = 2
+QR_MASK = 2
+# A worker keeps the rectangles of its last QR_CACHE codes: a table's code is on its table
+# card and on every game's score sheets.
+QR_CACHE = 2048
+
+
+def qr_modules(text: str) -> list[list[bool]]:
+    """The modules of ``text``'s QR code, row after row from the top, dark as True: what
+    ``QRCode.make`` lays out, with the mask QR_MASK."""
+    code = QRCode(None, QRErrorCorrectLevel.M)
+    code.addData(text)
+    code.version = code.calculate_version()
+    code.makeImpl(False, QR_MASK)
+    return code.modules
+
+
+@lru_cache(maxsize=QR_CACHE)
+def qr_rects(text: str) -> tuple[int, tuple[tuple[int, int, int, int], ...]]:
+    """(modules a side with the quiet zone, the rectangles (x, y, width, height) covering
+    the dark modules once) in module units, y up: the runs of dark modules in each row, a run
+    the same in the rows below it taking them in."""
+    modules = qr_modules(text)
+    side = len(modules) + 2 * QR_BORDER
+    rects = []
+    above: dict[tuple[int, int], int] = {}  # (first column, length) → its first row
+    for r, row in enumerate([*modules, []]):  # the empty row closes the last runs
+        runs, col = {}, QR_BORDER
+        for dark, run in groupby(row):
+            count = len(list(run))
+            if dark:
+                runs[col, count] = above.pop((col, count), r)
+            col += count
+        for (col, count), first in above.items():
+            rects.append((col, side - QR_BORDER - r, count, r - first))
+        above = runs
+    return side, tuple(rects)
+
+
+class Doc:
+    """One document being drawn: the canvas, the page size, fonts, labels and the page loop.
+
+    Text goes through the canvas (``drawString``, ``drawCentredString``, ``drawRightString``)
+    after ``text`` has made it printable; fixed parts and QR codes are forms."""
+
+    def __init__(self, data: dict[str, Any], paper: str) -> None:
+        if paper not in PAPER_SIZES:
+            raise ValueError(f"unknown paper {paper!r}; choose letter or a4")
+        self.data = data
+        self.paper = paper
+        self.width, self.height = PAPER_SIZES[paper]
+        self.regular, self.bold, self.unicode = fonts()
+        self._printable = printable(self.regular, self.bold)
+        self.language = data.get("language") or "en"
+        if self.language not in LABELS:
+            self.language = "en"
+        self.labels = LABELS[self.language]
+        self.buffer = io.BytesIO()
+        drive = data.get("drive", {})
+        self.canvas = Canvas(
+            self.buffer,
+            pagesize=(self.width, self.height),
+            pageCompression=1,
+            initialFontName=self.regular,
+        )
+        self.canvas.setTitle(self.text(f"{drive.get('name', '')} — {data.get('document', '')}"))
+        self.canvas.setAuthor(self.text(drive.get("club", "")))
+        self.canvas.setCreator("fortyfives")
+        self._forms: set[str] = set()
+        self._codes: dict[str, tuple[str, int]] = {}  # a QR code's text → (form, modules)
+
+    # --- text -----------------------------------------------------------------------------
+
+    def text(self, value: Any) -> str:
+        """Text as the fonts can print it: what they cannot draw replaced (``printable``),
+        suit symbols spelt out with the standard fonts. Plain ASCII, most of what is printed,
+        passes as it is."""
+        value = "" if value is None else str(value)
+        if value.isascii() and value.isprintable():
+            return value
+        return value.translate(self._printable)
+
+    def label(self, key: str) -> str:
+        return self.text(self.labels[key])
+
+    def string_width(self, text: str, font: str, size: float) -> float:
+        return pdfmetrics.stringWidth(text, font, size)
+
+    def draw(
+        self,
+        x: float,
+        y: float,
+        value: Any,
+        size: float = 10,
+        *,
+        bold: bool = False,
+        align: str = "left",
+        font: str | None = None,
+    ) -> None:
+        """``value`` made printable (``text``), drawn by the canvas in the fill colour set."""
+        c = self.canvas
+        c.setFont(font or (self.bold if bold else self.regular), size)
+        show = {"center": c.drawCentredString, "right": c.drawRightString}.get(align, c.drawString)
+        show(x, y, self.text(value))
+
+    def fit(self, value: Any, size: float, width: float, *, bold: bool = False) -> float:
+        """The font size (at most ``size``) at which ``value`` fits in ``width``."""
+        w = self.string_width(self.text(value), self.bold if bold else self.regular, size)
+        return size if w <= width else max(4.0, size * width / w)
+
+    def clip(self, value: Any, size: float, width: float, *, bold: bool = False) -> str:
+        """``value`` cut with an ellipsis to fit ``width`` at ``size``."""
+        font = self.bold if bold else self.regular
+        text = self.text(value)
+        if self.string_width(text, font, size) <= width:
+            return text
+        # The longest prefix that fits with "…" after it: widths grow with the prefix, so a
+        # binary search finds the one that cutting a character at a time would.
+        low, high = 0, len(text)
+        while low < high:
+            mid = (low + high + 1) // 2
+            if self.string_width(text[:mid] + "…", font, size) > width:
+                high = mid - 1
+            else:
+                low = mid
+        return text[:low] + ("…" if self.unicode else "...")
+
+    # --- drawing helpers ------------------------------------------------------------------
+
+    def gray(self, level: float) -> None:
+        self.canvas.setFillGray(level)
+
+    def band(self, x: float, y: float, width: float, height: float, level: float) -> None:
+        """A filled gray rectangle (a table's alternate rows); the fill goes back to black."""
+        c = self.canvas
+        c.setFillGray(level)
+        c.rect(x, y, width, height, stroke=0, fill=1)
+        c.setFillGray(0)
+
+    def form(self, name: str, draw: Callable[[], None]) -> None:
+        """Draw ``name`` (a fixed part of a page) once as a form, then reuse it."""
+        if name not in self._forms:
+            self.canvas.beginForm(name)
+            draw()
+            self.canvas.endForm()
+            self._forms.add(name)
+        self.canvas.doForm(name)
+
+    def qr(self, url: str, x: float, y: float, size: float) -> None:
+        """A QR code for ``url`` with its lower-left corner at (x, y), ``size`` wide (a white
+        quiet zone of QR_BORDER modules included): drawn once a document as a form, in module
+        units, and placed here scaled."""
+        c = self.canvas
+        form = self._codes.get(url)
+        if form is None:
+            side, rects = qr_rects(url)
+            form = self._codes[url] = (f"qr{len(self._codes)}", side)
+            c.beginForm(form[0], 0, 0, side, side)
+            c.setFillGray(1)
+            c.rect(0, 0, side, side, stroke=0, fill=1)
+            c.setFillGray(0)
+            path = c.beginPath()
+            for rect in rects:
+                path.rect(*rect)
+            c.drawPath(path, stroke=0, fill=1)
+            c.endForm()
+        name, side = form
+        c.saveState()
+        c.translate(x, y)
+        c.scale(size / side, size / side)
+        c.doForm(name)
+        c.restoreState()
+
+    def cut_marks(self, xs: list[float], ys: list[float], length: float = 10) -> None:
+        """Short cut marks outside the grid at every column and row line, as one path."""
+        left, right, bottom, top = xs[0], xs[-1], ys[0], ys[-1]
+        lines = []
+        for x in xs:
+            lines.append((x, top + 3, x, top + 3 + length))
+            lines.append((x, bottom - 3, x, bottom - 3 - length))
+        for y in ys:
+            lines.append((left - 3, y, left - 3 - length, y))
+            lines.append((right + 3, y, right + 3 + length, y))
+        c = self.canvas
+        c.saveState()
+        c.setLineWidth(0.4)
+        c.setStrokeGray(0.3)
+        c.lines(lines)
+        c.restoreState()
+
+    def footer_fixed(self) -> None:
+        """The footer's left part: the drive and its date (the same on every page)."""
+        drive = self.data.get("drive", {})
+        parts = [drive.get("name", ""), format_date(drive.get("date", "1970-01-01"), self.language)]
+        self.gray(0.4)
+        self.draw(36, 20, " · ".join(p for p in parts if p), 7)
+        self.gray(0)
+
+    def footer_page(self, page: int, pages: int) -> None:
+        """The footer's right part: "page 3 of 12"."""
+        self.gray(0.4)
+        self.draw(
+            self.width - 36,
+            20,
+            f"{self.label('page')} {page} {self.label('of')} {pages}",
+            7,
+            align="right",
+        )
+        self.gray(0)
+
+    def footer(self, page: int, pages: int) -> None:
+        self.footer_fixed()
+        self.footer_page(page, pages)
+
+    # --- the page loop --------------------------------------------------------------------
+
+    def run(self, pages: list[Callable[[], None]], progress: Progress | None) -> bytes:
+        """Draw the pages, calling ``progress(done, total)`` after each, and save."""
+        total = len(pages)
+        if total == 0:
+            pages = [self.empty_page]
+            total = 1
+        for done, page in enumerate(pages, start=1):
+            page()
+            self.canvas.showPage()
+            if progress is not None:
+                progress(done, total)
+        self.canvas.save()
+        return self.buffer.getvalue()
+
+    def empty_page(self) -> None:
+        drive = self.data.get("drive", {})
+        self.draw(
+            self.width / 2, self.height / 2, drive.get("name", ""), 18, bold=True, align="center"
+        )
+        self.draw(self.width / 2, self.height / 2 - 24, "—", 14, align="center")
+
+
+def chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def reminder(doc: Doc, ranking: dict[str, Any]) -> str:
+    """A one-line ranking reminder: the top trumps, then "red high, black low"."""
+    top = ["5", "J"]
+    if ranking.get("joker"):
+        top.append("Joker")
+    top += ["A♥", "A", "K", "Q"]
+    tail = doc.labels["aces_high"] if ranking.get("offsuit_aces_high") else ""
+    parts = [f"{doc.labels['trumps']}: {' '.join(top)} …", doc.labels["reminder_tail"]]
+    if tail:
+        parts.append(tail)
+    return doc.text(" · ".join(parts))

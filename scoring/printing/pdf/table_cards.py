@@ -1,0 +1,93 @@
+"""Table cards: one page per table, folded along the middle into a tent. Each half shows the
+drive name, the table number as large as the half allows, and a QR code to the table's result
+page with its URL printed under it; the top half is drawn upside down so that both faces read
+the right way up once folded. The fold line and the half frame are a form drawn once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scoring.printing.pdf.base import Doc, Progress
+
+MARGIN = 28
+
+
+class TableCards:
+    def __init__(self, data: dict[str, Any], paper: str) -> None:
+        self.doc = Doc(data, paper)
+        self.data = data
+        self.half = self.doc.height / 2
+        self.qr_size = min(120.0, self.half * 0.34)
+
+    def _frame(self) -> None:
+        doc, c = self.doc, self.doc.canvas
+        w = doc.width
+        c.saveState()
+        c.setDash(4, 4)
+        c.setLineWidth(0.5)
+        c.setStrokeGray(0.5)
+        c.line(12, self.half, w - 12, self.half)
+        c.restoreState()
+        c.setFillGray(0.5)
+        doc.draw(w - 14, self.half + 3, doc.label("fold"), 6, align="right")
+        c.setFillGray(0)
+        name = self.data["drive"]["name"]
+        for upside_down in (False, True):
+            c.saveState()
+            if upside_down:
+                c.translate(w, doc.height)
+                c.rotate(180)
+            size = doc.fit(name, 20, w - 2 * MARGIN, bold=True)
+            doc.draw(w / 2, self.half - MARGIN - 12, name, size, bold=True, align="center")
+            c.setFillGray(0.4)
+            doc.draw(MARGIN, self.half - MARGIN - 32, doc.label("table").upper(), 11, bold=True)
+            doc.draw(
+                w - MARGIN - self.qr_size / 2, MARGIN + 4, doc.label("scan"), 7, align="center"
+            )
+            c.setFillGray(0)
+            c.restoreState()
+
+    def _half(self, table: dict[str, Any]) -> None:
+        doc = self.doc
+        w = doc.width
+        number = str(table["number"])
+        # The number fills the space left of the QR code, under the drive name.
+        box_w = w - 2 * MARGIN - self.qr_size - 16
+        box_h = self.half - 2 * MARGIN - 48
+        by_height = box_h / 0.73  # cap height of the digits ≈ 0.73 em
+        by_width = box_w / max(doc.string_width(number, doc.bold, 1), 0.01)
+        size = min(by_height, by_width)
+        doc.draw(
+            MARGIN + box_w / 2,
+            MARGIN + (box_h - size * 0.73) / 2 + 4,
+            number,
+            size,
+            bold=True,
+            align="center",
+        )
+        qr_x = w - MARGIN - self.qr_size
+        qr_y = MARGIN + 26
+        doc.qr(table["url"], qr_x, qr_y, self.qr_size)
+        url = table["url"].split("://", 1)[-1]
+        doc.draw(
+            qr_x + self.qr_size / 2,
+            MARGIN + 15,
+            url,
+            doc.fit(url, 8, self.qr_size + 40),
+            align="center",
+        )
+
+    def _page(self, table: dict[str, Any]) -> None:
+        doc, c = self.doc, self.doc.canvas
+        doc.form("table-frame", self._frame)
+        self._half(table)
+        # The top half: the same, turned round about the page's centre.
+        c.saveState()
+        c.translate(doc.width, doc.height)
+        c.rotate(180)
+        self._half(table)
+        c.restoreState()
+
+    def render(self, progress: Progress | None) -> bytes:
+        pages = [(lambda t=t: self._page(t)) for t in self.data["tables"]]
+        return self.doc.run(pages, progress)

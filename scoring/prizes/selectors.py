@@ -1,0 +1,567 @@
+"""Reads of the prizes (RULES.md §8–§10): the prize set-up, the prize table (each prize place
+with its couples: awarded, tied or left empty; the booby prize; the jackpot; the cookie jar),
+the ties with everything recorded about them, and the cookie jar with what it carried in.
+
+Places come from the engine (``engine.prizes``) over the final wins of
+``scoring.selectors.couple_records``; withdrawn couples take none. Until the organizer opens
+the ties (``scoring.prizes.services.prizes_open_ties``) the table is a preview computed from the
+standings; afterwards it shows the stored ties and awards.
+
+The cookie jar's carried-in money is *computed*, not stored: walking the club's drives in
+order (date, then id), a drive's jar that was drawn without a winner passes its whole pot
+(what it carried in included) to the next drive; a drive whose jar is off passes on what it
+carried in; a drive whose jar is on and not drawn yet holds its pot (it passes it on as
+unclaimed). The draw freezes the pot it had (``CookieJarDraw.pot`` and ``carried_in``).
+
+The cookie jar is on when the set-up says so *or* when any couple bought in at the door
+(``jar_on``): couples who paid into a jar have one, whatever the set-up was left at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from drives.models import Couple, Drive, Seat
+from engine.prizes import (
+    PlaceGroup,
+    booby_couples,
+    jackpot_winners,
+    place_groups,
+    split_money,
+)
+from scoring.models import (
+    Award,
+    CookieJarDraw,
+    CutCard,
+    PlayoffMatch,
+    PrizePlace,
+    PrizeSetup,
+    Result,
+    Tie,
+    TieChoice,
+)
+from scoring.selectors import CoupleRecord, couple_records
+
+ZERO = Decimal("0.00")
+
+
+def setup_of(drive: Drive) -> PrizeSetup:
+    """The drive's prize set-up; an unsaved one with the defaults if none was stored yet."""
+    found = PrizeSetup.objects.filter(drive=drive).first()
+    return found if found is not None else PrizeSetup(drive=drive)
+
+
+def prize_of(places: dict[int, PrizePlace], place: int) -> dict[str, Any]:
+    row = places.get(place)
+    if row is None:
+        return {"amount": None, "description": ""}
+    return {"amount": _money(row.amount), "description": row.description}
+
+
+def _money(amount: Decimal | None) -> str | None:
+    return None if amount is None else str(Decimal(amount).quantize(Decimal("0.01")))
+
+
+def setup_view(drive: Drive) -> dict[str, Any]:
+    setup = setup_of(drive)
+    bought = bought_in(drive)
+    places = {p.place: p for p in PrizePlace.objects.filter(drive=drive)}
+    return {
+        "prize_places": setup.prize_places,
+        "prizes": [prize_of(places, n) for n in range(1, setup.prize_places + 1)],
+        "booby": setup.booby,
+        "booby_prize": {
+            "amount": _money(setup.booby_amount),
+            "description": setup.booby_description,
+        },
+        "booby_late_couples": setup.booby_late_couples,
+        "cookie_jar": jar_on(setup, bought),
+        "cookie_jar_k": setup.cookie_jar_k,
+        "buy_in": _money(setup.buy_in),
+        "bought_in": bought,
+        "jackpot_threshold": setup.jackpot_threshold,
+        "jackpot_amount": _money(setup.jackpot_amount),
+        "cut_ace_high": setup.cut_ace_high,
+        "cut_high_wins": setup.cut_high_wins,
+        "house_rule": setup.house_rule,
+        "ranking": drive.ranking,
+        "currency": drive.currency,
+    }
+
+
+def bought_in(drive: Drive) -> int:
+    """How many couples bought into the cookie jar at the door."""
+    return Couple.objects.filter(drive=drive, cookie_jar=True).count()
+
+
+def jar_on(setup: PrizeSetup, bought: int) -> bool:
+    """The cookie jar is on when the set-up says so or any couple bought in."""
+    return setup.cookie_jar or bought > 0
+
+
+def night_over(drive: Drive) -> bool:
+    """The last game is in play (or the drive closed) and every table of it has an accepted
+    result."""
+    if drive.is_closed:
+        return True
+    if drive.current_game == 0 or drive.current_game < drive.games:
+        return False
+    full = Seat.objects.filter(
+        game__drive=drive,
+        game__number=drive.current_game,
+        stays__isnull=False,
+        arrives__isnull=False,
+    )
+    done = Result.objects.filter(seat__in=full, state=Result.State.ACCEPTED)
+    return full.count() == done.count()
+
+
+@dataclass
+class Standing:
+    """What the prizes are computed from."""
+
+    records: list[CoupleRecord]
+    wins: dict[int, int] = field(default_factory=dict)
+    played: dict[int, int] = field(default_factory=dict)
+    won_games: dict[int, list[int]] = field(default_factory=dict)
+    withdrawn: set[int] = field(default_factory=set)
+    cookie_jar: list[int] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, drive: Drive) -> Standing:
+        records = couple_records(drive)
+        out = cls(records)
+        for r in records:
+            n = r.couple.number
+            out.wins[n], out.played[n], out.won_games[n] = r.wins, r.played, r.won_games
+            if r.couple.withdrawn:
+                out.withdrawn.add(n)
+            if r.couple.cookie_jar:
+                out.cookie_jar.append(n)
+        return out
+
+
+@dataclass
+class Computed:
+    """The prizes as the engine computes them from the standings (before any tie is settled)."""
+
+    groups: list[PlaceGroup]
+    booby: tuple[int, ...]
+    jackpot: tuple[int, ...]
+
+
+def compute(drive: Drive, setup: PrizeSetup, standing: Standing) -> Computed:
+    groups = place_groups(
+        standing.wins,
+        prize_places=setup.prize_places,
+        ranking=drive.ranking,  # type: ignore[arg-type]
+        withdrawn=standing.withdrawn,
+    )
+    in_groups = {c for g in groups for c in g.couples}
+    booby: tuple[int, ...] = ()
+    if setup.booby:
+        booby = booby_couples(
+            standing.wins,
+            standing.played,
+            games=drive.games,
+            withdrawn=standing.withdrawn,
+            exclude=in_groups,
+            every_game=not setup.booby_late_couples,
+        )
+    jackpot: tuple[int, ...] = ()
+    if setup.jackpot_threshold is not None and setup.jackpot_amount is not None:
+        jackpot = jackpot_winners(
+            standing.wins, setup.jackpot_threshold, withdrawn=standing.withdrawn
+        )
+    return Computed(groups, booby, jackpot)
+
+
+def _award_row(award: Award) -> dict[str, Any]:
+    return {
+        "couple": award.couple.number,
+        "amount": _money(award.amount),
+        "description": award.description,
+        "how": award.how,
+        "tie": award.tie_id,
+    }
+
+
+def _entry(
+    prize: dict[str, Any],
+    couples: Sequence[int],
+    wins: int | None,
+    tie: Tie | None,
+    awards: list[Award],
+    preview_how: str = "direct",
+) -> dict[str, Any]:
+    """One prize: its status (awarded, tie, empty), its couples, and its awards."""
+    if awards:
+        status = "awarded"
+        rows = [_award_row(a) for a in awards]
+    elif not couples or (tie is not None and tie.state == "settled" and tie.method == "empty"):
+        status, rows = "empty", []
+    elif len(couples) == 1 and tie is None:
+        status = "awarded"
+        rows = [
+            {
+                "couple": couples[0],
+                "amount": prize.get("amount"),
+                "description": prize.get("description", ""),
+                "how": preview_how,
+                "tie": None,
+            }
+        ]
+    else:
+        status, rows = "tie", []
+    return {
+        "prize": prize,
+        "couples": list(couples),
+        "wins": wins,
+        "status": status,
+        "tie": tie.pk if tie is not None else None,
+        "awards": rows,
+    }
+
+
+def prize_table(drive: Drive) -> dict[str, Any]:
+    """Every prize of the drive: the places (awarded to one couple, tied, or explicitly empty
+    when there are fewer couples than places), the booby prize, the jackpot and the cookie
+    jar. ``opened`` says whether the ties were opened (the awards are then stored ones)."""
+    setup = setup_of(drive)
+    standing = Standing.of(drive)
+    computed = compute(drive, setup, standing)
+    places = {p.place: p for p in PrizePlace.objects.filter(drive=drive)}
+    ties = list(Tie.objects.filter(drive=drive).order_by("id"))
+    awards = list(Award.objects.filter(drive=drive).select_related("couple"))
+    tie_of_place: dict[int, Tie] = {}
+    for tie in ties:
+        if tie.kind == Tie.Kind.PLACE:
+            for p in tie.places:
+                if tie.state != Tie.State.SETTLED or tie.method in ("split", "empty"):
+                    tie_of_place[p] = tie
+                else:
+                    tie_of_place.setdefault(p, tie)
+    rows = []
+    for place in range(1, setup.prize_places + 1):
+        group = next((g for g in computed.groups if place in g.prizes), None)
+        tie = tie_of_place.get(place)
+        got = [a for a in awards if a.kind == Award.Kind.PLACE and a.place == place]
+        if not got and tie is not None and tie.method == "split":
+            got = [a for a in awards if a.tie_id == tie.pk]
+        entry = _entry(
+            prize_of(places, place),
+            group.couples if group else (),
+            group.wins if group else None,
+            tie,
+            got,
+        )
+        if group is None:
+            entry["reason"] = "fewer couples than prize places"
+        rows.append({"place": place} | entry)
+    by_key = {t.key: t for t in ties}
+    booby: dict[str, Any] = {"enabled": setup.booby}
+    if setup.booby:
+        # The rule (RULES.md §8): only couples who played every game, unless the organizer let
+        # the late ones in; the couples it leaves out are named, not silently passed over.
+        booby["every_game"] = not setup.booby_late_couples
+        booby["games"] = drive.games
+        prized = {c for g in computed.groups for c in g.couples}
+        booby["left_out"] = [
+            {
+                "couple": r.couple.number,
+                "name": f"{r.couple.player1} & {r.couple.player2}",
+                "played": r.played,
+                "wins": r.wins,
+            }
+            for r in sorted(standing.records, key=lambda r: r.couple.number)
+            if booby["every_game"]
+            and r.played < drive.games
+            and not r.couple.withdrawn
+            and r.couple.number not in prized
+        ]
+        prize = {"amount": _money(setup.booby_amount), "description": setup.booby_description}
+        fewest = standing.wins[computed.booby[0]] if computed.booby else None
+        booby |= _entry(
+            prize,
+            computed.booby,
+            fewest,
+            by_key.get("booby"),
+            [a for a in awards if a.kind == Award.Kind.BOOBY],
+        )
+    jackpot: dict[str, Any] = {
+        "enabled": setup.jackpot_threshold is not None and setup.jackpot_amount is not None,
+        "threshold": setup.jackpot_threshold,
+        "amount": _money(setup.jackpot_amount),
+        "couples": list(computed.jackpot),
+        "shares": {},
+    }
+    if computed.jackpot and setup.jackpot_amount is not None:
+        shares = split_money(setup.jackpot_amount, computed.jackpot)
+        jackpot["shares"] = {str(c): _money(s) for c, s in shares.items()}
+    return {
+        "currency": drive.currency,
+        "ranking": drive.ranking,
+        "night_over": night_over(drive),
+        "opened": bool(ties) or bool(awards),
+        "places": rows,
+        "booby": booby,
+        "jackpot": jackpot,
+        "cookie_jar": cookie_jar_view(drive, standing=standing, setup=setup),
+    }
+
+
+# --- ties ----------------------------------------------------------------------------------------
+
+
+def _who(user: Any) -> str | None:
+    return user.get_username() if user is not None else None
+
+
+def tie_view(tie: Tie) -> dict[str, Any]:
+    """A tie with each choice (asked, applied, who, when), the method, the cut rounds with
+    their cards, the play-off matches and the awards."""
+    choices = TieChoice.objects.filter(tie=tie).select_related("couple", "user")
+    cards = CutCard.objects.filter(tie=tie).select_related("couple", "user")
+    matches = PlayoffMatch.objects.filter(tie=tie).select_related("a", "b", "winner", "user")
+    rounds: dict[int, dict[str, Any]] = {}
+    for card in cards:
+        row = rounds.setdefault(
+            card.round,
+            {
+                "round": card.round,
+                "cards": {},
+                "seed": card.seed,
+                "by": _who(card.user),
+                "channel": card.channel,
+                "at": card.at.isoformat(),
+            },
+        )
+        row["cards"][str(card.couple.number)] = card.card
+    return {
+        "id": tie.pk,
+        "key": tie.key,
+        "kind": tie.kind,
+        "places": tie.places,
+        "couples": tie.couples,
+        "state": tie.state,
+        "method": tie.method or None,
+        "playing": tie.playing,
+        "forfeits": tie.forfeits,
+        "winner": tie.winner,
+        "decided_by": _who(tie.decided_by),
+        "decided_channel": tie.decided_channel or None,
+        "decided_at": tie.decided_at.isoformat() if tie.decided_at else None,
+        "choices": [
+            {
+                "couple": c.couple.number,
+                "asked": c.asked,
+                "choice": c.choice,
+                "by": _who(c.user),
+                "channel": c.channel,
+                "at": c.at.isoformat(),
+            }
+            for c in choices
+        ],
+        "cut_rounds": [rounds[n] for n in sorted(rounds)],
+        "matches": [
+            {
+                "round": m.round,
+                "match": [m.a.number, m.b.number] if m.b else [m.a.number],
+                "bye": m.b is None,
+                "winner": m.winner.number if m.winner else None,
+                "points": (
+                    [m.winner_points, m.loser_points] if m.winner_points is not None else None
+                ),
+                "verdict": m.verdict or None,
+                "by": _who(m.user),
+                "channel": m.channel or None,
+                "at": m.at.isoformat() if m.at else None,
+            }
+            for m in matches
+        ],
+        "awards": [_award_row(a) for a in tie.awards.select_related("couple")],
+    }
+
+
+def ties_list(drive: Drive) -> list[dict[str, Any]]:
+    return [tie_view(t) for t in Tie.objects.filter(drive=drive).select_related("decided_by")]
+
+
+# --- cookie jar ----------------------------------------------------------------------------------
+
+
+def carried_in(drive: Drive) -> Decimal:
+    """What the cookie jar carries in from the club's previous drives (see the module text)."""
+    earlier = list(
+        Drive.objects.filter(club_id=drive.club_id)
+        .exclude(pk=drive.pk)
+        .filter(date__lte=drive.date)
+        .order_by("date", "id")
+    )
+    earlier = [d for d in earlier if (d.date, d.pk) < (drive.date, drive.pk)]
+    if not earlier:
+        return ZERO
+    ids = [d.pk for d in earlier]
+    setups = {s.drive_id: s for s in PrizeSetup.objects.filter(drive_id__in=ids)}
+    draws = {d.drive_id: d for d in CookieJarDraw.objects.filter(drive_id__in=ids)}
+    entrants: dict[int, int] = {}
+    for drive_id in Couple.objects.filter(drive_id__in=ids, cookie_jar=True).values_list(
+        "drive_id", flat=True
+    ):
+        entrants[drive_id] = entrants.get(drive_id, 0) + 1
+    carry = ZERO
+    for d in earlier:
+        setup = setups.get(d.pk) or PrizeSetup(drive=d)
+        if not jar_on(setup, entrants.get(d.pk, 0)):
+            continue
+        draw = draws.get(d.pk)
+        if draw is None:
+            carry = carry + setup.buy_in * entrants.get(d.pk, 0)
+        elif draw.winners:
+            carry = ZERO
+        else:
+            carry = draw.pot
+    return Decimal(carry).quantize(Decimal("0.01"))
+
+
+def cookie_jar_view(
+    drive: Drive, *, standing: Standing | None = None, setup: PrizeSetup | None = None
+) -> dict[str, Any]:
+    """The jar: entrants, pot (buy-ins and what it carried in), the drawn games (with the seed,
+    or "hat"), the winners, and what it carries over to the club's next drive; on when the
+    set-up says so or any couple bought in (``needs_buy_in``: couples bought in and no buy-in
+    is set yet)."""
+    setup = setup or setup_of(drive)
+    if not setup.cookie_jar:
+        bought = len(standing.cookie_jar) if standing is not None else bought_in(drive)
+        if not jar_on(setup, bought):
+            return {"enabled": False}
+    draw = CookieJarDraw.objects.filter(drive=drive).select_related("user").first()
+    if draw is not None:
+        entrants, pot, carried = list(draw.entrants), draw.pot, draw.carried_in
+    else:
+        standing = standing or Standing.of(drive)
+        entrants = sorted(standing.cookie_jar)
+        carried = carried_in(drive)
+        pot = setup.buy_in * len(entrants) + carried
+    out: dict[str, Any] = {
+        "enabled": True,
+        "k": setup.cookie_jar_k,
+        "buy_in": _money(setup.buy_in),
+        "entrants": entrants,
+        "carried_in": _money(carried),
+        "pot": _money(pot),
+        "drawn": None,
+        "winners": [],
+        "status": "not-drawn",
+        "needs_buy_in": draw is None and bool(entrants) and setup.buy_in == 0,
+        "carried_over": None,
+        "tie": None,
+        "awards": [],
+    }
+    if draw is not None:
+        out["drawn"] = {
+            "games": draw.games,
+            "method": draw.method,
+            "seed": draw.seed,
+            "by": _who(draw.user),
+            "channel": draw.channel,
+            "at": draw.at.isoformat(),
+        }
+        out["winners"] = draw.winners
+        if not draw.winners:
+            out["status"], out["carried_over"] = "carried-over", _money(draw.pot)
+        else:
+            tie = Tie.objects.filter(drive=drive, key="cookie-jar").first()
+            awards = Award.objects.filter(drive=drive, kind=Award.Kind.COOKIE_JAR)
+            out["awards"] = [_award_row(a) for a in awards.select_related("couple")]
+            out["tie"] = tie.pk if tie else None
+            out["status"] = "awarded" if out["awards"] else "tie"
+            if tie is not None and tie.method == "empty":
+                out["status"] = "empty"
+    return out
+
+
+def prizes_export(drive: Drive) -> dict[str, Any]:
+    """The export's ``prize_setup`` (the stored set-up with every prize place, null when none
+    was stored), ``prizes`` (the prize table), ``ties`` (each with its ``created_at`` and every
+    ``cut_cards`` row besides the views' fields), ``awards`` (every award, its tie by key) and
+    ``cookie_jar``: everything ``scoring.records.restore`` needs to bring the prizes back."""
+    table = prize_table(drive)
+    prizes: list[dict[str, Any]] = [{"kind": "place"} | row for row in table["places"]]
+    if table["booby"]["enabled"]:
+        prizes.append({"kind": "booby"} | table["booby"])
+    if table["jackpot"]["enabled"]:
+        prizes.append({"kind": "jackpot"} | table["jackpot"])
+    ties = []
+    for tie in Tie.objects.filter(drive=drive).select_related("decided_by"):
+        cards = CutCard.objects.filter(tie=tie).select_related("couple", "user")
+        ties.append(
+            tie_view(tie)
+            | {
+                "created_at": tie.created_at.isoformat(),
+                "cut_cards": [
+                    {
+                        "round": c.round,
+                        "couple": c.couple.number,
+                        "card": c.card,
+                        "seed": c.seed,
+                        "by": _who(c.user),
+                        "channel": c.channel,
+                        "at": c.at.isoformat(),
+                    }
+                    for c in cards.order_by("round", "id")
+                ],
+            }
+        )
+    awards = Award.objects.filter(drive=drive).select_related("couple", "tie", "user")
+    return {
+        "prize_setup": _setup_export(drive),
+        "prizes": prizes,
+        "ties": ties,
+        "awards": [
+            {
+                "kind": a.kind,
+                "place": a.place,
+                "couple": a.couple.number,
+                "amount": _money(a.amount),
+                "description": a.description,
+                "how": a.how,
+                "tie": a.tie.key if a.tie else None,
+                "by": _who(a.user),
+                "channel": a.channel or None,
+                "at": a.at.isoformat(),
+            }
+            for a in awards.order_by("id")
+        ],
+        "cookie_jar": table["cookie_jar"],
+    }
+
+
+def _setup_export(drive: Drive) -> dict[str, Any] | None:
+    setup = PrizeSetup.objects.filter(drive=drive).first()
+    if setup is None:
+        return None
+    return {
+        "prize_places": setup.prize_places,
+        "places": [
+            {"place": p.place, "amount": _money(p.amount), "description": p.description}
+            for p in PrizePlace.objects.filter(drive=drive).order_by("place")
+        ],
+        "booby": setup.booby,
+        "booby_amount": _money(setup.booby_amount),
+        "booby_description": setup.booby_description,
+        "booby_late_couples": setup.booby_late_couples,
+        "cookie_jar": jar_on(setup, bought_in(drive)),
+        "cookie_jar_k": setup.cookie_jar_k,
+        "buy_in": _money(setup.buy_in),
+        "jackpot_threshold": setup.jackpot_threshold,
+        "jackpot_amount": _money(setup.jackpot_amount),
+        "cut_ace_high": setup.cut_ace_high,
+        "cut_high_wins": setup.cut_high_wins,
+        "house_rule": setup.house_rule,
+        "updated_at": setup.updated_at.isoformat(),
+    }

@@ -1,0 +1,765 @@
+"""Writes of the prizes (RULES.md §8–§10): the prize set-up, opening the ties at the end of
+the night (and awarding the places nobody shares), each tied couple's choice, the decision,
+the cut (cards recorded at the table, or drawn by the system from a recorded seed), the
+play-off (a knock-out with byes, its games validated like any game), and the cookie jar draw.
+
+The seed of a system draw (a cut, the cookie jar's games) is drawn here by ``new_seed``, never
+chosen by a caller: it is recorded with the draw, shown and exported, so the draw can be
+replayed through the engine (``engine.prizes.draw_cut``, ``draw_cookie_jar_games``) and checked.
+
+Like every service: one transaction, the drive row locked (``drives.services._lock``), input
+checked, an audit entry written, a ``ServiceError`` with a code for anything refused. The
+rules themselves are the engine's (``engine.prizes``); this module stores what happened.
+
+Competition ranking: a tie covering several prize places (1, 1, 3 → the two first-placed
+couples cover prizes 1 and 2) is split over the combined money; settled by a cut or play-off,
+the winner takes the first place covered and the others go on to a new tie for the rest
+(a forfeit gives up the higher place only). A prize in kind cannot be split.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Mapping
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from drives.errors import Conflict, NotFound, ServiceError
+from drives.models import Couple, Drive
+from drives.services import SYSTEM, Actor, _lock, _require_open, audit
+from engine.cards import Card, CardError
+from engine.prizes import (
+    CHOICES,
+    Bracket,
+    PrizeError,
+    TieDecision,
+    cookie_jar_winners,
+    decide_tie,
+    draw_cookie_jar_games,
+    draw_cut,
+    judge_cut,
+    split_money,
+)
+from scoring.models import (
+    Award,
+    CookieJarDraw,
+    CutCard,
+    PlayoffMatch,
+    PrizePlace,
+    PrizeSetup,
+    Tie,
+    TieChoice,
+)
+from scoring.prizes.selectors import (
+    Standing,
+    bought_in,
+    carried_in,
+    compute,
+    jar_on,
+    night_over,
+)
+from scoring.services import _judge_points
+
+MAX_PLACES = 20
+MAX_MONEY = Decimal("99999999.99")
+SETUP_FIELDS = (
+    "prize_places", "prizes", "booby", "booby_prize", "booby_late_couples", "cookie_jar",
+    "cookie_jar_k", "buy_in", "jackpot_threshold", "jackpot_amount", "cut_ace_high",
+    "cut_high_wins", "house_rule",
+)  # fmt: skip
+COOKIE_FIELDS = ("cookie_jar", "cookie_jar_k", "buy_in")
+CUT_FIELDS = ("cut_ace_high", "cut_high_wins")
+
+
+def _error(error: PrizeError, status: int = 422) -> ServiceError:
+    return ServiceError(error.code, error.message, status=status, couples=list(error.couples))
+
+
+# --- set-up --------------------------------------------------------------------------------------
+
+
+def _setup(drive: Drive) -> PrizeSetup:
+    setup, _ = PrizeSetup.objects.get_or_create(drive=drive)
+    return setup
+
+
+def _bad(field: str, message: str) -> ServiceError:
+    return ServiceError("bad_field", message, field=field)
+
+
+def _amount(field: str, value: Any, *, nullable: bool = False) -> Decimal | None:
+    if value is None and nullable:
+        return None
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise _bad(field, f'{field} is an amount to the cent, like "25.50".')
+    try:
+        amount = Decimal(str(value))
+    except InvalidOperation:
+        raise _bad(field, f"{value!r} is not an amount.") from None
+    if not amount.is_finite() or amount < 0 or amount > MAX_MONEY:
+        raise _bad(field, f"{field} must be between 0 and {MAX_MONEY}.")
+    if amount != amount.quantize(Decimal("0.01")):
+        raise _bad(field, f"{value} is not to the cent.")
+    return amount.quantize(Decimal("0.01"))
+
+
+def _int(field: str, value: Any, low: int, high: int, *, nullable: bool = False) -> int | None:
+    if value is None and nullable:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise _bad(field, f"{field} must be a whole number from {low} to {high}.")
+    return value
+
+
+def _bool(field: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise _bad(field, f"{field} must be true or false.")
+    return value
+
+
+def _prize(field: str, value: Any) -> tuple[Decimal | None, str]:
+    """``{"amount": "50.00"}`` or ``{"description": "a turkey"}`` (or null: no prize set)."""
+    if value is None:
+        return None, ""
+    if not isinstance(value, dict) or set(value) - {"amount", "description"}:
+        raise _bad(field, f'{field}: give {{"amount": "50.00"}} or {{"description": "…"}}.')
+    amount = _amount(field, value.get("amount"), nullable=True)
+    description = value.get("description") or ""
+    if not isinstance(description, str) or len(description.strip()) > 200:
+        raise _bad(field, f"{field}: a description is text of at most 200 characters.")
+    if amount is None and not description.strip():
+        raise _bad(field, f"{field}: give an amount or a description.")
+    return amount, description.strip()
+
+
+def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) -> PrizeSetup:
+    """Change the drive's prize set-up. Places, prizes, booby, jackpot and house rule are
+    fixed once the ties are opened (409 prizes_opened); how a cut is won once the first card
+    of a cut is recorded (409 cut_started); the cookie jar once drawn (409 cookie_jar_drawn)."""
+    unknown = sorted(set(fields) - set(SETUP_FIELDS))
+    if unknown:
+        raise ServiceError(
+            "unknown_field", f"Unknown prize setting: {unknown[0]}.", field=unknown[0]
+        )
+    with transaction.atomic():
+        drive = _lock(drive)
+        _require_open(drive)
+        setup = _setup(drive)
+        prize_fields = set(fields) - set(COOKIE_FIELDS) - set(CUT_FIELDS)
+        if prize_fields and (
+            Tie.objects.filter(drive=drive).exclude(kind=Tie.Kind.COOKIE_JAR).exists()
+            or Award.objects.filter(drive=drive).exclude(kind=Award.Kind.COOKIE_JAR).exists()
+        ):
+            raise Conflict("prizes_opened", "The ties are opened: the prizes are fixed.")
+        if set(fields) & set(CUT_FIELDS) and CutCard.objects.filter(tie__drive=drive).exists():
+            raise Conflict("cut_started", "A cut has begun: how a cut is won is fixed.")
+        if set(fields) & set(COOKIE_FIELDS) and CookieJarDraw.objects.filter(drive=drive).exists():
+            raise Conflict("cookie_jar_drawn", "The cookie jar is drawn: it is fixed.")
+        old = _setup_dict(setup, drive)
+        places = fields.get("prize_places", setup.prize_places)
+        setup.prize_places = _int("prize_places", places, 0, MAX_PLACES)  # type: ignore[assignment]
+        if "prizes" in fields:
+            prizes = fields["prizes"]
+            if not isinstance(prizes, list) or len(prizes) > setup.prize_places:
+                raise _bad("prizes", f"prizes is a list of at most {setup.prize_places} prizes.")
+            cleaned = [_prize(f"prizes[{i}]", p) for i, p in enumerate(prizes)]
+            PrizePlace.objects.filter(drive=drive).delete()
+            PrizePlace.objects.bulk_create(
+                PrizePlace(drive=drive, place=i, amount=amount, description=text)
+                for i, (amount, text) in enumerate(cleaned, 1)
+                if amount is not None or text
+            )
+        else:
+            PrizePlace.objects.filter(drive=drive, place__gt=setup.prize_places).delete()
+        for name in ("booby", "booby_late_couples", "cookie_jar", "cut_ace_high", "cut_high_wins"):
+            if name in fields:
+                setattr(setup, name, _bool(name, fields[name]))
+        if "cookie_jar" in fields and not setup.cookie_jar:
+            bought = bought_in(drive)
+            if bought:
+                raise ServiceError(
+                    "couples_bought_in",
+                    f"{bought} couple(s) bought into the cookie jar at the door: it stays on "
+                    "while any couple is in it (take them out on the couples page first).",
+                    field="cookie_jar",
+                )
+        if "booby_prize" in fields:
+            setup.booby_amount, setup.booby_description = _prize(
+                "booby_prize", fields["booby_prize"]
+            )
+        if "cookie_jar_k" in fields:
+            setup.cookie_jar_k = _int("cookie_jar_k", fields["cookie_jar_k"], 1, drive.games)  # type: ignore[assignment]
+        if setup.cookie_jar_k > drive.games:
+            setup.cookie_jar_k = drive.games
+        if "buy_in" in fields:
+            setup.buy_in = _amount("buy_in", fields["buy_in"])  # type: ignore[assignment]
+        if "jackpot_threshold" in fields:
+            setup.jackpot_threshold = _int(
+                "jackpot_threshold", fields["jackpot_threshold"], 1, drive.games, nullable=True
+            )
+        if "jackpot_amount" in fields:
+            setup.jackpot_amount = _amount(
+                "jackpot_amount", fields["jackpot_amount"], nullable=True
+            )
+        if (setup.jackpot_threshold is None) != (setup.jackpot_amount is None):
+            raise _bad("jackpot_amount", "A jackpot needs both a threshold and an amount.")
+        if "house_rule" in fields:
+            if fields["house_rule"] not in PrizeSetup.HouseRule.values:
+                raise _bad("house_rule", "house_rule is none, always-cut or always-split.")
+            setup.house_rule = fields["house_rule"]
+        setup.updated_at = timezone.now()
+        setup.save()
+        new = _setup_dict(setup, drive)
+        audit(drive, actor, "prizes.setup", subject=drive.slug, old=old, new=new)
+    return setup
+
+
+def _setup_dict(setup: PrizeSetup, drive: Drive) -> dict[str, Any]:
+    places = PrizePlace.objects.filter(drive=drive).order_by("place")
+    return {
+        "prize_places": setup.prize_places,
+        "prizes": {str(p.place): str(p.amount) if p.amount is not None else p.description
+                   for p in places},
+        "booby": setup.booby,
+        "booby_late_couples": setup.booby_late_couples,
+        "cookie_jar": setup.cookie_jar,
+        "cookie_jar_k": setup.cookie_jar_k,
+        "buy_in": str(setup.buy_in),
+        "jackpot": [setup.jackpot_threshold, str(setup.jackpot_amount)],
+        "cut_ace_high": setup.cut_ace_high,
+        "cut_high_wins": setup.cut_high_wins,
+        "house_rule": setup.house_rule,
+    }  # fmt: skip
+
+
+# --- opening the ties ----------------------------------------------------------------------------
+
+
+def _couples(drive: Drive, numbers: Iterable[int]) -> dict[int, Couple]:
+    return {c.number: c for c in Couple.objects.filter(drive=drive, number__in=list(numbers))}
+
+
+def _award(
+    drive: Drive,
+    actor: Actor,
+    kind: str,
+    couple: Couple,
+    *,
+    place: int | None = None,
+    amount: Decimal | None = None,
+    description: str = "",
+    how: str = Award.How.DIRECT,
+    tie: Tie | None = None,
+) -> Award:
+    return Award.objects.create(
+        drive=drive,
+        kind=kind,
+        place=place,
+        couple=couple,
+        amount=amount,
+        description=description,
+        how=how,
+        tie=tie,
+        user=actor.account,
+        channel=actor.channel,
+    )
+
+
+def _place_prize(drive: Drive, place: int) -> tuple[Decimal | None, str]:
+    row = PrizePlace.objects.filter(drive=drive, place=place).first()
+    return (row.amount, row.description) if row else (None, "")
+
+
+def prizes_open_ties(*, drive: Drive, actor: Actor = SYSTEM, force: bool = False) -> list[Tie]:
+    """After the last game (or earlier with ``force``, the organizer's call): award every
+    prize place, booby prize and jackpot nobody shares, and open a tie for each shared one.
+    Pressing again changes nothing; if the standings changed since, 409 standings_changed."""
+    with transaction.atomic():
+        drive = _lock(drive)
+        _require_open(drive)
+        if not force and not night_over(drive):
+            raise Conflict(
+                "night_not_over", "The last game is not complete: the places are not final yet."
+            )
+        setup = _setup(drive)
+        standing = Standing.of(drive)
+        computed = compute(drive, setup, standing)
+        couples = {r.couple.number: r.couple for r in standing.records}
+        existing = {t.key: t for t in Tie.objects.filter(drive=drive)}
+        awards = list(Award.objects.filter(drive=drive).select_related("couple"))
+        opened: list[Tie] = []
+        created: list[str] = []
+
+        def check_same(key: str, tie: Tie, numbers: tuple[int, ...]) -> None:
+            if list(numbers) != tie.couples:
+                raise Conflict(
+                    "standings_changed",
+                    f"The standings changed since the ties were opened ({key}).",
+                    couples=list(numbers),
+                    opened=tie.couples,
+                )
+
+        def direct(kind: str, couple: int, place: int | None, amount: Any, text: str) -> None:
+            same = [a for a in awards if a.kind == kind and a.place == place and a.tie_id is None]
+            if same:
+                if same[0].couple.number != couple:
+                    raise Conflict(
+                        "standings_changed",
+                        f"The standings changed since the prizes were awarded ({kind} {place}).",
+                    )
+                return
+            _award(drive, actor, kind, couples[couple], place=place, amount=amount,
+                   description=text)  # fmt: skip
+            created.append(f"{kind} {place or ''} → {couple}".replace("  ", " "))
+
+        def open_tie(key: str, kind: str, places: list[int], numbers: tuple[int, ...]) -> None:
+            tie = existing.get(key)
+            if tie is not None:
+                check_same(key, tie, numbers)
+            else:
+                tie = Tie.objects.create(
+                    drive=drive, key=key, kind=kind, places=places, couples=list(numbers)
+                )
+                created.append(f"tie {key}: {list(numbers)}")
+            opened.append(tie)
+
+        for group in computed.groups:
+            if len(group.couples) == 1:
+                place = group.prizes[0]
+                amount, text = _place_prize(drive, place)
+                direct(Award.Kind.PLACE, group.couples[0], place, amount, text)
+            else:
+                key = f"place:{group.prizes[0]}"
+                open_tie(key, Tie.Kind.PLACE, list(group.prizes), group.couples)
+        if len(computed.booby) == 1:
+            direct(Award.Kind.BOOBY, computed.booby[0], None, setup.booby_amount,
+                   setup.booby_description)  # fmt: skip
+        elif computed.booby:
+            open_tie("booby", Tie.Kind.BOOBY, [], computed.booby)
+        if computed.jackpot and setup.jackpot_amount is not None:
+            have = {a.couple.number for a in awards if a.kind == Award.Kind.JACKPOT}
+            if have and have != set(computed.jackpot):
+                raise Conflict("standings_changed", "The jackpot's winners changed.")
+            if not have:
+                how = Award.How.DIRECT if len(computed.jackpot) == 1 else Award.How.SPLIT
+                for number, share in split_money(setup.jackpot_amount, computed.jackpot).items():
+                    _award(drive, actor, Award.Kind.JACKPOT, couples[number], amount=share,
+                           how=how)  # fmt: skip
+                created.append(f"jackpot → {list(computed.jackpot)}")
+        if created:
+            audit(drive, actor, "prizes.open", subject=drive.slug, new=created,
+                  note="before the last game was complete" if force else "")  # fmt: skip
+    return opened
+
+
+# --- the tie procedure ---------------------------------------------------------------------------
+
+
+def tie_get(drive: Drive, tie_id: Any) -> Tie:
+    tie = Tie.objects.filter(drive=drive, pk=tie_id).first() if isinstance(tie_id, int) else None
+    if tie is None:
+        raise NotFound("no_such_tie", f"There is no tie {tie_id}.", tie=tie_id)
+    return tie
+
+
+def _locked_tie(tie: Tie) -> tuple[Drive, Tie, PrizeSetup]:
+    drive = _lock(tie.drive)
+    _require_open(drive)
+    tie = Tie.objects.select_for_update().get(pk=tie.pk)
+    tie.drive = drive
+    return drive, tie, _setup(drive)
+
+
+def tie_choose(*, tie: Tie, couple: Any, choice: Any, actor: Actor = SYSTEM) -> TieChoice:
+    """Record a tied couple's choice: split, cut, play-off or forfeit. A house rule replaces
+    it (always-cut: split or play-off become cut; always-split: cut or play-off become split).
+    A couple may change its mind until the tie is decided; every choice is kept."""
+    with transaction.atomic():
+        drive, tie, setup = _locked_tie(tie)
+        if tie.state != Tie.State.OPEN:
+            raise Conflict("tie_decided", "This tie is already decided.", tie=tie.pk)
+        if couple not in tie.couples or isinstance(couple, bool):
+            raise ServiceError(
+                "not_in_tie", f"Couple {couple} is not in this tie ({tie.couples}).",
+                couples=tie.couples,
+            )  # fmt: skip
+        if choice not in CHOICES:
+            raise ServiceError("bad_choice", "Choose split, cut, play-off or forfeit.")
+        applied = choice
+        if setup.house_rule == PrizeSetup.HouseRule.ALWAYS_CUT and choice != "forfeit":
+            applied = "cut"
+        elif setup.house_rule == PrizeSetup.HouseRule.ALWAYS_SPLIT and choice != "forfeit":
+            applied = "split"
+        row = TieChoice.objects.create(
+            tie=tie,
+            couple=Couple.objects.get(drive=drive, number=couple),
+            asked=choice,
+            choice=applied,
+            user=actor.account,
+            channel=actor.channel,
+        )
+        audit(drive, actor, "tie.choice", subject=f"{tie.key} couple {couple}",
+              new={"asked": choice, "choice": applied})  # fmt: skip
+    return row
+
+
+def _latest_choices(tie: Tie) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for number, choice in (
+        TieChoice.objects.filter(tie=tie)
+        .order_by("at", "id")
+        .values_list("couple__number", "choice")
+    ):
+        out[number] = choice
+    return out
+
+
+def _prizes_of(
+    drive: Drive, tie: Tie, setup: PrizeSetup
+) -> list[tuple[int | None, Decimal | None, str]]:
+    if tie.kind == Tie.Kind.PLACE:
+        return [(p, *_place_prize(drive, p)) for p in tie.places]
+    if tie.kind == Tie.Kind.BOOBY:
+        return [(None, setup.booby_amount, setup.booby_description)]
+    draw = CookieJarDraw.objects.get(drive=drive)
+    return [(None, draw.pot, "")]
+
+
+def _award_kind(tie: Tie) -> str:
+    return {"place": Award.Kind.PLACE, "booby": Award.Kind.BOOBY}.get(
+        tie.kind, Award.Kind.COOKIE_JAR
+    )
+
+
+def _settle(drive: Drive, tie: Tie, setup: PrizeSetup, winner: int, how: str, actor: Actor) -> None:
+    """``winner`` takes the tie's (first) prize; under competition ranking the others go on to
+    a tie for the places left (one couple left: it takes them)."""
+    prizes = _prizes_of(drive, tie, setup)
+    couples = _couples(drive, tie.couples)
+    place, amount, text = prizes[0]
+    _award(drive, actor, _award_kind(tie), couples[winner], place=place, amount=amount,
+           description=text, how=how, tie=tie)  # fmt: skip
+    tie.state, tie.winner = Tie.State.SETTLED, winner
+    tie.save()
+    rest = [c for c in tie.couples if c != winner]
+    if tie.kind == Tie.Kind.PLACE and len(tie.places) > 1:
+        if len(rest) == 1:
+            for p, amount, text in prizes[1:]:
+                _award(drive, actor, Award.Kind.PLACE, couples[rest[0]], place=p,
+                       amount=amount, description=text, how=how, tie=tie)  # fmt: skip
+        else:
+            Tie.objects.create(drive=drive, key=f"place:{tie.places[1]}", kind=Tie.Kind.PLACE,
+                               places=tie.places[1:], couples=rest)  # fmt: skip
+    audit(drive, actor, "tie.settle", subject=tie.key, new={"winner": winner, "how": how})
+
+
+def tie_decide(*, tie: Tie, actor: Actor = SYSTEM) -> Tie:
+    """Apply the choice rule (RULES.md §9) to the couples' choices: split (shares to the cent
+    of the combined money), award (the others forfeited), empty (all forfeited), or a cut or
+    play-off to be held (the play-off's first round is drawn)."""
+    with transaction.atomic():
+        drive, tie, setup = _locked_tie(tie)
+        if tie.state != Tie.State.OPEN:
+            raise Conflict("tie_decided", "This tie is already decided.", tie=tie.pk)
+        choices = _latest_choices(tie)
+        missing = [c for c in tie.couples if c not in choices]
+        if missing:
+            raise Conflict(
+                "answer_needed",
+                f"Couple(s) {', '.join(map(str, missing))} must choose first.",
+                couples=missing,
+            )
+        try:
+            decision = decide_tie(choices)
+        except PrizeError as error:
+            raise _error(error, 409) from None
+        prizes = _prizes_of(drive, tie, setup)
+        in_kind = any(amount is None and text for _, amount, text in prizes)
+        if decision.method == "split" and in_kind and setup.house_rule == "always-split":
+            # A club that always splits cannot split a thing: the couples cut for it.
+            decision = TieDecision("cut", decision.couples, decision.forfeits)
+        if decision.method == "split":
+            if in_kind:
+                raise ServiceError(
+                    "cannot_split",
+                    "A prize in kind cannot be split: the couples must choose cut or play-off.",
+                    couples=list(decision.couples),
+                )
+            amounts = [amount for _, amount, _ in prizes]
+            if all(a is None for a in amounts):
+                shares: dict[int, Decimal | None] = dict.fromkeys(decision.couples)
+            else:
+                total = sum((a or Decimal(0) for a in amounts), Decimal("0.00"))
+                shares = dict(split_money(total, decision.couples))
+        tie.method = decision.method
+        tie.playing, tie.forfeits = list(decision.couples), list(decision.forfeits)
+        tie.decided_by, tie.decided_channel, tie.decided_at = (
+            actor.account,
+            actor.channel,
+            timezone.now(),
+        )
+        tie.state = Tie.State.DECIDED
+        tie.save()
+        audit(drive, actor, "tie.decide", subject=tie.key, old=choices,
+              new={"method": decision.method, "couples": list(decision.couples),
+                   "forfeits": list(decision.forfeits)})  # fmt: skip
+        if decision.method == "split":
+            couples = _couples(drive, decision.couples)
+            for number, share in shares.items():
+                _award(drive, actor, _award_kind(tie), couples[number], place=prizes[0][0],
+                       amount=share, description=prizes[0][2] if share is None else "",
+                       how=Award.How.SPLIT, tie=tie)  # fmt: skip
+            tie.state = Tie.State.SETTLED
+            tie.save()
+        elif decision.method == "empty":
+            tie.state = Tie.State.SETTLED
+            tie.save()
+        elif decision.method == "award":
+            _settle(drive, tie, setup, decision.couples[0], Award.How.FORFEIT, actor)
+        elif decision.method == "play-off":
+            _store_round(tie, Bracket(decision.couples).current, 1)
+    return tie
+
+
+# --- cut -----------------------------------------------------------------------------------------
+
+
+def _cut_contenders(tie: Tie, setup: PrizeSetup) -> tuple[list[int], int]:
+    """The couples still cutting, and the number of rounds held."""
+    rounds: dict[int, dict[int, Card]] = {}
+    for rnd, number, card in CutCard.objects.filter(tie=tie).values_list(
+        "round", "couple__number", "card"
+    ):
+        rounds.setdefault(rnd, {})[number] = Card.parse(card)
+    if not rounds:
+        return list(tie.playing), 0
+    last = max(rounds)
+    judged = judge_cut(rounds[last], ace_high=setup.cut_ace_high, highest=setup.cut_high_wins)
+    return list(judged.lowest), last
+
+
+def _require_cut(tie: Tie) -> None:
+    if tie.state != Tie.State.DECIDED or tie.method != "cut":
+        raise Conflict("not_a_cut", "This tie is not waiting for a cut.", tie=tie.pk,
+                       state=tie.state, method=tie.method or None)  # fmt: skip
+
+
+def tie_cut_record(*, tie: Tie, cards: Mapping[int, Any], actor: Actor = SYSTEM) -> dict[str, Any]:
+    """One round of the cut as cut at the table: the card each couple still in drew. The
+    lowest card wins (aces low unless the set-up says high), or the highest if the set-up says
+    so; equal winning cards cut again. ``lowest`` in the answer names the winning card's
+    couples."""
+    with transaction.atomic():
+        drive, tie, setup = _locked_tie(tie)
+        _require_cut(tie)
+        contenders, held = _cut_contenders(tie, setup)
+        if not isinstance(cards, Mapping) or sorted(cards) != sorted(contenders):
+            raise ServiceError(
+                "wrong_couples",
+                f"Give a card for each couple still cutting: {contenders}.",
+                couples=contenders,
+            )
+        drawn: dict[int, Card] = {}
+        for number, text in cards.items():
+            try:
+                drawn[number] = Card.parse(text)
+            except CardError as error:
+                raise ServiceError(error.code, f"Couple {number}: {error.message}") from None
+        if len(set(drawn.values())) < len(drawn):
+            raise ServiceError("same_card", "Two couples cannot cut the very same card.")
+        try:
+            result = judge_cut(drawn, ace_high=setup.cut_ace_high, highest=setup.cut_high_wins)
+        except PrizeError as error:
+            raise _error(error) from None
+        _store_cut(drive, tie, {held + 1: drawn}, None, actor)
+        if result.decided:
+            _settle(drive, tie, setup, result.lowest[0], Award.How.CUT, actor)
+    return {"round": held + 1, "lowest": list(result.lowest), "decided": result.decided}
+
+
+def new_seed() -> int:
+    """The seed of a system draw, from the operating system's randomness: nobody chooses it."""
+    return secrets.randbits(48)
+
+
+def tie_cut_draw(*, tie: Tie, actor: Actor = SYSTEM) -> dict[str, Any]:
+    """The cut drawn by the system among the couples still cutting, round after round until
+    one has the winning card, from a seed drawn here (``new_seed``) and recorded with every
+    card: ``draw_cut`` with the recorded seed gives the same cards."""
+    seed = new_seed()
+    with transaction.atomic():
+        drive, tie, setup = _locked_tie(tie)
+        _require_cut(tie)
+        contenders, held = _cut_contenders(tie, setup)
+        rounds = draw_cut(
+            contenders, seed, ace_high=setup.cut_ace_high, highest=setup.cut_high_wins
+        )
+        _store_cut(drive, tie, {held + i: dict(r.cards) for i, r in enumerate(rounds, 1)},
+                   seed, actor)  # fmt: skip
+        _settle(drive, tie, setup, rounds[-1].lowest[0], Award.How.CUT, actor)
+    return {
+        "seed": seed,
+        "rounds": [{str(c): str(card) for c, card in r.cards} for r in rounds],
+        "winner": rounds[-1].lowest[0],
+    }
+
+
+def _store_cut(
+    drive: Drive, tie: Tie, rounds: dict[int, dict[int, Card]], seed: int | None, actor: Actor
+) -> None:
+    couples = _couples(drive, tie.couples)
+    CutCard.objects.bulk_create(
+        CutCard(tie=tie, round=rnd, couple=couples[number], card=str(card), seed=seed,
+                user=actor.account, channel=actor.channel)
+        for rnd, cards in rounds.items()
+        for number, card in cards.items()
+    )  # fmt: skip
+    shown = {str(rnd): {str(n): str(c) for n, c in cards.items()} for rnd, cards in rounds.items()}
+    note = f"system draw, seed {seed}" if seed is not None else "cut at the table"
+    audit(drive, actor, "tie.cut", subject=tie.key, new=shown, note=note)
+
+
+# --- play-off ------------------------------------------------------------------------------------
+
+
+def _store_round(tie: Tie, pairs: list[tuple[int, int | None]], number: int) -> None:
+    couples = _couples(tie.drive, tie.couples)
+    PlayoffMatch.objects.bulk_create(
+        PlayoffMatch(tie=tie, round=number, a=couples[a], b=couples[b] if b else None)
+        for a, b in pairs
+    )
+
+
+def _bracket(tie: Tie) -> Bracket:
+    """The play-off as stored, replayed through the engine's bracket."""
+    bracket = Bracket(tuple(tie.playing))
+    matches = PlayoffMatch.objects.filter(tie=tie, winner__isnull=False, b__isnull=False)
+    for a, b, winner in matches.order_by("round", "a__number").values_list(
+        "a__number", "b__number", "winner__number"
+    ):
+        bracket.record((a, b), winner)
+    return bracket
+
+
+def tie_playoff_result(
+    *,
+    tie: Tie,
+    match: Any,
+    winner: Any,
+    points: Any = None,
+    confirm_unusual: Any = False,
+    actor: Actor = SYSTEM,
+) -> dict[str, Any]:
+    """A play-off game's result, validated like any game (the drive's ruleset; an impossible
+    score is refused with the engine's code, an unusual one needs ``confirm_unusual``). When a
+    round is complete the next is drawn; the last winner takes the prize."""
+    if (
+        not isinstance(match, list | tuple)
+        or len(match) != 2
+        or not all(isinstance(c, int) and not isinstance(c, bool) for c in match)
+    ):
+        raise ServiceError("bad_match", "match is the two couples' numbers, like [3, 5].")
+    pair = (min(match), max(match))
+    with transaction.atomic():
+        drive, tie, setup = _locked_tie(tie)
+        if tie.state != Tie.State.DECIDED or tie.method != "play-off":
+            raise Conflict("not_a_playoff", "This tie is not waiting for a play-off.",
+                           tie=tie.pk)  # fmt: skip
+        if winner not in pair or isinstance(winner, bool):
+            raise ServiceError("wrong_couple", f"Couple {winner} is not in the match {list(pair)}.")
+        win_pts, lose_pts, verdict = _judge_points(drive, points, confirm_unusual)
+        bracket = _bracket(tie)
+        before = len(bracket.rounds)
+        try:
+            bracket.record(pair, winner)  # type: ignore[arg-type]
+        except PrizeError as error:
+            raise _error(error, 409 if error.code == "already_played" else 422) from None
+        row = PlayoffMatch.objects.get(tie=tie, round=before, a__number=pair[0])
+        row.winner = Couple.objects.get(drive=drive, number=winner)
+        row.winner_points, row.loser_points = win_pts, lose_pts
+        row.verdict = verdict.code if verdict is not None else ""
+        row.user, row.channel, row.at = actor.account, actor.channel, timezone.now()
+        row.save()
+        audit(drive, actor, "tie.playoff", subject=f"{tie.key} {pair[0]}-{pair[1]}",
+              new={"winner": winner, "points": points})  # fmt: skip
+        if len(bracket.rounds) > before:
+            _store_round(tie, bracket.current, len(bracket.rounds))
+        if bracket.champion is not None:
+            _settle(drive, tie, setup, bracket.champion, Award.How.PLAY_OFF, actor)
+    return {
+        "round": before,
+        "match": list(pair),
+        "winner": winner,
+        "next": [list(p) for p in bracket.pending()],
+        "champion": bracket.champion,
+    }
+
+
+# --- cookie jar ----------------------------------------------------------------------------------
+
+
+def cookie_jar_draw(*, drive: Drive, games: Any = None, actor: Actor = SYSTEM) -> CookieJarDraw:
+    """Draw the cookie jar's K games after the last game: by the system from a seed drawn here
+    (``new_seed``) and recorded (``draw_cookie_jar_games`` with it gives the same games), or
+    ``games`` as drawn from a hat. One winner takes the pot; several open a tie of kind
+    cookie-jar; none: the pot carries over to the club's next drive."""
+    seed: int | None = None
+    with transaction.atomic():
+        drive = _lock(drive)
+        _require_open(drive)
+        setup = _setup(drive)
+        bought = bought_in(drive)
+        if not jar_on(setup, bought):
+            raise ServiceError("cookie_jar_off", "This drive has no cookie jar.")
+        if CookieJarDraw.objects.filter(drive=drive).exists():
+            raise Conflict("cookie_jar_drawn", "The cookie jar is already drawn.")
+        if not night_over(drive):
+            raise Conflict("night_not_over", "Draw the cookie jar after the last game.")
+        if bought and setup.buy_in == 0:
+            raise ServiceError(
+                "no_buy_in",
+                f"{bought} couple(s) bought in, but no buy-in is set: the pot would be "
+                f"{carried_in(drive)}. Set the buy-in first.",
+                field="buy_in",
+            )
+        k = min(setup.cookie_jar_k, drive.games)
+        if games is not None:
+            if (
+                not isinstance(games, list)
+                or len(games) != k
+                or not all(isinstance(g, int) and not isinstance(g, bool) for g in games)
+                or not all(1 <= g <= drive.games for g in games)
+                or len(set(games)) != len(games)
+            ):
+                raise ServiceError(
+                    "bad_games", f"Give {k} different game numbers from 1 to {drive.games}.",
+                    field="games",
+                )  # fmt: skip
+            drawn, method = tuple(games), CookieJarDraw.Method.HAT
+        else:
+            seed = new_seed()
+            drawn, method = draw_cookie_jar_games(drive.games, k, seed), CookieJarDraw.Method.SYSTEM
+        standing = Standing.of(drive)
+        entrants = sorted(standing.cookie_jar)
+        carried = carried_in(drive)
+        pot = setup.buy_in * len(entrants) + carried
+        playing = [c for c in entrants if c not in standing.withdrawn]
+        winners = list(cookie_jar_winners(playing, standing.won_games, drawn))
+        draw = CookieJarDraw.objects.create(
+            drive=drive, method=method, seed=seed if method == "system" else None,
+            games=list(drawn), entrants=entrants, pot=pot, carried_in=carried, winners=winners,
+            user=actor.account, channel=actor.channel,
+        )  # fmt: skip
+        if len(winners) == 1:
+            _award(drive, actor, Award.Kind.COOKIE_JAR,
+                   Couple.objects.get(drive=drive, number=winners[0]), amount=pot)  # fmt: skip
+        elif winners:
+            Tie.objects.create(drive=drive, key="cookie-jar", kind=Tie.Kind.COOKIE_JAR,
+                               couples=winners)  # fmt: skip
+        audit(drive, actor, "cookie_jar.draw", subject=drive.slug,
+              new={"games": list(drawn), "method": method, "seed": draw.seed,
+                   "winners": winners, "pot": str(pot)})  # fmt: skip
+    return draw
