@@ -95,7 +95,7 @@ class ResultVersion(models.Model):
         return f"{self.kind} {self.winner.number} at {self.at:%H:%M:%S}"
 
 
-# --- prizes (RULES.md §8–§10) ---------------------------------------------------------------------
+# --- prizes (docs/rules.md §8–§10) ----------------------------------------------------------------
 # Written by ``scoring.prizes``, read by ``scoring.selectors_prizes``. Couples are named by
 # foreign key where a row is about one couple; a tie's couples, places and the cookie jar's
 # games are small lists of numbers (JSON), fixed when the row is written.

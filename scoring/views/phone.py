@@ -205,7 +205,8 @@ def _couple_context(couple: Couple, answer: dict[str, Any] | None) -> dict[str, 
     now = couple_now(couple)
     card = couple_card(couple)
     holes = [
-        {"game": game, "mark": card["marks"].get(game, "")} for game in range(1, drive.games + 1)
+        {"game": game, "mark": card["marks"].get(game, ""), "absent": _absent(couple, game)}
+        for game in range(1, drive.games + 1)
     ]
     result = now["result"] if now else None
     return {
@@ -228,6 +229,16 @@ def _couple_context(couple: Couple, answer: dict[str, Any] | None) -> dict[str, 
             )
         ),
     }
+
+
+def _absent(couple: Couple, game: int) -> str:
+    """Why the couple does not play ``game``: "late" (it arrived at a later game),
+    "withdrawn" (it left before it), or "" (it plays it, or played it)."""
+    if game < couple.joined_game:
+        return "late"
+    if couple.withdrawn_game is not None and game >= couple.withdrawn_game:
+        return "withdrawn"
+    return ""
 
 
 def _couple_post(request: HttpRequest, couple: Couple) -> dict[str, Any]:
