@@ -10,6 +10,7 @@ counts as a win) are those of ``scoring.selectors``, restated here for one coupl
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
@@ -18,6 +19,7 @@ from django.db.models import F, Q
 from drives.models import Couple, Seat, Table
 from scoring.models import Result, ResultVersion
 from scoring.selectors import LOSS, PENDING, SIT_OUT, SIT_OUT_WIN, WIN
+from scoring.services import undo_open_until
 
 
 def result_versions(drive: Any, game: int) -> dict[int, list[dict[str, Any]]]:
@@ -63,9 +65,10 @@ def _result_of(seat: Seat) -> Result | None:
 
 
 def _result_row(result: Result | None) -> dict[str, Any] | None:
-    if result is None:
+    if result is None or result.state == Result.State.UNDONE:
         return None
     return {
+        "id": result.pk,
         "winner": result.winner.number,
         "points": result.points,
         "state": result.state,
@@ -165,3 +168,20 @@ def couple_card(couple: Couple) -> dict[str, Any]:
         "wins": sum(1 for mark in marks.values() if mark in (WIN, SIT_OUT_WIN)),
         "played": len(marks),
     }
+
+
+def undo_until(now: dict[str, Any] | None, channel: str, couple: Couple | None) -> datetime | None:
+    """Until when the card (``channel``, and ``couple`` for a punch card) that entered the
+    result of ``now`` (``table_now``/``couple_now``) may still undo it, by the rules of
+    ``scoring.services.result_undo``; None if it may not. One query when there is a result."""
+    result = now["result"] if now else None
+    if result is None:
+        return None
+    versions = list(ResultVersion.objects.filter(result_id=result["id"]).order_by("at", "id"))
+    until = undo_open_until(result["state"], versions)
+    entry = versions[-1] if versions else None
+    if until is None or entry is None or entry.channel != channel:
+        return None
+    if entry.couple_id != (couple.pk if couple is not None else None):
+        return None
+    return until

@@ -21,6 +21,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
@@ -30,8 +31,8 @@ from drives.models import AuditEntry, Couple, Drive, Table
 from drives.services import Actor
 from engine.rules import get_ruleset
 from engine.scores import legal_final_scores
-from scoring.selectors_live import couple_card, couple_now, table_now
-from scoring.services import result_confirm, result_record
+from scoring.selectors_live import couple_card, couple_now, table_now, undo_until
+from scoring.services import UNDO_SECONDS, result_confirm, result_record, result_undo
 from scoring.views.live_access import (
     closed_page,
     couple_by_token,
@@ -88,6 +89,8 @@ def _table_context(table: Table, answer: dict[str, Any] | None) -> dict[str, Any
     drive = table.drive
     now = table_now(table)
     result = now["result"] if now else None
+    until = undo_until(now, AuditEntry.Channel.TABLE, None)
+    undo_open = until is not None and timezone.now() < until
     return {
         "drive": drive,
         "table": table,
@@ -96,6 +99,8 @@ def _table_context(table: Table, answer: dict[str, Any] | None) -> dict[str, Any
         "choices": score_choices(drive) if now and not now["sit_out"] else [],
         "key": uuid.uuid4().hex,
         "poll_seconds": TABLE_POLL_SECONDS,
+        "undo_open": undo_open,
+        "undo_seconds": UNDO_SECONDS,
         # What the page shows, in short: its script swaps the page only when this changes.
         "version": "-".join(
             str(part)
@@ -105,6 +110,7 @@ def _table_context(table: Table, answer: dict[str, Any] | None) -> dict[str, Any
                 result["winner"] if result else "",
                 result["state"] if result else "",
                 result["points"] if result else "",
+                "undo" if undo_open else "",
             )
         ),
     }
@@ -112,6 +118,8 @@ def _table_context(table: Table, answer: dict[str, Any] | None) -> dict[str, Any
 
 def _table_post(request: HttpRequest, table: Table) -> dict[str, Any]:
     data = request.POST
+    if data.get("action") == "undo":
+        return _table_undo(table, int_or_none(data.get("game")))
     game = int_or_none(data.get("game"))
     winner = int_or_none(data.get("winner"))
     if game is None or winner is None:
@@ -176,6 +184,40 @@ def _table_post(request: HttpRequest, table: Table) -> dict[str, Any]:
     if recorded.result.state == "pending":
         message += " " + _("The other couple confirms it on their punch card's page.")
     return _answer(recorded.status, "success", message, "stored")
+
+
+def _table_undo(table: Table, game: int | None) -> dict[str, Any]:
+    if game is None:
+        return _answer(422, "error", _("This form has no game: reload the page."), "bad_input")
+    try:
+        result_undo(
+            drive=table.drive, game=game, table=table.number,
+            actor=Actor(channel=AuditEntry.Channel.TABLE),
+        )  # fmt: skip
+    except ServiceError as error:
+        return _answer(error.status, "error", _undo_refused(error), error.code)
+    return _answer(
+        200, "info", _("Undone: this table has no result now. Tap the couple that won."), "undone"
+    )
+
+
+def _undo_refused(error: ServiceError) -> str:
+    """Why an undo was refused, in the hall's words."""
+    if error.code == "undo_closed":
+        return _(
+            "Too late to undo: a result can be undone only in the first minute. "
+            "Tell the desk if it is wrong."
+        )
+    if error.code == "confirmed":
+        return _("The other couple has already confirmed it: too late to undo. Tell the desk.")
+    if error.code == "game_advanced":
+        return _("The next game has started: too late to undo. Tell the desk if it was wrong.")
+    if error.code == "no_result":
+        return _("There is no result to undo at this table.")
+    if error.code in ("answered", "not_yours"):
+        return _("This result has been changed since (at the desk or by the other couple): "
+                 "only the desk can change it now.")  # fmt: skip
+    return error.message
 
 
 # --- the couple page ----------------------------------------------------------------------------
