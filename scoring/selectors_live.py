@@ -18,7 +18,8 @@ from django.db.models import F, Q
 
 from drives.models import Couple, Seat, Table
 from scoring.models import Result, ResultVersion
-from scoring.selectors import LOSS, PENDING, SIT_OUT, SIT_OUT_WIN, WIN
+from scoring.selectors import LOSS, PENDING, SIT_OUT, SIT_OUT_WIN, WIN, standings_for_drive
+from scoring.selectors_prizes import prize_table
 from scoring.services import undo_open_until
 
 
@@ -185,3 +186,45 @@ def undo_until(now: dict[str, Any] | None, channel: str, couple: Couple | None) 
     if entry.couple_id != (couple.pk if couple is not None else None):
         return None
     return until
+
+
+def couple_night(couple: Couple) -> dict[str, Any]:
+    """A couple's own record of a night that is over (the couple page after the close): its
+    place (None when withdrawn), games won and played, the punch card, and the prizes it won
+    or is tied for, from the standings and the prize table. A handful of queries, read once
+    (the page does not poll)."""
+    drive = couple.drive
+    row = next(r for r in standings_for_drive(drive) if r["number"] == couple.number)
+    table = prize_table(drive)
+    currency = table["currency"]
+    prizes: list[dict[str, Any]] = []
+
+    def take(kind: str, place: int | None, entry: dict[str, Any]) -> None:
+        for award in entry.get("awards", []):
+            if award["couple"] == couple.number:
+                prizes.append(
+                    {"kind": kind, "place": place, "amount": award["amount"],
+                     "description": award["description"], "how": award["how"], "tied": False}
+                )  # fmt: skip
+        if entry.get("status") == "tie" and couple.number in entry.get("couples", []):
+            prizes.append({"kind": kind, "place": place, "tied": True})
+
+    for place in table["places"]:
+        take("place", place["place"], place)
+    if table["booby"].get("enabled"):
+        take("booby", None, table["booby"])
+    share = table["jackpot"]["shares"].get(str(couple.number))
+    if share is not None:
+        prizes.append({"kind": "jackpot", "place": None, "amount": share, "description": "",
+                       "how": "split", "tied": False})  # fmt: skip
+    jar = table["cookie_jar"]
+    if jar.get("enabled"):
+        take("cookie-jar", None, jar)
+    return {
+        "place": None if row["withdrawn"] else row["place"],
+        "wins": row["wins"],
+        "played": row["played"],
+        "withdrawn": row["withdrawn"],
+        "prizes": prizes,
+        "currency": currency,
+    }

@@ -31,7 +31,7 @@ from drives.models import AuditEntry, Couple, Drive, Table
 from drives.services import Actor
 from engine.rules import get_ruleset
 from engine.scores import legal_final_scores
-from scoring.selectors_live import couple_card, couple_now, table_now, undo_until
+from scoring.selectors_live import couple_card, couple_night, couple_now, table_now, undo_until
 from scoring.services import UNDO_SECONDS, result_confirm, result_record, result_undo
 from scoring.views.live_access import (
     closed_page,
@@ -230,7 +230,10 @@ def couple_page(request: HttpRequest, token: str) -> HttpResponse:
     couple = couple_by_token(request, token)
     drive = couple.drive
     if drive.is_closed:
-        return closed_page(request, drive)
+        if request.method == "POST" or wants_fragment(request):
+            # Nothing changes any more; a page still polling reloads into the record below.
+            return closed_page(request, drive)
+        return _couple_record(request, couple)
     answer = None
     if request.method == "POST":
         answer = _couple_post(request, couple)
@@ -240,6 +243,22 @@ def couple_page(request: HttpRequest, token: str) -> HttpResponse:
         "scoring/couple_page_live.html" if wants_fragment(request) else "scoring/couple_page.html"
     )
     return render(request, template, context, status=answer["status"] if answer else 200)
+
+
+def _couple_record(request: HttpRequest, couple: Couple) -> HttpResponse:
+    """The couple's own record of the night once it is closed: read only, no polling."""
+    card = couple_card(couple)
+    holes = [
+        {"game": game, "mark": card["marks"].get(game, ""), "absent": _absent(couple, game)}
+        for game in range(1, couple.drive.games + 1)
+    ]
+    context = {
+        "drive": couple.drive,
+        "couple": couple,
+        "night": couple_night(couple),
+        "holes": holes,
+    }
+    return render(request, "scoring/couple_page_closed.html", context)
 
 
 def _couple_context(couple: Couple, answer: dict[str, Any] | None) -> dict[str, Any]:
