@@ -1,6 +1,7 @@
 """The pages players open on their phones from the QR codes of their cards, without logging
 in: the token in the address is the only credential, and it reaches one table (or one
-couple) of one drive, until the drive closes (then a 410 page says so).
+couple) of one drive, until the drive closes (then a 410 page says so; the couple page's
+address keeps showing the couple's own record of the night, read only).
 
 - The table page (table card): the game in play at this table, its two couples and who
   deals, a big "who won" button per couple and an optional final score from the legal ones.
@@ -10,6 +11,8 @@ couple) of one drive, until the drive closes (then a 410 page says so).
 - The couple page (punch card): the couple's table and opponents in the game in play, wins
   so far, the punch card, and the confirmation (or rejection) of the other couple's entry on
   drives that ask for it (``result_confirm``, channel "couple").
+- Undo (table page): for ``UNDO_SECONDS`` after a tap, a plain form takes the result back
+  (``result_undo``) until the other couple confirms it or the game advances.
 
 Both are also served as a fragment (``?partial=1``) that the pages poll to follow the night.
 """
