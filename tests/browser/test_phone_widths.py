@@ -23,6 +23,7 @@ from tests.browser.conftest import ContextFactory
 from tests.browser.helpers import force_login
 from tests.browser.test_screenshots import PHONE_TABLE, build_night
 from tests.factories import UserFactory
+from tests.pages.live_helpers import night, people
 from tests.prizes.helpers import DESK
 from tests.prizes.helpers import night as finished_night
 
@@ -163,3 +164,25 @@ def test_the_first_column_stays_in_view_and_the_last_ones_are_reachable(
     expect(button).to_be_in_viewport()
     expect(number).to_be_in_viewport()  # the table's number stays beside its buttons
     expect(grid).not_to_have_attribute("data-scrolls", "start")
+
+
+def test_a_wrong_tap_is_undone_on_the_phone(new_context: ContextFactory) -> None:
+    """With the page's script on: the tap goes through the API, the Undo appears with the
+    result, and the Undo (a plain form) brings the buttons back for the right tap."""
+    drive = night(people().club, 4)
+    phone = new_context(phone=True, viewport={"width": WIDTH, "height": HEIGHT}).new_page()
+    phone.goto(f"/t/{Table.objects.get(drive=drive, number=1).token}/")
+    phone.get_by_test_id("win-2").tap()
+    status = phone.get_by_test_id("table-status")
+    expect(status).to_have_text("Saved ✓ Couple 2 won.")
+    undo = phone.get_by_test_id("undo")
+    expect(undo).to_be_visible()
+    with phone.expect_navigation():
+        undo.tap()
+    expect(status).to_contain_text("Undone")
+    phone.get_by_test_id("win-1").tap()
+    expect(status).to_have_text("Saved ✓ Couple 1 won.")
+    result = drive.tables.get(number=1).seats.get().result
+    assert (result.winner.number, result.state) == (1, "accepted")
+    kinds = list(result.versions.order_by("at", "id").values_list("kind", flat=True))
+    assert kinds == ["entered", "undone", "entered"]
