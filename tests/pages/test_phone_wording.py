@@ -91,3 +91,9 @@ def test_the_couples_list_says_withdrawn_before_the_start() -> None:
     assert played(5) == "games 1 to 2"
     assert played(4) == "games 1 to 3"
     assert played(1) == "from game 1"
+    # The couple's own page says the same.
+    page = text(client.get(f"/c/{drive.couples.get(number=6).token}/"))
+    assert "You withdrew before the start" in page and "your wins so far" not in page
+    assert "your wins so far still count" in text(
+        client.get(f"/c/{drive.couples.get(number=5).token}/")
+    )
