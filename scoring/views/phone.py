@@ -208,9 +208,9 @@ def _undo_refused(error: ServiceError) -> str:
     """Why an undo was refused, in the hall's words."""
     if error.code == "undo_closed":
         return _(
-            "Too late to undo: a result can be undone only in the first minute. "
+            "Too late to undo: a result can be undone only in the first %(s)s seconds. "
             "Tell the desk if it is wrong."
-        )
+        ) % {"s": UNDO_SECONDS}
     if error.code == "confirmed":
         return _("The other couple has already confirmed it: too late to undo. Tell the desk.")
     if error.code == "game_advanced":
