@@ -1,4 +1,4 @@
-"""The movement of a drive: who sits at which table for each game (RULES.md §7).
+"""The movement of a drive: who sits at which table for each game (docs/rules.md §7).
 
 Terms:
 - A *seating* is the open tables of one game, each listing the couple that *stays* (was there

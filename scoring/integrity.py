@@ -1,4 +1,4 @@
-"""Checking a stored night against RULES.md §7 (``manage.py drive check``).
+"""Checking a stored night against docs/rules.md §7 (``manage.py drive check``).
 
 After a crash, a restore or a night of hand corrections the organizer (or the person running
 the server) can ask whether what is stored still makes one consistent night:

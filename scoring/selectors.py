@@ -63,6 +63,8 @@ def game_view(drive: Drive, number: int) -> dict[str, Any] | None:
             "points": None,
             "state": "sit-out" if seat.is_sit_out else "missing",
         }
+        if result is not None and result.state == Result.State.UNDONE:
+            result = None  # taken back by whoever entered it: no result
         if result is not None:
             row.update(winner=result.winner.number, points=result.points, state=result.state)
             if result.state == Result.State.CONFLICT:

@@ -58,6 +58,7 @@ ACTIONS = {
     "result.key_reused": gettext_lazy("a result refused: its key was sent before with another"),
     "result.confirm": gettext_lazy("result confirmed"),
     "result.reject": gettext_lazy("result rejected"),
+    "result.undo": gettext_lazy("result undone at once by whoever entered it"),
     "result.resolve": gettext_lazy("result settled or corrected"),
     "game.advance": gettext_lazy("next game started"),
     "prizes.setup": gettext_lazy("prizes set up"),

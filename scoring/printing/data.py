@@ -4,7 +4,7 @@ returns the plain data (dicts, lists, strings, numbers: JSON-ready, no model ins
 already rendered from the same data is known to be up to date.
 
 Documents: punch cards, table cards, table score sheets, the movement sheet of a game and the
-results. The card ranking of the drive's ruleset (RULES.md §1) comes from ``engine.cards``.
+results. The card ranking of the drive's ruleset (docs/rules.md §1) comes from ``engine.cards``.
 """
 
 from __future__ import annotations

@@ -413,10 +413,13 @@ def test_a_whole_night_in_the_browser(new_context: ContextFactory, live_server: 
     for number in (seat.stays.number, seat.arrives.number):
         expect(offline_phone.get_by_test_id(f"win-{number}")).to_be_visible()
 
-    # And at the end of the night, the organizer closes it: the cards' pages say so by
-    # themselves (their next poll is refused, 410, and they reload).
+    # And at the end of the night, the organizer closes it: the cards' pages follow by
+    # themselves (their next poll is refused, 410, and they reload): the couple's page into
+    # its own record of the night, the table's into "closed".
     close_the_night(dashboard, drive)
-    expect(couple_phone.locator("h1")).to_have_text("This drive is closed", timeout=COUPLE_WAIT)
+    expect(couple_phone.get_by_test_id("night-record")).to_be_visible(timeout=COUPLE_WAIT)
+    expect(couple_phone.locator(".lead")).to_contain_text("The night is over.")
+    expect(offline_phone.locator("h1")).to_have_text("This drive is closed", timeout=TABLE_WAIT)
 
 
 def test_a_table_token_reaches_only_its_own_table(

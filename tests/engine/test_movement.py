@@ -1,4 +1,4 @@
-"""The movement of RULES.md §7: first seating, winners move, sit-outs, late arrivals,
+"""The movement of docs/rules.md §7: first seating, winners move, sit-outs, late arrivals,
 withdrawals, merged sit-outs and closed tables, and the invariants over random nights."""
 
 import pytest

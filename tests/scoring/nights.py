@@ -1,10 +1,10 @@
-"""Build and play nights through the services, and check RULES.md §7 on what is stored.
+"""Build and play nights through the services, and check docs/rules.md §7 on what is stored.
 
 Shared by the scenario, property, query-count and concurrency tests and by the night
 benchmarks. Everything goes through ``drives.services``, ``scoring.services`` and
 ``scoring.selectors``; the checks read the stored rows (seats, results, couples, tables) and
 compare them with an independent re-statement of the movement written here from the text of
-RULES.md §7, not with ``engine.movement``.
+docs/rules.md §7, not with ``engine.movement``.
 
 Nothing here decides who may do what (the API's business) or checks scores (the engine's).
 """
@@ -193,7 +193,7 @@ def active_couples(drive: Drive, game: int) -> set[int]:
     }
 
 
-# --- RULES.md §7, restated -------------------------------------------------------------------
+# --- docs/rules.md §7, restated -------------------------------------------------------------------
 
 
 @dataclass
@@ -211,7 +211,7 @@ def expected_next(
     withdrawn: Iterable[int] = (),
     late: Sequence[int] = (),
 ) -> Expected:
-    """The next game's open tables as RULES.md §7 words it.
+    """The next game's open tables as docs/rules.md §7 words it.
 
     The mover of each open table (the winner, or the loser with losers-move; a lone couple
     always) arrives at the next open table, the last one's at the first; the other stays.
@@ -269,7 +269,7 @@ def expected_next(
 
 
 def check_game(drive: Drive, game: int, *, results: bool = True) -> None:
-    """RULES.md §7's invariants for one stored game (and, with ``results``, its results)."""
+    """docs/rules.md §7's invariants for one stored game (and, with ``results``, its results)."""
     drive.refresh_from_db()
     tables = stored_tables(drive, game)
     assert tables, f"game {game} has no seats"
@@ -340,7 +340,7 @@ def check_standings(drive: Drive) -> None:
 
 
 def check_movement(drive: Drive, game: int, *, late: Sequence[int] = ()) -> None:
-    """Game ``game + 1`` is seated from game ``game`` exactly as RULES.md §7 says (given the
+    """Game ``game + 1`` is seated from game ``game`` exactly as docs/rules.md §7 says (given the
     couples that joined, in order, and withdrew before it)."""
     before = stored_tables(drive, game)
     after = stored_tables(drive, game + 1)

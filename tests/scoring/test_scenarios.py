@@ -1,4 +1,4 @@
-"""Whole nights through the services, checked against RULES.md §7 after every game.
+"""Whole nights through the services, checked against docs/rules.md §7 after every game.
 
 Each night is played game by game with winners drawn from a seeded generator; after every
 game the stored seating, results and standings are checked (tests/scoring/nights.py: every
