@@ -256,3 +256,18 @@ def test_the_dashboard_takes_a_fixed_number_of_queries(
     with django_assert_num_queries(15):
         response = client.get(url(drive))
     assert f"{size // 2 - 1} of {size // 2} tables reported" in text(response)
+
+
+def test_the_export_link_downloads_a_file_named_after_the_drive() -> None:
+    """The dashboard's "Export the night (JSON)" saves <slug>.json; it used to open as raw text
+    in the browser."""
+    ours = club_people("St. Joseph's Parish", "ours")
+    drive = a_drive(ours.club, couples=4)
+    client = logged_in(ours.organizer)
+    link = re.search(r'<a href="([^"]+)" data-testid="export"', text(client.get(url(drive))))
+    assert link is not None
+    response = client.get(link.group(1))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert response["Content-Disposition"] == f'attachment; filename="{drive.slug}.json"'
+    assert response.json()["drive"]["slug"] == drive.slug
