@@ -806,6 +806,42 @@ def drive_start(
     return game
 
 
+def tables_prepare(*, drive: Drive, actor: Actor) -> int:
+    """Before the night starts, the tables its first game will play at (one for every two
+    couples registered and not withdrawn; a lone couple sits out at no table), so that their
+    cards and score sheets, with the QR codes of their tokens, can be printed before people
+    arrive. Game 1 seats at these same tables (``game_open`` keeps the tables it finds).
+    Returns how many there are; audited (``tables.prepare``) when any is added. Once the
+    night has started the movement opens the tables and this changes nothing. Fewer than two
+    couples: 409 ``no_tables`` saying why the cards must wait."""
+    with transaction.atomic():
+        drive = _lock(drive)
+        _require_open(drive)
+        if drive.state != Drive.State.SETUP:
+            return Table.objects.filter(drive=drive, closed_game__isnull=True).count()
+        couples = Couple.objects.filter(drive=drive, withdrawn_game__isnull=True).count()
+        needed = couples // 2
+        if needed == 0:
+            raise Conflict(
+                "no_tables",
+                "No couples yet: the table cards and score sheets wait until at least two "
+                "couples are registered (one table for every two couples).",
+                couples=couples,
+            )
+        have = set(Table.objects.filter(drive=drive).values_list("number", flat=True))
+        missing = [n for n in range(1, needed + 1) if n not in have]
+        if missing:
+            Table.objects.bulk_create([Table(drive=drive, number=n) for n in missing])
+            audit(
+                drive,
+                actor,
+                "tables.prepare",
+                subject=f"tables {missing[0]}–{missing[-1]}",
+                new={"tables": needed, "couples": couples},
+            )
+        return needed
+
+
 def game_open(*, drive: Drive, number: int, seating: Seating) -> Game:
     """Store a game's seating (inside the caller's transaction, drive locked): new tables are
     created, closed ones marked, the drive's current game moves on. Three writes and two reads
