@@ -540,23 +540,73 @@ _TRUE = {"yes", "y", "true", "1", "x", "oui"}
 _FALSE = {"no", "n", "false", "0", "", "non"}
 
 
+# The separators a couples file may use: a comma, the semicolon of Excel set to French (or any
+# language whose decimal mark is a comma), or a tab.
+SEPARATORS = {",": "commas", ";": "semicolons", "\t": "tabs"}
+# Control characters no text file has: a file that decodes as Windows-1252 only with these
+# is no spreadsheet's CSV (a picture, a UTF-16 file) and keeps the "not UTF-8" answer.
+_BINARY = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+@dataclass(frozen=True)
+class CsvRead:
+    """A couples file's text, how it was decoded (``UTF-8`` or ``Windows-1252``) and the
+    separator of its columns (found in its first line)."""
+
+    text: str
+    encoding: str
+    separator: str
+
+    @property
+    def note(self) -> str:
+        """What a volunteer should know of how the file was read."""
+        note = f"Columns separated by {SEPARATORS[self.separator]}."
+        if self.encoding != "UTF-8":
+            note += (
+                f" The file is not UTF-8: it was read as {self.encoding} (what Excel's plain"
+                " “CSV” writes); check the accents of the names."
+            )
+        return note
+
+
+def couples_csv_read(data: bytes) -> CsvRead:
+    """Decode a couples file: UTF-8 (with or without a byte order mark), else Windows-1252,
+    which Excel's plain "CSV" writes on a Western European Windows; the separator is a comma,
+    a semicolon or a tab, whichever the header line uses (``csv.Sniffer``). A file that is
+    neither (a picture, UTF-16) is refused: 422 ``not_utf8`` naming its first bad line."""
+    try:
+        text, encoding = data.decode("utf-8-sig"), "UTF-8"
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        try:
+            text, encoding = data.decode("cp1252"), "Windows-1252"
+        except UnicodeDecodeError:
+            text = ""
+        if not text or _BINARY.search(text):
+            raise ServiceError(
+                "not_utf8",
+                f"Line {line}: the file is not UTF-8 text, nor Windows-1252 (save it as"
+                " CSV UTF-8).",
+                errors=[{"line": line, "message": "not UTF-8"}],
+            ) from None
+    first = text.split("\n", 1)[0]
+    try:
+        separator = csv.Sniffer().sniff(first, delimiters="".join(SEPARATORS)).delimiter
+    except csv.Error:
+        separator = ","
+    return CsvRead(text=text, encoding=encoding, separator=separator)
+
+
 def parse_couples_csv(data: bytes) -> list[tuple[int, dict[str, Any]]]:
     """The couples of a CSV file as ``(line, couple)``, each couple a ``couples_register``
     item; every bad line refused at once (422 ``bad_rows`` with ``errors``). A couple listed
-    twice is no bad line: ``couples_import_csv`` decides about duplicates."""
+    twice is no bad line: ``couples_import_csv`` decides about duplicates. The file is read
+    by ``couples_csv_read`` (UTF-8 or Windows-1252; commas, semicolons or tabs)."""
     limit = csv_max_bytes()
     if len(data) > limit:
         raise ServiceError("file_too_large", f"The file is larger than {limit:,} bytes.")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        raise ServiceError(
-            "not_utf8",
-            f"Line {line}: the file is not UTF-8 text (save it as CSV UTF-8).",
-            errors=[{"line": line, "message": "not UTF-8"}],
-        ) from None
-    reader = csv.reader(io.StringIO(text, newline=""))
+    read = couples_csv_read(data)
+    reader = csv.reader(io.StringIO(read.text, newline=""), delimiter=read.separator)
     try:
         header = [h.strip().lower() for h in next(reader)]
     except StopIteration:
@@ -566,7 +616,7 @@ def parse_couples_csv(data: bytes) -> list[tuple[int, dict[str, Any]]]:
     if header[:2] != ["player1", "player2"]:
         raise ServiceError(
             "bad_header",
-            "Line 1: the header must start with player1,player2.",
+            "Line 1: the header must start with player1,player2 (or player1;player2).",
             errors=[{"line": 1, "message": "header must start with player1,player2"}],
         )
     flags = header[2:]
@@ -759,6 +809,42 @@ def drive_start(
             new={"seating": method, "seed": drive.seed, "couples": len(numbers)},
         )
     return game
+
+
+def tables_prepare(*, drive: Drive, actor: Actor) -> int:
+    """Before the night starts, the tables its first game will play at (one for every two
+    couples registered and not withdrawn; a lone couple sits out at no table), so that their
+    cards and score sheets, with the QR codes of their tokens, can be printed before people
+    arrive. Game 1 seats at these same tables (``game_open`` keeps the tables it finds).
+    Returns how many there are; audited (``tables.prepare``) when any is added. Once the
+    night has started the movement opens the tables and this changes nothing. Fewer than two
+    couples: 409 ``no_tables`` saying why the cards must wait."""
+    with transaction.atomic():
+        drive = _lock(drive)
+        _require_open(drive)
+        if drive.state != Drive.State.SETUP:
+            return Table.objects.filter(drive=drive, closed_game__isnull=True).count()
+        couples = Couple.objects.filter(drive=drive, withdrawn_game__isnull=True).count()
+        needed = couples // 2
+        if needed == 0:
+            raise Conflict(
+                "no_tables",
+                "No couples yet: the table cards and score sheets wait until at least two "
+                "couples are registered (one table for every two couples).",
+                couples=couples,
+            )
+        have = set(Table.objects.filter(drive=drive).values_list("number", flat=True))
+        missing = [n for n in range(1, needed + 1) if n not in have]
+        if missing:
+            Table.objects.bulk_create([Table(drive=drive, number=n) for n in missing])
+            audit(
+                drive,
+                actor,
+                "tables.prepare",
+                subject=f"tables {missing[0]}–{missing[-1]}",
+                new={"tables": needed, "couples": couples},
+            )
+        return needed
 
 
 def game_open(*, drive: Drive, number: int, seating: Seating) -> Game:

@@ -34,6 +34,7 @@ from drives.services import (
     Actor,
     club_create,
     couple_update,
+    couples_csv_read,
     couples_import_csv,
     couples_register,
     csv_max_bytes,
@@ -503,7 +504,9 @@ def couples_import(request: HttpRequest, drive: Drive, role: str) -> HttpRespons
                         "count": len(created),
                         "first": created[0].number,
                         "last": created[-1].number,
-                    },
+                    }
+                    + " "
+                    + couples_csv_read(data).note,
                 )
                 return redirect("drives:couples", slug=drive.slug)
         status = 422

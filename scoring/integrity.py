@@ -208,6 +208,7 @@ def _movement_problems(
             movement=drive.movement,  # type: ignore[arg-type]
             withdrawn=withdrawn,
             late=late,
+            sit_out_last=drive.sit_out_last,
         )
     except MovementError as error:
         return [f"game {following}: cannot be seated from game {game}: {error.message}"]

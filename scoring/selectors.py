@@ -250,6 +250,7 @@ def drive_summary(drive: Drive) -> dict[str, Any]:
         "first_seating": drive.first_seating,
         "seed": drive.seed,
         "sit_out_counts_as_win": drive.sit_out_counts_as_win,
+        "sit_out_last": drive.sit_out_last,
         "ranking": drive.ranking,
         "entry_fee": str(drive.entry_fee),
         "currency": drive.currency,

@@ -748,6 +748,7 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
                 movement=drive.movement,
                 withdrawn=withdrawn,
                 late=late,  # type: ignore[arg-type]
+                sit_out_last=drive.sit_out_last,
             )
         except MovementError as error:
             raise ServiceError(error.code, error.message) from None

@@ -243,6 +243,11 @@ SCHEMAS: dict[str, Any] = {
             "first_seating": {"type": "string"},
             "seed": _nullable("integer"),
             "sit_out_counts_as_win": {"type": "boolean"},
+            "sit_out_last": {
+                "type": "boolean",
+                "description": "The sit-out is no table: the tables played are 1..F without a "
+                "hole (false only for drives stored before this rule).",
+            },
             "ranking": {"type": "string"},
             "entry_fee": {"type": "string"},
             "currency": {"type": "string"},

@@ -18,6 +18,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import FileResponse, HttpRequest, JsonResponse
 from django.http.request import RawPostDataException
 from django.urls import reverse
+from django.utils.http import content_disposition_header
 from django.views.decorators.csrf import csrf_exempt
 
 from drives.errors import NotFound, ServiceError
@@ -454,7 +455,14 @@ def tables(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
 
 
 def export(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
-    return _ok(drive_export(drive_for(caller, slug)))
+    """The drive's full record, as a file named after the drive: a browser following the
+    dashboard's link saves ``<slug>.json`` instead of showing the text."""
+    drive = drive_for(caller, slug)
+    response = _ok(drive_export(drive))
+    response["Content-Disposition"] = content_disposition_header(
+        as_attachment=True, filename=f"{drive.slug}.json"
+    )
+    return response
 
 
 def holes(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:

@@ -51,6 +51,7 @@ ACTIONS = {
     "results.import": gettext_lazy("results imported"),
     "couples.register": gettext_lazy("couples registered"),
     "couples.late": gettext_lazy("late couples registered"),
+    "tables.prepare": gettext_lazy("tables set out for printing"),
     "couple.update": gettext_lazy("couple changed"),
     "holes.record": gettext_lazy("punch cards counted"),
     "result.enter": gettext_lazy("result entered"),

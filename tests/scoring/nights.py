@@ -210,8 +210,13 @@ def expected_next(
     closed: Iterable[int] = (),
     withdrawn: Iterable[int] = (),
     late: Sequence[int] = (),
+    sit_out_last: bool = False,
 ) -> Expected:
     """The next game's open tables as docs/rules.md §7 words it.
+
+    ``sit_out_last`` (drives created since the sit-out is no table): then no table closes;
+    the tables where two couples play are 1..F, a hole among them taken by the couples of the
+    highest-numbered table (their roles kept), and a lone couple sits out at F+1.
 
     The mover of each open table (the winner, or the loser with losers-move; a lone couple
     always) arrives at the next open table, the last one's at the first; the other stays.
@@ -265,6 +270,15 @@ def expected_next(
         else:
             last += 1
             nxt[last] = (couple, None)
+    if sit_out_last:
+        playing = {t: pair for t, pair in nxt.items() if None not in pair}
+        alone = [pair for pair in nxt.values() if None in pair]
+        for hole in range(1, len(playing) + 1):
+            if hole not in playing:
+                playing[hole] = playing.pop(max(playing))
+        if alone:
+            playing[len(playing) + 1] = alone[0]
+        return Expected(dict(sorted(playing.items())), set(closed))
     return Expected(dict(sorted(nxt.items())), closed_now)
 
 
@@ -358,6 +372,7 @@ def check_movement(drive: Drive, game: int, *, late: Sequence[int] = ()) -> None
         closed=closed_tables(drive, game),
         withdrawn=withdrawn,
         late=late,
+        sit_out_last=drive.sit_out_last,
     )
     assert after == expected.tables, f"game {game + 1}: stored {after}, expected {expected.tables}"
     assert closed_tables(drive, game + 1) == expected.closed

@@ -36,6 +36,7 @@ from drives.models import AuditEntry, Drive
 from drives.services import (
     Actor,
     club_get_or_create,
+    couples_csv_read,
     couples_import_csv,
     csv_max_bytes,
     drive_close,
@@ -226,7 +227,7 @@ class Command(BaseCommand):
         )
         self.stdout.write(
             f"{len(created)} couples registered: numbers {created[0].number} "
-            f"to {created[-1].number}."
+            f"to {created[-1].number}. {couples_csv_read(data).note}"
         )
 
     def import_results(self, options: dict[str, Any]) -> None:
