@@ -20,6 +20,7 @@ from django.core.validators import slug_re
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
@@ -372,8 +373,12 @@ def couples(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
                 else:
                     form.add_error(None, error_text(error))
             else:
+                if _wants_json(request):
+                    return _registered_json(request, drive, role, couple)
                 messages.success(request, _registered_message(couple), extra_tags="couple-flash")
                 return redirect("drives:couples", slug=drive.slug)
+        if _wants_json(request):
+            return _refused_json(request, drive, form, status)
     context = {
         "drive": drive,
         "role": role,
@@ -382,6 +387,39 @@ def couples(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
         **_couples_context(drive),
     }
     return render(request, "drives/couple_list.html", context, status=status)
+
+
+# The page's script (static/js/register.js) sends the form with "Accept: application/json" and
+# the page stays put, so nothing typed meanwhile is lost: it gets the number's flash and the
+# list again, or, for a couple not registered, a panel saying why, to put above the form.
+
+
+def _registered_json(request: HttpRequest, drive: Drive, role: str, couple: Couple) -> HttpResponse:
+    context = {"drive": drive, "role": role, **_couples_context(drive)}
+    return JsonResponse(
+        {
+            "number": couple.number,
+            "players": couple.players,
+            "flash": str(_registered_message(couple)),
+            "list": render_to_string("drives/_couple_list_section.html", context, request=request),
+        },
+        status=201,
+    )
+
+
+def _refused_json(
+    request: HttpRequest, drive: Drive, form: CoupleForm, status: int
+) -> HttpResponse:
+    flags = [flag for flag in COUPLE_FLAGS if form.data.get(flag)]
+    problem = render_to_string(
+        "drives/_register_problem.html",
+        {"drive": drive, "form": form, "flags": flags},
+        request=request,
+    )
+    return JsonResponse(
+        {"message": " ".join(str(e) for e in form.non_field_errors()), "problem": problem},
+        status=status,
+    )
 
 
 def _registered_message(couple: Couple) -> Any:

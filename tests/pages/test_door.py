@@ -270,3 +270,41 @@ def test_a_couple_withdrawn_before_the_start_reads_so_on_its_page() -> None:
     page = text(logged_in(ours.organizer).get(reverse("night:couple", args=[couple.token])))
     assert "You were withdrawn before the start" in page
     assert "your wins so far" not in page
+
+
+# --- the page's script: registering without a reload ------------------------------------------
+
+
+def test_the_script_gets_the_number_and_the_list_or_the_problem_as_json() -> None:
+    ours = club_people("St. Joseph's Parish", "ours")
+    drive = a_drive(ours.club)
+    the_macdonalds(drive)
+    client = logged_in(ours.organizer)
+    json_post = {"HTTP_ACCEPT": "application/json"}
+
+    response = client.post(
+        couples_url(drive), {"player1": "Flora Gillis", "player2": "Dan Gillis"}, **json_post
+    )
+    assert response.status_code == 201
+    body = response.json()
+    assert body["number"] == 3 and body["players"] == ["Flora Gillis", "Dan Gillis"]
+    assert '<span class="flash-number">Couple 3</span>' in body["flash"]
+    assert 'id="couple-3"' in body["list"] and "Flora Gillis &amp; Dan Gillis" in body["list"]
+
+    response = client.post(
+        couples_url(drive), {"player1": "Angus MacDonald", "player2": "Mary <b>"}, **json_post
+    )
+    assert response.status_code == 201  # not the same couple: "Mary <b>" is another name
+    response = client.post(
+        couples_url(drive),
+        {"player1": "angus macdonald", "player2": "mary macdonald", "paid": "on"},
+        **json_post,
+    )
+    assert response.status_code == 409
+    problem = response.json()["problem"]
+    assert "are already couple 2 — register anyway?" in problem
+    assert 'name="duplicate_ok" value="on"' in problem
+    assert 'name="player1" value="angus macdonald"' in problem
+    assert 'name="paid" value="on"' in problem
+    assert "Mary &lt;b&gt;" in text(client.get(couples_url(drive)))
+    assert Couple.objects.filter(drive=drive).count() == 4
