@@ -9,7 +9,8 @@ from django.urls import reverse
 
 from drives.models import AuditEntry, Couple, Drive
 from drives.services import couple_update, couples_register, drive_start
-from tests.pages.organizer_helpers import DESK, a_drive, club_people, logged_in, text
+from scoring.services import game_advance
+from tests.pages.organizer_helpers import DESK, a_drive, club_people, logged_in, play_game, text
 
 pytestmark = pytest.mark.django_db
 
@@ -308,3 +309,19 @@ def test_the_script_gets_the_number_and_the_list_or_the_problem_as_json() -> Non
     assert 'name="paid" value="on"' in problem
     assert "Mary &lt;b&gt;" in text(client.get(couples_url(drive)))
     assert Couple.objects.filter(drive=drive).count() == 4
+
+
+def test_a_couple_withdrawn_during_the_night_shows_the_games_it_played() -> None:
+    ours = club_people("St. Joseph's Parish", "ours")
+    drive = a_drive(ours.club, couples=6)
+    drive_start(drive=drive, actor=DESK)
+    play_game(drive, 1)
+    game_advance(drive=drive, game=1, actor=DESK)
+    couple_update(couple=Couple.objects.get(drive=drive, number=5), actor=DESK, withdrawn=True)
+    play_game(drive, 2)
+    game_advance(drive=drive, game=2, actor=DESK)  # couple 5 played games 1 and 2
+    page = text(logged_in(ours.organizer).get(couples_url(drive)))
+    row = re.search(r'<tr id="couple-5".*?</tr>', page, re.S)
+    assert row is not None
+    assert "games 1 to 2" in row.group(0)
+    assert "withdrawn (game 3)" in row.group(0)
