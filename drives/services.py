@@ -1,7 +1,8 @@
 """Writes of the night before the results: clubs and members, drives and their settings,
-couples (one, many, or a CSV file, all or nothing, its couples already registered refused
-unless allowed), check-in and withdrawal, starting the night, opening a game's seating, closing
-the drive, punch-card holes, API tokens.
+couples (one, many, or a CSV file, all or nothing, a couple already registered refused unless
+allowed), names, check-in and withdrawal, deleting a couple before the start, starting the
+night (the couples not checked in seated or left out), opening a game's seating, closing the
+drive, punch-card holes, API tokens.
 
 Every service owns its transaction, locks the drive row it changes (so two desks never
 interleave), checks its input and writes an audit entry. Results, the advance from one game to
@@ -739,9 +740,11 @@ def couple_delete(*, couple: Couple, actor: Actor) -> None:
                 "Withdraw them instead.",
                 couple=couple.number,
             )
-        couple = Couple.objects.select_for_update().get(pk=couple.pk)
-        old = {"number": couple.number, "players": couple.players}
-        couple.delete()
+        found = Couple.objects.select_for_update().filter(pk=couple.pk).first()
+        if found is None:  # deleted meanwhile, from another desk
+            raise NotFound("no_such_couple", f"There is no couple {couple.number}.")
+        old = {"number": found.number, "players": found.players}
+        found.delete()
         audit(drive, actor, "couple.delete", subject=f"couple {old['number']}", old=old)
 
 

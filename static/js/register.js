@@ -78,7 +78,8 @@
         method: "POST",
         body: data,
         headers: { Accept: "application/json" },
-        credentials: "same-origin"
+        credentials: "same-origin",
+        keepalive: true // a couple sent just before a click on a link is still registered
       }).then(function (response) {
         return response.json().then(function (body) {
           if (response.ok) registered(body);
