@@ -177,6 +177,14 @@ SCHEMAS: dict[str, Any] = {
             "table": _nullable("integer"),
             "game": {"type": "integer"},
             "allowed": {"type": "array", "items": {"type": "string"}},
+            "couple": {
+                "type": ["integer", "null"],
+                "description": "duplicate_couple: the couple the names already are (null "
+                "when an earlier item of the list, same_as); started: the couple.",
+            },
+            "players": {"type": "array", "items": {"type": "string"}},
+            "item": {"type": "integer", "description": "duplicate_couple: the list's item."},
+            "same_as": _nullable("integer"),
         },
         "additionalProperties": True,
     },
@@ -298,6 +306,13 @@ SCHEMAS: dict[str, Any] = {
             "paid": {"type": "boolean"},
             "checked_in": {"type": "boolean"},
             "cookie_jar": {"type": "boolean"},
+            "duplicate_ok": {
+                "type": "boolean",
+                "default": False,
+                "description": "Register the couple even though the same two people are "
+                "already an active couple of the drive (or an earlier item of the list); "
+                "otherwise 409 duplicate_couple.",
+            },
         },
     },
     "CouplePatch": {
@@ -336,6 +351,12 @@ SCHEMAS: dict[str, Any] = {
         "properties": {
             "seating": {"enum": list(Drive.FirstSeating.values)},
             "seed": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
+            "absent": {
+                "enum": ["seat", "withdraw"],
+                "default": "seat",
+                "description": "The couples not checked in: seated anyway, or left out "
+                "(withdrawn before game 1).",
+            },
         },
     },
     "TableRow": {
@@ -604,7 +625,9 @@ def _paths() -> dict[str, Any]:
             "post": _op(
                 "drive_start", "Seat game 1", tags=(GAME_TAG,), errors=(404, 409, 422),
                 description=f"{organizer} By number, or shuffled from a seed (drawn and "
-                "recorded if not given). 409 already_started.",
+                "recorded if not given). absent: the couples not checked in are seated "
+                "(seat, the default) or withdrawn before game 1 (withdraw); another value is "
+                "422 bad_field naming absent. 409 already_started.",
                 body=_body(_ref("Start"), required=False),
                 ok={201: _ok("Game 1", _ref("Game"))},
             ),
@@ -627,9 +650,11 @@ def _paths() -> dict[str, Any]:
             ),
             "post": _op(
                 "couples_add", "Register one couple or a list (numbers assigned in order)",
-                tags=(COUPLE_TAG,), errors=(404, 422),
+                tags=(COUPLE_TAG,), errors=(404, 409, 422),
                 description=f"{members} All or nothing. Once the night runs they are late "
-                "arrivals, seated from the next game.",
+                "arrivals, seated from the next game. The same two people as an active "
+                "couple (either order, ignoring case, accents and spaces) or an earlier item "
+                "is 409 duplicate_couple naming the couple, unless duplicate_ok is true.",
                 body=_body({"oneOf": [_ref("CoupleIn"), _list("CoupleIn") | {"minItems": 1}]}),
                 ok={201: _ok("The new couples", _list("Couple"))},
             ),
@@ -658,6 +683,14 @@ def _paths() -> dict[str, Any]:
                 tags=(COUPLE_TAG,), errors=(404, 409, 422), description=members,
                 body=_body(_ref("CouplePatch")),
                 ok={200: _ok("The couple", _ref("Couple"))},
+            ),
+            "delete": _op(
+                "couple_delete", "Delete a couple registered by mistake (before the start)",
+                tags=(COUPLE_TAG,), errors=(404, 409, 422),
+                description=f"{members} Only before the night starts; after, 409 started "
+                "(withdraw the couple instead). The other couples keep their numbers; the "
+                "next couple registered takes the number after the highest left. Audited.",
+                ok={204: {"description": "Deleted"}},
             ),
         },
         f"{d}/games/current": {

@@ -35,7 +35,11 @@ urlpatterns = [
     path(f"{D}/close", v.endpoint(POST=v.drive_close_view), name="close"),
     path(f"{D}/couples", v.endpoint(GET=v.couples_list, POST=v.couples_add), name="couples"),
     path(f"{D}/couples/import", v.endpoint(POST=v.couples_import), name="couples-import"),
-    path(f"{D}/couples/<num:number>", v.endpoint(PATCH=v.couple_patch), name="couple"),
+    path(
+        f"{D}/couples/<num:number>",
+        v.endpoint(PATCH=v.couple_patch, DELETE=v.couple_delete_view),
+        name="couple",
+    ),
     path(f"{D}/games/current", v.endpoint(GET=v.game_current), name="game-current"),
     path(f"{D}/games/<num:n>", v.endpoint(GET=v.game_detail), name="game"),
     path(f"{D}/games/<num:n>/advance", v.endpoint(POST=v.game_advance_view), name="advance"),

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
-from django.http import FileResponse, HttpRequest, JsonResponse
+from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
 from django.http.request import RawPostDataException
 from django.urls import reverse
 from django.utils.http import content_disposition_header
@@ -26,6 +26,7 @@ from drives.models import Couple
 from drives.services import (
     COUPLE_FLAGS,
     DRIVE_SETTINGS,
+    couple_delete,
     couple_update,
     couples_import_csv,
     couples_register,
@@ -294,7 +295,7 @@ def drive_patch(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse
 
 def drive_start_view(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse:
     drive = drive_for(caller, slug, roles=(ORGANIZER,))
-    data = _object(request, {"seating", "seed"}, optional=True)
+    data = _object(request, {"seating", "seed", "absent"}, optional=True)
     game = drive_start(drive=drive, actor=caller.actor, **data)
     return _game(drive, game.number, 201)
 
@@ -320,7 +321,9 @@ def couples_add(request: HttpRequest, caller: Caller, slug: str) -> JsonResponse
         data = [data]
     if not isinstance(data, list):
         raise BadRequest("bad_body", "The body must be a couple (an object) or a list of them.")
-    couples = couples_register(drive=drive, couples=data, actor=caller.actor)
+    couples = couples_register(
+        drive=drive, couples=data, actor=caller.actor, allow_duplicates=False
+    )
     return _ok([couple_summary(c) for c in couples], 201)
 
 
@@ -349,12 +352,23 @@ def _query_flag(request: HttpRequest, name: str) -> bool:
     return value in ("true", "1")
 
 
-def couple_patch(request: HttpRequest, caller: Caller, slug: str, number: int) -> JsonResponse:
-    drive = drive_for(caller, slug, roles=MEMBERS)
+def _couple(drive: Any, number: int) -> Couple:
     couple = Couple.objects.filter(drive=drive, number=number).first()
     if couple is None:
         raise NotFound("no_such_couple", f"There is no couple {number}.", couple=number)
     couple.drive = drive
+    return couple
+
+
+def couple_delete_view(request: HttpRequest, caller: Caller, slug: str, number: int) -> Any:
+    drive = drive_for(caller, slug, roles=MEMBERS)
+    couple_delete(couple=_couple(drive, number), actor=caller.actor)
+    return HttpResponse(status=204)
+
+
+def couple_patch(request: HttpRequest, caller: Caller, slug: str, number: int) -> JsonResponse:
+    drive = drive_for(caller, slug, roles=MEMBERS)
+    couple = _couple(drive, number)
     data = _object(request, {"players", "player1", "player2", "withdrawn", *COUPLE_FLAGS})
     couple = couple_update(couple=couple, actor=caller.actor, **data)
     return _ok(couple_summary(couple))

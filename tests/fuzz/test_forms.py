@@ -106,7 +106,10 @@ FORMS = {
         "/drives/{running}/desk/", {"table": "4", "winner": "7", "points": ["", "50-40"]},
         headers={"Accept": "application/json"},
     ),
-    "start": Form("/drives/{setup}/start", {"start-seating": "shuffle", "start-seed": "42"}),
+    "start": Form(
+        "/drives/{setup}/start",
+        {"start-seating": "shuffle", "start-seed": "42", "start-absent": ["seat", "withdraw"]},
+    ),
     "advance": Form("/drives/{running}/advance", {"game": ["2", "1"]}),
     "correction": Form(
         "/drives/{running}/resolve",

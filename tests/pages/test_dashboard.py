@@ -79,7 +79,9 @@ def test_start_then_advance_through_the_dashboard() -> None:
     drive = a_drive(ours.club, couples=5)
     client = logged_in(ours.organizer)
 
-    response = client.post(url(drive, "dashboard_start"), {"start-seating": "by-number"})
+    response = client.post(
+        url(drive, "dashboard_start"), {"start-seating": "by-number", "start-absent": "seat"}
+    )
     assert response.status_code == 302 and response["Location"] == url(drive)
     drive.refresh_from_db()
     assert (drive.state, drive.current_game) == ("running", 1)
@@ -159,7 +161,8 @@ def test_a_shuffled_start_records_its_seed() -> None:
     ours = club_people("St. Joseph's Parish", "ours")
     drive = a_drive(ours.club, couples=6)
     logged_in(ours.organizer).post(
-        url(drive, "dashboard_start"), {"start-seating": "shuffle", "start-seed": "42"}
+        url(drive, "dashboard_start"),
+        {"start-seating": "shuffle", "start-seed": "42", "start-absent": "seat"},
     )
     drive.refresh_from_db()
     assert (drive.first_seating, drive.seed, drive.current_game) == ("shuffle", 42, 1)

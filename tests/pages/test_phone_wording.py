@@ -83,7 +83,7 @@ def test_the_couples_list_says_withdrawn_before_the_start() -> None:
     def played(number: int) -> str:
         row = re.search(rf'<tr id="couple-{number}".*?</tr>', html, re.S)
         assert row is not None
-        cells = re.findall(r'<td class="nowrap">(.*?)</td>', row.group(0), re.S)
+        cells = re.findall(r'<td class="plays">(.*?)</td>', row.group(0), re.S)
         return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", cells[0])).strip()
 
     assert Couple.objects.get(drive=drive, number=6).withdrawn_game == 1
@@ -93,7 +93,7 @@ def test_the_couples_list_says_withdrawn_before_the_start() -> None:
     assert played(1) == "from game 1"
     # The couple's own page says the same.
     page = text(client.get(f"/c/{drive.couples.get(number=6).token}/"))
-    assert "You withdrew before the start" in page and "your wins so far" not in page
+    assert "You were withdrawn before the start" in page and "your wins so far" not in page
     assert "your wins so far still count" in text(
         client.get(f"/c/{drive.couples.get(number=5).token}/")
     )
