@@ -120,6 +120,13 @@ class Drive(models.Model):
     )
     seed = models.BigIntegerField(null=True, blank=True, help_text=_("seed of a shuffled seating"))
     sit_out_counts_as_win = models.BooleanField(default=True)
+    sit_out_last = models.BooleanField(
+        default=True,
+        help_text=_(
+            "the tables played are 1..F without a hole and the sit-out is no table "
+            "(engine.movement: sit_out_last); drives created before it keep their movement"
+        ),
+    )
     ranking = models.CharField(max_length=12, choices=Ranking.choices, default=Ranking.DENSE)
     entry_fee = models.DecimalField(max_digits=8, decimal_places=2, default=0)
     currency = models.CharField(max_length=3, default="CAD")

@@ -1,7 +1,8 @@
 """Writes of the night before the results: clubs and members, drives and their settings,
-couples (one, many, or a CSV file, all or nothing, its couples already registered refused
-unless allowed), check-in and withdrawal, starting the night, opening a game's seating, closing
-the drive, punch-card holes, API tokens.
+couples (one, many, or a CSV file, all or nothing, a couple already registered refused unless
+allowed), names, check-in and withdrawal, deleting a couple before the start, starting the
+night (the couples not checked in seated or left out), opening a game's seating, closing the
+drive, punch-card holes, API tokens.
 
 Every service owns its transaction, locks the drive row it changes (so two desks never
 interleave), checks its input and writes an audit entry. Results, the advance from one game to
@@ -396,12 +397,22 @@ def couples_register(
     couples: Sequence[dict[str, Any]],
     actor: Actor = SYSTEM,
     note: str = "",
+    allow_duplicates: bool = True,
 ) -> list[Couple]:
-    """Register couples in order (numbers follow the last one). Each item has ``players`` (two
-    names) or ``player1``/``player2``, and optionally ``paid``, ``checked_in``, ``cookie_jar``.
-    All or nothing. Once the night runs they are late arrivals: seated from the next game.
-    ``note`` is added to the audit entry's."""
+    """Register couples in order (numbers follow the highest one registered). Each item has
+    ``players`` (two names) or ``player1``/``player2``, and optionally ``paid``,
+    ``checked_in``, ``cookie_jar`` and ``duplicate_ok``. All or nothing. Once the night runs
+    they are late arrivals: seated from the next game. ``note`` is added to the audit entry's.
+
+    A couple whose two people are already an active couple of the drive (either order,
+    ignoring case, accents and spaces: ``drives.names.couples_matching``), or an earlier item
+    of the same list, is refused with 409 ``duplicate_couple`` naming that ``couple`` (or the
+    ``same_as`` item) when the caller asks for it (``allow_duplicates=False``: the door's
+    page and the API), unless the item says ``duplicate_ok: true``; registered anyway, the
+    audit entry's note says so. Scripts, the demo and the CSV import (which checks the whole
+    file itself, ``couples_import_csv``) register without asking."""
     cleaned = []
+    duplicate_ok = []
     for i, item in enumerate(couples, start=1):
         where = f"Couple {i}: " if len(couples) > 1 else ""
         if not isinstance(item, dict):
@@ -421,16 +432,28 @@ def couples_register(
                         "bad_field", f"{where}{flag} must be true or false.", field=flag
                     )
                 flags[flag] = item[flag]
-        extra = set(item) - {"players", "player1", "player2", "paid", "checked_in", "cookie_jar"}
+        ok = item.get("duplicate_ok", False)
+        if not isinstance(ok, bool):
+            raise ServiceError(
+                "bad_field", f"{where}duplicate_ok must be true or false.", field="duplicate_ok"
+            )
+        extra = set(item) - {"players", "player1", "player2", "duplicate_ok", *COUPLE_FLAGS}
         if extra:
             name = sorted(extra)[0]
             raise ServiceError("unknown_field", f"{where}unknown field {name!r}.", field=name)
         cleaned.append((_clean_players(p1, p2, where), flags))
+        duplicate_ok.append(ok)
     if not cleaned:
         raise ServiceError("no_couples", "No couples were given.")
     with transaction.atomic():
         drive = _lock(drive)
         _require_open(drive)
+        # Under the drive's lock: two desks registering the same couple cannot both pass.
+        allowed = []
+        if not allow_duplicates:
+            allowed = _refuse_duplicates(drive, [p for p, _ in cleaned], duplicate_ok)
+        if allowed:
+            note = "; ".join(filter(None, [note, "duplicates allowed: " + "; ".join(allowed)]))
         last = (
             Couple.objects.filter(drive=drive)
             .order_by("-number")
@@ -467,6 +490,38 @@ def couples_register(
     return created
 
 
+def _refuse_duplicates(
+    drive: Drive, players: Sequence[tuple[str, str]], duplicate_ok: Sequence[bool]
+) -> list[str]:
+    """Refuse the first couple of ``players`` that is already registered or listed earlier,
+    unless its ``duplicate_ok``; the duplicates allowed, described for the audit's note."""
+    registered = couples_matching(drive=drive, players=players)
+    first: dict[tuple[str, str], int] = {}
+    allowed = []
+    for i, ((p1, p2), couple, ok) in enumerate(
+        zip(players, registered, duplicate_ok, strict=True), start=1
+    ):
+        same_as = first.setdefault(couple_key(p1, p2), i)
+        if couple is None and same_as == i:
+            continue
+        if couple is not None:
+            text = f"{p1} & {p2} are already couple {couple.number}"
+        else:
+            text = f"{p1} & {p2} are listed twice (couples {same_as} and {i} of the list)"
+        if ok:
+            allowed.append(text)
+            continue
+        where = f"Couple {i}: " if len(players) > 1 else ""
+        raise Conflict(
+            "duplicate_couple",
+            f"{where}{text}. Register them anyway (duplicate_ok) if they are another couple.",
+            couple=couple.number if couple is not None else None,
+            players=[p1, p2],
+            **({"item": i, "same_as": same_as if couple is None else None} if where else {}),
+        )
+    return allowed
+
+
 def couples_import_csv(
     *, drive: Drive, data: bytes, actor: Actor = SYSTEM, allow_duplicates: bool = False
 ) -> list[Couple]:
@@ -500,7 +555,10 @@ def couples_import_csv(
         if duplicates:
             note = "duplicates allowed: " + "; ".join(_duplicate_text(d) for d in duplicates)
         return couples_register(
-            drive=drive, couples=[item for _, item in parsed], actor=actor, note=note
+            drive=drive,
+            couples=[item for _, item in parsed],
+            actor=actor,
+            note=note,
         )
 
 
@@ -540,23 +598,73 @@ _TRUE = {"yes", "y", "true", "1", "x", "oui"}
 _FALSE = {"no", "n", "false", "0", "", "non"}
 
 
+# The separators a couples file may use: a comma, the semicolon of Excel set to French (or any
+# language whose decimal mark is a comma), or a tab.
+SEPARATORS = {",": "commas", ";": "semicolons", "\t": "tabs"}
+# Control characters no text file has: a file that decodes as Windows-1252 only with these
+# is no spreadsheet's CSV (a picture, a UTF-16 file) and keeps the "not UTF-8" answer.
+_BINARY = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+@dataclass(frozen=True)
+class CsvRead:
+    """A couples file's text, how it was decoded (``UTF-8`` or ``Windows-1252``) and the
+    separator of its columns (found in its first line)."""
+
+    text: str
+    encoding: str
+    separator: str
+
+    @property
+    def note(self) -> str:
+        """What a volunteer should know of how the file was read."""
+        note = f"Columns separated by {SEPARATORS[self.separator]}."
+        if self.encoding != "UTF-8":
+            note += (
+                f" The file is not UTF-8: it was read as {self.encoding} (what Excel's plain"
+                " “CSV” writes); check the accents of the names."
+            )
+        return note
+
+
+def couples_csv_read(data: bytes) -> CsvRead:
+    """Decode a couples file: UTF-8 (with or without a byte order mark), else Windows-1252,
+    which Excel's plain "CSV" writes on a Western European Windows; the separator is a comma,
+    a semicolon or a tab, whichever the header line uses (``csv.Sniffer``). A file that is
+    neither (a picture, UTF-16) is refused: 422 ``not_utf8`` naming its first bad line."""
+    try:
+        text, encoding = data.decode("utf-8-sig"), "UTF-8"
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        try:
+            text, encoding = data.decode("cp1252"), "Windows-1252"
+        except UnicodeDecodeError:
+            text = ""
+        if not text or _BINARY.search(text):
+            raise ServiceError(
+                "not_utf8",
+                f"Line {line}: the file is not UTF-8 text, nor Windows-1252 (save it as"
+                " CSV UTF-8).",
+                errors=[{"line": line, "message": "not UTF-8"}],
+            ) from None
+    first = text.split("\n", 1)[0]
+    try:
+        separator = csv.Sniffer().sniff(first, delimiters="".join(SEPARATORS)).delimiter
+    except csv.Error:
+        separator = ","
+    return CsvRead(text=text, encoding=encoding, separator=separator)
+
+
 def parse_couples_csv(data: bytes) -> list[tuple[int, dict[str, Any]]]:
     """The couples of a CSV file as ``(line, couple)``, each couple a ``couples_register``
     item; every bad line refused at once (422 ``bad_rows`` with ``errors``). A couple listed
-    twice is no bad line: ``couples_import_csv`` decides about duplicates."""
+    twice is no bad line: ``couples_import_csv`` decides about duplicates. The file is read
+    by ``couples_csv_read`` (UTF-8 or Windows-1252; commas, semicolons or tabs)."""
     limit = csv_max_bytes()
     if len(data) > limit:
         raise ServiceError("file_too_large", f"The file is larger than {limit:,} bytes.")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        raise ServiceError(
-            "not_utf8",
-            f"Line {line}: the file is not UTF-8 text (save it as CSV UTF-8).",
-            errors=[{"line": line, "message": "not UTF-8"}],
-        ) from None
-    reader = csv.reader(io.StringIO(text, newline=""))
+    read = couples_csv_read(data)
+    reader = csv.reader(io.StringIO(read.text, newline=""), delimiter=read.separator)
     try:
         header = [h.strip().lower() for h in next(reader)]
     except StopIteration:
@@ -566,7 +674,7 @@ def parse_couples_csv(data: bytes) -> list[tuple[int, dict[str, Any]]]:
     if header[:2] != ["player1", "player2"]:
         raise ServiceError(
             "bad_header",
-            "Line 1: the header must start with player1,player2.",
+            "Line 1: the header must start with player1,player2 (or player1;player2).",
             errors=[{"line": 1, "message": "header must start with player1,player2"}],
         )
     flags = header[2:]
@@ -666,6 +774,35 @@ def couple_update(*, couple: Couple, actor: Actor, **changes: Any) -> Couple:
     return couple
 
 
+def couple_delete(*, couple: Couple, actor: Actor) -> None:
+    """Delete a couple registered by mistake, before the night starts (409 ``started``
+    after: a couple who was seated is withdrawn instead, so the night's record stays whole).
+    The audit entry names the couple and its players.
+
+    The other couples keep their numbers: they may already be written on the punch cards.
+    The next couple registered takes the number after the highest one left
+    (``couples_register``), not the lowest free one: the cards go out in order from the door's
+    stack, so a hole in the middle stays a hole rather than a later couple jumping back among
+    the early numbers; deleting the last couple (the usual mistake: the same couple entered
+    twice) frees its number for the next one, so no hole is left at the end."""
+    with transaction.atomic():
+        drive = _lock(couple.drive)
+        _require_open(drive)
+        if drive.state != Drive.State.SETUP:
+            raise Conflict(
+                "started",
+                f"The night has started: couple {couple.number} cannot be deleted any more. "
+                "Withdraw them instead.",
+                couple=couple.number,
+            )
+        found = Couple.objects.select_for_update().filter(pk=couple.pk).first()
+        if found is None:  # deleted meanwhile, from another desk
+            raise NotFound("no_such_couple", f"There is no couple {couple.number}.")
+        old = {"number": found.number, "players": found.players}
+        found.delete()
+        audit(drive, actor, "couple.delete", subject=f"couple {old['number']}", old=old)
+
+
 def _withdraw(
     drive: Drive, couple: Couple, value: bool, old: dict[str, Any], new: dict[str, Any]
 ) -> None:
@@ -716,12 +853,31 @@ def holes_record(*, drive: Drive, holes: dict[int, int], actor: Actor) -> None:
 # --- the night ---------------------------------------------------------------------------------
 
 
+START_ABSENT = ("seat", "withdraw")
+
+
 def drive_start(
-    *, drive: Drive, actor: Actor, seating: str | None = None, seed: Any = None
+    *,
+    drive: Drive,
+    actor: Actor,
+    seating: str | None = None,
+    seed: Any = None,
+    absent: str = "seat",
 ) -> Game:
-    """Seat game 1: by number, or shuffled from ``seed`` (drawn and recorded if not given)."""
+    """Seat game 1: by number, or shuffled from ``seed`` (drawn and recorded if not given).
+
+    ``absent`` says what happens to the couples not checked in: ``"seat"`` them anyway (the
+    default), or ``"withdraw"`` them before game 1 (they keep their numbers, are not seated,
+    and take no place; the audit entry lists them)."""
     if seating is not None and seating not in Drive.FirstSeating.values:
         raise ServiceError("bad_field", "seating is by-number or shuffle.", field="seating")
+    if absent not in START_ABSENT:
+        raise ServiceError(
+            "bad_field",
+            f"absent is seat or withdraw (what to do with the couples not checked in), "
+            f"not {absent!r}.",
+            field="absent",
+        )
     if seed is not None:
         seed = _clean_setting("seed", seed)
     with transaction.atomic():
@@ -736,10 +892,14 @@ def drive_start(
                 if seed is not None
                 else (drive.seed if drive.seed is not None else secrets.randbits(48))
             )
+        left_out: list[int] = []
+        if absent == "withdraw":
+            away = Couple.objects.filter(drive=drive, withdrawn_game__isnull=True, checked_in=False)
+            left_out = list(away.order_by("number").values_list("number", flat=True))
         numbers = list(
-            Couple.objects.filter(drive=drive, withdrawn_game__isnull=True).values_list(
-                "number", flat=True
-            )
+            Couple.objects.filter(drive=drive, withdrawn_game__isnull=True)
+            .exclude(number__in=left_out)
+            .values_list("number", flat=True)
         )
         if len(numbers) < 2:
             raise ServiceError("too_few_couples", "At least two couples are needed to start.")
@@ -749,6 +909,8 @@ def drive_start(
         drive.first_seating = method
         drive.seed = seed if method == Drive.FirstSeating.SHUFFLE else drive.seed
         drive.state = Drive.State.RUNNING
+        if left_out:
+            Couple.objects.filter(drive=drive, number__in=left_out).update(withdrawn_game=1)
         Couple.objects.filter(drive=drive, withdrawn_game__isnull=True).update(joined_game=1)
         game = game_open(drive=drive, number=1, seating=first)
         audit(
@@ -756,9 +918,47 @@ def drive_start(
             actor,
             "drive.start",
             subject="game 1",
-            new={"seating": method, "seed": drive.seed, "couples": len(numbers)},
+            new={"seating": method, "seed": drive.seed, "couples": len(numbers)}
+            | ({"withdrawn_not_checked_in": left_out} if left_out else {}),
+            note=f"not checked in, left out: {', '.join(map(str, left_out))}" if left_out else "",
         )
     return game
+
+
+def tables_prepare(*, drive: Drive, actor: Actor) -> int:
+    """Before the night starts, the tables its first game will play at (one for every two
+    couples registered and not withdrawn; a lone couple sits out at no table), so that their
+    cards and score sheets, with the QR codes of their tokens, can be printed before people
+    arrive. Game 1 seats at these same tables (``game_open`` keeps the tables it finds).
+    Returns how many there are; audited (``tables.prepare``) when any is added. Once the
+    night has started the movement opens the tables and this changes nothing. Fewer than two
+    couples: 409 ``no_tables`` saying why the cards must wait."""
+    with transaction.atomic():
+        drive = _lock(drive)
+        _require_open(drive)
+        if drive.state != Drive.State.SETUP:
+            return Table.objects.filter(drive=drive, closed_game__isnull=True).count()
+        couples = Couple.objects.filter(drive=drive, withdrawn_game__isnull=True).count()
+        needed = couples // 2
+        if needed == 0:
+            raise Conflict(
+                "no_tables",
+                "No couples yet: the table cards and score sheets wait until at least two "
+                "couples are registered (one table for every two couples).",
+                couples=couples,
+            )
+        have = set(Table.objects.filter(drive=drive).values_list("number", flat=True))
+        missing = [n for n in range(1, needed + 1) if n not in have]
+        if missing:
+            Table.objects.bulk_create([Table(drive=drive, number=n) for n in missing])
+            audit(
+                drive,
+                actor,
+                "tables.prepare",
+                subject=f"tables {missing[0]}–{missing[-1]}",
+                new={"tables": needed, "couples": couples},
+            )
+        return needed
 
 
 def game_open(*, drive: Drive, number: int, seating: Seating) -> Game:

@@ -16,4 +16,6 @@ urlpatterns = [
     path(f"{D}/couples/import", views.couples_import, name="couples_import"),
     path(f"{D}/couples/<int:number>/toggle", views.couple_toggle, name="couples_toggle"),
     path(f"{D}/couples/<int:number>/withdraw", views.couple_withdraw, name="couples_withdraw"),
+    path(f"{D}/couples/<int:number>/edit", views.couple_edit, name="couples_edit"),
+    path(f"{D}/couples/<int:number>/delete", views.couple_delete_page, name="couples_delete"),
 ]

@@ -20,6 +20,7 @@ from django.core.validators import slug_re
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
@@ -27,13 +28,22 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from drives.errors import NotFound, ServiceError
-from drives.forms import ClubForm, CoupleForm, CouplesCsvForm, DriveCreateForm, DriveSettingsForm
+from drives.forms import (
+    ClubForm,
+    CoupleForm,
+    CoupleNamesForm,
+    CouplesCsvForm,
+    DriveCreateForm,
+    DriveSettingsForm,
+)
 from drives.models import AuditEntry, Club, Couple, Drive, Membership
 from drives.services import (
     COUPLE_FLAGS,
     Actor,
     club_create,
+    couple_delete,
     couple_update,
+    couples_csv_read,
     couples_import_csv,
     couples_register,
     csv_max_bytes,
@@ -299,6 +309,11 @@ def _couples_context(drive: Drive) -> dict[str, Any]:
                 "couple": couple,
                 "toggle_url": reverse("drives:couples_toggle", kwargs=kwargs),
                 "withdraw_url": reverse("drives:couples_withdraw", kwargs=kwargs),
+                "edit_url": reverse("drives:couples_edit", kwargs=kwargs),
+                "delete_url": reverse("drives:couples_delete", kwargs=kwargs),
+                "before_start": couple.withdrawn_game is not None
+                and couple.withdrawn_game <= couple.joined_game,
+                "last_game": (couple.withdrawn_game or 1) - 1,
                 "toggles": [
                     {
                         "flag": flag,
@@ -335,17 +350,36 @@ def couples(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
     form = CoupleForm(*_posted(request), autofocus="after" not in request.GET)
     status = 200
     if request.method == "POST":
+        status = 422
         if form.is_valid():
             try:
                 (couple,) = couples_register(
-                    drive=drive, couples=[form.couple()], actor=desk_actor(request)
+                    drive=drive,
+                    couples=[form.couple()],
+                    actor=desk_actor(request),
+                    allow_duplicates=False,
                 )
             except ServiceError as error:
-                form.add_error(None, error_text(error))
+                status = error.status
+                if error.code == "duplicate_couple":
+                    form.duplicate_of = error.details["couple"]
+                    error_message = _(
+                        "%(p1)s & %(p2)s are already couple %(number)s — register anyway?"
+                    ) % {
+                        "p1": error.details["players"][0],
+                        "p2": error.details["players"][1],
+                        "number": form.duplicate_of,
+                    }
+                    form.add_error(None, error_message)
+                else:
+                    form.add_error(None, error_text(error))
             else:
+                if _wants_json(request):
+                    return _registered_json(request, drive, role, couple)
                 messages.success(request, _registered_message(couple), extra_tags="couple-flash")
                 return redirect("drives:couples", slug=drive.slug)
-        status = 422
+        if _wants_json(request):
+            return _refused_json(request, drive, form, status)
     context = {
         "drive": drive,
         "role": role,
@@ -354,6 +388,39 @@ def couples(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
         **_couples_context(drive),
     }
     return render(request, "drives/couple_list.html", context, status=status)
+
+
+# The page's script (static/js/register.js) sends the form with "Accept: application/json" and
+# the page stays put, so nothing typed meanwhile is lost: it gets the number's flash and the
+# list again, or, for a couple not registered, a panel saying why, to put above the form.
+
+
+def _registered_json(request: HttpRequest, drive: Drive, role: str, couple: Couple) -> HttpResponse:
+    context = {"drive": drive, "role": role, **_couples_context(drive)}
+    return JsonResponse(
+        {
+            "number": couple.number,
+            "players": couple.players,
+            "flash": str(_registered_message(couple)),
+            "list": render_to_string("drives/_couple_list_section.html", context, request=request),
+        },
+        status=201,
+    )
+
+
+def _refused_json(
+    request: HttpRequest, drive: Drive, form: CoupleForm, status: int
+) -> HttpResponse:
+    flags = [flag for flag in COUPLE_FLAGS if form.data.get(flag)]
+    problem = render_to_string(
+        "drives/_register_problem.html",
+        {"drive": drive, "form": form, "flags": flags},
+        request=request,
+    )
+    return JsonResponse(
+        {"message": " ".join(str(e) for e in form.non_field_errors()), "problem": problem},
+        status=status,
+    )
 
 
 def _registered_message(couple: Couple) -> Any:
@@ -466,6 +533,77 @@ def couple_withdraw(request: HttpRequest, drive: Drive, role: str, number: int) 
 
 @drive_page(*MEMBERS)
 @require_http_methods(["GET", "POST"])
+def couple_edit(request: HttpRequest, drive: Drive, role: str, number: int) -> HttpResponse:
+    """Correct a couple's names (a spelling at the door); audited like every change."""
+    couple = _couple_or_404(drive, number)
+    form = CoupleNamesForm(
+        *_posted(request), initial={"player1": couple.player1, "player2": couple.player2}
+    )
+    status = 200
+    if request.method == "POST":
+        status = 422
+        if drive.is_closed:
+            form.add_error(None, _("The drive is closed: nothing can change any more."))
+        elif form.is_valid():
+            names = {k: form.cleaned_data[k] for k in ("player1", "player2")}
+            if [names["player1"], names["player2"]] == couple.players:
+                messages.info(request, _("Nothing was changed."))
+                return redirect(_back_to_couple(drive, number))
+            try:
+                couple = couple_update(couple=couple, actor=desk_actor(request), **names)
+            except ServiceError as error:
+                form.add_error(None, error_text(error))
+            else:
+                messages.success(
+                    request,
+                    _("Couple %(number)s is now %(p1)s & %(p2)s.")
+                    % {"number": number, "p1": couple.player1, "p2": couple.player2},
+                )
+                return redirect(_back_to_couple(drive, number))
+    return render(
+        request,
+        "drives/couple_edit.html",
+        {
+            "drive": drive,
+            "couple": couple,
+            "form": form,
+            "links": drive_links(drive, "drives:couples", role),
+        },
+        status=status,
+    )
+
+
+@drive_page(*MEMBERS)
+@require_http_methods(["GET", "POST"])
+def couple_delete_page(request: HttpRequest, drive: Drive, role: str, number: int) -> HttpResponse:
+    """Delete a couple registered by mistake, after a confirmation; only before the start
+    (then it is withdrawn instead). The other couples keep their numbers."""
+    couple = _couple_or_404(drive, number)
+    if request.method == "POST":
+        try:
+            couple_delete(couple=couple, actor=desk_actor(request))
+        except ServiceError as error:
+            messages.error(request, error_text(error))
+            return redirect(_back_to_couple(drive, number))
+        messages.success(
+            request,
+            _("Couple %(number)s (%(p1)s & %(p2)s) is deleted.")
+            % {"number": number, "p1": couple.player1, "p2": couple.player2},
+        )
+        return redirect("drives:couples", slug=drive.slug)
+    return render(
+        request,
+        "drives/couple_delete.html",
+        {
+            "drive": drive,
+            "couple": couple,
+            "links": drive_links(drive, "drives:couples", role),
+        },
+    )
+
+
+@drive_page(*MEMBERS)
+@require_http_methods(["GET", "POST"])
 def couples_import(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
     """A couples CSV: every line or none; every bad line is listed with its number, and so is
     every couple already registered (or listed twice), imported only with "Add them again"."""
@@ -503,7 +641,9 @@ def couples_import(request: HttpRequest, drive: Drive, role: str) -> HttpRespons
                         "count": len(created),
                         "first": created[0].number,
                         "last": created[-1].number,
-                    },
+                    }
+                    + " "
+                    + couples_csv_read(data).note,
                 )
                 return redirect("drives:couples", slug=drive.slug)
         status = 422

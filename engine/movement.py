@@ -1,4 +1,4 @@
-"""The movement of a drive: who sits at which table for each game (RULES.md §7).
+"""The movement of a drive: who sits at which table for each game (docs/rules.md §7).
 
 Terms:
 - A *seating* is the open tables of one game, each listing the couple that *stays* (was there
@@ -146,6 +146,7 @@ def next_seating(
     movement: Movement = "winners-move",
     withdrawn: Collection[int] = (),
     late: Sequence[int] = (),
+    sit_out_last: bool = False,
 ) -> Seating:
     """The seating of the next game.
 
@@ -153,6 +154,11 @@ def next_seating(
     none). ``withdrawn`` couples leave before the next game, ``late`` couples join it (in the
     order given). Raises :class:`MovementError` when a result is missing or names a couple
     not at that table, or a late or withdrawn couple is unknown.
+
+    ``sit_out_last``: the tables played are always 1..F, without a hole, and the sit-out (if
+    any) is the place after them, F+1, which is no table in the hall (see
+    :func:`_tables_without_holes`); no table closes. Without it, the rules of §7 as first
+    written: an emptied table closes and a sit-out stays where the withdrawal left it.
     """
     if movement not in MOVEMENTS:
         raise MovementError("bad_movement", f"Movement must be one of {', '.join(MOVEMENTS)}.")
@@ -183,7 +189,35 @@ def next_seating(
         TableSeat(seat.table, stays[seat.table], arrival)
         for seat, arrival in zip(tables, arrivals, strict=True)
     ]
-    return _apply_changes(new, set(seating.closed), withdrawn, late, seating)
+    changed = _apply_changes(new, set(seating.closed), withdrawn, late, seating)
+    if not sit_out_last:
+        return changed
+    return Seating(_tables_without_holes(list(changed.tables)), seating.closed)
+
+
+def _tables_without_holes(tables: list[TableSeat]) -> tuple[TableSeat, ...]:
+    """The tables of a game renumbered as little as possible so that the F tables where two
+    couples play are tables 1..F and the lone couple, if any, sits out at place F+1 (no table
+    in the hall: it is shown as "sits out", and it gets no table card).
+
+    A hole among 1..F (a table emptied by withdrawals, or where a couple was left alone) is
+    filled by the two couples of the highest-numbered table, who keep their roles (who stays,
+    who arrives and deals) and their opponent: only the table they play at changes. Nobody
+    plays anyone else than the movement gave them; from the next game on the movement goes
+    round tables 1..F and the sit-out as usual."""
+    pairs = {t.table: t for t in tables if not t.is_sit_out}
+    lone = next((t for t in tables if t.is_sit_out), None)
+    count = len(pairs)
+    for hole in range(1, count + 1):
+        if hole in pairs:
+            continue
+        top = max(pairs)
+        moved = pairs.pop(top)
+        pairs[hole] = TableSeat(hole, moved.stays, moved.arrives)
+    out = [pairs[n] for n in sorted(pairs)]
+    if lone is not None:
+        out.append(TableSeat(count + 1, lone.stays, lone.arrives))
+    return tuple(out)
 
 
 def _apply_changes(

@@ -42,7 +42,7 @@ class IllegalPlay(ValueError):
 def legal_plays(
     hand: Sequence[Card], trick: Sequence[Card], trump: Suit, rules: Ruleset
 ) -> list[Card]:
-    """The cards of ``hand`` that may be played to ``trick`` (RULES.md §3), in hand order.
+    """The cards of ``hand`` that may be played to ``trick`` (docs/rules.md §3), in hand order.
 
     1. A non-trump suit led: follow it or trump; holding none of it, any card.
     2. A trump led: play a trump, except that a top trump (5, J, joker, A♥) may be held back

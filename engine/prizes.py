@@ -1,4 +1,4 @@
-"""Prizes of a drive (RULES.md §8–§10): prize places from the final wins, the tie procedure
+"""Prizes of a drive (docs/rules.md §8–§10): prize places from the final wins, the tie procedure
 (split / cut / play-off), the booby prize, the cookie jar and the jackpot.
 
 Terms:
@@ -171,7 +171,7 @@ class TieDecision:
 
 
 def decide_tie(choices: Mapping[int, str]) -> TieDecision:
-    """Apply RULES.md §9 to each tied couple's choice.
+    """Apply docs/rules.md §9 to each tied couple's choice.
 
     Any play-off: those who chose it play, every other couple must have answered play-off or
     forfeit (``PrizeError`` ``answer_needed`` names those still to answer). Else a unanimous

@@ -1,7 +1,7 @@
 """Rulesets: the options of Forty-fives a drive is played under, and the named presets.
 
 A :class:`Ruleset` is a frozen value: the engine never reads global settings. The presets are
-those of RULES.md §6; a club may build a custom ruleset from the same options with
+those of docs/rules.md §6; a club may build a custom ruleset from the same options with
 :func:`make_ruleset`. Rulesets round-trip through plain dicts (``to_dict`` / ``from_dict``)
 so the apps can store them as JSON. This module does not say what the options *do*; the
 modules that play and score a hand read them.
@@ -39,7 +39,7 @@ class RulesetError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
-    """The options of one way of playing. Field meanings are in RULES.md §1–§6.
+    """The options of one way of playing. Field meanings are in docs/rules.md §1–§6.
 
     - ``target``: points to win a game (45, or 120 in auction).
     - ``joker``: 53 cards, the joker the third-best trump.

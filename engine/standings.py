@@ -1,4 +1,4 @@
-"""Standings and places (RULES.md §8): couples ordered by wins, places dense or competition.
+"""Standings and places (docs/rules.md §8): couples ordered by wins, places dense or competition.
 
 Terms: *dense* places give each distinct number of wins one place (18, 18, 16, 15, 15 → 1, 1,
 2, 3, 3); *competition* places skip after a tie (1, 1, 3, 4, 4). A couple that withdrew keeps

@@ -1,4 +1,4 @@
-"""Checking a stored night against RULES.md §7 (``manage.py drive check``).
+"""Checking a stored night against docs/rules.md §7 (``manage.py drive check``).
 
 After a crash, a restore or a night of hand corrections the organizer (or the person running
 the server) can ask whether what is stored still makes one consistent night:
@@ -208,6 +208,7 @@ def _movement_problems(
             movement=drive.movement,  # type: ignore[arg-type]
             withdrawn=withdrawn,
             late=late,
+            sit_out_last=drive.sit_out_last,
         )
     except MovementError as error:
         return [f"game {following}: cannot be seated from game {game}: {error.message}"]

@@ -4,7 +4,8 @@ submission kept as a version (who, when, through which channel, old and new winn
 A result's ``state``: ``accepted`` (counts), ``pending`` (entered from one couple's side on a
 drive with ``confirm_by_other_couple``, waiting for the other couple), ``conflict`` (two
 different results were entered: another winner, or other points for the same one; the desk
-resolves it). Wins and standings are derived from
+resolves it), ``undone`` (taken back at once by whoever entered it: the table has no result
+again, and the next entry reuses the row). Wins and standings are derived from
 accepted results and the seating, never stored.
 """
 
@@ -23,6 +24,9 @@ class Result(models.Model):
         ACCEPTED = "accepted", _("accepted")
         PENDING = "pending", _("waiting for the other couple")
         CONFLICT = "conflict", _("in conflict")
+        # Taken back by whoever entered it, at once (``scoring.services.result_undo``): the
+        # table has no result, as if none had been entered; the row keeps its versions.
+        UNDONE = "undone", _("undone: no result")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="results")
     seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="result")
@@ -60,6 +64,7 @@ class ResultVersion(models.Model):
         RESOLVED = "resolved", _("resolved or corrected")
         CONFIRMED = "confirmed", _("confirmed by the other couple")
         REJECTED = "rejected", _("rejected by the other couple")
+        UNDONE = "undone", _("undone at once by whoever entered it")
 
     result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="versions")
     kind = models.CharField(max_length=12, choices=Kind.choices)
@@ -95,8 +100,8 @@ class ResultVersion(models.Model):
         return f"{self.kind} {self.winner.number} at {self.at:%H:%M:%S}"
 
 
-# --- prizes (RULES.md §8–§10) ---------------------------------------------------------------------
-# Written by ``scoring.prizes.services``, read by ``scoring.prizes.selectors``. Couples are named by
+# --- prizes (docs/rules.md §8–§10) ----------------------------------------------------------------
+# Written by ``scoring.prizes``, read by ``scoring.prizes.selectors``. Couples are named by
 # foreign key where a row is about one couple; a tie's couples, places and the cookie jar's
 # games are small lists of numbers (JSON), fixed when the row is written.
 

@@ -63,6 +63,8 @@ def game_view(drive: Drive, number: int) -> dict[str, Any] | None:
             "points": None,
             "state": "sit-out" if seat.is_sit_out else "missing",
         }
+        if result is not None and result.state == Result.State.UNDONE:
+            result = None  # taken back by whoever entered it: no result
         if result is not None:
             row.update(winner=result.winner.number, points=result.points, state=result.state)
             if result.state == Result.State.CONFLICT:
@@ -248,6 +250,7 @@ def drive_summary(drive: Drive) -> dict[str, Any]:
         "first_seating": drive.first_seating,
         "seed": drive.seed,
         "sit_out_counts_as_win": drive.sit_out_counts_as_win,
+        "sit_out_last": drive.sit_out_last,
         "ranking": drive.ranking,
         "entry_fee": str(drive.entry_fee),
         "currency": drive.currency,

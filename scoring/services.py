@@ -15,6 +15,7 @@ tokens); these functions check the night's rules and write the audit.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -230,6 +231,18 @@ def _record(
     win_pts, lose_pts, verdict = _score(drive, points)
     sent = None if win_pts is None else [win_pts, lose_pts]
     subject = f"game {game.number} table {seat.table.number}"
+    undone = None
+    if existing is not None and existing.state == Result.State.UNDONE:
+        # Taken back: the table has no result. A submission sent before the undo (its key
+        # is on the row) is not stored again behind the back of whoever undid it.
+        if key and _key_seen(existing, key) is not None:
+            raise Conflict(
+                "result_undone",
+                f"This result of table {seat.table.number} in game {game.number} was undone: "
+                "enter who won again.",
+                table=seat.table.number, game=game.number,
+            )  # fmt: skip
+        undone, existing = existing, None
     if existing is not None and key:
         seen = _key_seen(existing, key)
         if seen is not None:
@@ -295,11 +308,19 @@ def _record(
         AuditEntry.Channel.TABLE,
         AuditEntry.Channel.COUPLE,
     )
-    result = Result.objects.create(
-        game=game, seat=seat, winner=winner, winner_points=win_pts, loser_points=lose_pts,
-        verdict=verdict.code if verdict else "",
-        state=Result.State.PENDING if needs_confirmation else Result.State.ACCEPTED,
-    )  # fmt: skip
+    fields = {
+        "winner": winner, "winner_points": win_pts, "loser_points": lose_pts,
+        "verdict": verdict.code if verdict else "",
+        "state": Result.State.PENDING if needs_confirmation else Result.State.ACCEPTED,
+    }  # fmt: skip
+    if undone is not None:
+        for name, value in fields.items():
+            setattr(undone, name, value)
+        undone.updated_at = timezone.now()
+        undone.save()
+        result = undone
+    else:
+        result = Result.objects.create(game=game, seat=seat, **fields)
     version.result = result
     version.save()
     audit(
@@ -346,6 +367,111 @@ def _same_key(
     return Recorded(409, existing, conflict=conflict)
 
 
+# How long whoever entered a result may take it back themselves. A wrong tap is seen at once,
+# on the "Saved" screen that follows it; a minute leaves time to read it and tap Undo, and
+# is over before the desk, which waits for the last tables, usually starts the next game.
+# Later, or once the other couple has confirmed it, a change is the desk's correction (with
+# a reason): the couples may already have moved on the strength of it.
+UNDO_SECONDS = 60
+
+
+def undo_open_until(state: str, versions: list[ResultVersion]) -> Any:
+    """Until when a result (its ``state``, its ``versions`` oldest first) may still be undone
+    by whoever entered it, or None if it may not: only an entry standing alone since the last
+    undo (not confirmed, rejected, contradicted or corrected), from a table's or a couple's
+    card, can be taken back. The clock, the card and the game in play are the caller's."""
+    if state not in (Result.State.ACCEPTED, Result.State.PENDING):
+        return None
+    since = versions
+    for i, version in enumerate(versions):
+        if version.kind == ResultVersion.Kind.UNDONE:
+            since = versions[i + 1 :]
+    if len(since) != 1 or since[0].kind != ResultVersion.Kind.ENTERED:
+        return None
+    if since[0].channel not in (AuditEntry.Channel.TABLE, AuditEntry.Channel.COUPLE):
+        return None
+    return since[0].at + timedelta(seconds=UNDO_SECONDS)
+
+
+def result_undo(*, drive: Drive, game: Any, table: Any, actor: Actor) -> Recorded:
+    """Take back a result just entered from a table's or a couple's card: the table has no
+    result again, and a new tap enters one. Only by the same card (channel and couple), within
+    ``UNDO_SECONDS`` of the entry, while its game is in play and nobody else has answered it
+    (the other couple's confirmation or rejection, another entry, the desk). Kept as a version
+    (kind ``undone``) and audited. 409 with ``undo_closed`` (too late), ``game_advanced``,
+    ``confirmed`` (or ``answered``), ``not_yours``; 404 ``no_result``. The same undo again is a
+    replay (200, nothing written)."""
+    with transaction.atomic():
+        drive = _lock(drive)
+        _require_open(drive)
+        game_row, seat = _seat_for(drive, game, table, lock=True)
+        result = _result_at(seat)
+        if result is None:
+            raise NotFound("no_result", "There is no result to undo at this table.")
+        versions = list(result.versions.order_by("at", "id"))
+        last = versions[-1] if versions else None
+        if result.state == Result.State.UNDONE:
+            if last is not None and _same_card(last, actor):
+                return Recorded(200, result, replayed=True)
+            raise NotFound("no_result", "There is no result to undo at this table.")
+        if game_row.number != drive.current_game:
+            raise Conflict(
+                "game_advanced",
+                f"Game {game_row.number} is over (game {drive.current_game} is in play): "
+                "too late to undo. Tell the desk if the result is wrong.",
+            )
+        entry = next((v for v in reversed(versions) if v.kind == ResultVersion.Kind.ENTERED), None)
+        if entry is None or not _same_card(entry, actor):
+            raise Conflict(
+                "not_yours",
+                "This result was not entered from this card: only the desk can change it.",
+            )
+        if last is not None and last.kind == ResultVersion.Kind.CONFIRMED:
+            raise Conflict(
+                "confirmed",
+                "The other couple has confirmed this result: too late to undo. Tell the desk "
+                "if it is wrong.",
+            )
+        until = undo_open_until(result.state, versions)
+        if until is None:
+            raise Conflict(
+                "answered",
+                "Someone else has answered this result since (another entry, a rejection or "
+                "the desk): too late to undo. Tell the desk.",
+            )
+        if timezone.now() > until:
+            raise Conflict(
+                "undo_closed",
+                f"Too late to undo: a result can be undone only in the first "
+                f"{UNDO_SECONDS} seconds. Tell the desk if it is wrong.",
+                seconds=UNDO_SECONDS,
+            )
+        old = {"winner": result.winner.number, "points": result.points, "state": result.state}
+        result.state = Result.State.UNDONE
+        result.updated_at = timezone.now()
+        result.save(update_fields=["state", "updated_at"])
+        ResultVersion.objects.create(
+            result=result, kind=ResultVersion.Kind.UNDONE, winner_id=result.winner_id,
+            winner_points=result.winner_points, loser_points=result.loser_points,
+            previous_winner_id=result.winner_id, channel=actor.channel, user=actor.account,
+            couple=actor.couple,
+        )  # fmt: skip
+        audit(
+            drive, actor, "result.undo",
+            subject=f"game {game_row.number} table {seat.table.number}", old=old, new=None,
+            note=f"undone {(result.updated_at - entry.at).seconds} s after it was entered",
+        )  # fmt: skip
+    return Recorded(200, result)
+
+
+def _same_card(version: ResultVersion, actor: Actor) -> bool:
+    """Whether ``version`` came from the card (table or couple) that ``actor`` holds."""
+    couple = actor.couple
+    return version.channel == actor.channel and version.couple_id == (
+        couple.pk if couple is not None else None
+    )
+
+
 def result_confirm(
     *, drive: Drive, couple: Couple, game: Any, accept: Any, actor: Actor
 ) -> Recorded:
@@ -372,7 +498,7 @@ def result_confirm(
                 "not_at_a_table", f"Couple {couple.number} did not play game {game}."
             )
         result = Result.objects.filter(seat=seat).select_related("winner").first()
-        if result is None:
+        if result is None or result.state == Result.State.UNDONE:
             raise NotFound("no_result", "There is no result to confirm at your table yet.")
         if result.state != Result.State.PENDING:
             if _answered_already(result, couple, accept):
@@ -580,7 +706,7 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
             if stays is None or arrives is None:
                 continue
             state, winner = results.get(seat_id, (None, None))
-            if state is None:
+            if state is None or state == Result.State.UNDONE:
                 missing.append(table)
             elif state == Result.State.CONFLICT:
                 conflicts.append(table)
@@ -622,6 +748,7 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
                 movement=drive.movement,
                 withdrawn=withdrawn,
                 late=late,  # type: ignore[arg-type]
+                sit_out_last=drive.sit_out_last,
             )
         except MovementError as error:
             raise ServiceError(error.code, error.message) from None

@@ -157,6 +157,14 @@ class Error(BaseModel):
     table: int | None = None
     game: int = 0
     allowed: list[str] = []
+    couple: int | None = Field(
+        None,
+        description="duplicate_couple: the couple the names already are (null when an earlier "
+        "item of the list, same_as); started: the couple.",
+    )
+    players: list[str] = []
+    item: int = Field(0, description="duplicate_couple: the list's item.")
+    same_as: int | None = None
 
 
 # --- drives ----------------------------------------------------------------------------------
@@ -238,6 +246,10 @@ class Drive(BaseModel):
     first_seating: str
     seed: int | None
     sit_out_counts_as_win: bool
+    sit_out_last: bool = Field(
+        description="The sit-out is no table: the tables played are 1..F without a hole (false "
+        "only for drives stored before this rule)."
+    )
     ranking: str
     entry_fee: str
     currency: str
@@ -294,6 +306,15 @@ class CoupleIn(Body):
     paid: documented(BOOLEAN) = None
     checked_in: documented(BOOLEAN) = None
     cookie_jar: documented(BOOLEAN) = None
+    duplicate_ok: documented(
+        {
+            "type": "boolean",
+            "default": False,
+            "description": "Register the couple even though the same two people are already an "
+            "active couple of the drive (or an earlier item of the list); otherwise 409 "
+            "duplicate_couple.",
+        }
+    ) = None
 
 
 # One couple or a list of them: each is checked by the service, which numbers its refusals
@@ -337,6 +358,14 @@ AllowDuplicates = Annotated[bool, _yes_no("allow_duplicates")]
 class Start(Body):
     seating: documented({"enum": list(DriveModel.FirstSeating.values)}) = None
     seed: documented({"type": "integer", "minimum": 0, "maximum": 2**63 - 1}) = None
+    absent: documented(
+        {
+            "enum": ["seat", "withdraw"],
+            "default": "seat",
+            "description": "The couples not checked in: seated anyway, or left out (withdrawn "
+            "before game 1).",
+        }
+    ) = None
 
 
 class TableRow(BaseModel):

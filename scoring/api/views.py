@@ -23,6 +23,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import RequestDataTooBig
 from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
 from django.urls import register_converter, reverse
+from django.utils.http import content_disposition_header
 from ninja import Body, NinjaAPI, Query
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.openapi.docs import Swagger
@@ -31,6 +32,7 @@ from ninja.parser import Parser
 from drives.errors import NotFound, ServiceError
 from drives.models import Couple
 from drives.services import (
+    couple_delete,
     couple_update,
     couples_import_csv,
     couples_register,
@@ -499,7 +501,9 @@ def drive_patch(request: HttpRequest, slug: str, payload: s.DriveSettings) -> Js
     D + "/start", response=answers({201: s.Game}, 404, 409, 422, body=True), url_name="start",
     operation_id="drive_start", tags=[GAMES], summary="Seat game 1",
     description=f"{ORGANIZERS} By number, or shuffled from a seed (drawn and recorded if not "
-    "given). 409 already_started.",
+    "given). absent: the couples not checked in are seated (seat, the default) or withdrawn "
+    "before game 1 (withdraw); another value is 422 bad_field naming absent. 409 "
+    "already_started.",
 )  # fmt: skip
 def drive_start_view(
     request: HttpRequest, slug: str, payload: s.Start = Body(None)
@@ -538,11 +542,13 @@ def couples_list(request: HttpRequest, slug: str) -> JsonResponse:
 
 
 @api.post(
-    D + "/couples", response=answers({201: list[s.Couple]}, 404, 422, body=True),
+    D + "/couples", response=answers({201: list[s.Couple]}, 404, 409, 422, body=True),
     url_name="couples", operation_id="couples_add", tags=[COUPLES],
     summary="Register one couple or a list (numbers assigned in order)",
     description=f"{MEMBERS_} All or nothing. Once the night runs they are late arrivals, "
-    "seated from the next game.",
+    "seated from the next game. The same two people as an active couple (either order, "
+    "ignoring case, accents and spaces) or an earlier item is 409 duplicate_couple naming the "
+    "couple, unless duplicate_ok is true.",
 )  # fmt: skip
 def couples_add(request: HttpRequest, slug: str, payload: s.COUPLES_IN = Body(...)) -> JsonResponse:  # type: ignore[valid-type]
     caller = _caller(request)
@@ -550,7 +556,9 @@ def couples_add(request: HttpRequest, slug: str, payload: s.COUPLES_IN = Body(..
     data = [payload] if isinstance(payload, dict) else payload
     if not isinstance(data, list):
         raise BadRequest("bad_body", "The body must be a couple (an object) or a list of them.")
-    couples = couples_register(drive=drive, couples=data, actor=caller.actor)
+    couples = couples_register(
+        drive=drive, couples=data, actor=caller.actor, allow_duplicates=False
+    )
     return _ok([couple_summary(c) for c in couples], 201)
 
 
@@ -590,6 +598,14 @@ def couples_import(
     return _ok([couple_summary(c) for c in couples], 201)
 
 
+def _couple(drive: Any, number: int) -> Couple:
+    couple = Couple.objects.filter(drive=drive, number=number).first()
+    if couple is None:
+        raise NotFound("no_such_couple", f"There is no couple {number}.", couple=number)
+    couple.drive = drive
+    return couple
+
+
 @api.patch(
     D + "/couples/{num:number}", response=answers({200: s.Couple}, 404, 409, 422, body=True),
     url_name="couple", operation_id="couple_patch", tags=[COUPLES],
@@ -600,12 +616,23 @@ def couple_patch(
 ) -> JsonResponse:
     caller = _caller(request)
     drive = drive_for(caller, slug, roles=MEMBERS)
-    couple = Couple.objects.filter(drive=drive, number=number).first()
-    if couple is None:
-        raise NotFound("no_such_couple", f"There is no couple {number}.", couple=number)
-    couple.drive = drive
-    couple = couple_update(couple=couple, actor=caller.actor, **payload.sent())
+    couple = couple_update(couple=_couple(drive, number), actor=caller.actor, **payload.sent())
     return _ok(couple_summary(couple))
+
+
+@api.delete(
+    D + "/couples/{num:number}", response=answers({204: None}, 404, 409, 422),
+    url_name="couple", operation_id="couple_delete", tags=[COUPLES],
+    summary="Delete a couple registered by mistake (before the start)",
+    description=f"{MEMBERS_} Only before the night starts; after, 409 started (withdraw the "
+    "couple instead). The other couples keep their numbers; the next couple registered takes "
+    "the number after the highest left. Audited.",
+)  # fmt: skip
+def couple_delete_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    caller = _caller(request)
+    drive = drive_for(caller, slug, roles=MEMBERS)
+    couple_delete(couple=_couple(drive, number), actor=caller.actor)
+    return HttpResponse(status=204)
 
 
 # --- games and results --------------------------------------------------------------------------
@@ -771,7 +798,14 @@ def tables(request: HttpRequest, slug: str) -> JsonResponse:
     operation_id="export", tags=[END], summary="The drive's full record", description=MEMBERS_,
 )  # fmt: skip
 def export(request: HttpRequest, slug: str) -> JsonResponse:
-    return _ok(drive_export(drive_for(_caller(request), slug)))
+    """The drive's full record, as a file named after the drive: a browser following the
+    dashboard's link saves ``<slug>.json`` instead of showing the text."""
+    drive = drive_for(_caller(request), slug)
+    response = _ok(drive_export(drive))
+    response["Content-Disposition"] = content_disposition_header(
+        as_attachment=True, filename=f"{drive.slug}.json"
+    )
+    return response
 
 
 @api.post(

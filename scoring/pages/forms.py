@@ -9,6 +9,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from drives.forms import PlainForm
 from drives.models import Couple, Drive
@@ -28,10 +29,36 @@ class StartForm(PlainForm):
         help_text=_("Only when shuffling. Leave empty: one is drawn and recorded."),
     )
 
-    def __init__(self, *args: Any, drive: Drive, **kwargs: Any) -> None:
+    absent = forms.ChoiceField(
+        label=_("Couples not checked in"),
+        choices=[
+            ("seat", _("Seat them anyway")),
+            ("withdraw", _("Leave them out (withdrawn before game 1)")),
+        ],
+        widget=forms.RadioSelect,
+        error_messages={"required": _("Say what to do with the couples not checked in.")},
+    )
+
+    def __init__(
+        self, *args: Any, drive: Drive, absent: list[Any] | None = None, **kwargs: Any
+    ) -> None:
+        """``absent``: the couples not checked in (not withdrawn); when there are any, the
+        form asks what to do with them (no answer is chosen for the organizer)."""
         kwargs.setdefault("initial", {"seating": drive.first_seating, "seed": drive.seed})
         kwargs.setdefault("prefix", "start")
         super().__init__(*args, **kwargs)
+        self.absent = absent or []
+        if not self.absent:
+            del self.fields["absent"]
+            return
+        count = len(self.absent)
+        shown = ", ".join(str(c.number) for c in self.absent[:30])
+        more = "…" if count > 30 else ""
+        self.fields["absent"].label = ngettext(
+            "%(count)s couple is not checked in (number %(numbers)s%(more)s):",
+            "%(count)s couples are not checked in (numbers %(numbers)s%(more)s):",
+            count,
+        ) % {"count": count, "numbers": shown, "more": more}
 
 
 class CorrectionForm(PlainForm):

@@ -51,13 +51,16 @@ ACTIONS = {
     "results.import": gettext_lazy("results imported"),
     "couples.register": gettext_lazy("couples registered"),
     "couples.late": gettext_lazy("late couples registered"),
+    "tables.prepare": gettext_lazy("tables set out for printing"),
     "couple.update": gettext_lazy("couple changed"),
+    "couple.delete": gettext_lazy("couple deleted (registered by mistake)"),
     "holes.record": gettext_lazy("punch cards counted"),
     "result.enter": gettext_lazy("result entered"),
     "result.conflict": gettext_lazy("a different result entered"),
     "result.key_reused": gettext_lazy("a result refused: its key was sent before with another"),
     "result.confirm": gettext_lazy("result confirmed"),
     "result.reject": gettext_lazy("result rejected"),
+    "result.undo": gettext_lazy("result undone at once by whoever entered it"),
     "result.resolve": gettext_lazy("result settled or corrected"),
     "game.advance": gettext_lazy("next game started"),
     "prizes.setup": gettext_lazy("prizes set up"),
@@ -78,6 +81,8 @@ ACTIONS = {
 def _couple_counts(drive: Drive) -> dict[str, int]:
     """Registered, playing, withdrawn, paid, checked in and cookie-jar couples. One query."""
     counts = Couple.objects.filter(drive=drive).aggregate(
+        # First: the aliases below (checked_in…) would hide the fields of the same names.
+        absent=Count("id", filter=Q(checked_in=False, withdrawn_game__isnull=True)),
         couples=Count("id"),
         withdrawn=Count("id", filter=Q(withdrawn_game__isnull=False)),
         paid=Count("id", filter=Q(paid=True)),
@@ -225,7 +230,8 @@ def _render(
         "tables_left": (game["to_report"] - game["reported"]) if game else 0,
         "advance": advance_state(drive, game, role),
         "advance_error": advance_error,
-        "start_form": start_form or StartForm(drive=drive),
+        "start_form": start_form
+        or StartForm(drive=drive, absent=_absent_couples(drive) if counts["absent"] else None),
         "start_possible": counts["playing"] >= 2,
         "changes": _next_game_changes(drive),
         "open_results": _open_results(drive) if running else [],
@@ -271,8 +277,9 @@ def dashboard(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
 @drive_page(ORGANIZER)
 @require_POST
 def start(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
-    """Seat game 1, by number or shuffled."""
-    form = StartForm(request.POST, drive=drive)
+    """Seat game 1, by number or shuffled; the couples not checked in are seated or left out
+    (withdrawn before game 1), as the organizer answers."""
+    form = StartForm(request.POST, drive=drive, absent=_absent_couples(drive))
     if not form.is_valid():
         return _render(request, drive, role, status=422, start_form=form)
     try:
@@ -281,6 +288,7 @@ def start(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
             actor=desk_actor(request),
             seating=form.cleaned_data["seating"],
             seed=form.cleaned_data["seed"],
+            absent=form.cleaned_data.get("absent") or "seat",
         )
     except ServiceError as error:
         drive.refresh_from_db()
@@ -293,7 +301,24 @@ def start(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
         request,
         _("The night has started: game 1 is seated at %(tables)s tables.") % {"tables": tables},
     )
+    if form.cleaned_data.get("absent") == "withdraw":
+        messages.info(
+            request,
+            _("Left out, not checked in (withdrawn before game 1): couples %(numbers)s.")
+            % {"numbers": ", ".join(str(c.number) for c in form.absent)},
+        )
     return _back(drive)
+
+
+def _absent_couples(drive: Drive) -> list[Couple]:
+    """The couples not checked in and not withdrawn, before the start (none after it)."""
+    if drive.state != Drive.State.SETUP:
+        return []
+    return list(
+        Couple.objects.filter(drive=drive, checked_in=False, withdrawn_game__isnull=True)
+        .only("number")
+        .order_by("number")
+    )
 
 
 @drive_page(*MEMBERS)

@@ -1,6 +1,7 @@
 """The pages players open on their phones from the QR codes of their cards, without logging
 in: the token in the address is the only credential, and it reaches one table (or one
-couple) of one drive, until the drive closes (then a 410 page says so).
+couple) of one drive, until the drive closes (then a 410 page says so; the couple page's
+address keeps showing the couple's own record of the night, read only).
 
 - The table page (table card): the game in play at this table, its two couples and who
   deals, a big "who won" button per couple and an optional final score from the legal ones.
@@ -10,6 +11,8 @@ couple) of one drive, until the drive closes (then a 410 page says so).
 - The couple page (punch card): the couple's table and opponents in the game in play, wins
   so far, the punch card, and the confirmation (or rejection) of the other couple's entry on
   drives that ask for it (``result_confirm``, channel "couple").
+- Undo (table page): for ``UNDO_SECONDS`` after a tap, a plain form takes the result back
+  (``result_undo``) until the other couple confirms it or the game advances.
 
 Both are also served as a fragment (``?partial=1``) that the pages poll to follow the night.
 """
@@ -21,6 +24,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
@@ -38,8 +42,14 @@ from scoring.pages.live_access import (
     token_page,
     wants_fragment,
 )
-from scoring.pages.selectors_live import couple_card, couple_now, table_now
-from scoring.services import result_confirm, result_record
+from scoring.pages.selectors_live import (
+    couple_card,
+    couple_night,
+    couple_now,
+    table_now,
+    undo_until,
+)
+from scoring.services import UNDO_SECONDS, result_confirm, result_record, result_undo
 
 TABLE_POLL_SECONDS = 5
 COUPLE_POLL_SECONDS = 6
@@ -88,6 +98,8 @@ def _table_context(table: Table, answer: dict[str, Any] | None) -> dict[str, Any
     drive = table.drive
     now = table_now(table)
     result = now["result"] if now else None
+    until = undo_until(now, AuditEntry.Channel.TABLE, None)
+    undo_open = until is not None and timezone.now() < until
     return {
         "drive": drive,
         "table": table,
@@ -96,6 +108,8 @@ def _table_context(table: Table, answer: dict[str, Any] | None) -> dict[str, Any
         "choices": score_choices(drive) if now and not now["sit_out"] else [],
         "key": uuid.uuid4().hex,
         "poll_seconds": TABLE_POLL_SECONDS,
+        "undo_open": undo_open,
+        "undo_seconds": UNDO_SECONDS,
         # What the page shows, in short: its script swaps the page only when this changes.
         "version": "-".join(
             str(part)
@@ -105,6 +119,7 @@ def _table_context(table: Table, answer: dict[str, Any] | None) -> dict[str, Any
                 result["winner"] if result else "",
                 result["state"] if result else "",
                 result["points"] if result else "",
+                "undo" if undo_open else "",
             )
         ),
     }
@@ -112,6 +127,8 @@ def _table_context(table: Table, answer: dict[str, Any] | None) -> dict[str, Any
 
 def _table_post(request: HttpRequest, table: Table) -> dict[str, Any]:
     data = request.POST
+    if data.get("action") == "undo":
+        return _table_undo(table, int_or_none(data.get("game")))
     game = int_or_none(data.get("game"))
     winner = int_or_none(data.get("winner"))
     if game is None or winner is None:
@@ -178,6 +195,40 @@ def _table_post(request: HttpRequest, table: Table) -> dict[str, Any]:
     return _answer(recorded.status, "success", message, "stored")
 
 
+def _table_undo(table: Table, game: int | None) -> dict[str, Any]:
+    if game is None:
+        return _answer(422, "error", _("This form has no game: reload the page."), "bad_input")
+    try:
+        result_undo(
+            drive=table.drive, game=game, table=table.number,
+            actor=Actor(channel=AuditEntry.Channel.TABLE),
+        )  # fmt: skip
+    except ServiceError as error:
+        return _answer(error.status, "error", _undo_refused(error), error.code)
+    return _answer(
+        200, "info", _("Undone: this table has no result now. Tap the couple that won."), "undone"
+    )
+
+
+def _undo_refused(error: ServiceError) -> str:
+    """Why an undo was refused, in the hall's words."""
+    if error.code == "undo_closed":
+        return _(
+            "Too late to undo: a result can be undone only in the first %(s)s seconds. "
+            "Tell the desk if it is wrong."
+        ) % {"s": UNDO_SECONDS}
+    if error.code == "confirmed":
+        return _("The other couple has already confirmed it: too late to undo. Tell the desk.")
+    if error.code == "game_advanced":
+        return _("The next game has started: too late to undo. Tell the desk if it was wrong.")
+    if error.code == "no_result":
+        return _("There is no result to undo at this table.")
+    if error.code in ("answered", "not_yours"):
+        return _("This result has been changed since (at the desk or by the other couple): "
+                 "only the desk can change it now.")  # fmt: skip
+    return error.message
+
+
 # --- the couple page ----------------------------------------------------------------------------
 
 
@@ -188,7 +239,10 @@ def couple_page(request: HttpRequest, token: str) -> HttpResponse:
     couple = couple_by_token(request, token)
     drive = couple.drive
     if drive.is_closed:
-        return closed_page(request, drive)
+        if request.method == "POST" or wants_fragment(request):
+            # Nothing changes any more; a page still polling reloads into the record below.
+            return closed_page(request, drive)
+        return _couple_record(request, couple)
     answer = None
     if request.method == "POST":
         answer = _couple_post(request, couple)
@@ -200,12 +254,29 @@ def couple_page(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, template, context, status=answer["status"] if answer else 200)
 
 
+def _couple_record(request: HttpRequest, couple: Couple) -> HttpResponse:
+    """The couple's own record of the night once it is closed: read only, no polling."""
+    card = couple_card(couple)
+    holes = [
+        {"game": game, "mark": card["marks"].get(game, ""), "absent": _absent(couple, game)}
+        for game in range(1, couple.drive.games + 1)
+    ]
+    context = {
+        "drive": couple.drive,
+        "couple": couple,
+        "night": couple_night(couple),
+        "holes": holes,
+    }
+    return render(request, "scoring/couple_page_closed.html", context)
+
+
 def _couple_context(couple: Couple, answer: dict[str, Any] | None) -> dict[str, Any]:
     drive = couple.drive
     now = couple_now(couple)
     card = couple_card(couple)
     holes = [
-        {"game": game, "mark": card["marks"].get(game, "")} for game in range(1, drive.games + 1)
+        {"game": game, "mark": card["marks"].get(game, ""), "absent": _absent(couple, game)}
+        for game in range(1, drive.games + 1)
     ]
     result = now["result"] if now else None
     return {
@@ -228,6 +299,16 @@ def _couple_context(couple: Couple, answer: dict[str, Any] | None) -> dict[str, 
             )
         ),
     }
+
+
+def _absent(couple: Couple, game: int) -> str:
+    """Why the couple does not play ``game``: "late" (it arrived at a later game),
+    "withdrawn" (it left before it), or "" (it plays it, or played it)."""
+    if game < couple.joined_game:
+        return "late"
+    if couple.withdrawn_game is not None and game >= couple.withdrawn_game:
+        return "withdrawn"
+    return ""
 
 
 def _couple_post(request: HttpRequest, couple: Couple) -> dict[str, Any]:

@@ -5,6 +5,7 @@ already up to date downloads at once. Organizers and scorers of the club; anyone
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -18,9 +19,20 @@ from scoring.models import Document
 from scoring.printing.rendering import document_filename
 from scoring.printing.services import document_request, document_status
 
+# Addresses that reach only the computer they are typed on: a phone scanning a QR code that
+# carries one finds nothing.
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+
 
 def _base_url(request: HttpRequest) -> str:
     return request.build_absolute_uri("/").rstrip("/")
+
+
+def _only_this_computer(request: HttpRequest) -> bool:
+    """True when the page was opened at an address only this computer can reach (the QR
+    codes printed from it carry that address)."""
+    host = urlsplit(_base_url(request)).hostname or ""
+    return host.lower() in LOCAL_HOSTS or host.startswith("127.")
 
 
 def _document(drive: Drive, pk: int) -> Document:
@@ -62,6 +74,8 @@ def _render(
         "current": document_status(current) | _urls(current) if current else None,
         "posted": request.POST if request.method == "POST" else {},
         "error": error,
+        "qr_address": _base_url(request) + "/",
+        "qr_local": _only_this_computer(request),
     }
     return render(request, "scoring/printing.html", context, status=status)
 

@@ -1,4 +1,4 @@
-"""The prize pages of a night (RULES.md §8–§10): the prize set-up and table, "Settle prizes"
+"""The prize pages of a night (docs/rules.md §8–§10): the prize set-up and table, "Settle prizes"
 (awarding every unshared place and opening the ties), the tie procedure as a guided flow one
 tie at a time (choices, decision, then the split's shares, a cut recorded or drawn by the
 system, or a play-off's games), and the cookie jar draw.

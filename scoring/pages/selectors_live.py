@@ -10,6 +10,7 @@ counts as a win) are those of ``scoring.selectors``, restated here for one coupl
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
@@ -17,7 +18,9 @@ from django.db.models import F, Q
 
 from drives.models import Couple, Seat, Table
 from scoring.models import Result, ResultVersion
-from scoring.selectors import LOSS, PENDING, SIT_OUT, SIT_OUT_WIN, WIN
+from scoring.prizes.selectors import prize_table
+from scoring.selectors import LOSS, PENDING, SIT_OUT, SIT_OUT_WIN, WIN, standings_for_drive
+from scoring.services import undo_open_until
 
 
 def result_versions(drive: Any, game: int) -> dict[int, list[dict[str, Any]]]:
@@ -63,9 +66,10 @@ def _result_of(seat: Seat) -> Result | None:
 
 
 def _result_row(result: Result | None) -> dict[str, Any] | None:
-    if result is None:
+    if result is None or result.state == Result.State.UNDONE:
         return None
     return {
+        "id": result.pk,
         "winner": result.winner.number,
         "points": result.points,
         "state": result.state,
@@ -164,4 +168,63 @@ def couple_card(couple: Couple) -> dict[str, Any]:
         "marks": marks,
         "wins": sum(1 for mark in marks.values() if mark in (WIN, SIT_OUT_WIN)),
         "played": len(marks),
+    }
+
+
+def undo_until(now: dict[str, Any] | None, channel: str, couple: Couple | None) -> datetime | None:
+    """Until when the card (``channel``, and ``couple`` for a punch card) that entered the
+    result of ``now`` (``table_now``/``couple_now``) may still undo it, by the rules of
+    ``scoring.services.result_undo``; None if it may not. One query when there is a result."""
+    result = now["result"] if now else None
+    if result is None:
+        return None
+    versions = list(ResultVersion.objects.filter(result_id=result["id"]).order_by("at", "id"))
+    until = undo_open_until(result["state"], versions)
+    entry = versions[-1] if versions else None
+    if until is None or entry is None or entry.channel != channel:
+        return None
+    if entry.couple_id != (couple.pk if couple is not None else None):
+        return None
+    return until
+
+
+def couple_night(couple: Couple) -> dict[str, Any]:
+    """A couple's own record of a night that is over (the couple page after the close): its
+    place (None when withdrawn), games won and played, the punch card, and the prizes it won
+    or is tied for, from the standings and the prize table. A handful of queries, read once
+    (the page does not poll)."""
+    drive = couple.drive
+    row = next(r for r in standings_for_drive(drive) if r["number"] == couple.number)
+    table = prize_table(drive)
+    currency = table["currency"]
+    prizes: list[dict[str, Any]] = []
+
+    def take(kind: str, place: int | None, entry: dict[str, Any]) -> None:
+        for award in entry.get("awards", []):
+            if award["couple"] == couple.number:
+                prizes.append(
+                    {"kind": kind, "place": place, "amount": award["amount"],
+                     "description": award["description"], "how": award["how"], "tied": False}
+                )  # fmt: skip
+        if entry.get("status") == "tie" and couple.number in entry.get("couples", []):
+            prizes.append({"kind": kind, "place": place, "tied": True})
+
+    for place in table["places"]:
+        take("place", place["place"], place)
+    if table["booby"].get("enabled"):
+        take("booby", None, table["booby"])
+    share = table["jackpot"]["shares"].get(str(couple.number))
+    if share is not None:
+        prizes.append({"kind": "jackpot", "place": None, "amount": share, "description": "",
+                       "how": "split", "tied": False})  # fmt: skip
+    jar = table["cookie_jar"]
+    if jar.get("enabled"):
+        take("cookie-jar", None, jar)
+    return {
+        "place": None if row["withdrawn"] else row["place"],
+        "wins": row["wins"],
+        "played": row["played"],
+        "withdrawn": row["withdrawn"],
+        "prizes": prizes,
+        "currency": currency,
     }

@@ -65,7 +65,9 @@ def inert(value: Any) -> Any:
 class TextExport(TableExport):
     """The export, where every cell is what it shows: a couple named "=HYPERLINK(…)" stays a
     name, never a live formula — as a text cell in XLSX (openpyxl makes a formula of any text
-    that starts with "="), with a leading apostrophe in CSV and TSV (:func:`inert`)."""
+    that starts with "="), with a leading apostrophe in CSV and TSV (:func:`inert`). CSV and
+    TSV are UTF-8 with a byte order mark, which Excel needs to read "Thérèse" as written
+    (without it Excel reads the file in the computer's code page: "ThÃ©rÃ¨se")."""
 
     def table_to_dataset(self, table: Any, exclude_columns: Any, dataset_kwargs: Any = None) -> Any:
         dataset = super().table_to_dataset(table, exclude_columns, dataset_kwargs)
@@ -81,6 +83,8 @@ class TextExport(TableExport):
 
     def export(self) -> Any:
         data = super().export()
+        if self.format in (self.CSV, self.TSV):
+            return "\ufeff" + data
         if self.format != self.XLSX:
             return data
         book = load_workbook(io.BytesIO(data))

@@ -4,7 +4,7 @@ returns the plain data (dicts, lists, strings, numbers: JSON-ready, no model ins
 already rendered from the same data is known to be up to date.
 
 Documents: punch cards, table cards, table score sheets, the movement sheet of a game and the
-results. The card ranking of the drive's ruleset (RULES.md §1) comes from ``engine.cards``.
+results. The card ranking of the drive's ruleset (docs/rules.md §1) comes from ``engine.cards``.
 """
 
 from __future__ import annotations
@@ -100,13 +100,25 @@ def _punch_cards(drive: Drive, couple: int | None, filled: bool, base_url: str) 
     return {"filled": filled, "cards": cards}
 
 
+def _playing_tables(drive: Drive, number: int) -> set[int] | None:
+    """The tables where two couples play game ``number``, or None when its seating is not
+    known (before the night starts, or a game still to come): a sit-out is no table."""
+    seating = _seating(drive, number) if number <= drive.current_game else []
+    if not seating:
+        return None
+    return {row["table"] for row in seating if not row["sit_out"]}
+
+
 def _table_cards(drive: Drive, base_url: str) -> dict:
+    """A card per table the game in play uses (before the night starts: the tables its first
+    game will use, set out by ``drives.services.tables_prepare``); none for a sit-out."""
     tables = Table.objects.filter(drive=drive).order_by("number")
+    playing = _playing_tables(drive, drive.current_game or 1)
     return {
         "tables": [
             {"number": t.number, "url": _url(base_url, "t", t.token)}
             for t in tables
-            if t.closed_game is None
+            if t.closed_game is None and (playing is None or t.number in playing)
         ]
     }
 
@@ -138,11 +150,14 @@ def _seating(drive: Drive, number: int) -> list[dict[str, Any]]:
 def _score_sheets(drive: Drive, game: int | None, base_url: str) -> dict:
     number = _game_number(drive, game)
     seating = {row["table"]: row for row in _seating(drive, number)}
+    playing = _playing_tables(drive, number)
     tables = Table.objects.filter(drive=drive).order_by("number")
     sheets = []
     for t in tables:
         if t.closed_game is not None and t.closed_game <= number:
             continue
+        if playing is not None and t.number not in playing:
+            continue  # a sit-out: no sheet, nobody plays there
         row = seating.get(t.number)
         sheets.append(
             {

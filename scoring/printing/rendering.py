@@ -27,7 +27,7 @@ from django.utils import timezone, translation
 
 from drives.errors import ServiceError
 from drives.models import Drive
-from drives.services import Actor, audit
+from drives.services import SYSTEM, Actor, audit, tables_prepare
 from scoring.models import Document
 
 logger = logging.getLogger(__name__)
@@ -42,6 +42,10 @@ PROGRESS_EVERY = 5
 TAKES_GAME = {"movement", "score-sheets"}
 TAKES_COUPLE = {"punch-cards"}
 TAKES_FILLED = {"punch-cards"}
+# The documents printed for each table: before the night starts, the tables of its first game
+# are set out first (``drives.services.tables_prepare``), so that they print before people
+# arrive.
+PER_TABLE = {"table-cards", "score-sheets"}
 
 
 # --- the renderers, imported when first used ------------------------------------------------
@@ -155,6 +159,13 @@ def document_options(
     }
 
 
+def prepare_tables(drive: Drive, kind: str, actor: Actor | None) -> None:
+    """Before the night starts, set out the tables a table card or score sheet is printed for
+    (``tables_prepare``); a 409 ``no_tables`` says why they must wait when there are none."""
+    if kind in PER_TABLE and drive.state == Drive.State.SETUP:
+        tables_prepare(drive=drive, actor=actor or SYSTEM)
+
+
 def print_data_options(options: dict[str, Any]) -> dict[str, Any]:
     """The options ``print_data`` takes for the data version (not the paper nor the URL)."""
     return {"game": options["game"], "couple": options["couple"], "filled": options["filled"]}
@@ -225,6 +236,7 @@ def document_render(
     options = document_options(
         drive, kind, paper=paper, game=game, couple=couple, filled=filled, base_url=base_url
     )
+    prepare_tables(drive, options["kind"], actor)
     if actor is not None:
         audit_print_request(drive, actor, options, "rendered")
     data = build_data(

@@ -42,6 +42,7 @@ from scoring.printing.rendering import (
     document_filename,
     document_has_file,
     document_options,
+    prepare_tables,
     print_data_options,
     version_of,
 )
@@ -80,6 +81,7 @@ def document_request(
     options = document_options(
         drive, kind, paper=paper, game=game, couple=couple, filled=filled, base_url=base_url
     )
+    prepare_tables(drive, options["kind"], actor)
     version = version_of(drive, options["kind"], **print_data_options(options))
     sent: list[bool | None] = []
     with transaction.atomic():

@@ -1,4 +1,4 @@
-"""Reads of the prizes (RULES.md §8–§10): the prize set-up, the prize table (each prize place
+"""Reads of the prizes (docs/rules.md §8–§10): the prize set-up, the prize table (each prize place
 with its couples: awarded, tied or left empty; the booby prize; the jackpot; the cookie jar),
 the ties with everything recorded about them, and the cookie jar with what it carried in.
 

@@ -1,4 +1,4 @@
-"""Writes of the prizes (RULES.md §8–§10): the prize set-up, opening the ties at the end of
+"""Writes of the prizes (docs/rules.md §8–§10): the prize set-up, opening the ties at the end of
 the night (and awarding the places nobody shares), each tied couple's choice, the decision,
 the cut (cards recorded at the table, or drawn by the system from a recorded seed), the
 play-off (a knock-out with byes, its games validated like any game), and the cookie jar draw.
@@ -457,7 +457,7 @@ def _settle(drive: Drive, tie: Tie, setup: PrizeSetup, winner: int, how: str, ac
 
 
 def tie_decide(*, tie: Tie, actor: Actor = SYSTEM) -> Tie:
-    """Apply the choice rule (RULES.md §9) to the couples' choices: split (shares to the cent
+    """Apply the choice rule (docs/rules.md §9) to the couples' choices: split (shares to the cent
     of the combined money), award (the others forfeited), empty (all forfeited), or a cut or
     play-off to be held (the play-off's first round is drawn)."""
     with transaction.atomic():

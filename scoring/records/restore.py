@@ -207,6 +207,11 @@ def drive_restore(
         )
     except ServiceError as error:
         raise bad(f"drive.{error.details.get('field', '')}".rstrip("."), error.message) from None
+    # Exports made before the rule have no sit_out_last: their drives keep the old movement.
+    sit_out_last = info.get("sit_out_last", False)
+    if not isinstance(sit_out_last, bool):
+        raise bad("drive.sit_out_last", "must be true or false")
+    settings["sit_out_last"] = sit_out_last
     state = _choice(info, "state", "drive", Drive.State.values)
     current = _int(info, "current_game", "drive", low=0)
     if current > settings["games"]:

@@ -1,16 +1,161 @@
-/* Couples page: the paid / checked-in / cookie-jar buttons change without reloading the page
-   (the form still posts normally without JavaScript). */
+/* Couples page (templates/drives/couple_list.html).
+
+   Registering: the form is sent in the background and the page stays where it is, so the
+   door can type the next couple at once: the names are cleared and the first name has the
+   focus the moment Enter is pressed, and couples are sent one after the other, in the order
+   typed. The number comes back in the flash and the list is replaced; a couple refused (the
+   same two people already registered, a name too long) is shown above the form with what
+   to do, without taking the focus from whoever is typing. Without JavaScript the form posts
+   and the page comes back (redirect), as before.
+
+   The paid / checked-in / cookie-jar buttons change without reloading the page (the form
+   still posts normally without JavaScript). */
 (function () {
   "use strict";
-  var form = document.getElementById("couple-actions");
-  if (!form || !window.fetch) return;
-  form.addEventListener("click", function (event) {
-    var button = event.target.closest("button.toggle");
+  if (!window.fetch) return;
+
+  var form = document.querySelector("form.register");
+  var first = form && form.querySelector("[name=player1]");
+  var second = form && form.querySelector("[name=player2]");
+  var problems = document.getElementById("register-problems");
+  var flags = form ? Array.prototype.slice.call(form.querySelectorAll("input[type=checkbox]")) : [];
+  var defaults = flags.map(function (box) { return box.defaultChecked; });
+  var queue = Promise.resolve();
+
+  function focusFirst() {
+    if (first) first.focus({ preventScroll: Boolean(window.location.hash) });
+  }
+
+  function messagesList() {
+    var list = document.querySelector("main .messages");
+    if (!list) {
+      list = document.createElement("ul");
+      list.className = "messages";
+      var main = document.querySelector("main");
+      main.insertBefore(list, main.firstChild);
+    }
+    list.setAttribute("aria-live", "polite");
+    return list;
+  }
+
+  function registered(data) {
+    var item = document.createElement("li");
+    item.className = "couple-flash success";
+    item.innerHTML = data.flash; // rendered and escaped by the server
+    var list = messagesList();
+    list.replaceChildren(item);
+    var old = document.getElementById("couples-list");
+    if (old && data.list) {
+      var holder = document.createElement("div");
+      holder.innerHTML = data.list;
+      old.replaceWith(holder.firstElementChild);
+    }
+  }
+
+  function refused(html) {
+    if (!problems) return;
+    var holder = document.createElement("div");
+    holder.innerHTML = html;
+    problems.appendChild(holder.firstElementChild);
+  }
+
+  function offline(data) {
+    var names = (data.get("player1") || "") + " & " + (data.get("player2") || "");
+    var text = (form && form.dataset.textOffline) || "Not registered (no connection):";
+    var item = document.createElement("li");
+    item.className = "error";
+    item.textContent = text + " " + names;
+    messagesList().appendChild(item);
+    if (first && !first.value && !second.value) {
+      first.value = data.get("player1") || "";
+      second.value = data.get("player2") || "";
+    }
+  }
+
+  function send(data) {
+    queue = queue.then(function () {
+      return fetch(form.action, {
+        method: "POST",
+        body: data,
+        headers: { Accept: "application/json" },
+        credentials: "same-origin",
+        keepalive: true // a couple sent just before a click on a link is still registered
+      }).then(function (response) {
+        return response.json().then(function (body) {
+          if (response.ok) registered(body);
+          else if (body.problem) refused(body.problem);
+          else offline(data);
+        });
+      }).catch(function () {
+        offline(data);
+      });
+    });
+  }
+
+  function clearForm() {
+    first.value = "";
+    second.value = "";
+    flags.forEach(function (box, i) { box.checked = defaults[i]; });
+    form.querySelectorAll(".form-errors, .duplicate-question, .errorlist").forEach(function (node) {
+      node.remove();
+    });
+    form.querySelectorAll(".has-error").forEach(function (node) {
+      node.classList.remove("has-error");
+    });
+  }
+
+  if (form && first && second) {
+    document.addEventListener("submit", function (event) {
+      var sent = event.target;
+      if (sent !== form && !sent.classList.contains("register-problem")) return;
+      event.preventDefault();
+      var data = new FormData(sent);
+      var button = event.submitter;
+      if (button && button.name) data.append(button.name, button.value);
+      if (sent === form) {
+        clearForm();
+        focusFirst();
+      } else {
+        sent.closest("div.register-problem").remove();
+        focusFirst();
+      }
+      send(data);
+    });
+
+    document.addEventListener("click", function (event) {
+      var button = event.target.closest(".register-problem button[data-action]");
+      if (!button) return;
+      var panel = button.closest("div.register-problem");
+      var hidden = panel.querySelector("form");
+      if (button.dataset.action === "restore") {
+        first.value = hidden.elements.player1.value;
+        second.value = hidden.elements.player2.value;
+        flags.forEach(function (box) { box.checked = Boolean(hidden.elements[box.name]); });
+      }
+      panel.remove();
+      focusFirst();
+    });
+
+    // Back on this page (a link, or the browser's back button and its page cache): the
+    // door's next couple is typed here.
+    // A link to a row (#couple-12) moves the focus to that row's place once the page has
+    // loaded (the browser's fragment navigation): the first name takes it back after that.
+    focusFirst();
+    window.addEventListener("load", function () { window.setTimeout(focusFirst, 0); });
+    window.addEventListener("pageshow", function (event) {
+      if (event.persisted) focusFirst();
+    });
+  }
+
+  // The toggles of the list (the list is replaced after each couple: listen on the document).
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("#couple-actions button.toggle");
     if (!button || button.getAttribute("aria-busy") === "true") return;
     event.preventDefault();
+    var actions = button.form;
     var parts = button.value.split(":");
     var body = new FormData();
-    body.append("csrfmiddlewaretoken", form.querySelector("[name=csrfmiddlewaretoken]").value);
+    body.append("csrfmiddlewaretoken", actions.querySelector("[name=csrfmiddlewaretoken]").value);
     body.append("set", button.value);
     button.setAttribute("aria-busy", "true");
     fetch(button.getAttribute("formaction"), {

@@ -119,3 +119,61 @@ def test_allow_duplicates_must_be_true_or_false(api, ours, value: str) -> None: 
     assert answer.json()["field"] == "allow_duplicates"
     assert not Couple.objects.exists()
     assert post(api, drive, ours, FILE, "?allow_duplicates=false").status_code == 201
+
+
+# --- POST D/couples: one couple (or a list) already registered ------------------------------
+
+
+def add(api, drive, ours, body):  # type: ignore[no-untyped-def]
+    return api.post(f"drives/{drive.slug}/couples", body, token=ours.org_token)
+
+
+@pytest.mark.parametrize(
+    "players",
+    [
+        ["Mary MacDonald", "Angus MacDonald"],
+        ["angus macdonald", "mary macdonald"],
+        ["Mary  Macdonald ", "ÁNGUS MACDONALD"],
+    ],
+)
+def test_a_couple_already_registered_is_a_409_naming_it(api, ours, players) -> None:  # type: ignore[no-untyped-def]
+    drive = make_drive(ours.club, 1)
+    assert (
+        add(api, drive, ours, {"players": ["Mary MacDonald", "Angus MacDonald"]}).json()[0][
+            "number"
+        ]
+        == 2
+    )
+    again = add(api, drive, ours, {"players": players, "paid": True})
+    assert again.status_code == 409
+    body = again.json()
+    assert body["code"] == "duplicate_couple"
+    assert body["couple"] == 2
+    assert "already couple 2" in body["message"]
+    assert Couple.objects.filter(drive=drive).count() == 2
+
+    anyway = add(api, drive, ours, {"players": players, "duplicate_ok": True})
+    assert anyway.status_code == 201
+    assert anyway.json()[0]["number"] == 3
+    entry = AuditEntry.objects.filter(drive=drive, action="couples.register").latest("pk")
+    assert entry.channel == "api" and "already couple 2" in entry.note
+
+
+def test_a_list_naming_one_couple_twice_is_refused_whole(api, ours) -> None:  # type: ignore[no-untyped-def]
+    drive = make_drive(ours.club, 0)
+    body = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}, {"players": ["bob", "ann"]}]
+    refused = add(api, drive, ours, body)
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "duplicate_couple"
+    assert refused.json()["couple"] is None and refused.json()["same_as"] == 1
+    assert refused.json()["item"] == 3
+    assert not Couple.objects.filter(drive=drive).exists()
+    body[2]["duplicate_ok"] = True
+    assert add(api, drive, ours, body).status_code == 201
+
+
+def test_duplicate_ok_must_be_true_or_false(api, ours) -> None:  # type: ignore[no-untyped-def]
+    drive = make_drive(ours.club, 0)
+    bad = add(api, drive, ours, {"players": ["Ann", "Bob"], "duplicate_ok": "yes"})
+    assert bad.status_code == 422
+    assert bad.json()["field"] == "duplicate_ok"

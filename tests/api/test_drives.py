@@ -121,16 +121,25 @@ def test_csv_import_all_or_nothing_with_bad_lines_named(api, ours) -> None:  # t
     assert [(c["number"], c["paid"]) for c in stored.json()] == [(1, True), (2, False)]
     header = api.post(url, raw="name,other\nA,B\n", content_type="text/csv", token=ours.org_token)
     assert header.status_code == 422 and header.json()["errors"][0]["line"] == 1
-    latin = api.post(
+    binary = api.post(
         url,
-        raw="player1,player2\nJos\xe9,Ana\n".encode("latin-1"),
+        raw=b"player1,player2\nJos\x81\x00,Ana\n",
         content_type="text/csv",
         token=ours.org_token,
     )
-    assert latin.status_code == 422 and latin.json()["code"] == "not_utf8"
+    assert binary.status_code == 422 and binary.json()["code"] == "not_utf8"
     as_json = api.post(url, {"players": ["A", "B"]}, token=ours.org_token)
     assert as_json.status_code == 415
     assert Couple.objects.count() == 2
+    # Excel set to French: semicolons, Windows-1252.
+    french = api.post(
+        url,
+        raw="player1;player2\nJosé;Thérèse\n".encode("cp1252"),
+        content_type="text/csv",
+        token=ours.org_token,
+    )
+    assert french.status_code == 201
+    assert [c["players"] for c in french.json()] == [["José", "Thérèse"]]
 
 
 def test_couple_patch(api, ours) -> None:  # type: ignore[no-untyped-def]

@@ -166,7 +166,8 @@ def record_puts(context: BrowserContext) -> list[dict[str, Any]]:
 
 def register_at_the_door(page: Page, drive: Drive) -> None:
     """Type each couple's names, Tab between them, Enter: the flash names the couple's number
-    and the focus is back in the first name for the next couple."""
+    and the focus is back in the first name for the next couple (tests/browser/test_door.py
+    types them at speed without waiting)."""
     page.goto(f"/drives/{drive.slug}/couples/")
     player1 = page.locator("#player1")
     expect(player1).to_be_focused()
@@ -175,8 +176,7 @@ def register_at_the_door(page: Page, drive: Drive) -> None:
         page.keyboard.press("Tab")
         expect(page.locator("#player2")).to_be_focused()
         page.keyboard.type(second)
-        with page.expect_navigation():
-            page.keyboard.press("Enter")
+        page.keyboard.press("Enter")  # sent in the background: the page stays
         flash = page.locator(".messages .couple-flash")
         expect(flash.locator(".flash-number")).to_have_text(f"Couple {number}")
         expect(flash.locator(".flash-names")).to_have_text(f"{first} & {second}")
@@ -413,10 +413,13 @@ def test_a_whole_night_in_the_browser(new_context: ContextFactory, live_server: 
     for number in (seat.stays.number, seat.arrives.number):
         expect(offline_phone.get_by_test_id(f"win-{number}")).to_be_visible()
 
-    # And at the end of the night, the organizer closes it: the cards' pages say so by
-    # themselves (their next poll is refused, 410, and they reload).
+    # And at the end of the night, the organizer closes it: the cards' pages follow by
+    # themselves (their next poll is refused, 410, and they reload): the couple's page into
+    # its own record of the night, the table's into "closed".
     close_the_night(dashboard, drive)
-    expect(couple_phone.locator("h1")).to_have_text("This drive is closed", timeout=COUPLE_WAIT)
+    expect(couple_phone.get_by_test_id("night-record")).to_be_visible(timeout=COUPLE_WAIT)
+    expect(couple_phone.locator(".lead")).to_contain_text("The night is over.")
+    expect(offline_phone.locator("h1")).to_have_text("This drive is closed", timeout=TABLE_WAIT)
 
 
 def test_a_table_token_reaches_only_its_own_table(

@@ -72,7 +72,7 @@ def test_a_bad_couples_file_names_its_lines_and_creates_nothing(write) -> None:
     ("content", "words"),
     [
         (b"name1,name2\nA,B\n", "header"),
-        (b"player1,player2\nA,B\n\xff\xfe,C\n", "UTF-8"),
+        (b"player1,player2\nA,B\n\x81\x00,C\n", "UTF-8"),  # nor Windows-1252 text
         (b"", "empty"),
     ],
 )

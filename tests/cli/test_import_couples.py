@@ -16,7 +16,7 @@ COUPLES = "player1,player2\nMary MacDonald,Angus MacDonald\nFlora Gillis,Dan Gil
 def test_import_couples_numbers_them_after_the_others(new_drive, write) -> None:
     slug = new_drive(2)
     out = run("drive", "import-couples", slug, write("more.csv", COUPLES))
-    assert out == "2 couples registered: numbers 3 to 4.\n"
+    assert out == "2 couples registered: numbers 3 to 4. Columns separated by commas.\n"
     assert [c.player1 for c in Couple.objects.filter(drive__slug=slug)][2:] == [
         "Mary MacDonald", "Flora Gillis",
     ]  # fmt: skip
@@ -41,7 +41,7 @@ def test_with_allow_duplicates_the_couples_are_registered_again(new_drive, write
     path = write("more.csv", COUPLES)
     run("drive", "import-couples", slug, path)
     out = run("drive", "import-couples", slug, path, "--allow-duplicates")
-    assert out == "2 couples registered: numbers 4 to 5.\n"
+    assert out == "2 couples registered: numbers 4 to 5. Columns separated by commas.\n"
     assert Couple.objects.filter(drive__slug=slug).count() == 5
     entry = AuditEntry.objects.filter(action="couples.register").latest("pk")
     assert "duplicates allowed: line 2: Mary MacDonald & Angus MacDonald" in entry.note
@@ -65,3 +65,15 @@ def test_import_couples_names_an_unknown_drive_and_a_bad_file(new_drive, write) 
     with pytest.raises(CommandError, match="line 3"):
         run("drive", "import-couples", slug, write("bad.csv", "player1,player2\nA,B\nC\n"))
     assert Couple.objects.filter(drive__slug=slug).count() == 1
+
+
+def test_import_couples_reads_semicolons_and_windows_1252_and_says_so(new_drive, write) -> None:
+    slug = new_drive(1)
+    data = "player1;player2\nThérèse Aucoin;Zoë Aucoin\n".encode("cp1252")
+    out = run("drive", "import-couples", slug, write("plus.csv", data))
+    assert out.startswith("1 couples registered: numbers 2 to 2. Columns separated by semicolons.")
+    assert "read as Windows-1252" in out
+    assert Couple.objects.get(drive__slug=slug, number=2).players == [
+        "Thérèse Aucoin",
+        "Zoë Aucoin",
+    ]

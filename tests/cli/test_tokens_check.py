@@ -1,5 +1,5 @@
 """``manage.py drive tokens`` (the links to send to the tables and couples) and ``drive check``
-(the stored night against RULES.md §7, e.g. after a crash or a restore)."""
+(the stored night against docs/rules.md §7, e.g. after a crash or a restore)."""
 
 import json
 import random

@@ -1,4 +1,4 @@
-"""The bidding of auction 45s (RULES.md §6): once around, beat the last bid, the dealer may
+"""The bidding of auction 45s (docs/rules.md §6): once around, beat the last bid, the dealer may
 hold, all passing bags the dealer."""
 
 import pytest

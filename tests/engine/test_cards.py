@@ -1,4 +1,4 @@
-"""Cards, notation and the orders of RULES.md §1, table by table."""
+"""Cards, notation and the orders of docs/rules.md §1, table by table."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Dealing (RULES.md §2): five cards each, the turn-up, a turned ace or joker, robbing."""
+"""Dealing (docs/rules.md §2): five cards each, the turn-up, a turned ace or joker, robbing."""
 
 import random
 from collections.abc import Mapping

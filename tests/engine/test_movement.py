@@ -1,4 +1,4 @@
-"""The movement of RULES.md §7: first seating, winners move, sit-outs, late arrivals,
+"""The movement of docs/rules.md §7: first seating, winners move, sit-outs, late arrivals,
 withdrawals, merged sit-outs and closed tables, and the invariants over random nights."""
 
 import pytest
@@ -111,6 +111,44 @@ def test_a_table_whose_couples_both_withdraw_closes() -> None:
     assert rows(game2) == [(2, 4, 2), (3, 5, 3)] and game2.closed == {1}
 
 
+def test_sit_out_last_a_withdrawal_in_the_middle_moves_the_last_table_into_the_hole() -> None:
+    """16 couples; 5 withdraws, so the loser staying at table 4 (8) is left alone. The last
+    table's couples (16 staying, 13 arriving) take table 4 as they were; 8 sits out after the
+    last table. Without the rule 8 sits out at "table 4", a hole among the tables played."""
+    first = first_seating(range(1, 17))
+    winners = {t.table: t.stays for t in first.tables}  # 1, 3, 5, ... win and move up
+    plain = next_seating(first, winners, withdrawn=[5])
+    assert (4, 8, None) in rows(plain)
+    seating = next_seating(first, winners, withdrawn=[5], sit_out_last=True)
+    assert rows(seating) == [
+        (1, 2, 15), (2, 4, 1), (3, 6, 3), (4, 16, 13), (5, 10, 7), (6, 12, 9), (7, 14, 11),
+        (8, 8, None),
+    ]  # fmt: skip
+    assert seating.closed == frozenset()
+    # Next game: the lone couple moves on to table 1 as a winner would.
+    after = next_seating(
+        seating, {t.table: t.couples[0] for t in seating.tables[:-1]}, sit_out_last=True
+    )
+    assert after.by_number()[1].arrives == 8
+
+
+def test_sit_out_last_a_table_emptied_is_filled_and_late_couples_come_after_the_last() -> None:
+    first = first_seating(range(1, 11))  # 5 tables
+    winners = {t.table: t.stays for t in first.tables}
+    # 4 stays at table 2 and 1 arrives there: both withdraw, table 2 empties.
+    seating = next_seating(first, winners, withdrawn=[4, 1], sit_out_last=True)
+    assert [t.table for t in seating.tables] == [1, 2, 3, 4]
+    assert seating.closed == frozenset() and seating.sit_out is None
+    late = next_seating(
+        seating, {t.table: t.couples[0] for t in seating.tables}, late=[11], sit_out_last=True
+    )
+    assert rows(late)[-1] == (5, 11, None)
+    filled = next_seating(
+        late, {t.table: t.couples[0] for t in late.tables[:-1]}, late=[12], sit_out_last=True
+    )
+    assert [t.table for t in filled.tables] == [1, 2, 3, 4, 5] and filled.sit_out is None
+
+
 @pytest.mark.parametrize(
     ("winners", "kwargs", "code"),
     [
@@ -152,8 +190,8 @@ def nights(draw: st.DrawFn) -> tuple[int, list[tuple[list[int], list[int], list[
 
 
 @settings(max_examples=150, deadline=None)
-@given(nights(), st.booleans())
-def test_random_nights_keep_the_invariants(night, sit_out_counts) -> None:  # type: ignore[no-untyped-def]
+@given(nights(), st.booleans(), st.booleans())
+def test_random_nights_keep_the_invariants(night, sit_out_counts, sit_out_last) -> None:  # type: ignore[no-untyped-def]
     n, games, movement = night
     active = set(range(1, n + 1))
     next_number = n + 1
@@ -179,7 +217,26 @@ def test_random_nights_keep_the_invariants(night, sit_out_counts) -> None:  # ty
         gone = {ordered[p % len(ordered)] for p in withdraw_picks} if len(ordered) > 2 else set()
         late = list(range(next_number, next_number + late_count))
         next_number += late_count
-        seating = next_seating(seating, winners, movement=movement, withdrawn=gone, late=late)
+        before = seating
+        seating = next_seating(
+            seating,
+            winners,
+            movement=movement,
+            withdrawn=gone,
+            late=late,
+            sit_out_last=sit_out_last,
+        )
+        if sit_out_last:
+            # No hole: the tables played are 1..F, the lone couple (if any) F+1; nobody plays
+            # anyone else than the movement without the rule gives; no table closes.
+            playing = [t.table for t in seating.tables if not t.is_sit_out]
+            assert playing == list(range(1, len(playing) + 1))
+            assert [t.table for t in seating.tables if t.is_sit_out] in ([], [len(playing) + 1])
+            assert seating.closed == before.closed
+            plain = next_seating(before, winners, movement=movement, withdrawn=gone, late=late)
+            assert {frozenset(t.couples) for t in seating.tables} == {
+                frozenset(t.couples) for t in plain.tables
+            }
         active = (active - gone) | set(late)
         for couple in late:
             wins[couple] = played[couple] = 0

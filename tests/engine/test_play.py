@@ -1,4 +1,4 @@
-"""Legal plays, trick winners and hand scores: RULES.md §3 and §4, each condition both ways."""
+"""Legal plays, trick winners and hand scores: docs/rules.md §3 and §4, each condition both ways."""
 
 import pytest
 

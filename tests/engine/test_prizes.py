@@ -1,4 +1,4 @@
-"""Prizes and ties (RULES.md §8–§10): places, the choice rule, cuts, play-offs, money split to
+"""Prizes and ties (docs/rules.md §8–§10): places, the choice rule, cuts, play-offs, money split to
 the cent, the booby prize, the cookie jar and the jackpot."""
 
 import itertools

@@ -1,4 +1,4 @@
-"""Rulesets: the presets of RULES.md §6 and custom ones built from the options."""
+"""Rulesets: the presets of docs/rules.md §6 and custom ones built from the options."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Verdicts on final scores and score sheets: RULES.md §5 and §6, each class of score."""
+"""Verdicts on final scores and score sheets: docs/rules.md §5 and §6, each class of score."""
 
 from collections import deque
 

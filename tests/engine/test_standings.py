@@ -1,4 +1,4 @@
-"""Places of RULES.md §8, dense and competition, withdrawn couples left out."""
+"""Places of docs/rules.md §8, dense and competition, withdrawn couples left out."""
 
 from engine.standings import places, standings
 

@@ -106,7 +106,10 @@ FORMS = {
         "/drives/{running}/desk/", {"table": "4", "winner": "7", "points": ["", "50-40"]},
         headers={"Accept": "application/json"},
     ),
-    "start": Form("/drives/{setup}/start", {"start-seating": "shuffle", "start-seed": "42"}),
+    "start": Form(
+        "/drives/{setup}/start",
+        {"start-seating": "shuffle", "start-seed": "42", "start-absent": ["seat", "withdraw"]},
+    ),
     "advance": Form("/drives/{running}/advance", {"game": ["2", "1"]}),
     "correction": Form(
         "/drives/{running}/resolve",
@@ -294,7 +297,7 @@ UPLOADS: list[bytes] = [
     b"",
     b"player1,player2\n",
     b"player1,player2\nAnn,Bob\nAnn,Bob\n",
-    "player1,player2\nThérèse,Zoë\n".encode("latin-1"),
+    b"player1,player2\nTh\x81r\x8dse,Zo\x00\n",  # neither UTF-8 nor Windows-1252 text
     "player1,player2\nThérèse,Zoë\n".encode("utf-16"),
     b"\x00\x01\x02\xff" * 100,
     b"player1,player2\n" + b"a," * 5000 + b"\n",

@@ -173,7 +173,7 @@ def export(stack: Stack, slug: str) -> dict[str, Any]:
 
 
 def verify_night(stack: Stack, run: NightRun, *, games: int) -> dict[str, Any]:
-    """What the load generator was told against what is stored, and RULES.md §7.
+    """What the load generator was told against what is stored, and docs/rules.md §7.
 
     Exactly one result per table and game; every result acknowledged with a 2xx there with the
     acknowledged winner (and its key, once); every second result answered 409 kept as a

@@ -6,7 +6,7 @@ organizer resolves the conflicts at the desk and advances, once a game.
 Afterwards, from the stack's database: exactly one result per table and game; every result
 acknowledged with a 2xx there, with the winner and key acknowledged; every second result
 answered 409, kept as a conflicting entry and listed at the desk before it was resolved; each
-game started once; RULES.md §7 (``manage.py drive check`` and the restatement of the movement
+game started once; docs/rules.md §7 (``manage.py drive check`` and the restatement of the movement
 in tests/scoring/nights.py). On PostgreSQL and on the SQLite default (conftest.py).
 
 Four games of the night here; ``python -m tools.loadgen night`` plays all 25 (BENCHMARKS.md).

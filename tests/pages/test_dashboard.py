@@ -79,7 +79,9 @@ def test_start_then_advance_through_the_dashboard() -> None:
     drive = a_drive(ours.club, couples=5)
     client = logged_in(ours.organizer)
 
-    response = client.post(url(drive, "dashboard_start"), {"start-seating": "by-number"})
+    response = client.post(
+        url(drive, "dashboard_start"), {"start-seating": "by-number", "start-absent": "seat"}
+    )
     assert response.status_code == 302 and response["Location"] == url(drive)
     drive.refresh_from_db()
     assert (drive.state, drive.current_game) == ("running", 1)
@@ -159,7 +161,8 @@ def test_a_shuffled_start_records_its_seed() -> None:
     ours = club_people("St. Joseph's Parish", "ours")
     drive = a_drive(ours.club, couples=6)
     logged_in(ours.organizer).post(
-        url(drive, "dashboard_start"), {"start-seating": "shuffle", "start-seed": "42"}
+        url(drive, "dashboard_start"),
+        {"start-seating": "shuffle", "start-seed": "42", "start-absent": "seat"},
     )
     drive.refresh_from_db()
     assert (drive.first_seating, drive.seed, drive.current_game) == ("shuffle", 42, 1)
@@ -282,3 +285,18 @@ def test_a_scorer_starts_the_next_game_unless_the_settings_keep_it_to_organizers
     assert scorer.post(url(drive, "dashboard_advance"), {"game": "2"}).status_code == 403
     drive.refresh_from_db()
     assert drive.current_game == 2
+
+
+def test_the_export_link_downloads_a_file_named_after_the_drive() -> None:
+    """The dashboard's "Export the night (JSON)" saves <slug>.json; it used to open as raw text
+    in the browser."""
+    ours = club_people("St. Joseph's Parish", "ours")
+    drive = a_drive(ours.club, couples=4)
+    client = logged_in(ours.organizer)
+    link = re.search(r'<a href="([^"]+)" data-testid="export"', text(client.get(url(drive))))
+    assert link is not None
+    response = client.get(link.group(1))
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    assert response["Content-Disposition"] == f'attachment; filename="{drive.slug}.json"'
+    assert response.json()["drive"]["slug"] == drive.slug

@@ -214,7 +214,8 @@ def test_a_withdrawal_already_applied_cannot_be_cancelled() -> None:
     drive_start(drive=drive, actor=DESK)
     client = logged_in(ours.organizer)
     page = text(client.get(couples_url(drive)))
-    assert "withdrawn (game 1)" in page
+    assert "withdrawn before the start" in page
+    assert "games 1 to 1" not in page
     assert 'data-testid="unwithdraw-4"' not in page
     response = client.post(withdraw_url(drive, 4), {"withdrawn": "0"}, follow=True)
     assert "register them again as a late arrival" in text(response)

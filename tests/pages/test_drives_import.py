@@ -45,6 +45,35 @@ def test_a_good_file_is_imported_after_the_couples_already_there() -> None:
     assert "2 couples imported: numbers 3 to 4." in text(client.get(response["Location"]))
 
 
+def test_a_french_excel_file_semicolons_and_windows_1252_is_read_and_the_page_says_so() -> None:
+    """Excel set to French saves "CSV" with semicolons, in Windows-1252: both used to refuse
+    the file. It is read, and the message names the separator and the encoding found."""
+    ours = club_people("St. Joseph's Parish", "ours")
+    drive = a_drive(ours.club)
+    client = logged_in(ours.organizer)
+    data = "player1;player2;paid\nThérèse Aucoin;Zoë Doucet, fils;oui\nÈve;René;non\n"
+    response = client.post(import_url(drive), {"file": csv_file(data.encode("cp1252"))})
+    assert response.status_code == 302
+    couples = {c.number: c for c in Couple.objects.filter(drive=drive)}
+    assert couples[1].players == ["Thérèse Aucoin", "Zoë Doucet, fils"] and couples[1].paid
+    assert couples[2].players == ["Ève", "René"] and not couples[2].paid
+    page = text(client.get(response["Location"]))
+    assert "2 couples imported: numbers 1 to 2." in page
+    assert "Columns separated by semicolons." in page
+    assert "read as Windows-1252" in page
+
+
+def test_a_utf8_file_with_commas_says_so_and_nothing_about_the_encoding() -> None:
+    ours = club_people("St. Joseph's Parish", "ours")
+    drive = a_drive(ours.club)
+    client = logged_in(ours.organizer)
+    data = "player1,player2\nThérèse,Zoë\n".encode()
+    response = client.post(import_url(drive), {"file": csv_file(data)})
+    assert Couple.objects.get(drive=drive).players == ["Thérèse", "Zoë"]
+    page = text(client.get(response["Location"]))
+    assert "Columns separated by commas." in page and "Windows-1252" not in page
+
+
 def test_every_bad_line_is_listed_with_its_number_and_nothing_is_imported() -> None:
     ours = club_people("St. Joseph's Parish", "ours")
     drive = a_drive(ours.club)
@@ -76,7 +105,7 @@ def test_every_bad_line_is_listed_with_its_number_and_nothing_is_imported() -> N
     ("content", "message"),
     [
         (b"name,partner\nA,B\n", "the header must start with player1,player2"),
-        (b"player1,player2\nMarie,Jos\xe9\n", "not UTF-8"),
+        (b"player1,player2\nMarie,Jos\x81\x00\n", "not UTF-8"),  # neither UTF-8 nor cp1252
         (b"", "file is empty"),  # Django's own words for an empty upload
         (b"player1,player2\n", "no couples"),
     ],

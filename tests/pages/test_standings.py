@@ -2,6 +2,7 @@
 scorers; places, wins and withdrawals; sorting; CSV and XLSX exports with the right content
 type and rows; W/L/S/-/? in the grid; and a fixed number of queries."""
 
+import codecs
 import csv
 import io
 import re
@@ -26,7 +27,9 @@ def couples_in_order(html: str) -> list[int]:
 
 
 def read_csv(response) -> list[list[str]]:  # type: ignore[no-untyped-def]
-    return list(csv.reader(io.StringIO(response.content.decode())))
+    """The rows of a CSV export, which starts with UTF-8's byte order mark (Excel needs it)."""
+    assert response.content.startswith(codecs.BOM_UTF8)
+    return list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
 
 
 def read_xlsx(response) -> list[list[object]]:  # type: ignore[no-untyped-def]
@@ -95,6 +98,19 @@ def test_csv_export(ours, drive) -> None:  # type: ignore[no-untyped-def]
         str(first["wins"]), str(first["played"]), "",
     ]  # fmt: skip
     assert ["", "4", "Ann 4 & Joe 4", "0", "1", "yes"] in rows
+
+
+@pytest.mark.parametrize("page", ["standings", "grid"])
+def test_csv_exports_keep_accents_for_excel(ours, drive, page) -> None:  # type: ignore[no-untyped-def]
+    """Excel reads a CSV without a byte order mark in the computer's code page: "Thérèse"
+    came out as "ThÃ©rÃ¨se". With the mark it reads UTF-8."""
+    couple_update(couple=drive.couples.get(number=2), actor=DESK, player1="Thérèse Aucoin")
+    response = logged_in(ours.scorer).get(url(drive, page, "?_export=csv"))
+    assert response.content[:3] == codecs.BOM_UTF8
+    assert "Thérèse Aucoin & Joe 2".encode() in response.content
+    assert response.content.count(codecs.BOM_UTF8) == 1
+    rows = read_csv(response)
+    assert rows[0][0] in ("Place", "Couple")  # the first header is clean after the mark
 
 
 def test_xlsx_export(ours, drive) -> None:  # type: ignore[no-untyped-def]

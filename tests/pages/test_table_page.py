@@ -157,7 +157,8 @@ def test_other_scores_and_the_unusual_tick(client, drive) -> None:  # type: igno
 
 def test_a_sit_out_table(client, drive) -> None:  # type: ignore[no-untyped-def]
     html = text(client.get(page(drive, 3)))
-    assert "Sitting out this game" in html
+    assert "No game at this table: a sit-out" in html  # the couple sits out, at no table
+    assert "Couple 5 (Ann 5 & Joe 5) sits out this game." in html
     assert "win-5" not in html
     refused = client.post(page(drive, 3), {"game": "1", "winner": "5"})
     assert refused.status_code == 422 and not Result.objects.exists()

@@ -114,7 +114,7 @@ def test_score_sheets(drive, paper) -> None:
     assert {str(n) for n in range(1, 26)} <= numbers
     words = " ".join(first.split())
     assert "Card ranking" in words
-    assert "♥ hearts 5♥ J♥ A♥ K♥ Q♥ 10♥ 9♥ 8♥ 7♥ 6♥ 4♥ 3♥ 2♥" in words  # RULES.md §1
+    assert "♥ hearts 5♥ J♥ A♥ K♥ Q♥ 10♥ 9♥ 8♥ 7♥ 6♥ 4♥ 3♥ 2♥" in words  # docs/rules.md §1
     assert "♣ clubs 5♣ J♣ A♥ A♣ K♣ Q♣ 2♣ 3♣ 4♣ 6♣ 7♣ 8♣ 9♣ 10♣ K♣ Q♣ J♣ A♣ 2♣" in words
     # diamonds: as trumps, then off-trump ("red high", the ace last)
     assert "2♦ K♦ Q♦ J♦ 10♦ 9♦ 8♦ 7♦ 6♦ 5♦ 4♦ 3♦ 2♦ A♦" in words

@@ -1,4 +1,4 @@
-"""The prize services (RULES.md §8–§10): places, the tie procedure, cuts, play-offs, the
+"""The prize services (docs/rules.md §8–§10): places, the tie procedure, cuts, play-offs, the
 booby prize, the jackpot and the cookie jar, on nights built with chosen wins."""
 
 from datetime import date

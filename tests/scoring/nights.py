@@ -1,10 +1,10 @@
-"""Build and play nights through the services, and check RULES.md §7 on what is stored.
+"""Build and play nights through the services, and check docs/rules.md §7 on what is stored.
 
 Shared by the scenario, property, query-count and concurrency tests and by the night
 benchmarks. Everything goes through ``drives.services``, ``scoring.services`` and
 ``scoring.selectors``; the checks read the stored rows (seats, results, couples, tables) and
 compare them with an independent re-statement of the movement written here from the text of
-RULES.md §7, not with ``engine.movement``.
+docs/rules.md §7, not with ``engine.movement``.
 
 Nothing here decides who may do what (the API's business) or checks scores (the engine's).
 """
@@ -193,7 +193,7 @@ def active_couples(drive: Drive, game: int) -> set[int]:
     }
 
 
-# --- RULES.md §7, restated -------------------------------------------------------------------
+# --- docs/rules.md §7, restated -------------------------------------------------------------------
 
 
 @dataclass
@@ -210,8 +210,13 @@ def expected_next(
     closed: Iterable[int] = (),
     withdrawn: Iterable[int] = (),
     late: Sequence[int] = (),
+    sit_out_last: bool = False,
 ) -> Expected:
-    """The next game's open tables as RULES.md §7 words it.
+    """The next game's open tables as docs/rules.md §7 words it.
+
+    ``sit_out_last`` (drives created since the sit-out is no table): then no table closes;
+    the tables where two couples play are 1..F, a hole among them taken by the couples of the
+    highest-numbered table (their roles kept), and a lone couple sits out at F+1.
 
     The mover of each open table (the winner, or the loser with losers-move; a lone couple
     always) arrives at the next open table, the last one's at the first; the other stays.
@@ -265,11 +270,20 @@ def expected_next(
         else:
             last += 1
             nxt[last] = (couple, None)
+    if sit_out_last:
+        playing = {t: pair for t, pair in nxt.items() if None not in pair}
+        alone = [pair for pair in nxt.values() if None in pair]
+        for hole in range(1, len(playing) + 1):
+            if hole not in playing:
+                playing[hole] = playing.pop(max(playing))
+        if alone:
+            playing[len(playing) + 1] = alone[0]
+        return Expected(dict(sorted(playing.items())), set(closed))
     return Expected(dict(sorted(nxt.items())), closed_now)
 
 
 def check_game(drive: Drive, game: int, *, results: bool = True) -> None:
-    """RULES.md §7's invariants for one stored game (and, with ``results``, its results)."""
+    """docs/rules.md §7's invariants for one stored game (and, with ``results``, its results)."""
     drive.refresh_from_db()
     tables = stored_tables(drive, game)
     assert tables, f"game {game} has no seats"
@@ -340,7 +354,7 @@ def check_standings(drive: Drive) -> None:
 
 
 def check_movement(drive: Drive, game: int, *, late: Sequence[int] = ()) -> None:
-    """Game ``game + 1`` is seated from game ``game`` exactly as RULES.md §7 says (given the
+    """Game ``game + 1`` is seated from game ``game`` exactly as docs/rules.md §7 says (given the
     couples that joined, in order, and withdrew before it)."""
     before = stored_tables(drive, game)
     after = stored_tables(drive, game + 1)
@@ -358,6 +372,7 @@ def check_movement(drive: Drive, game: int, *, late: Sequence[int] = ()) -> None
         closed=closed_tables(drive, game),
         withdrawn=withdrawn,
         late=late,
+        sit_out_last=drive.sit_out_last,
     )
     assert after == expected.tables, f"game {game + 1}: stored {after}, expected {expected.tables}"
     assert closed_tables(drive, game + 1) == expected.closed

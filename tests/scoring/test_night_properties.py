@@ -1,7 +1,7 @@
 """Hypothesis over random nights through the services: random numbers of couples, winners,
 movements, first seatings and, between games, late arrivals and withdrawals (several in one
 break, a late couple withdrawn before it plays, a withdrawal taken back). After every game
-the stored night must satisfy RULES.md §7 (tests/scoring/nights.py) and the next seating must
+the stored night must satisfy docs/rules.md §7 (tests/scoring/nights.py) and the next seating must
 be exactly the movement's.
 
 Each example runs inside a transaction that is rolled back at its end, so examples do not

@@ -1,4 +1,4 @@
-"""Whole nights through the services, checked against RULES.md §7 after every game.
+"""Whole nights through the services, checked against docs/rules.md §7 after every game.
 
 Each night is played game by game with winners drawn from a seeded generator; after every
 game the stored seating, results and standings are checked (tests/scoring/nights.py: every
@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from drives.models import Couple
+from drives.models import Couple, Drive
 from drives.services import couple_update
 from scoring.selectors import couple_records, current_tables, standings_for_drive
 from tests.scoring.nights import (
@@ -36,6 +36,22 @@ from tests.scoring.nights import (
 pytestmark = pytest.mark.django_db
 
 GAMES = 25
+
+
+def stored_before_the_sit_out_rule(drive: Drive) -> Drive:
+    """A drive stored before the sit-out became no table (``Drive.sit_out_last`` False, as
+    the migration leaves them): its movement is §7 as first written, which these seatings
+    pin: emptied tables close and a sit-out stays where a withdrawal leaves it."""
+    Drive.objects.filter(pk=drive.pk).update(sit_out_last=False)
+    drive.refresh_from_db()
+    return drive
+
+
+def without_holes(tables: dict[int, tuple[int | None, int | None]]) -> bool:
+    """The tables played are 1..F and the sit-out, if any, is F+1 (no table in the hall)."""
+    playing = sorted(t for t, pair in tables.items() if None not in pair)
+    alone = [t for t, pair in tables.items() if None in pair]
+    return playing == list(range(1, len(playing) + 1)) and alone in ([], [len(playing) + 1])
 
 
 @pytest.mark.parametrize(
@@ -160,7 +176,7 @@ def test_late_arrivals_open_a_new_table_then_fill_it() -> None:
 
 
 def test_two_withdrawals_merge_two_sit_out_tables() -> None:
-    drive = new_drive(8)
+    drive = stored_before_the_sit_out_rule(new_drive(8))
     start(drive)
     play_game(drive, 1, lower_number)  # winners 1, 3, 5, 7 move up
     withdraw(drive, 3, 5)  # both winners: their next seats (tables 3 and 4) are left empty
@@ -198,7 +214,7 @@ def test_two_withdrawals_merge_two_sit_out_tables() -> None:
 
 
 def test_a_withdrawn_sit_out_couple_closes_its_table() -> None:
-    drive = new_drive(9)
+    drive = stored_before_the_sit_out_rule(new_drive(9))
     start(drive)
     play_game(drive, 1, lower_number)
     withdraw(drive, 7)  # 7 wins table 4 and would sit out at table 5
@@ -209,9 +225,12 @@ def test_a_withdrawn_sit_out_couple_closes_its_table() -> None:
     check_game(drive, 2, results=False)
 
 
-def test_late_arrivals_and_withdrawals_at_several_points() -> None:
+@pytest.mark.parametrize("sit_out_last", [False, True])
+def test_late_arrivals_and_withdrawals_at_several_points(sit_out_last: bool) -> None:
     """Before game 2, in the middle of the night and before the last game, on an odd night."""
     drive = new_drive(9)
+    if not sit_out_last:
+        stored_before_the_sit_out_rule(drive)
     start(drive)
     rng = random.Random(2026)
 
@@ -239,7 +258,12 @@ def test_late_arrivals_and_withdrawals_at_several_points() -> None:
     last = stored_tables(drive, GAMES)
     seated = {c for couples in last.values() for c in couples if c is not None}
     assert 2 not in seated and 1 not in seated and 13 in seated
-    assert len(closed_tables(drive, GAMES)) >= 1
+    if sit_out_last:
+        assert not closed_tables(drive, GAMES)
+        for game in range(1, GAMES + 1):
+            assert without_holes(stored_tables(drive, game)), game
+    else:
+        assert len(closed_tables(drive, GAMES)) >= 1
 
 
 def test_withdrawal_before_the_last_game() -> None:
@@ -281,3 +305,66 @@ def test_a_withdrawal_taken_back_before_it_applies() -> None:
     advance(drive, 1)
     check_movement(drive, 1)
     assert stored_tables(drive, 2) == {1: (2, 3), 2: (4, 1)}
+
+
+# --- the sit-out is no table (Drive.sit_out_last, every drive created now) ---------------------
+
+
+@pytest.mark.parametrize("couples", [3, 9, 15])
+def test_an_odd_night_sits_out_after_the_last_table_every_game(couples: int) -> None:
+    drive = new_drive(couples)
+    assert drive.sit_out_last
+    start(drive)
+    play_and_check(drive, 8, seeded(random.Random(couples)))
+    for game in range(1, 9):
+        tables = stored_tables(drive, game)
+        assert without_holes(tables), (game, tables)
+        assert None in tables[max(tables)]  # the lone couple, after the last table
+
+
+def test_a_withdrawal_in_the_middle_leaves_no_hole() -> None:
+    """16 couples, 8 tables: 5 (who wins table 3 and would arrive at table 4) withdraws. The
+    loser staying at table 4 (8) used to sit out at "table 4", a hole among the tables.
+    Now the couples of table 8 play at table 4, against each other as the movement gave
+    them, and 8 sits out after the last table."""
+    drive = new_drive(16)
+    start(drive)
+    play_game(drive, 1, lower_number)  # 1, 3, 5, ... win and move up
+    withdraw(drive, 5)
+    advance(drive, 1)
+    check_movement(drive, 1)
+    assert stored_tables(drive, 2) == {
+        1: (2, 15), 2: (4, 1), 3: (6, 3), 4: (16, 13), 5: (10, 7), 6: (12, 9), 7: (14, 11),
+        8: (8, None),
+    }  # fmt: skip
+    assert not closed_tables(drive, 2)
+    rows = {r["number"]: r for r in current_tables(drive)}
+    assert rows[8]["sit_out"] and rows[16]["table"] == 4 and rows[16]["opponents"] == 13
+    check_game(drive, 2, results=False)
+    play_and_check(drive, GAMES, seeded(random.Random(16)))
+
+
+def test_withdrawals_to_an_odd_count_and_late_arrivals_back_leave_no_hole() -> None:
+    """Both couples of table 2 withdraw (a whole table empties), then one more: the count
+    goes odd; then late couples come: they fill the sit-out, then open the place after the
+    last table. The tables played stay 1..F every game."""
+    drive = new_drive(10)
+    start(drive)
+    play_game(drive, 1, lower_number)
+    withdraw(drive, 4, 1)  # 4 stays at table 2, 1 arrives there: table 2 empties
+    advance(drive, 1)
+    check_movement(drive, 1)
+    assert without_holes(stored_tables(drive, 2)) and len(stored_tables(drive, 2)) == 4
+    play_game(drive, 2, lower_number)
+    withdraw(drive, 9)
+    advance(drive, 2)
+    check_movement(drive, 2)
+    after = stored_tables(drive, 3)
+    assert without_holes(after) and sum(1 for pair in after.values() if None in pair) == 1
+    play_game(drive, 3, lower_number)
+    register(drive, 2)  # 11 fills the sit-out; 12 sits out after the last table
+    advance(drive, 3)
+    check_movement(drive, 3)
+    fourth = stored_tables(drive, 4)
+    assert without_holes(fourth) and len(fourth) == 5 and None in fourth[5]
+    play_and_check(drive, 8, seeded(random.Random(10)))

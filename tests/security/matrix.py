@@ -228,6 +228,29 @@ CASES: list[Case] = [
         member_page(302),
         body={"withdrawn": "1"},
     ),
+    Case(f"{D}/couples/<int:number>/edit", "GET", f"{P}/couples/{{couple}}/edit", member_page(200)),
+    Case(
+        f"{D}/couples/<int:number>/edit",
+        "POST",
+        f"{P}/couples/{{couple}}/edit",
+        member_page(302),
+        body={"player1": "Mary", "player2": "Angus"},
+    ),
+    Case(
+        f"{D}/couples/<int:number>/delete",
+        "GET",
+        f"{P}/couples/{{couple}}/delete",
+        member_page(200),
+        note="started: the page says to withdraw instead",
+    ),
+    Case(
+        f"{D}/couples/<int:number>/delete",
+        "POST",
+        f"{P}/couples/{{couple}}/delete",
+        member_page(302),
+        body={},
+        note="started: refused with a message, nothing deleted",
+    ),
     # --- the night: dashboard and its actions (scoring/pages/organizer.py) -----------------------
     Case(f"{D}/", "GET", f"{P}/", member_page(200)),
     Case(
@@ -412,7 +435,11 @@ CASES: list[Case] = [
         "couple of table 2, nor of the other drive's table",
     ),
     Case(
-        "c/<str:token>/", "GET", "/c/{couple_token}/", (404, 404, 404, 404, 404, 404, 404, 410, 200)
+        "c/<str:token>/",
+        "GET",
+        "/c/{couple_token}/",
+        (404, 404, 404, 404, 404, 404, 404, 200, 200),
+        note="a closed drive's couple reads its own record of the night (its POST is a 410)",
     ),
     Case(
         "c/<str:token>/",
@@ -454,6 +481,13 @@ CASES: list[Case] = [
         f"{AP}/couples/{{couple}}",
         members(200),
         body={"paid": True},
+    ),
+    Case(
+        f"{A}/couples/<num:number>",
+        "DELETE",
+        f"{AP}/couples/{{couple}}",
+        members(409),
+        note="the night has started: 409 started, withdraw instead",
     ),
     Case(f"{A}/games/current", "GET", f"{AP}/games/current", readers(200)),
     Case(f"{A}/games/<num:n>", "GET", f"{AP}/games/1", readers(200)),

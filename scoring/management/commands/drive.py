@@ -11,7 +11,7 @@ and for scripts. One command, one subcommand per use (docs/cli.md is the referen
     close           close the night (read-only from then on)
     print           a printed document (punch cards, table cards…) rendered to a PDF file
     tokens          each table's and couple's page address (the links on the QR codes)
-    check           the stored night against the rules of the movement (RULES.md §7)
+    check           the stored night against the rules of the movement (docs/rules.md §7)
 
 The command only parses, reads files and prints: every change goes through a service, with the
 channel ``cli`` (``import`` for results files) in the audit. A ``ServiceError`` becomes one line
@@ -36,6 +36,7 @@ from drives.models import AuditEntry, Drive
 from drives.services import (
     Actor,
     club_get_or_create,
+    couples_csv_read,
     couples_import_csv,
     csv_max_bytes,
     drive_close,
@@ -170,7 +171,7 @@ class Command(BaseCommand):
         )
         tokens.add_argument("--json", action="store_true", help="as JSON, for scripts")
 
-        check = subs.add_parser("check", help="check the stored night against RULES.md §7")
+        check = subs.add_parser("check", help="check the stored night against docs/rules.md §7")
         check.add_argument("slug")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -226,7 +227,7 @@ class Command(BaseCommand):
         )
         self.stdout.write(
             f"{len(created)} couples registered: numbers {created[0].number} "
-            f"to {created[-1].number}."
+            f"to {created[-1].number}. {couples_csv_read(data).note}"
         )
 
     def import_results(self, options: dict[str, Any]) -> None:

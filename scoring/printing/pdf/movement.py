@@ -87,23 +87,28 @@ class Movement:
 
     def _table_row(self, row: dict[str, Any], x: float, y: float, w: float) -> None:
         doc = self.doc
-        doc.draw(x + 4, y, row["table"], 11, bold=True)
         if row["sit_out"]:
+            # A sit-out is no table in the hall: no number, only who sits out.
+            doc.draw(x + 4, y, "—", 11, bold=True)
             alone = row["stays"] or row["arrives"]
             doc.draw(x + w * 0.45, y, alone, 11, align="center")
             doc.gray(0.4)
             doc.draw(x + w * 0.8, y, doc.labels["sits_out"], 8, align="center")
             doc.gray(0)
             return
+        doc.draw(x + 4, y, row["table"], 11, bold=True)
         doc.draw(x + w * 0.45, y, row["stays"], 11, align="center")
         doc.draw(x + w * 0.8, y, row["arrives"], 11, bold=True, align="center")
 
     def _couple_row(self, row: dict[str, Any], x: float, y: float, w: float) -> None:
         doc = self.doc
         doc.draw(x + 44, y, row["number"], 18, bold=True, align="right")
+        if row["sit_out"]:
+            doc.draw(x + 52, y, f"→ {doc.labels['sits_out']}", 15)
+            return
         doc.draw(x + 52, y, f"→ {doc.labels['table'].lower()} {row['table']}", 15)
-        note = doc.labels["sits_out"] if row["sit_out"] else doc.labels["deals"]
-        if row["deals"] or row["sit_out"]:
+        note = doc.labels["deals"]
+        if row["deals"]:
             doc.gray(0.4)
             doc.draw(x + w - 4, y, note, 7.5, align="right")
             doc.gray(0)

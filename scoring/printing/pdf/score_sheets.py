@@ -1,7 +1,7 @@
 """Table score sheets: one page per table. A row per game of the night (the game printed here
 filled in with its two couples and who deals first, the others blank to be written), columns
 for the winner and the final points; a tally strip per side to cross off points in fives to
-45; and the card ranking of the ruleset (RULES.md §1) as a cheat sheet. Everything but the
+45; and the card ranking of the ruleset (docs/rules.md §1) as a cheat sheet. Everything but the
 table number, its QR code, the couples and the page number is one form, drawn once."""
 
 from __future__ import annotations
