@@ -28,7 +28,8 @@ import pytest
 from psycopg import IsolationLevel
 
 from tests.scoring.nights import expected_next
-from tools.loadgen import DEFAULT_POSTGRES_SERVER, NightRun, own_stack
+from tools.loadgen import NightRun
+from tools.night import DEFAULT_POSTGRES_SERVER, own_stack
 from tools.stack import Stack, postgres_connect
 
 

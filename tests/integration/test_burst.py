@@ -20,7 +20,8 @@ from collections import Counter
 import pytest
 
 from tests.integration.conftest import execute, query, verify_night
-from tools.loadgen import NightOptions, NightRun, set_up_night
+from tools.loadgen import NightOptions, NightRun
+from tools.night import set_up_night
 from tools.stack import Stack
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
