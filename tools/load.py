@@ -16,9 +16,11 @@ files and its JSON stats beside a summary of the figures:
     organizer resolving the conflicts and advancing: end to end.
 ``hall``
     4 games of the same night with every phone reporting within the same 60 s of its game's
-    start, while every table's page, one couple's page in two, the desk and the projector poll.
+    start; with ``--pages``, every table's page, one couple's page in two, the desk and the
+    projector polling meanwhile as their scripts do.
 ``figures``
-    ``steady`` at 50 and 250 clients, ``night`` and ``hall``: the section in one command.
+    ``steady`` at 50 and 250 clients, ``night``, ``hall``, and 2 games of ``hall --pages``:
+    the section in one command.
 
     python -m tools.load figures --stack postgres --out load-postgres
     python -m tools.load hall --stack sqlite --games 2 --tables 50
@@ -86,15 +88,18 @@ def steady(stack: Stack, args: argparse.Namespace, clients: int) -> dict[str, An
 
 
 def night(
-    stack: Stack, args: argparse.Namespace, phase: str, games: int, spread: float
+    stack: Stack, args: argparse.Namespace, phase: str, games: int, pages: bool = False
 ) -> dict[str, Any]:
-    name = "Hall night" if phase == "hall" else "Load night"
+    name = {"night": "Load night", "hall": "Hall night"}[phase] + (" with pages" if pages else "")
     setup = set_up_night(stack, tables=args.tables, games=games, name=name)
     options = ["--retry", str(args.retry), "--conflict", str(args.conflict)]
     if phase == "hall":
+        options += ["--spread", str(args.spread)]
+    if pages:
         couples = args.couple_phones if args.couple_phones is not None else args.tables
-        options += ["--spread", str(spread), "--couple-phones", str(couples)]
-    report = run_locust(stack, setup, phase, args.out, phase, *options)
+        options += ["--pages", "--couple-phones", str(couples)]
+    label = f"{phase}-pages" if pages else phase
+    report = run_locust(stack, setup, phase, args.out, label, *options)
     report["drive_check"] = stack.manage("drive", "check", setup.slug).stdout.strip()
     return report
 
@@ -127,6 +132,7 @@ def print_steady(report: dict[str, Any], backend: str) -> None:
 def print_night(report: dict[str, Any], backend: str) -> None:
     spread = report.get("spread_seconds") or 0
     how = f"each game's results within {spread:g} s" if spread else "all at once"
+    how += ", every page polling" if report.get("pages") else ""
     print(
         f"\n{backend}, {report['phase']}: {report['tables']} tables, {report['games']} games, "
         f"{how}: {report['seconds']} s end to end (load {report['load_average']})"
@@ -168,7 +174,9 @@ def parser() -> argparse.ArgumentParser:
     main.add_argument("--warmup", type=float, default=4.0, help="steady: warm-up (4)")
     main.add_argument("--games", type=int, help="night: 25, hall: 4 (figures: both)")
     main.add_argument("--spread", type=float, default=60.0, help="hall: seconds (60)")
-    main.add_argument("--couple-phones", type=int, help="hall: couples polling (= tables)")
+    main.add_argument("--pages", action="store_true", help="hall: every page polls meanwhile")
+    main.add_argument("--pages-games", type=int, default=2, help="figures: hall --pages (2)")
+    main.add_argument("--couple-phones", type=int, help="--pages: couples polling (= tables)")
     main.add_argument("--retry", type=float, default=0.10, help="same-key retries (0.10)")
     main.add_argument("--conflict", type=float, default=0.05, help="second results (0.05)")
     main.add_argument("--out", type=Path, help="locust's files (default: a temporary folder)")
@@ -202,12 +210,15 @@ def main(argv: list[str] | None = None) -> int:
                     print_steady(summary["steady"][-1], args.stack)
             if args.mode in ("figures", "night"):
                 games = args.games if args.mode == "night" and args.games else 25
-                summary["night"] = night(stack, args, "night", games, 0.0)
+                summary["night"] = night(stack, args, "night", games)
                 print_night(summary["night"], args.stack)
             if args.mode in ("figures", "hall"):
                 games = args.games if args.mode == "hall" and args.games else 4
-                summary["hall"] = night(stack, args, "hall", games, args.spread)
+                summary["hall"] = night(stack, args, "hall", games, pages=args.pages)
                 print_night(summary["hall"], args.stack)
+            if args.mode == "figures" and args.pages_games > 0:
+                summary["hall_pages"] = night(stack, args, "hall", args.pages_games, pages=True)
+                print_night(summary["hall_pages"], args.stack)
     except (StackError, LoadError) as error:
         print(f"tools.load: {error}", file=sys.stderr)
         return 1
@@ -215,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
         print(f"figures written to {args.json}")
-    runs = [*summary.get("steady", []), summary.get("night"), summary.get("hall")]
+    runs = [*summary.get("steady", []), *(summary.get(k) for k in ("night", "hall", "hall_pages"))]
     return 1 if any(r and (r["failures"] or r["anomalies"]) for r in runs) else 0
 
 

@@ -27,7 +27,8 @@ users then play it against the server:
     Every table's phone reports the moment its game starts (the worst case), nothing polls.
 ``hall``
     Every phone reports at a random moment within ``--spread`` seconds of its game's start, as
-    a hall's tables finish within the same minute, while every page polls.
+    a hall's tables finish within the same minute; with ``--pages`` every page polls meanwhile
+    (each table's, ``--couple-phones`` couples', ``--desks`` desks, ``--projectors``).
 ``steady``
     The closed-loop figures (a :class:`NightShape`): C ``Livez`` users on ``GET /livez`` (the
     minimal JSON view, the yardstick), then C ``SteadyPhone`` users submitting new results
@@ -39,7 +40,7 @@ is a locust failure. ``--summary FILE`` writes the figures tools/load.py reads. 
 ``python -m tools.load`` (``make load``), or by hand against a night set up there:
 
     locust -f tools/locustfile.py --headless --host http://127.0.0.1:8001 \\
-        --night night.json --phase hall --spread 60 --couple-phones 250 --summary hall.json
+        --night night.json --phase hall --spread 60 --pages --couple-phones 250 --summary hall.json
 """
 
 from __future__ import annotations
@@ -79,9 +80,12 @@ def add_options(parser: Any) -> None:
     night.add_argument("--spread", type=float, default=60.0, help="hall: seconds (60)")
     night.add_argument("--retry", type=float, default=0.10, help="same-key retries (0.10)")
     night.add_argument("--conflict", type=float, default=0.05, help="second results (0.05)")
-    night.add_argument("--couple-phones", type=int, default=0, help="hall: couples polling")
-    night.add_argument("--desks", type=int, default=1, help="hall: desk grids polling (1)")
-    night.add_argument("--projectors", type=int, default=1, help="hall: projectors (1)")
+    night.add_argument(
+        "--pages", action="store_true", help="hall: every page polls (else the phones report only)"
+    )
+    night.add_argument("--couple-phones", type=int, default=0, help="--pages: couples polling")
+    night.add_argument("--desks", type=int, default=1, help="--pages: desk grids (1)")
+    night.add_argument("--projectors", type=int, default=1, help="--pages: projectors (1)")
     night.add_argument("--clients", type=int, default=50, help="steady: clients (50)")
     night.add_argument("--seconds", type=float, default=15.0, help="steady: a phase (15)")
     night.add_argument("--warmup", type=float, default=4.0, help="steady: warm-up (4)")
@@ -225,16 +229,17 @@ class TablePhone(PollingUser):
         self.table, self.token = table, night().table_tokens[table]
         self.reported = 0
         self.auth = {"Authorization": f"Bearer {self.token}"}
-        if night().options.phase == "hall":
+        if night().options.pages:
             self.open_page(f"/t/{self.token}/")
 
     def wait_time(self) -> float:
         if night().options.phase != "hall":
             return 0.0
         due = night().due(self.reported + 1, self.table)
+        longest = self.poll_every if self.poll_url else 1.0
         if due is None:
-            return self.poll_every
-        return max(0.0, min(self.poll_every, due - time.monotonic()))
+            return longest
+        return max(0.0, min(longest, due - time.monotonic()))
 
     @task
     def turn(self) -> None:
@@ -244,7 +249,7 @@ class TablePhone(PollingUser):
         if due is not None and time.monotonic() >= due:
             self.reported = game
             self.report(game)
-        elif the.options.phase == "hall":
+        elif self.poll_url:
             self.poll()
         elif game > the.games:
             the.over.wait()
@@ -498,7 +503,7 @@ class NightShape(LoadTestShape):
             if the.over.is_set() or now > options.night_timeout:
                 return None
             people: list[tuple[type[Any], int]] = [(TablePhone, len(the.table_tokens))]
-            if options.phase == "hall":
+            if options.phase == "hall" and options.pages:
                 people += [
                     (CouplePhone, min(options.couple_phones, len(the.couple_tokens))),
                     (Desk, options.desks),
@@ -609,6 +614,7 @@ def on_quitting(environment: Environment, **_kwargs: Any) -> None:
                 "acknowledged": len(the.acknowledged),
                 "conflicts": sum(len(t) for t in the.told_conflict.values()),
                 "spread_seconds": options.spread if options.phase == "hall" else 0,
+                "pages": bool(options.pages),
                 "all_results": figures(put),
                 "by_name": {
                     name: figures(entry) for (name, _method), entry in sorted(stats.entries.items())

@@ -36,7 +36,7 @@ def test_a_hall_night_played_by_locust_is_stored_whole(stack: Stack, tmp_path: P
     setup = set_up_night(stack, tables=tables, games=games, name="Locust hall")
     report = run_locust(
         stack, setup, "hall", tmp_path, "hall",
-        "--spread", "2", "--couple-phones", "4", "--retry", "0.3", "--conflict", "0.3",
+        "--spread", "2", "--pages", "--couple-phones", "4", "--retry", "0.3", "--conflict", "0.3",
         "--night-timeout", "120",
     )  # fmt: skip
 
