@@ -21,4 +21,3 @@ def test_the_users_are_the_people_of_a_hall_night() -> None:
     listed = locust("--list").split()
     people = ["TablePhone", "CouplePhone", "Desk", "Projector", "Organizer"]
     assert all(user in listed for user in [*people, "SteadyPhone", "Livez"]), listed
-
