@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 help:
 	@echo "make run               install, migrate, load the demo night, serve on 127.0.0.1:8000"
 	@echo "make stack             production stack here: gunicorn + Celery worker on PostgreSQL and Redis (STACK_ARGS=--help)"
-	@echo "make load              load figures: gunicorn on PostgreSQL, then on SQLite (BENCHMARKS.md, Load)"
+	@echo "make load              load figures with locust: PostgreSQL + Redis, then SQLite (BENCHMARKS.md, Load)"
 	@echo "make test              lint + contracts + migrations-check + typecheck + pytest"
 	@echo "make bench             engine benchmarks (figures for BENCHMARKS.md; never a pass/fail on time)"
 	@echo "make install           create .venv and install requirements-dev.txt"
@@ -43,12 +43,13 @@ STACK_ARGS ?=
 stack: install
 	$(PY) -m tools.stack $(STACK_ARGS)
 
-# The load figures of BENCHMARKS.md ("Load"): each run starts its own stack on a fresh
-# database and stops it. LOAD_ARGS='--help' lists the options.
+# The load figures of BENCHMARKS.md ("Load"), played by locust (tools/locustfile.py): each
+# run starts its own stack on a fresh database and stops it. LOAD_ARGS='--help' lists the
+# options; the figures are kept in load-postgres.json and load-sqlite.json.
 LOAD_ARGS ?=
 load: install
-	$(PY) -m tools.loadgen figures --stack postgres $(LOAD_ARGS)
-	$(PY) -m tools.loadgen figures --stack sqlite $(LOAD_ARGS)
+	$(PY) -m tools.load figures --stack postgres --json load-postgres.json $(LOAD_ARGS)
+	$(PY) -m tools.load figures --stack sqlite --json load-sqlite.json $(LOAD_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

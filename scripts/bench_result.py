@@ -10,7 +10,7 @@ network, no client), so the figures are the application's own: CPU milliseconds 
 each table's token, a legal score and a key, every table once; and the database statements a
 PUT sends. The night (500 couples, 250 tables, started by number) is made through the
 services on a new SQLite file or a new PostgreSQL database, dropped at the end. PostgreSQL's
-own CPU is not counted here; the load figures (tools/loadgen.py) count it.
+own CPU is not counted here (the load figures, tools/load.py, feel it in their latencies).
 """
 
 from __future__ import annotations
@@ -82,7 +82,8 @@ def run(args: argparse.Namespace, folder: Path) -> None:
     from django.core.wsgi import get_wsgi_application
     from django.db import connection
 
-    from tools.loadgen import PRESETS, legal_final_scores
+    from engine.rules import PRESETS
+    from engine.scores import legal_final_scores
 
     call_command("migrate", verbosity=0)
     app = get_wsgi_application()

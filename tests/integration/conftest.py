@@ -12,7 +12,8 @@ test_crash).
 
 The ``stack`` fixture hands it to one test with the web server running and its environment as
 it started (a test that killed it, or changed its settings, leaves it so only until the next).
-``verify_night`` checks a night the load generator played against what the stack stored.
+``verify_night`` checks a night the burst client (tools/loadgen.py) played against what the
+stack stored.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ import pytest
 from psycopg import IsolationLevel
 
 from tests.scoring.nights import expected_next
-from tools.loadgen import DEFAULT_POSTGRES_SERVER, NightRun, own_stack
+from tools.loadgen import NightRun
+from tools.night import DEFAULT_POSTGRES_SERVER, own_stack
 from tools.stack import Stack, postgres_connect
 
 
@@ -173,7 +175,7 @@ def export(stack: Stack, slug: str) -> dict[str, Any]:
 
 
 def verify_night(stack: Stack, run: NightRun, *, games: int) -> dict[str, Any]:
-    """What the load generator was told against what is stored, and docs/rules.md §7.
+    """What the burst client was told against what is stored, and docs/rules.md §7.
 
     Exactly one result per table and game; every result acknowledged with a 2xx there with the
     acknowledged winner (and its key, once); every second result answered 409 kept as a

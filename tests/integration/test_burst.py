@@ -9,7 +9,7 @@ answered 409, kept as a conflicting entry and listed at the desk before it was r
 game started once; docs/rules.md §7 (``manage.py drive check`` and the restatement of the movement
 in tests/scoring/nights.py). On PostgreSQL and on the SQLite default (conftest.py).
 
-Four games of the night here; ``python -m tools.loadgen night`` plays all 25 (BENCHMARKS.md).
+Four games of the night here; ``python -m tools.load night`` (locust) plays all 25 (BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from collections import Counter
 import pytest
 
 from tests.integration.conftest import execute, query, verify_night
-from tools.loadgen import NightOptions, NightRun, set_up_night
+from tools.loadgen import NightOptions, NightRun
+from tools.night import set_up_night
 from tools.stack import Stack
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]

@@ -30,7 +30,8 @@ from pathlib import Path
 import pytest
 
 from tests.integration.conftest import drive_state, query, verify_night
-from tools.loadgen import NightOptions, NightRun, http_json, set_up_night
+from tools.loadgen import NightOptions, NightRun
+from tools.night import http_json, set_up_night
 from tools.stack import BASE_DIR, Stack
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]

@@ -1,0 +1,626 @@
+"""The people of a hall night, for locust: the load figures of BENCHMARKS.md ("Load").
+
+The night is set up beforehand (tools/night.py; ``--night FILE`` is its JSON) and started; the
+users then play it against the server:
+
+``TablePhone``
+    A table's phone (the QR code of the table card). It opens its table page, polls the page's
+    live fragment as the page's script does (static/js/poll.js: the ``data-poll-url`` every
+    ``data-poll-every`` seconds, read from the page), and reports its table's result of each
+    game through the API with the table's token (``PUT …/games/{n}/tables/{t}/result``, a
+    legal final score from the engine, a key). A fraction is sent again with the same key (a
+    phone that missed the answer: 200), a fraction is followed by the other couple's winner
+    under another key (409: the table in conflict).
+``CouplePhone``
+    A couple's punch card page, polled the same way.
+``Desk``, ``Projector``
+    The scorers' desk grid and the hall's screen: the organizer's login, then their live
+    fragments polled every few seconds (3 s today).
+``Organizer``
+    Waits until every table of the game in play answered, reads the game (the conflicts listed
+    there must be those the phones were told of), resolves each conflict for the winner entered
+    first, and advances; after the last game the run ends.
+
+``--phase`` says which night is played:
+
+``night``
+    Every table's phone reports the moment its game starts (the worst case), nothing polls.
+``hall``
+    Every phone reports at a random moment within ``--spread`` seconds of its game's start, as
+    a hall's tables finish within the same minute; with ``--pages`` every page polls meanwhile
+    (each table's, ``--couple-phones`` couples', ``--desks`` desks, ``--projectors``).
+``steady``
+    The closed-loop figures (a :class:`NightShape`): C ``Livez`` users on ``GET /livez`` (the
+    minimal JSON view, the yardstick), then C ``SteadyPhone`` users submitting new results
+    without pause (the organizer advancing whenever a game is complete), each phase measured
+    after a warm-up.
+
+Whatever breaks a rule (an unexpected status, a conflict not listed, a night that does not end)
+is a locust failure. ``--summary FILE`` writes the figures tools/load.py reads. Run it through
+``python -m tools.load`` (``make load``), or by hand against a night set up there:
+
+    locust -f tools/locustfile.py --headless --host http://127.0.0.1:8001 \\
+        --night night.json --phase hall --spread 60 --pages --couple-phones 250 --summary hall.json
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+import re
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import gevent
+from gevent.event import Event
+from locust import FastHttpUser, LoadTestShape, constant, events, task
+from locust.env import Environment
+from locust.exception import StopUser
+from locust.stats import RequestStats, StatsEntry
+
+from engine.rules import PRESETS
+from engine.scores import legal_final_scores
+
+API = "/api/v1"
+FRAGMENT = {"X-Requested-With": "fetch", "Accept": "text/html"}  # as static/js/poll.js asks
+POLL_URL = re.compile(r'data-poll-url="([^"]+)"')
+POLL_EVERY = re.compile(r'data-poll-every="([0-9.]+)"')
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+RESULTS = ("result-first", "result-retry", "result-conflict", "result")
+
+
+@events.init_command_line_parser.add_listener
+def add_options(parser: Any) -> None:
+    night = parser.add_argument_group("the night (tools/locustfile.py)")
+    night.add_argument("--night", help="the night set up by tools/night.py, as JSON")
+    night.add_argument("--phase", choices=["night", "hall", "steady"], default="hall")
+    night.add_argument("--spread", type=float, default=60.0, help="hall: seconds (60)")
+    night.add_argument("--retry", type=float, default=0.10, help="same-key retries (0.10)")
+    night.add_argument("--conflict", type=float, default=0.05, help="second results (0.05)")
+    night.add_argument(
+        "--pages", action="store_true", help="hall: every page polls (else the phones report only)"
+    )
+    night.add_argument("--couple-phones", type=int, default=0, help="--pages: couples polling")
+    night.add_argument("--desks", type=int, default=1, help="--pages: desk grids (1)")
+    night.add_argument("--projectors", type=int, default=1, help="--pages: projectors (1)")
+    night.add_argument("--clients", type=int, default=50, help="steady: clients (50)")
+    night.add_argument("--seconds", type=float, default=15.0, help="steady: a phase (15)")
+    night.add_argument("--warmup", type=float, default=4.0, help="steady: warm-up (4)")
+    night.add_argument("--night-timeout", type=float, default=1800.0, help="seconds (1800)")
+    night.add_argument("--seed", type=int, default=1945)
+    night.add_argument("--summary", help="write the figures here, as JSON")
+
+
+class Night:
+    """What the users share: the night's tokens, the game in play and its seats, what was
+    acknowledged, and the moments the organizer waits for."""
+
+    def __init__(self, setup: dict[str, Any], options: Any) -> None:
+        self.setup = setup
+        self.options = options
+        self.slug: str = setup["slug"]
+        self.games: int = setup["games"]
+        self.table_tokens = {int(t): token for t, token in setup["table_tokens"].items()}
+        self.couple_tokens = {int(c): token for c, token in setup["couple_tokens"].items()}
+        self.scores = legal_final_scores(PRESETS[setup["ruleset"]])
+        self.seats: dict[int, dict[int, dict[str, Any]]] = {}
+        self.started: dict[int, float] = {}
+        self.begun = {n: Event() for n in range(1, self.games + 2)}
+        self.complete = {n: Event() for n in range(1, self.games + 2)}
+        self.answered: Counter[int] = Counter()
+        self.told_conflict: dict[int, set[int]] = {}
+        self.acknowledged: dict[tuple[int, int], int] = {}
+        self.anomalies: list[str] = []
+        self.statuses: Counter[str] = Counter()
+        self.claimed = {"table": 0, "couple": 0}
+        self.game = 0
+        self.first_result = self.finished = 0.0
+        self.over = Event()
+        # steady: the tables of the game in play not submitted yet
+        self.todo: list[dict[str, Any]] = []
+        self.outstanding = 0
+        self.ready = Event()
+        self.first_game = setup["first_game"]
+
+    def path(self, game: int, tail: str = "") -> str:
+        return f"{API}/drives/{self.slug}/games/{game}{tail}"
+
+    def claim(self, kind: str) -> int | None:
+        """The next table (or couple) number without a phone, None when all have one."""
+        tokens = self.table_tokens if kind == "table" else self.couple_tokens
+        self.claimed[kind] += 1
+        return self.claimed[kind] if self.claimed[kind] in tokens else None
+
+    def begin(self, game: int, tables: list[dict[str, Any]]) -> None:
+        """``game`` is in play with these seats: the phones may report."""
+        playing = {
+            row["table"]: row
+            for row in tables
+            if not row["sit_out"] and row["stays"] is not None and row["arrives"] is not None
+        }
+        self.seats[game] = playing
+        self.game = game
+        self.started[game] = time.monotonic()
+        self.told_conflict[game] = set()
+        self.todo = [playing[t] for t in sorted(playing, reverse=True)]
+        self.outstanding = 0
+        if not playing:
+            self.complete[game].set()
+        self.begun[game].set()
+        self.ready.set()
+
+    def due(self, game: int, table: int) -> float | None:
+        """When the phone of ``table`` reports ``game``: None before the game started."""
+        if game not in self.started:
+            return None
+        spread = self.options.spread if self.options.phase == "hall" else 0.0
+        moment = random.Random(f"{self.options.seed}-spread-{game}-{table}").uniform(0, spread)
+        return self.started[game] + moment
+
+    def answer(self, game: int) -> None:
+        self.answered[game] += 1
+        if self.answered[game] >= len(self.seats[game]):
+            self.complete[game].set()
+
+    def anomaly(self, text: str, response: Any = None) -> None:
+        self.anomalies.append(text)
+        if response is not None:
+            response.failure(text)
+
+    def finish(self) -> None:
+        self.finished = time.monotonic()
+        self.over.set()
+
+
+NIGHT: Night | None = None
+
+
+def night() -> Night:
+    assert NIGHT is not None, "no night: give --night FILE"
+    return NIGHT
+
+
+def poll_target(page: str) -> tuple[str | None, float]:
+    """The live region's address and period, as the page tells its script."""
+    url, every = POLL_URL.search(page), POLL_EVERY.search(page)
+    return (html.unescape(url.group(1)) if url else None, float(every.group(1)) if every else 5.0)
+
+
+class PollingUser(FastHttpUser):
+    """A page left open: loaded once, then its live fragment fetched every few seconds."""
+
+    abstract = True
+    page_name = "page"
+    poll_url: str | None = None
+    poll_every = 5.0
+
+    def open_page(self, path: str) -> None:
+        with self.client.get(path, name=self.page_name, catch_response=True) as response:
+            if response.status_code != 200:
+                response.failure(f"{path} answered {response.status_code}")
+                raise StopUser()
+            self.poll_url, self.poll_every = poll_target(response.text or "")
+
+    def poll(self) -> None:
+        if self.poll_url is None:
+            night().over.wait(self.poll_every)
+            return
+        name = f"{self.page_name} fragment"
+        with self.client.get(
+            self.poll_url, name=name, headers=FRAGMENT, catch_response=True
+        ) as response:
+            if response.status_code != 200:
+                response.failure(f"{name} answered {response.status_code}")
+
+    def wait_time(self) -> float:
+        return self.poll_every
+
+
+class TablePhone(PollingUser):
+    page_name = "table page"
+
+    def on_start(self) -> None:
+        table = night().claim("table")
+        if table is None:
+            raise StopUser()
+        self.table, self.token = table, night().table_tokens[table]
+        self.reported = 0
+        self.auth = {"Authorization": f"Bearer {self.token}"}
+        if night().options.pages:
+            self.open_page(f"/t/{self.token}/")
+
+    def wait_time(self) -> float:
+        if night().options.phase != "hall":
+            return 0.0
+        due = night().due(self.reported + 1, self.table)
+        longest = self.poll_every if self.poll_url else 1.0
+        if due is None:
+            return longest
+        return max(0.0, min(longest, due - time.monotonic()))
+
+    @task
+    def turn(self) -> None:
+        the = night()
+        game = self.reported + 1
+        due = the.due(game, self.table) if game <= the.games else None
+        if due is not None and time.monotonic() >= due:
+            self.reported = game
+            self.report(game)
+        elif self.poll_url:
+            self.poll()
+        elif game > the.games:
+            the.over.wait()
+            raise StopUser()
+        else:
+            the.begun[game].wait(1.0)
+
+    def report(self, game: int) -> None:
+        the = night()
+        row = the.seats[game].get(self.table)
+        if row is None:
+            return  # nobody plays here this game
+        the.first_result = the.first_result or time.monotonic()
+        rng = random.Random(f"{the.options.seed}-{the.slug}-{game}-{self.table}")
+        winner = rng.choice([row["stays"], row["arrives"]])
+        other = row["arrives"] if winner == row["stays"] else row["stays"]
+        points = list(rng.choice(the.scores))
+        if rng.random() < 0.5:
+            points.reverse()  # entered loser first: the winner is named, the order is free
+        key = f"g{game}-t{self.table}-{rng.getrandbits(48):012x}"
+        try:
+            if not self.send(game, "first", {"winner": winner, "points": points, "key": key}):
+                return
+            the.acknowledged[(game, self.table)] = winner
+            if rng.random() < the.options.retry:
+                self.send(game, "retry", {"winner": winner, "points": points, "key": key})
+            if rng.random() < the.options.conflict:
+                clash = {"winner": other, "points": points, "key": f"{key}-other"}
+                if self.send(game, "conflict", clash):
+                    the.told_conflict[game].add(self.table)
+        finally:
+            the.answer(game)
+
+    def send(self, game: int, kind: str, body: dict[str, Any]) -> bool:
+        """PUT the result; True if the answer is the API's promise for this kind: 201 with
+        the winner for the first, a 200 replay for the same key, 409 for the other winner."""
+        the = night()
+        path = the.path(game, f"/tables/{self.table}/result")
+        with self.client.put(
+            path, json=body, headers=self.auth, name=f"result-{kind}", catch_response=True
+        ) as response:
+            status = response.status_code
+            if kind == "conflict":
+                ok = status == 409
+            else:
+                answer = response.json() if status in (200, 201) else {}
+                ok = status == (201 if kind == "first" else 200)
+                ok = ok and answer.get("winner") == body["winner"]
+            if ok:
+                response.success()
+            else:
+                the.anomaly(f"game {game} table {self.table}: {kind} answered {status}", response)
+            return ok
+
+
+class CouplePhone(PollingUser):
+    page_name = "couple page"
+
+    def on_start(self) -> None:
+        couple = night().claim("couple")
+        if couple is None:
+            raise StopUser()
+        self.open_page(f"/c/{night().couple_tokens[couple]}/")
+
+    @task
+    def look(self) -> None:
+        self.poll()
+
+
+class LoggedIn(PollingUser):
+    """A page behind the organizer's login."""
+
+    abstract = True
+    page = ""
+
+    def on_start(self) -> None:
+        the = night()
+        with self.client.get("/accounts/login/", name="login page") as response:
+            found = CSRF.search(response.text or "")
+        form = {
+            "username": the.setup["username"],
+            "password": the.setup["password"],
+            "csrfmiddlewaretoken": found.group(1) if found else "",
+        }
+        with self.client.post(
+            "/accounts/login/", data=form, name="login", catch_response=True,
+            headers={"Referer": f"{self.host}/accounts/login/"},
+        ) as response:  # fmt: skip
+            if response.status_code != 200 or 'name="password"' in (response.text or ""):
+                response.failure(f"the organizer's login answered {response.status_code}")
+                raise StopUser()
+        self.open_page(self.page.format(slug=the.slug))
+
+    @task
+    def look(self) -> None:
+        self.poll()
+
+
+class Desk(LoggedIn):
+    page_name = "desk"
+    page = "/drives/{slug}/desk/"
+
+
+class Projector(LoggedIn):
+    page_name = "projector"
+    page = "/drives/{slug}/projector/"
+
+
+class Organizer(FastHttpUser):
+    """Settles each game once every table answered, and advances."""
+
+    fixed_count = 1
+    wait_time = constant(0)
+
+    def on_start(self) -> None:
+        self.auth = {"Authorization": f"Bearer {night().setup['organizer_token']}"}
+
+    @task
+    def run_the_game(self) -> None:
+        the = night()
+        game = the.game
+        if not game:  # the hall is still filling up
+            gevent.sleep(0.2)
+            return
+        if not the.complete[game].wait(1.0):
+            return
+        if the.options.phase != "steady":
+            self.settle(game)
+        if game >= the.games:
+            the.finish()  # the shape ends the run at its next tick
+            raise StopUser()
+        with self.client.post(
+            the.path(game, "/advance"), headers=self.auth, name="advance", catch_response=True
+        ) as response:
+            if response.status_code not in (200, 201):
+                the.anomaly(f"advancing game {game} answered {response.status_code}", response)
+                raise StopUser()
+            the.begin(game + 1, response.json()["tables"])
+
+    def settle(self, game: int) -> None:
+        the = night()
+        with self.client.get(
+            the.path(game), headers=self.auth, name="game", catch_response=True
+        ) as response:
+            view = response.json() if response.status_code == 200 else {}
+            listed = sorted(view.get("conflicts", []))
+            told = sorted(the.told_conflict[game])
+            if listed != told:
+                the.anomaly(f"game {game}: conflicts listed at {listed}, told at {told}", response)
+            if view.get("missing"):
+                the.anomaly(f"game {game}: tables {view['missing']} missing", response)
+        for table in listed:
+            body = {
+                "winner": the.acknowledged[(game, table)],
+                "reason": "both couples checked the score sheet",
+            }
+            with self.client.post(
+                the.path(game, f"/tables/{table}/resolve"), json=body, headers=self.auth,
+                name="resolve", catch_response=True,
+            ) as response:  # fmt: skip
+                if response.status_code != 200:
+                    the.anomaly(f"game {game} table {table}: resolve answered "
+                                f"{response.status_code}", response)  # fmt: skip
+
+
+class SteadyPhone(FastHttpUser):
+    """steady: a phone that never waits, submitting whichever table of the game in play has
+    no result yet; while the organizer advances it waits, as the hall does."""
+
+    wait_time = constant(0)
+
+    @task
+    def submit(self) -> None:
+        the = night()
+        if not the.todo:
+            the.ready.clear()
+            the.ready.wait(1.0)
+            return
+        row = the.todo.pop()
+        game, table = the.game, row["table"]
+        the.outstanding += 1
+        try:
+            body = {
+                "winner": random.choice([row["stays"], row["arrives"]]),
+                "points": list(random.choice(the.scores)),
+                "key": f"steady-{game}-{table}",
+            }
+            with self.client.put(
+                the.path(game, f"/tables/{table}/result"), json=body, name="result",
+                headers={"Authorization": f"Bearer {the.table_tokens[table]}"},
+                catch_response=True,
+            ) as response:  # fmt: skip
+                if response.status_code != 201:
+                    response.failure(f"game {game} table {table}: {response.status_code}")
+        finally:
+            the.outstanding -= 1
+            if not the.todo and the.outstanding == 0 and the.game == game:
+                the.complete[game].set()
+
+
+class Livez(FastHttpUser):
+    """The yardstick: the minimal JSON view of the same server, without pause."""
+
+    wait_time = constant(0)
+
+    @task
+    def livez(self) -> None:
+        self.client.get("/livez", name="livez")
+
+
+def figures(entry: StatsEntry, seconds: float | None = None) -> dict[str, Any]:
+    """One request name's figures: locust's percentiles (milliseconds) and counts."""
+    out: dict[str, Any] = {
+        "requests": entry.num_requests,
+        "failures": entry.num_failures,
+        "p50_ms": entry.get_response_time_percentile(0.50),
+        "p95_ms": entry.get_response_time_percentile(0.95),
+        "p99_ms": entry.get_response_time_percentile(0.99),
+        "max_ms": round(entry.max_response_time or 0, 1),
+        "total_ms": round(entry.total_response_time, 1),
+    }
+    if seconds:
+        out["seconds"] = round(seconds, 2)
+        out["per_second"] = round(entry.num_requests / seconds, 1)
+    return out
+
+
+def merged(stats: RequestStats, names: tuple[str, ...], label: str) -> StatsEntry:
+    total = StatsEntry(stats, label, "")
+    for (name, _method), entry in stats.entries.items():
+        if name in names:
+            total.extend(entry)
+    return total
+
+
+class NightShape(LoadTestShape):
+    """Who is in the hall, and when: the steady phases one after the other, or the whole
+    night's people at once until the organizer ends it (or ``--night-timeout``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.phase: str | None = None
+        self.phase_started = 0.0
+        self.measured: dict[str, dict[str, Any]] = {}
+
+    def tick(self) -> tuple[int, float, list[type[Any]]] | None:
+        the = night()
+        options = the.options
+        now = self.get_run_time()
+        if options.phase != "steady":
+            if the.over.is_set() or now > options.night_timeout:
+                return None
+            people: list[tuple[type[Any], int]] = [(TablePhone, len(the.table_tokens))]
+            if options.phase == "hall" and options.pages:
+                people += [
+                    (CouplePhone, min(options.couple_phones, len(the.couple_tokens))),
+                    (Desk, options.desks),
+                    (Projector, options.projectors),
+                ]
+            people.append((Organizer, 1))
+            for user, count in people:
+                user.fixed_count = count
+            total = sum(count for _user, count in people)
+            # The night's phones at once; the hall's people come in over some seconds.
+            rate = float(total) if options.phase == "night" else 50.0
+            return total, rate, [user for user, count in people if count]
+        clients, seconds, half = options.clients, options.seconds, options.warmup / 2
+        # A shape's user classes only add users: the livez clients leave before the phones
+        # come (a second with nobody).
+        plan = [
+            ("livez warm-up", half, Livez),
+            ("livez", seconds, Livez),
+            ("changing", 1.0, None),
+            ("results warm-up", half, SteadyPhone),
+            ("results", seconds, SteadyPhone),
+        ]
+        ends = 0.0
+        for name, length, user in plan:
+            ends += length
+            if now < ends:
+                self.enter(name)
+                if user is SteadyPhone:
+                    return clients + 1, float(clients), [SteadyPhone, Organizer]
+                if user is None:
+                    return 0, float(clients), [Livez]
+                return clients, float(clients), [Livez]
+        self.enter(None)
+        return None
+
+    def enter(self, phase: str | None) -> None:
+        if phase == self.phase:
+            return
+        stats = self.runner.stats
+        now = time.monotonic()
+        if self.phase in ("livez", "results"):
+            names = ("livez",) if self.phase == "livez" else ("result",)
+            self.measured[self.phase] = figures(
+                merged(stats, names, self.phase), now - self.phase_started
+            )
+            if self.phase == "results":
+                self.measured["advance"] = figures(stats.get("advance", "POST"))
+        if phase in ("livez", "results"):
+            stats.reset_all()
+        self.phase, self.phase_started = phase, now
+
+
+@events.init.add_listener
+def on_init(environment: Environment, **_kwargs: Any) -> None:
+    global NIGHT
+    options = environment.parsed_options
+    if options is None or not options.night:
+        return
+    NIGHT = Night(json.loads(Path(options.night).read_text(encoding="utf-8")), options)
+
+
+@events.request.add_listener
+def on_request(name: str, response: Any, exception: Any, **_kwargs: Any) -> None:
+    if NIGHT is not None:
+        status = getattr(response, "status_code", None) or type(exception).__name__
+        NIGHT.statuses[f"{name} {status}"] += 1
+
+
+@events.spawning_complete.add_listener
+def on_spawned(user_count: int, **_kwargs: Any) -> None:
+    """Game 1 starts when the hall is full (its phones report from then on)."""
+    if NIGHT is not None and not NIGHT.seats:
+        NIGHT.begin(NIGHT.first_game["number"], NIGHT.first_game["tables"])
+
+
+@events.quitting.add_listener
+def on_quitting(environment: Environment, **_kwargs: Any) -> None:
+    the, options = NIGHT, environment.parsed_options
+    if the is None or options is None or not options.summary:
+        return
+    stats = environment.stats
+    summary: dict[str, Any] = {
+        "phase": options.phase,
+        "drive": the.slug,
+        "tables": len(the.table_tokens),
+        "failures": stats.total.num_failures,
+        "errors": [
+            {"name": e.name, "error": str(e.error), "occurrences": e.occurrences}
+            for e in stats.errors.values()
+        ][:20],
+        "statuses": dict(sorted(the.statuses.items())),
+        "anomalies": the.anomalies[:50],
+    }
+    if options.phase == "steady":
+        shape = environment.shape_class
+        summary["clients"] = options.clients
+        summary.update(shape.measured if isinstance(shape, NightShape) else {})
+        summary["games_advanced"] = the.game - the.first_game["number"]
+    else:
+        wall = (the.finished or time.monotonic()) - the.first_result
+        put = merged(stats, RESULTS, "all results")
+        summary.update(
+            {
+                "games": the.games,
+                "night_over": the.over.is_set(),
+                "seconds": round(wall, 2),
+                "results_per_second": round(put.num_requests / max(wall, 1e-9), 1),
+                "acknowledged": len(the.acknowledged),
+                "conflicts": sum(len(t) for t in the.told_conflict.values()),
+                "spread_seconds": options.spread if options.phase == "hall" else 0,
+                "pages": bool(options.pages),
+                "all_results": figures(put),
+                "by_name": {
+                    name: figures(entry) for (name, _method), entry in sorted(stats.entries.items())
+                },
+            }
+        )
+        if not the.over.is_set():
+            summary["anomalies"].append("the night did not end within --night-timeout")
+    Path(options.summary).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
