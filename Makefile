@@ -10,10 +10,11 @@ BOOT_PYTHON := $(shell command -v python3.11 || command -v python3)
 # Extra arguments for pytest, e.g. make pytest PYTEST_ARGS='-k healthz -x'
 PYTEST_ARGS ?=
 
-.PHONY: help install run stack load lint fmt contracts migrations-check typecheck pytest test bench lock clean
+.PHONY: help install run hall stack load lint fmt contracts migrations-check typecheck pytest test bench lock clean
 
 help:
 	@echo "make run               install, migrate, load the demo night, serve on 127.0.0.1:8000"
+	@echo "make hall              a real night from this laptop: the phones on the hall's Wi-Fi reach it (HALL_ARGS=--help)"
 	@echo "make stack             production stack here: gunicorn + Celery worker on PostgreSQL and Redis (STACK_ARGS=--help)"
 	@echo "make load              load figures with locust: PostgreSQL + Redis, then SQLite (BENCHMARKS.md, Load)"
 	@echo "make test              lint + contracts + migrations-check + typecheck + pytest"
@@ -36,6 +37,12 @@ run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo
 	$(PY) manage.py runserver 127.0.0.1:8000
+
+# The hall's own server (tools/hall.py): production settings on SQLite in hall-data/, served by
+# waitress on the laptop's address on the hall's network, e.g. make hall HALL_ARGS='--port 8045'
+HALL_ARGS ?=
+hall: install
+	$(PY) -m tools.hall $(HALL_ARGS)
 
 # The production stack on this machine's PostgreSQL and Redis (docs/deploy.md), e.g.
 # make stack STACK_ARGS='--port 8001 --demo'

@@ -1,6 +1,7 @@
 """Site-wide pages that belong to no app: the home page and the health check."""
 
 import logging
+from functools import lru_cache
 
 from django.conf import settings
 from django.core.cache import caches
@@ -8,15 +9,48 @@ from django.core.cache.backends.locmem import LocMemCache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.html import format_html
 from django.views.decorators.cache import never_cache
 from kombu import Connection
+
+from scoring.printing.pdf.base import qr_modules
 
 logger = logging.getLogger(__name__)
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """What the product is, and the way in."""
-    return render(request, "home.html")
+    """What the product is, and the way in. On the hall's server (``HALL_URL``), a logged-in
+    organizer also sees the address the phones use, with its QR code to show or print."""
+    hall_url = getattr(settings, "HALL_URL", "")
+    hall = None
+    if hall_url and request.user.is_authenticated:
+        hall = {"url": hall_url, "svg": qr_svg(hall_url)}
+    return render(request, "home.html", {"hall": hall})
+
+
+@lru_cache(maxsize=8)
+def qr_svg(text: str) -> str:
+    """``text``'s QR code as an SVG element: one path over the dark modules (reportlab's encoder,
+    as on the printed cards), with a quiet zone. Attributes only, no style: the
+    Content-Security-Policy allows it inline."""
+    modules = qr_modules(text)
+    border = 2
+    side = len(modules) + 2 * border
+    path = "".join(
+        f"M{c + border} {r + border}h1v1h-1z"
+        for r, row in enumerate(modules)
+        for c, dark in enumerate(row)
+        if dark
+    )
+    return format_html(
+        '<svg class="hall-qr" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {}" role="img"'
+        ' aria-label="{}"><rect width="100%" height="100%" fill="#fff"/>'
+        '<path d="{}" fill="#000" shape-rendering="crispEdges"/></svg>',
+        side,
+        side,
+        text,
+        path,
+    )
 
 
 def _check_database() -> str:

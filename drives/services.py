@@ -29,6 +29,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from drives import race
+from drives.backup import backup_after_commit
 from drives.errors import Conflict, Forbidden, NotFound, ServiceError
 from drives.models import (
     ApiToken,
@@ -1007,6 +1008,7 @@ def drive_close(*, drive: Drive, actor: Actor) -> Drive:
         )
         drive.save(update_fields=["state", "closed_at"])
         audit(drive, actor, "drive.close", old=old, new=drive.state)
+        backup_after_commit(f"{drive.slug}-closed")  # the hall server's copy of the night
     return drive
 
 

@@ -23,6 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from drives import race
+from drives.backup import backup_after_commit
 from drives.errors import Conflict, NotFound, ServiceError
 from drives.models import AuditEntry, Couple, Drive, Game, Seat, Table
 from drives.services import Actor, _lock, _require_open, audit, game_open
@@ -763,6 +764,7 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
             drive, actor, "game.advance", subject=f"game {game + 1}",
             new={"withdrawn": withdrawn, "late": late, "tables": len(following.tables)},
         )  # fmt: skip
+        backup_after_commit(f"{drive.slug}-game-{game + 1}")  # the hall server's copy
     return 201, new_game
 
 

@@ -5,6 +5,7 @@ environment produces without reloading settings. The settings modules call them;
 else should.
 """
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.core.management.utils import get_random_secret_key
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
@@ -296,3 +298,20 @@ def celery_settings(environ: Mapping[str, str]) -> dict[str, Any]:
         "CELERY_TASK_ALWAYS_EAGER": False,
         "CELERY_TASK_EAGER_PROPAGATES": False,
     }
+
+
+def hall_secret_key(data_dir: Path) -> str:
+    """The hall's secret key: read from ``data_dir/secret_key``, made there on the first start
+    (owner-only permissions). Kept beside the database: sessions and signed links stay valid
+    across restarts, and a copy of the folder is a whole backup."""
+    path = data_dir / "secret_key"
+    if path.is_file():
+        key = path.read_text(encoding="utf-8").strip()
+        if len(key) >= 50:
+            return key
+    data_dir.mkdir(parents=True, exist_ok=True)
+    key = get_random_secret_key()
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+        out.write(key + "\n")
+    return key

@@ -1,0 +1,69 @@
+"""The hall's own server (``make hall``, ``python -m tools.hall``): one laptop serving a real
+night to the phones on the hall's Wi-Fi, on SQLite, with no proxy, no broker and no TLS.
+
+Production settings where they hold on a hall's network: DEBUG off, a secret key of its own,
+no demo command, static files from whitenoise's manifest, print tasks run in-process. What
+differs from ``config.settings.prod``: plain HTTP (the phones reach the laptop by its address
+on the hall's network, where nobody has a certificate), so no HTTPS redirect, HSTS or secure
+cookies; the database, the secret key and the backups live in one folder, the hall's data
+folder (``HALL_DATA_DIR``, default ``hall-data/`` in the project), so that copying that folder
+keeps the whole club.
+
+- ``HALL_DATA_DIR``: the data folder: ``db.sqlite3``, ``secret_key`` (made once, on first
+  start, readable by its owner only), ``backups/`` (the database after every advance),
+  ``static/`` (the collected static files), ``media/`` (the printed PDFs).
+- ``HALL_URL``: the address the phones use (``http://192.168.1.20:8000``), set by
+  ``tools.hall``; shown on the home page with its QR code and used for the printed cards'
+  QR codes when the organizer prints from the laptop itself (127.0.0.1).
+- ``ALLOWED_HOSTS``: the hall address's host, the laptop's name and the loopback names, unless
+  given.
+- ``HALL_BACKUPS``: how many backups to keep (default 5; 0: none).
+"""
+
+import os
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from .base import *
+from .base import BASE_DIR, DATABASES, MEDIA_ROOT, STATIC_ROOT
+from .env import env_int, env_list, hall_secret_key
+
+HALL_DATA_DIR = Path(os.environ.get("HALL_DATA_DIR", "") or BASE_DIR / "hall-data").resolve()
+
+
+DEBUG = False
+SECRET_KEY = os.environ.get("SECRET_KEY", "") or hall_secret_key(HALL_DATA_DIR)
+
+if not os.environ.get("DATABASE_URL"):  # a copy: base's dict stays as it was
+    DATABASES = {"default": {**DATABASES["default"], "NAME": HALL_DATA_DIR / "db.sqlite3"}}
+if not os.environ.get("STATIC_ROOT"):
+    STATIC_ROOT = HALL_DATA_DIR / "static"
+if not os.environ.get("MEDIA_ROOT"):  # the printed PDFs
+    MEDIA_ROOT = HALL_DATA_DIR / "media"
+
+HALL_URL = os.environ.get("HALL_URL", "").rstrip("/")
+HALL_BACKUPS = env_int(os.environ, "HALL_BACKUPS", 5)
+HALL_BACKUP_DIR = HALL_DATA_DIR / "backups"
+
+_hall_host = urlsplit(HALL_URL).hostname if HALL_URL else None
+ALLOWED_HOSTS = env_list(os.environ, "ALLOWED_HOSTS") or [
+    host
+    for host in (_hall_host, os.environ.get("HALL_HOSTNAME"), "localhost", "127.0.0.1", "[::1]")
+    if host
+]
+
+# Plain HTTP on the hall's network: cookies must travel without TLS. The rest of production's
+# hardening stays.
+SECURE_SSL_REDIRECT = False
+SESSION_COOKIE_SECURE = False
+CSRF_COOKIE_SECURE = False
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+
+DEMO_COMMAND_ALLOWED = False

@@ -1,0 +1,242 @@
+"""The hall's own server (tools/hall.py, config/settings/hall.py): started as a hall would, it
+serves the pages with DEBUG off and its own kept secret key, over plain HTTP on which logging
+in works, with the static files; the database is copied after every advance and the close."""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import sqlite3
+import stat
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from datetime import date
+from http.cookiejar import CookieJar
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from config.settings.env import hall_secret_key
+from drives.errors import ServiceError
+from drives.models import AuditEntry, Drive
+from drives.services import (
+    Actor,
+    club_create,
+    couples_register,
+    drive_close,
+    drive_create,
+    drive_start,
+)
+from scoring.services import game_advance
+from tests.pages.live_helpers import play
+from tools import hall
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+PASSWORD = "hall-night-45s"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def hall_env(data_dir: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_URL", "CELERY_"))}
+    env.pop("DJANGO_SETTINGS_MODULE", None)
+    env |= {"HALL_DATA_DIR": str(data_dir), "PYTHONUNBUFFERED": "1"}
+    return env
+
+
+def start(data_dir: Path, port: int) -> subprocess.Popen[str]:
+    command = [sys.executable, "-m", "tools.hall", "--data-dir", str(data_dir)]
+    command += ["--port", str(port), "--address", "127.0.0.1", "--no-input"]
+    server = subprocess.Popen(
+        command, cwd=BASE_DIR, env=hall_env(data_dir), text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise AssertionError(f"the hall server stopped: {server.stdout.read()}")  # type: ignore[union-attr]
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/livez", timeout=2):
+                return server
+        except OSError:
+            time.sleep(0.3)
+    server.kill()
+    raise AssertionError("the hall server did not answer within 120 s")
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[str, Path, subprocess.Popen[str]]]:
+    data_dir, port = tmp_path / "hall", free_port()
+    subprocess.run(
+        [sys.executable, "-m", "tools.hall", "--data-dir", str(data_dir), "--prepare-only",
+         "--no-input", "--address", "127.0.0.1"],
+        cwd=BASE_DIR, env=hall_env(data_dir), check=True, capture_output=True, timeout=180,
+    )  # fmt: skip
+    subprocess.run(
+        [sys.executable, "manage.py", "createsuperuser", "--noinput", "--username", "mary",
+         "--email", "mary@example.org"],
+        cwd=BASE_DIR, check=True, capture_output=True, timeout=120,
+        env=hall_env(data_dir) | {"DJANGO_SETTINGS_MODULE": "config.settings.hall",
+                                  "DJANGO_SUPERUSER_PASSWORD": PASSWORD},
+    )  # fmt: skip
+    server = start(data_dir, port)
+    try:
+        yield f"http://127.0.0.1:{port}", data_dir, server
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def get(url: str, opener: urllib.request.OpenerDirector | None = None) -> tuple[int, str, dict]:
+    try:
+        with (opener or urllib.request.build_opener()).open(url, timeout=10) as answer:
+            return answer.status, answer.read().decode(), dict(answer.headers)
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode(), dict(error.headers)
+
+
+@pytest.mark.slow
+def test_the_hall_server_serves_a_night_over_plain_http(served) -> None:  # type: ignore[no-untyped-def]
+    base, data_dir, _server = served
+    status, home, _ = get(base + "/")
+    assert status == 200 and "Forty-Fives Card Drives" in home
+    # The static files, by the manifest's hashed names (DEBUG off: whitenoise serves them).
+    stylesheet = re.search(r'href="(/static/css/site\.[0-9a-f]+\.css)"', home)
+    assert stylesheet, "the page links the manifest's stylesheet"
+    assert get(base + stylesheet.group(1))[0] == 200
+    # DEBUG off: an unknown page is the plain 404, not Django's debug page.
+    status, missing, _ = get(base + "/no-such-page/")
+    assert status == 404 and "URLconf" not in missing
+    # Logging in works over plain HTTP (cookies not marked Secure) and CSRF passes.
+    jar = CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    status, login_page, headers = get(base + "/accounts/login/", opener)
+    assert status == 200
+    assert "secure" not in headers.get("Set-Cookie", "").lower()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login_page)
+    assert token
+    body = urllib.parse.urlencode(
+        {"username": "mary", "password": PASSWORD, "csrfmiddlewaretoken": token.group(1)}
+    ).encode()
+    request = urllib.request.Request(
+        base + "/accounts/login/", data=body, headers={"Referer": base + "/accounts/login/"}
+    )
+    with opener.open(request, timeout=10) as answer:
+        assert answer.status == 200 and answer.url.rstrip("/") != base + "/accounts/login"
+    assert any(c.name == "sessionid" and not c.secure for c in jar)
+    status, _page, _ = get(base + "/drives/", opener)
+    assert status == 200
+    # The home page shows the organizer the address the phones use, with its QR code.
+    status, home, _ = get(base + "/", opener)
+    assert "http://127.0.0.1:" in home and 'class="hall-qr"' in home
+    # The secret key: made once in the data folder, owner-only, kept across restarts.
+    key_file = data_dir / "secret_key"
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    assert len(key_file.read_text().strip()) >= 50
+    assert (data_dir / "db.sqlite3").is_file()
+
+
+def test_the_secret_key_is_made_once_and_kept(tmp_path: Path) -> None:
+    first = hall_secret_key(tmp_path)
+    assert len(first) >= 50 and hall_secret_key(tmp_path) == first
+    (tmp_path / "secret_key").write_text("short")
+    assert hall_secret_key(tmp_path) != "short"
+
+
+# --- the backups ---------------------------------------------------------------------------------
+
+
+def night_of(couples: int) -> Drive:
+    club = club_create(name="St. Joseph's Parish")
+    actor = Actor(channel=AuditEntry.Channel.DESK)
+    drive = drive_create(
+        club=club, actor=actor, name="Friday 45s", date=date(2026, 11, 20), games=5
+    )
+    couples_register(
+        drive=drive, actor=actor, couples=[{"players": [f"A{i}", f"B{i}"]} for i in range(couples)]
+    )
+    drive_start(drive=drive, actor=actor)
+    return drive
+
+
+def current_game_in(path: Path) -> int:
+    with sqlite3.connect(path) as copy:
+        (game,) = copy.execute("SELECT current_game FROM drives_drive").fetchone()
+    return int(game)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_database_is_copied_after_every_advance_and_the_close(tmp_path: Path, settings) -> None:  # type: ignore[no-untyped-def]
+    """Committed for real (a transactional test): the copy is taken after the commit."""
+    if connection.vendor != "sqlite":
+        pytest.skip("the hall server's backups are SQLite's; PostgreSQL has its own")
+    settings.HALL_BACKUP_DIR = tmp_path / "backups"
+    settings.HALL_BACKUPS = 2
+    drive = night_of(8)
+    actor = Actor(channel=AuditEntry.Channel.DESK)
+    for game in (1, 2, 3):
+        play(drive, game)
+        game_advance(drive=drive, game=game, actor=actor)
+        time.sleep(0.01)
+    copies = sorted((tmp_path / "backups").glob("*.sqlite3"))
+    assert [c.name.split("-", 3)[-1] for c in copies] == [
+        f"{drive.slug}-game-3.sqlite3", f"{drive.slug}-game-4.sqlite3"
+    ]  # fmt: skip
+    assert [current_game_in(c) for c in copies] == [3, 4]
+    assert not list((tmp_path / "backups").glob("*.partial"))
+    drive_close(drive=drive, actor=actor)
+    newest = sorted((tmp_path / "backups").glob("*.sqlite3"))[-1]
+    assert newest.name.endswith(f"{drive.slug}-closed.sqlite3")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_backup_without_the_hall_settings_or_after_a_refused_advance(
+    tmp_path: Path, settings
+) -> None:  # type: ignore[no-untyped-def]
+    drive = night_of(4)
+    actor = Actor(channel=AuditEntry.Channel.DESK)
+    settings.HALL_BACKUP_DIR = tmp_path / "backups"
+    settings.HALL_BACKUPS = 3
+    with pytest.raises(ServiceError, match="not complete"):
+        game_advance(drive=drive, game=1, actor=actor)  # nobody has played: refused
+    assert not (tmp_path / "backups").exists()
+    settings.HALL_BACKUPS = 0
+    play(drive, 1)
+    game_advance(drive=drive, game=1, actor=actor)
+    assert not (tmp_path / "backups").exists()
+
+
+# --- the address ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("address", "ok"),
+    [("192.168.1.20", True), ("10.0.0.5", True), ("127.0.0.1", False), ("169.254.3.4", False),
+     ("0.0.0.0", False), ("::1", False), ("laptop", False)],
+)  # fmt: skip
+def test_only_an_address_other_machines_reach_is_used(address: str, ok: bool) -> None:
+    assert hall.usable(address) is ok
+
+
+def test_without_a_network_the_server_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    class NoRoute(socket.socket):
+        def connect(self, *args: object) -> None:
+            raise OSError("Network is unreachable")
+
+    monkeypatch.setattr(hall.socket, "socket", NoRoute)
+    monkeypatch.setattr(hall.socket, "gethostbyname_ex", lambda name: (name, [], ["127.0.1.1"]))
+    assert hall.lan_address() is None
+    monkeypatch.setattr(
+        hall.socket, "gethostbyname_ex", lambda name: (name, [], ["127.0.1.1", "192.168.4.7"])
+    )
+    assert hall.lan_address() == "192.168.4.7"
