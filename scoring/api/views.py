@@ -60,7 +60,7 @@ from scoring.api.auth import (
 )
 from scoring.models import Document
 from scoring.printing.rendering import DEFAULT_BASE_URL, document_filename
-from scoring.printing.services import document_request, document_status
+from scoring.printing.services import document_request, document_status, qr_base_url
 from scoring.prizes.selectors import cookie_jar_view, prize_table, setup_view, tie_view, ties_list
 from scoring.prizes.services import (
     cookie_jar_draw,
@@ -1038,7 +1038,7 @@ def documents_request(request: HttpRequest, slug: str, payload: s.DocumentIn) ->
         # Given, it must be a URL (an empty one is refused); not given, this server's own.
         base_url=payload.base_url
         if "base_url" in sent
-        else request.build_absolute_uri("/").rstrip("/") or DEFAULT_BASE_URL,
+        else qr_base_url(request) or DEFAULT_BASE_URL,
     )
     document.refresh_from_db()
     body = _document_view(request, document)

@@ -5,7 +5,6 @@ already up to date downloads at once. Organizers and scorers of the club; anyone
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
 
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -17,22 +16,17 @@ from drives.models import Drive
 from drives.views import MEMBERS, desk_actor, drive_links, drive_page
 from scoring.models import Document
 from scoring.printing.rendering import document_filename
-from scoring.printing.services import document_request, document_status
-
-# Addresses that reach only the computer they are typed on: a phone scanning a QR code that
-# carries one finds nothing.
-LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+from scoring.printing.services import document_request, document_status, local_only, qr_base_url
 
 
 def _base_url(request: HttpRequest) -> str:
-    return request.build_absolute_uri("/").rstrip("/")
+    return qr_base_url(request)
 
 
 def _only_this_computer(request: HttpRequest) -> bool:
-    """True when the page was opened at an address only this computer can reach (the QR
-    codes printed from it carry that address)."""
-    host = urlsplit(_base_url(request)).hostname or ""
-    return host.lower() in LOCAL_HOSTS or host.startswith("127.")
+    """True when the QR codes printed from this page would carry an address only this computer
+    can reach."""
+    return local_only(_base_url(request))
 
 
 def _document(drive: Drive, pk: int) -> Document:

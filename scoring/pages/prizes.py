@@ -444,7 +444,7 @@ def _tie_render(
     names = _names(drive)
     in_kind = _in_kind(view, current)
     choices = [c for c in CHOICES if not (in_kind and c == "split")]
-    # The rule of RULES.md §9: once any couple asks for a play-off, every other couple still
+    # The rule of docs/rules.md §9: once any couple asks for a play-off, every other couple still
     # to say plays off or forfeits; the page asks them before "Decide" is pressed.
     latest = {n: c["choice"] for n, c in view["latest"].items()}
     if "play-off" in latest.values():

@@ -24,9 +24,11 @@ import logging
 import uuid
 from datetime import timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import transaction
+from django.http import HttpRequest
 from django.utils import timezone, translation
 from kombu.exceptions import OperationalError
 
@@ -199,3 +201,26 @@ def document_status(document: Document) -> dict[str, Any]:
         "finished_at": document.finished_at.isoformat() if document.finished_at else None,
         "filename": document_filename(document),
     }
+
+
+# Addresses that reach only the computer they are typed on: a phone scanning a QR code that
+# carries one finds nothing.
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def local_only(url: str) -> bool:
+    """Whether ``url``'s host reaches only the computer it is typed on."""
+    host = (urlsplit(url).hostname or "").lower()
+    return host in LOCAL_HOSTS or host.startswith("127.")
+
+
+def qr_base_url(request: HttpRequest) -> str:
+    """The address the printed QR codes carry: this server's as the request reached it, unless
+    that is one only this computer reaches and the hall's server knows its address on the
+    hall's network (``HALL_URL``, tools/hall.py): the organizer prints from the laptop itself,
+    the phones scan the cards."""
+    own = request.build_absolute_uri("/").rstrip("/")
+    hall_url = getattr(settings, "HALL_URL", "")
+    if hall_url and local_only(own):
+        return str(hall_url).rstrip("/")
+    return own

@@ -264,7 +264,7 @@ def prize_table(drive: Drive) -> dict[str, Any]:
     by_key = {t.key: t for t in ties}
     booby: dict[str, Any] = {"enabled": setup.booby}
     if setup.booby:
-        # The rule (RULES.md §8): only couples who played every game, unless the organizer let
+        # The rule (docs/rules.md §8): only couples who played every game, unless the organizer let
         # the late ones in; the couples it leaves out are named, not silently passed over.
         booby["every_game"] = not setup.booby_late_couples
         booby["games"] = drive.games

@@ -277,7 +277,7 @@ def test_the_jars_games_read_in_numeric_order(ours) -> None:  # type: ignore[no-
 
 
 def test_the_tie_page_words_agree_with_the_rule(ours) -> None:  # type: ignore[no-untyped-def]
-    """RULES.md §9: once a couple asks for a play-off each other couple plays or forfeits.
+    """docs/rules.md §9: once a couple asks for a play-off each other couple plays or forfeits.
     The page says so (not that the others forfeit), and asks them at once, offering just
     those two answers."""
     drive = night([10, 10, 10, 4], club=ours.club,
