@@ -48,18 +48,22 @@ def text_refuse_unstorable(data: Any, where: str = "", *, what: str = "a text") 
     the first text in ``data`` (a string, or JSON: lists, objects and their keys) that cannot
     be stored; ``what`` names the text in the message. The bad text itself is never echoed: it
     could not be sent back either."""
-    stack: list[tuple[str, Any]] = [(where, data)]
+    # (path, item, whether the path names a place yet): an empty key ("") is a place too, so
+    # "is there a path" cannot be told from the path's text.
+    stack: list[tuple[str, Any, bool]] = [(where, data, bool(where))]
     while stack:
-        path, item = stack.pop()
+        path, item, placed = stack.pop()
         if isinstance(item, str):
             _refuse(path, what, text_problem(item))
         elif isinstance(item, dict):
             for key, value in reversed(item.items()):
                 if isinstance(key, str):
                     _refuse(path, "a key", text_problem(key))
-                stack.append((f"{path}.{key}" if path else str(key), value))
+                stack.append((f"{path}.{key}" if placed else str(key), value, True))
         elif isinstance(item, list | tuple):
-            stack.extend((f"{path}[{i}]", value) for i, value in reversed(list(enumerate(item))))
+            stack.extend(
+                (f"{path}[{i}]", value, True) for i, value in reversed(list(enumerate(item)))
+            )
 
 
 def _refuse(path: str, what: str, problem: str | None) -> None:
