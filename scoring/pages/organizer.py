@@ -296,11 +296,16 @@ def start(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
             return _refused(request, drive, error)
         form.add_error(None, error.message)
         return _render(request, drive, role, status=error.status, start_form=form)
-    tables = game.seats.count()
-    messages.success(
-        request,
-        _("The night has started: game 1 is seated at %(tables)s tables.") % {"tables": tables},
-    )
+    seats = list(game.seats.select_related("stays", "arrives"))
+    tables = sum(1 for seat in seats if not seat.is_sit_out)
+    started = _("The night has started: game 1 is seated at %(tables)s tables.") % {
+        "tables": tables
+    }
+    for seat in seats:
+        if seat.is_sit_out:
+            sitting_out = seat.stays or seat.arrives
+            started += " " + _("Couple %(n)s sits out.") % {"n": sitting_out.number}
+    messages.success(request, started)
     if form.cleaned_data.get("absent") == "withdraw":
         messages.info(
             request,

@@ -14,7 +14,7 @@ from pytest_django.live_server_helper import LiveServer
 from drives.models import Couple, Drive
 from drives.services import club_create, couples_register, drive_create, member_add
 from tests.browser.conftest import ContextFactory
-from tests.browser.helpers import force_login
+from tests.browser.helpers import force_login, screenshot
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.browser
@@ -84,6 +84,7 @@ def test_a_couple_already_registered_is_asked_about_without_taking_the_focus(
     expect(problem).to_contain_text("are already couple 1 — register anyway?")
     expect(page.locator("#player1")).to_be_focused()
     expect(page.locator("#player1")).to_have_value("Flora Gillis")
+    screenshot(page, "door-duplicate")
     page.keyboard.press("Tab")
     page.keyboard.type("Dan Gillis", delay=DELAY_MS)
     page.keyboard.press("Enter")

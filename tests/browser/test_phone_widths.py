@@ -20,7 +20,7 @@ from drives.services import drive_close, drive_update
 from scoring.models import Tie
 from scoring.prizes.services import prizes_open_ties
 from tests.browser.conftest import ContextFactory
-from tests.browser.helpers import force_login
+from tests.browser.helpers import force_login, screenshot
 from tests.browser.test_screenshots import PHONE_TABLE, build_night
 from tests.factories import UserFactory
 from tests.pages.live_helpers import night, people
@@ -178,6 +178,7 @@ def test_a_wrong_tap_is_undone_on_the_phone(new_context: ContextFactory) -> None
     expect(status).to_have_text("Saved ✓ Couple 2 won.")
     undo = phone.get_by_test_id("undo")
     expect(undo).to_be_visible()
+    screenshot(phone, "table-phone-undo", full_page=True)
     with phone.expect_navigation():
         undo.tap()
     expect(status).to_contain_text("Undone")

@@ -54,7 +54,9 @@ def test_keys_on_the_ties_page_belong_to_the_focused_field_or_button(
         "Couple 2 cut the lowest card and takes the prize."
     )
     expect(page.get_by_test_id("tie-settled")).to_be_visible()
-    screenshot(page, "prizes-tie-settled")
+    for card in page.locator(".cut-card").all():  # every card turned over, both rounds
+        expect(card).to_be_visible()
+    screenshot(page, "prizes-tie-settled", full_page=True)
 
 
 @pytest.mark.parametrize(("width", "height", "least"), [(1920, 1080, 44), (1280, 720, 30)])

@@ -33,6 +33,7 @@ from scoring.services import game_advance, result_record
 from tests.browser.conftest import ContextFactory
 from tests.browser.helpers import force_login, screenshot
 from tests.factories import UserFactory
+from tests.pages.live_helpers import night, people
 
 pytestmark = pytest.mark.browser
 
@@ -183,3 +184,22 @@ def test_the_pages_of_a_night_in_progress(
     )
     expect(organizer_page.get_by_test_id("advance")).to_be_disabled()
     screenshot(organizer_page, "dashboard")
+
+
+def test_the_sit_out_on_the_projector_and_the_desk(
+    new_context: ContextFactory, live_server: LiveServer
+) -> None:
+    """Seven couples: three tables numbered 1 to 3 and couple 7 "sits out", no table of its
+    own on the projector nor in the desk grid's numbers."""
+    group = people()
+    drive = night(group.club, 7)
+    page = desktop(new_context, group.organizer, live_server.url)
+    page.goto(f"/drives/{drive.slug}/projector/")
+    row = page.get_by_test_id("projector-list").locator("[data-couple='7']")
+    expect(row).to_contain_text("sits out")
+    screenshot(page, "projector-sit-out")
+    page.goto(f"/drives/{drive.slug}/desk/")
+    numbers = page.locator("#desk-grid tbody tr[data-table] th").all_inner_texts()
+    assert [n.strip() for n in numbers] == ["1", "2", "3", "sits out"]
+    expect(page.get_by_test_id("desk-advance")).to_be_disabled()
+    screenshot(page, "desk-sit-out")

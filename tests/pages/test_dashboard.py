@@ -86,7 +86,7 @@ def test_start_then_advance_through_the_dashboard() -> None:
     drive.refresh_from_db()
     assert (drive.state, drive.current_game) == ("running", 1)
     page = text(client.get(url(drive)))
-    assert "The night has started: game 1 is seated at 3 tables." in page
+    assert "The night has started: game 1 is seated at 2 tables. Couple 5 sits out." in page
     assert "Game 1 of 25 in play" in page
     assert "0 of 2 tables reported" in page
     assert "disabled" in button(page, "advance")

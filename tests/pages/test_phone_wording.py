@@ -94,6 +94,6 @@ def test_the_couples_list_says_withdrawn_before_the_start() -> None:
     # The couple's own page says the same.
     page = text(client.get(f"/c/{drive.couples.get(number=6).token}/"))
     assert "You were withdrawn before the start" in page and "your wins so far" not in page
-    assert "your wins so far still count" in text(
+    assert "your wins so far stay on your record" in text(
         client.get(f"/c/{drive.couples.get(number=5).token}/")
     )

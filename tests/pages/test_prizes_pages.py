@@ -203,7 +203,7 @@ def test_the_cookie_jar_draw_page(ours) -> None:  # type: ignore[no-untyped-def]
         choose(org, drive, tie, n, "split")
     org.post(url(drive, f"ties/{tie.pk}/decide"))
     page = text(org.get(url(drive)))
-    assert "Couple 1 wins 3.00 (split)" in page and "Couple 2 wins 3.00 (split)" in page
+    assert "Couple 1 wins 3.00 CAD (split)" in page and "Couple 2 wins 3.00 CAD (split)" in page
 
 
 def test_the_jar_carries_over(ours) -> None:  # type: ignore[no-untyped-def]
