@@ -5,17 +5,25 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('drives', '0005_drive_sit_out_last'),
+        ("drives", "0005_drive_sit_out_last"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='DriveVersion',
+            name="DriveVersion",
             fields=[
-                ('drive', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='live', serialize=False, to='drives.drive')),
-                ('version', models.PositiveBigIntegerField(default=0)),
+                (
+                    "drive",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        primary_key=True,
+                        related_name="live",
+                        serialize=False,
+                        to="drives.drive",
+                    ),
+                ),
+                ("version", models.PositiveBigIntegerField(default=0)),
             ],
         ),
     ]

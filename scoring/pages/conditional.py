@@ -70,7 +70,11 @@ def not_modified(request: HttpRequest, key: str) -> HttpResponse | None:
             continue
         if until and not (until.isdigit() and now < int(until)):
             continue
-        return get_conditional_response(request, etag=tag)
+        response = get_conditional_response(request, etag=tag)
+        if response is not None:
+            response["ETag"] = tag
+            patch_cache_control(response, private=True, no_cache=True)
+        return response
     return None
 
 

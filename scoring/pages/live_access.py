@@ -83,7 +83,12 @@ def _unknown_token(request: HttpRequest, message: str) -> Http404:
 def table_by_token(request: HttpRequest, token: str) -> Table:
     table = None
     if token_possible(token, MAX_TOKEN):
-        table = Table.objects.select_related("drive__club", "drive__live").filter(token=token).order_by().first()
+        table = (
+            Table.objects.select_related("drive__club", "drive__live")
+            .filter(token=token)
+            .order_by()
+            .first()
+        )
     if table is None:
         raise _unknown_token(request, "No such table.")
     return table
@@ -92,7 +97,12 @@ def table_by_token(request: HttpRequest, token: str) -> Table:
 def couple_by_token(request: HttpRequest, token: str) -> Couple:
     couple = None
     if token_possible(token, MAX_TOKEN):
-        couple = Couple.objects.select_related("drive__club", "drive__live").filter(token=token).order_by().first()
+        couple = (
+            Couple.objects.select_related("drive__club", "drive__live")
+            .filter(token=token)
+            .order_by()
+            .first()
+        )
     if couple is None:
         raise _unknown_token(request, "No such couple.")
     return couple
