@@ -5,7 +5,9 @@ so a change made by another worker is seen as well."""
 
 from __future__ import annotations
 
+import gzip
 import io
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -397,3 +399,24 @@ def test_a_drive_without_its_row_gets_one_at_its_first_change(n: Night) -> None:
     couple_update(couple=n.couple(2), actor=DESK, paid=True)
     assert DriveVersion.objects.get(drive=n.drive).version == 1
     assert n.poll("couple", etag).status_code == 200
+
+
+# --- gzip ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_the_polled_fragments_are_gzipped_for_who_asks(n: Night, page: str) -> None:
+    play(n.drive, 1, skip=(2,))
+    plain = n.poll(page)
+    packed = n.client(page).get(n.url(page), headers={"Accept-Encoding": "gzip"})
+    assert packed["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed["Vary"]
+    # The same fragment (but for the CSRF token, masked afresh in every answer).
+    unmasked = re.compile(rb'name="csrfmiddlewaretoken" value="[^"]*"')
+    assert unmasked.sub(b"", gzip.decompress(packed.content)) == unmasked.sub(b"", plain.content)
+    assert len(packed.content) < len(plain.content)
+    # The same weak ETag, compressed or not: a 304 either way.
+    assert packed["ETag"] == plain["ETag"]
+    again = n.client(page).get(
+        n.url(page), headers={"Accept-Encoding": "gzip", "If-None-Match": packed["ETag"]}
+    )
+    assert again.status_code == 304 and again.content == b""
