@@ -269,6 +269,24 @@ class Seat(models.Model):
         return (self.stays_id is None) != (self.arrives_id is None)
 
 
+class DriveVersion(models.Model):
+    """How many times what a drive's live pages show has changed: the version their polls
+    compare (an ETag; scoring/pages/conditional.py). One row per drive, bumped by
+    ``drives.services.drive_changed`` in the transaction of every change (``audit`` calls it),
+    so every process sees the same number. A row of its own, not a column of the drive: the
+    results of different tables are recorded side by side under a shared lock on the drive row
+    (``drives.services._lock``), which an UPDATE of that row would turn into a queue (and, on
+    PostgreSQL, into deadlocks between two shared holders upgrading)."""
+
+    drive = models.OneToOneField(
+        Drive, on_delete=models.CASCADE, primary_key=True, related_name="live"
+    )
+    version = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.drive_id} v{self.version}"
+
+
 class AuditEntry(models.Model):
     """Every change of a night: who, when, through which channel, old and new values."""
 

@@ -25,6 +25,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, connection, transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -37,6 +38,7 @@ from drives.models import (
     Club,
     Couple,
     Drive,
+    DriveVersion,
     Game,
     Membership,
     Seat,
@@ -87,7 +89,7 @@ def audit(
     new: Any = None,
     note: str = "",
 ) -> AuditEntry:
-    return AuditEntry.objects.create(
+    entry = AuditEntry.objects.create(
         club_id=club.pk if club is not None else drive.club_id,  # type: ignore[union-attr]
         drive=drive,
         user=actor.account,
@@ -98,6 +100,21 @@ def audit(
         new=new,
         note=note,
     )
+    if drive is not None:
+        drive_changed(drive.pk)
+    return entry
+
+
+def drive_changed(drive_id: int) -> None:
+    """What the drive's live pages show may have changed: its version goes up by one, in the
+    caller's transaction (``audit`` calls this; a write that is not audited must call it).
+    The row is created by the first change (a drive restored or made before it had one)."""
+    rows = DriveVersion.objects.filter(drive_id=drive_id)
+    if rows.update(version=F("version") + 1):
+        return
+    _row, created = DriveVersion.objects.get_or_create(drive_id=drive_id, defaults={"version": 1})
+    if not created:
+        rows.update(version=F("version") + 1)
 
 
 # --- clubs, members, tokens -----------------------------------------------------------------

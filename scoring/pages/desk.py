@@ -17,12 +17,14 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods
 
 from drives.errors import Conflict, ServiceError
 from drives.models import AuditEntry, Drive
 from drives.services import Actor
 from drives.views import desk_actor
+from scoring.pages.conditional import not_modified, poll_key, tagged
 from scoring.pages.live_access import (
     int_or_none,
     member_drive,
@@ -45,13 +47,18 @@ SCORE_FIELD = "points"
 
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
+@gzip_page
 def desk(request: HttpRequest, slug: str) -> HttpResponse:
     drive, role = member_drive(request, slug)
     if request.method == "POST":
         return _post(request, drive, role)
     game, fixed = _shown_game(request, drive)
     if wants_fragment(request):
-        return render(request, "scoring/desk_grid.html", _grid_context(drive, role, game, fixed))
+        # The grid differs by role (who may advance) and carries the user's CSRF token.
+        key = poll_key("desk", drive, request.user.pk, role, game, int(fixed))
+        return not_modified(request, key) or tagged(
+            render(request, "scoring/desk_grid.html", _grid_context(drive, role, game, fixed)), key
+        )
     return render(request, "scoring/desk.html", _page_context(drive, role, game, fixed))
 
 

@@ -32,7 +32,7 @@ MAX_TOKEN = 64
 def member_drive(request: HttpRequest, slug: str, *roles: str) -> tuple[Drive, str]:
     """The drive ``slug`` and the user's role in its club, for a member with one of
     ``roles`` (organizer or scorer by default): 404 for outsiders, 403 without the role."""
-    drive = Drive.objects.select_related("club").filter(slug=slug).first()
+    drive = Drive.objects.select_related("club", "live").filter(slug=slug).first()
     if drive is None:
         raise Http404("No such drive.")
     try:
@@ -83,7 +83,12 @@ def _unknown_token(request: HttpRequest, message: str) -> Http404:
 def table_by_token(request: HttpRequest, token: str) -> Table:
     table = None
     if token_possible(token, MAX_TOKEN):
-        table = Table.objects.select_related("drive__club").filter(token=token).order_by().first()
+        table = (
+            Table.objects.select_related("drive__club", "drive__live")
+            .filter(token=token)
+            .order_by()
+            .first()
+        )
     if table is None:
         raise _unknown_token(request, "No such table.")
     return table
@@ -92,7 +97,12 @@ def table_by_token(request: HttpRequest, token: str) -> Table:
 def couple_by_token(request: HttpRequest, token: str) -> Couple:
     couple = None
     if token_possible(token, MAX_TOKEN):
-        couple = Couple.objects.select_related("drive__club").filter(token=token).order_by().first()
+        couple = (
+            Couple.objects.select_related("drive__club", "drive__live")
+            .filter(token=token)
+            .order_by()
+            .first()
+        )
     if couple is None:
         raise _unknown_token(request, "No such couple.")
     return couple

@@ -27,6 +27,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods
 
 from drives.errors import Conflict, ServiceError
@@ -34,6 +35,7 @@ from drives.models import AuditEntry, Couple, Drive, Table
 from drives.services import Actor
 from engine.rules import get_ruleset
 from engine.scores import legal_final_scores
+from scoring.pages.conditional import not_modified, poll_key, tagged
 from scoring.pages.live_access import (
     closed_page,
     couple_by_token,
@@ -67,12 +69,20 @@ def _answer(status: int, level: str, message: str, code: str = "") -> dict[str, 
 # a phone that dropped its cookies must still be able to send its result.
 @csrf_exempt
 @require_http_methods(["GET", "HEAD", "POST"])
+@gzip_page
 @token_page
 def table_page(request: HttpRequest, token: str) -> HttpResponse:
     table = table_by_token(request, token)
     drive = table.drive
     if drive.is_closed:
         return closed_page(request, drive)
+    if request.method != "POST" and wants_fragment(request):
+        key = poll_key("table", drive, table.pk)
+        if unchanged := not_modified(request, key):
+            return unchanged
+        context = _table_context(table, None)
+        response = render(request, "scoring/table_page_live.html", context)
+        return tagged(response, key, until=context["undo_until"])
     answer = None
     if request.method == "POST":
         answer = _table_post(request, table)
@@ -109,6 +119,8 @@ def _table_context(table: Table, answer: dict[str, Any] | None) -> dict[str, Any
         "key": uuid.uuid4().hex,
         "poll_seconds": TABLE_POLL_SECONDS,
         "undo_open": undo_open,
+        # The page changes by itself when the undo closes: its poll's ETag ends then.
+        "undo_until": until if undo_open else None,
         "undo_seconds": UNDO_SECONDS,
         # What the page shows, in short: its script swaps the page only when this changes.
         "version": "-".join(
@@ -234,6 +246,7 @@ def _undo_refused(error: ServiceError) -> str:
 
 @csrf_exempt
 @require_http_methods(["GET", "HEAD", "POST"])
+@gzip_page
 @token_page
 def couple_page(request: HttpRequest, token: str) -> HttpResponse:
     couple = couple_by_token(request, token)
@@ -243,6 +256,11 @@ def couple_page(request: HttpRequest, token: str) -> HttpResponse:
             # Nothing changes any more; a page still polling reloads into the record below.
             return closed_page(request, drive)
         return _couple_record(request, couple)
+    if request.method != "POST" and wants_fragment(request):
+        key = poll_key("couple", drive, couple.pk)
+        return not_modified(request, key) or tagged(
+            render(request, "scoring/couple_page_live.html", _couple_context(couple, None)), key
+        )
     answer = None
     if request.method == "POST":
         answer = _couple_post(request, couple)

@@ -15,8 +15,10 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods
 
+from scoring.pages.conditional import not_modified, poll_key, tagged
 from scoring.pages.live_access import member_drive, wants_fragment
 from scoring.pages.prizes import prizes_summary
 from scoring.selectors import current_tables, game_view, standings_for_drive
@@ -28,10 +30,16 @@ TABLES, STANDINGS, PRIZES = "tables", "standings", "prizes"
 
 @login_required
 @require_http_methods(["GET", "HEAD"])
+@gzip_page
 def projector(request: HttpRequest, slug: str) -> HttpResponse:
     drive, _role = member_drive(request, slug)
     shown = request.GET.get("show")
     mode = shown if shown in (STANDINGS, PRIZES) else TABLES
+    tie = request.GET.get("tie", "")
+    tie = tie if mode == PRIZES and tie.isascii() and tie.isdigit() else ""
+    key = poll_key("projector", drive, mode, tie)
+    if wants_fragment(request) and (unchanged := not_modified(request, key)):
+        return unchanged
     context: dict[str, Any] = {
         "drive": drive,
         "mode": mode,
@@ -50,8 +58,6 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
     elif mode == PRIZES:
         summary = prizes_summary(drive)
         context["prizes"] = summary
-        tie = request.GET.get("tie", "")
-        tie = tie if tie.isascii() and tie.isdigit() else ""
         if summary and tie:
             context["cut_tie"] = summary["ties_by_id"].get(int(tie))
         context["tie_param"] = tie
@@ -61,7 +67,6 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
     context["version"] = hashlib.sha1(
         repr((drive.state, drive.current_game, context["view"], context["rows"])).encode()
     ).hexdigest()[:16]
-    template = (
-        "scoring/projector_live.html" if wants_fragment(request) else "scoring/projector.html"
-    )
-    return render(request, template, context)
+    if wants_fragment(request):
+        return tagged(render(request, "scoring/projector_live.html", context), key)
+    return render(request, "scoring/projector.html", context)

@@ -8,6 +8,7 @@
  * "live:updated" on the document with detail {element, previous}. A [data-poll-status]
  * inside the region says when it was last updated, or that the connection is down (in the
  * words of the region's data-text-updated and data-text-offline, translated by the page).
+ * Each poll sends back the last answer's ETag (If-None-Match): a 304 means nothing changed.
  *
  * window.Live.refresh(element) polls at once (after the desk enters a result, say).
  * Without JavaScript the pages work the same, they just do not refresh by themselves.
@@ -98,21 +99,34 @@
     if (state.inFlight) { schedule(state, state.every); return; }
     state.inFlight = true;
     var url = el.getAttribute("data-poll-url");
+    var headers = { "X-Requested-With": "fetch", "Accept": "text/html" };
+    // The last answer's ETag: the server says 304 (no body, nothing rendered) while nothing
+    // changed. Sent by hand, with the browser's cache left out, so every poll asks the server.
+    if (state.etag && state.url === url) headers["If-None-Match"] = state.etag;
     fetch(url, {
       credentials: "same-origin",
       cache: "no-store",
-      headers: { "X-Requested-With": "fetch", "Accept": "text/html" }
+      headers: headers
     }).then(function (response) {
       if (response.redirected || response.status === 410) {
         // Logged out, or the night was closed: the whole page has something else to say.
         window.location.reload();
         return null;
       }
+      if (response.status === 304) return false;
       if (!response.ok) throw new Error("HTTP " + response.status);
+      state.etag = response.headers.get("ETag");
+      state.url = url;
       return response.text();
     }).then(function (html) {
       state.inFlight = false;
       if (html === null) return;
+      if (html === false) {
+        state.failures = 0;
+        say(state.el, (state.el.getAttribute("data-text-updated") || "Updated") + " " + clock());
+        schedule(state, state.every);
+        return;
+      }
       var holder = document.createElement("template");
       holder.innerHTML = html.trim();
       var fresh = holder.content.firstElementChild;
@@ -131,7 +145,7 @@
 
   function start(el) {
     var every = parseFloat(el.getAttribute("data-poll-every") || "5") * 1000;
-    var state = { el: el, every: every, timer: null, failures: 0, inFlight: false };
+    var state = { el: el, every: every, timer: null, failures: 0, inFlight: false, etag: null, url: null };
     regions[el.id] = state;
     schedule(state, every);
   }

@@ -138,3 +138,25 @@ def test_the_same_winner_twice_at_the_same_instant() -> None:
     result = Result.objects.get(game__drive=drive, seat__table__number=2)
     assert result.state == Result.State.ACCEPTED
     assert result.versions.count() == 1
+
+
+@pytest.mark.usefixtures("real_transactions")
+def test_results_of_different_tables_at_once_count_both_in_the_drives_version() -> None:
+    """The live pages' version (drives.DriveVersion) is bumped in each result's transaction:
+    two tables' results at the same instant (sharing the drive row's lock on PostgreSQL) are
+    both stored, without a deadlock, and the version counts both."""
+    from drives.models import DriveVersion
+
+    drive = a_started_night(8)
+    before = DriveVersion.objects.get(drive=drive).version
+    seats = list(Seat.objects.filter(game__drive=drive, game__number=1).order_by("table__number"))
+
+    def record(i: int) -> Any:
+        seat = seats[i]
+        return result_record(
+            drive=drive, game=1, table=seat.table.number, winner=seat.stays.number, actor=DESK
+        )
+
+    outcomes = at_once(record)
+    assert [kind for kind, _ in outcomes] == ["ok", "ok"], outcomes
+    assert DriveVersion.objects.get(drive=drive).version == before + THREADS

@@ -107,14 +107,15 @@ def test_result_record(nights: tuple[Drive, Drive]) -> None:
         return action
 
     # Stored: savepoint, drive lock, the seat with its game and couples (locked), the
-    # existing result, result, version, audit, release.
-    assert both(nights, record(0, key="k1")) == (8, 8)
+    # existing result, result, version, audit, the drive's version (the live pages' ETag),
+    # release.
+    assert both(nights, record(0, key="k1")) == (9, 9)
     # The same key again, or the same winner with another key: a replay, nothing written.
     assert both(nights, record(0, key="k1")) == (6, 6)
     assert both(nights, record(0, key="k2")) == (6, 6)
     assert both(nights, record(0)) == (5, 5)
     # With final points judged by the engine (no query of its own).
-    assert both(nights, record(1, points=[50, 40])) == (8, 8)
+    assert both(nights, record(1, points=[50, 40])) == (9, 9)
 
 
 def test_result_conflict(nights: tuple[Drive, Drive]) -> None:
@@ -128,10 +129,11 @@ def test_result_conflict(nights: tuple[Drive, Drive]) -> None:
         with pytest.raises(Conflict):
             result_record(drive=drive, game=3, table=table, winner=arrives, actor=DESK)
 
-    # The conflicting version, the table's state and the audit are written, then the 409.
-    assert both(nights, conflicting) == (8, 8)
+    # The conflicting version, the table's state, the audit and the drive's version are
+    # written, then the 409.
+    assert both(nights, conflicting) == (9, 9)
     # Entered again while in conflict: kept as another version.
-    assert both(nights, conflicting) == (7, 7)
+    assert both(nights, conflicting) == (8, 8)
 
 
 def test_game_advance(nights: tuple[Drive, Drive]) -> None:
@@ -141,12 +143,12 @@ def test_game_advance(nights: tuple[Drive, Drive]) -> None:
         register(drive, 2)
     # Savepoint, drive lock, game, seats, results, closed tables, arrivals and withdrawals,
     # the game finished; then game_open: tables, the new table and the tables again,
-    # couples, the game, its seats, the drive; the audit, release.
-    assert both(nights, lambda d: game_advance(drive=d, game=3, actor=DESK)) == (17, 17)
+    # couples, the game, its seats, the drive; the audit, the drive's version, release.
+    assert both(nights, lambda d: game_advance(drive=d, game=3, actor=DESK)) == (18, 18)
     # Pressed again: the game already started is returned.
     assert both(nights, lambda d: game_advance(drive=d, game=3, actor=DESK)) == (4, 4)
     # A plain advance (no table to open) takes two fewer.
     for drive in nights:
         drive.refresh_from_db()
         play_game(drive, 4, seeded(random.Random(4)))
-    assert both(nights, lambda d: game_advance(drive=d, game=4, actor=DESK)) == (15, 15)
+    assert both(nights, lambda d: game_advance(drive=d, game=4, actor=DESK)) == (16, 16)

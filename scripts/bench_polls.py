@@ -1,0 +1,167 @@
+"""What a poll of the live pages costs the web process at 250 tables: 304 (nothing changed,
+the ETag sent back) against 200 (rendered), in-process, with /livez as the yardstick.
+
+    python scripts/bench_polls.py                 # SQLite file, 200 polls a page and kind
+    python scripts/bench_polls.py --polls 500
+
+Django's WSGI handler with the production settings is called directly (no server, no
+network), as scripts/bench_result.py does. The night: 500 couples at 250 tables, game 1 in
+play with half its tables reported. Per page: CPU milliseconds a request
+(``time.process_time``) and statements, for a poll with the fragment's ETag (304) and one
+without (200, plain and gzipped as a browser asks); and the desk grid's bytes as sent, plain
+and gzipped. (The standings page and the win grid do not poll.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--polls", type=int, default=200, help="requests a page and kind")
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp(prefix="fortyfives-bench-"))
+    os.environ["DATABASE_URL"] = f"sqlite:///{folder / 'night.sqlite3'}"
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="config.settings.prod",
+        SECRET_KEY="bench-" + "x" * 60,
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_SSL_REDIRECT="false",
+        SECURE_COOKIES="false",
+        MEDIA_ROOT=str(folder / "media"),
+    )
+    os.environ.pop("CELERY_BROKER_URL", None)
+    run(args)
+
+
+def run(args: argparse.Namespace) -> None:
+    import warnings
+
+    warnings.filterwarnings("ignore", message="No directory at")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.core.wsgi import get_wsgi_application
+    from django.db import connection
+    from django.test import Client
+
+    call_command("migrate", verbosity=0)
+    app = get_wsgi_application()
+    drive, user = make_night()
+    client = Client()
+    client.force_login(user)
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+
+    def call(path: str, **headers: str) -> tuple[str, dict[str, str], bytes]:
+        route, _sep, query = path.partition("?")
+        environ = {
+            "REQUEST_METHOD": "GET", "PATH_INFO": route, "QUERY_STRING": query,
+            "SCRIPT_NAME": "", "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "80",
+            "HTTP_HOST": "127.0.0.1", "wsgi.input": io.BytesIO(b""), "wsgi.url_scheme": "http",
+            "REMOTE_ADDR": "127.0.0.1",
+            "HTTP_COOKIE": f"{settings.SESSION_COOKIE_NAME}={session}",
+            **{"HTTP_" + k.upper().replace("-", "_"): v for k, v in headers.items()},
+        }  # fmt: skip
+        got: list[Any] = []
+        body = b"".join(app(environ, lambda s, h, *a: got.append((s, dict(h)))))  # type: ignore[arg-type]
+        return got[0][0], got[0][1], body
+
+    def cpu(path: str, count: int, **headers: str) -> tuple[float, int, str]:
+        status, _headers, _body = call(path, **headers)
+        queries: list[str] = []
+        with connection.execute_wrapper(
+            lambda ex, sql, *rest: queries.append(sql) or ex(sql, *rest)
+        ):
+            call(path, **headers)
+        started = time.process_time()
+        for _ in range(count):
+            call(path, **headers)
+        return (time.process_time() - started) / count * 1e3, len(queries), status[:3]
+
+    table = drive.tables.get(number=1).token
+    couple = drive.couples.get(number=1).token
+    pages = {
+        "couple page": f"/c/{couple}/?partial=1",
+        "table page": f"/t/{table}/?partial=1",
+        "desk grid": f"/drives/{drive.slug}/desk/?partial=grid",
+        "projector": f"/drives/{drive.slug}/projector/?partial=1",
+        "projector standings": f"/drives/{drive.slug}/projector/?partial=1&show=standings",
+    }
+    for _ in range(200):  # warm up: imports, caches, the connection
+        call("/livez")
+    livez, _q, _s = cpu("/livez", 2000)
+    print(f"{connection.vendor}, 250 tables, {args.polls} polls each; CPU ms a request")
+    print(f"{'GET /livez':<24} {livez:8.3f} ms")
+    print(
+        f"{'page':<24} {'304':>8} {'queries':>8} {'200':>10} {'queries':>8} {'200/304':>8}"
+        f" {'200 gzip':>10}"
+    )
+    for name, path in pages.items():
+        _status, headers, _body = call(path)
+        tag = headers["ETag"]
+        fresh, fresh_q, fresh_status = cpu(path, max(args.polls // 4, 10))
+        same, same_q, same_status = cpu(path, args.polls, **{"If-None-Match": tag})
+        packed, _q, _s = cpu(path, max(args.polls // 4, 10), **{"Accept-Encoding": "gzip"})
+        assert (fresh_status, same_status) == ("200", "304"), (name, fresh_status, same_status)
+        print(
+            f"{name:<24} {same:8.3f} {same_q:8d} {fresh:10.3f} {fresh_q:8d} {fresh / same:7.0f}×"
+            f" {packed:10.3f}"
+        )
+    _s, _h, plain = call(pages["desk grid"])
+    _s, headers, packed = call(pages["desk grid"], **{"Accept-Encoding": "gzip"})
+    assert headers.get("Content-Encoding") == "gzip"
+    _s, _h, nothing = call(pages["desk grid"], **{"If-None-Match": headers["ETag"]})
+    print(f"desk grid: {len(plain)} bytes, gzipped {len(packed)} bytes, 304 {len(nothing)} bytes")
+
+
+def make_night() -> tuple[Any, Any]:
+    """500 couples at 250 tables, game 1 in play, the first 125 tables reported."""
+    from datetime import date
+
+    from django.contrib.auth import get_user_model
+
+    from drives.models import AuditEntry, Membership
+    from drives.services import (
+        Actor,
+        club_create,
+        couples_register,
+        drive_create,
+        drive_start,
+        member_add,
+    )
+    from scoring.selectors import game_view
+    from scoring.services import result_record
+
+    desk = Actor(channel=AuditEntry.Channel.DESK)
+    club = club_create(name="Bench club")
+    user = get_user_model().objects.create(username="bench-organizer")
+    member_add(club=club, user=user, role=Membership.Role.ORGANIZER)
+    drive = drive_create(club=club, name="Bench night", date=date(2026, 11, 21))
+    couples_register(
+        drive=drive,
+        couples=[{"players": [f"North {n}", f"South {n}"]} for n in range(1, 501)],
+    )
+    drive_start(drive=drive, actor=desk)
+    drive.refresh_from_db()
+    view = game_view(drive, 1)
+    for row in view["tables"][:125]:
+        result_record(drive=drive, game=1, table=row["table"], winner=row["stays"], actor=desk)
+    drive.refresh_from_db()
+    return drive, user
+
+
+if __name__ == "__main__":
+    main()
