@@ -188,38 +188,6 @@ class DriveCreateForm(DriveSettingsForm):
         return {k: v for k, v in self.cleaned_data.items() if k != "club"}
 
 
-class CoupleForm(PlainForm):
-    """A couple at the door: the fast form that comes back ready for the next couple."""
-
-    player1 = forms.CharField(
-        label=_("First player"),
-        max_length=80,
-        widget=forms.TextInput(
-            attrs={"autofocus": True, "autocomplete": "off", "autocapitalize": "words"}
-        ),
-    )
-    player2 = forms.CharField(
-        label=_("Second player"),
-        max_length=80,
-        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
-    )
-    paid = forms.BooleanField(label=_("Paid"), required=False)
-    cookie_jar = forms.BooleanField(label=_("Cookie jar"), required=False)
-    checked_in = forms.BooleanField(label=_("Here now (checked in)"), required=False, initial=True)
-    # Set by the "register anyway" button once the page said the names are a couple already.
-    duplicate_ok = forms.BooleanField(required=False, widget=forms.HiddenInput)
-
-    def __init__(self, *args: Any, autofocus: bool = True, **kwargs: Any) -> None:
-        kwargs.setdefault("auto_id", "%s")  # ids "player1", "player2": the browser tests' hooks
-        super().__init__(*args, **kwargs)
-        if not autofocus:
-            del self.fields["player1"].widget.attrs["autofocus"]
-        self.duplicate_of: int | None = None  # the couple these names already are, once asked
-
-    def couple(self) -> dict[str, Any]:
-        return dict(self.cleaned_data)
-
-
 class CoupleNamesForm(PlainForm):
     """A couple's two names, to correct a spelling from the couples list."""
 
@@ -235,6 +203,26 @@ class CoupleNamesForm(PlainForm):
         max_length=80,
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
     )
+
+
+class CoupleForm(CoupleNamesForm):
+    """A couple at the door: the fast form that comes back ready for the next couple."""
+
+    paid = forms.BooleanField(label=_("Paid"), required=False)
+    cookie_jar = forms.BooleanField(label=_("Cookie jar"), required=False)
+    checked_in = forms.BooleanField(label=_("Here now (checked in)"), required=False, initial=True)
+    # Set by the "register anyway" button once the page said the names are a couple already.
+    duplicate_ok = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, autofocus: bool = True, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "%s")  # ids "player1", "player2": the browser tests' hooks
+        super().__init__(*args, **kwargs)
+        if not autofocus:
+            del self.fields["player1"].widget.attrs["autofocus"]
+        self.duplicate_of: int | None = None  # the couple these names already are, once asked
+
+    def couple(self) -> dict[str, Any]:
+        return dict(self.cleaned_data)
 
 
 class CouplesCsvForm(PlainForm):
