@@ -4,7 +4,13 @@ from django.contrib import admin
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 
+from practice.api import router as practice_api
+from scoring.api.views import api
+
 from . import login, views
+
+# The practice table's endpoints join the site's API (before its URLs are built below).
+api.add_router("/", practice_api)
 
 admin.site.site_header = _("Forty-Fives Card Drives: administration")
 admin.site.site_title = _("Forty-Fives Card Drives")
@@ -32,6 +38,7 @@ urlpatterns = [
     path("admin/login/", login.admin_login),
     path("admin/", admin.site.urls),
     path("api/v1/", include("scoring.api.urls")),
+    path("practice/", include("practice.urls")),
     path("", include("drives.urls")),
     path("", include("scoring.pages.urls")),
 ]

@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "ninja",
     "drives",
     "scoring",
+    "practice",
 ]
 
 MIDDLEWARE = [

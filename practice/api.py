@@ -1,0 +1,121 @@
+"""The practice table's JSON endpoints (docs/api.md, "Practice"): a router that ``config.urls``
+adds to the site's API, so that its answers and errors are the API's own (``{"code",
+"message", …}``). No credentials are needed: the game's unguessable id is its key, and no
+session is read (no CSRF check applies)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+from uuid import UUID
+
+from django.http import HttpRequest, JsonResponse
+from ninja import Router
+from pydantic import BaseModel, ConfigDict, Field
+
+from practice import services, table
+
+router = Router(auth=None, tags=["practice"])
+
+TAG = "practice"
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Start(Body):
+    ruleset: Literal["cape-breton-45", "irish-45-joker"] = "cape-breton-45"
+    mode: Literal["partners"] = "partners"
+    seed: int | None = Field(default=None, ge=0, le=2**31 - 1)
+
+
+class Play(Body):
+    card: str = Field(max_length=3)
+
+
+class Rob(Body):
+    discard: str | None = Field(max_length=3)
+
+
+class Problem(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    code: str
+    message: str
+
+
+class State(BaseModel):
+    """The game as :func:`practice.table.view` gives it (fields in docs/api.md)."""
+
+    model_config = ConfigDict(extra="allow")
+    id: str
+    ruleset: str
+    mode: str
+    dealer: str
+    turned: str | None
+    trump: str
+    hand: list[str]
+    trick: list[dict[str, Any]]
+    to_play: str | None
+    legal: list[str]
+    actions: list[str]
+    finished: bool
+    winner: str | None
+
+
+def _ok(game: Any, status: int = 200) -> JsonResponse:
+    return JsonResponse(
+        services.game_view(game), status=status, json_dumps_params={"ensure_ascii": False}
+    )
+
+
+PATH = "/practice/{uuid:game_id}"
+assert set(table.RULESETS) == set(Start.model_fields["ruleset"].annotation.__args__)  # type: ignore[union-attr]
+
+
+@router.post(
+    "/practice", response={201: State, 400: Problem, 413: Problem, 422: Problem, 429: Problem},
+    url_name="practice-start", operation_id="practice_start",
+    summary="Start a practice game",
+    description="You and a computer partner against two computer players. The state answered "
+    "is after the computer players have played up to your first decision. At most "
+    "`PRACTICE_GAMES_PER_HOUR` games per address an hour (429 `rate_limited`).",
+)  # fmt: skip
+def practice_start(request: HttpRequest, payload: Start) -> JsonResponse:
+    game = services.game_start(request, payload.ruleset, payload.mode, payload.seed)
+    return _ok(game, 201)
+
+
+@router.get(
+    PATH, response={200: State, 404: Problem}, url_name="practice-game",
+    operation_id="practice_game", summary="A practice game's state",
+    description="Unknown ids and games a day past their last move are 404 `not_found`.",
+)  # fmt: skip
+def practice_game(request: HttpRequest, game_id: UUID) -> JsonResponse:
+    return _ok(services.game_get(game_id))
+
+
+@router.post(
+    PATH + "/play", response={200: State, 400: Problem, 404: Problem, 409: Problem,
+                              413: Problem, 422: Problem},
+    url_name="practice-play", operation_id="practice_play", summary="Play a card",
+    description="Answers the state after the computer players have played up to your next "
+    "decision. An illegal card is 422 with the engine's code (`must_follow_trump`, "
+    "`must_follow_suit`, `must_follow_hearts`, `not_in_hand`), the reason in plain words "
+    "(`message`) and the engine's rule (`rule`); the game is unchanged. Not your turn: 409 "
+    "`not_your_turn`.",
+)  # fmt: skip
+def practice_play(request: HttpRequest, game_id: UUID, payload: Play) -> JsonResponse:
+    return _ok(services.game_play(game_id, payload.card))
+
+
+@router.post(
+    PATH + "/rob", response={200: State, 400: Problem, 404: Problem, 409: Problem,
+                             413: Problem, 422: Problem},
+    url_name="practice-rob", operation_id="practice_rob",
+    summary="Rob the turn-up, decline, or discard as dealer",
+    description="Dealt the ace of trumps: `{\"discard\": \"2C\"}` takes the turned card and "
+    "throws the 2♣ away, `{\"discard\": null}` declines. Dealer who took a turned ace or "
+    "joker: the card to throw away (null is 422 `dealer_must_discard`).",
+)  # fmt: skip
+def practice_rob(request: HttpRequest, game_id: UUID, payload: Rob) -> JsonResponse:
+    return _ok(services.game_rob(game_id, payload.discard))

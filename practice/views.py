@@ -1,0 +1,137 @@
+"""The practice table's pages: plain forms (each card a button; playing is a POST), no account
+needed. The game's id is in the URL and in the session, so a phone that slept finds it again
+from ``/practice/``. Every move goes through ``practice.services``, as the API's do."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from drives.errors import ServiceError
+from engine.chart import ranking_chart
+from engine.rules import get_ruleset
+from practice import services, table, words
+
+SESSION_KEY = "practice_game"
+RULESET_NAMES = {
+    "cape-breton-45": "Cape Breton 45",
+    "irish-45-joker": "Irish 45 with the joker",
+}
+
+
+def _current(request: HttpRequest) -> Any:
+    """The game this browser was playing, if it is still there."""
+    game_id = request.session.get(SESSION_KEY)
+    if not game_id:
+        return None
+    try:
+        return services.game_get(game_id)
+    except (ServiceError, ValueError):
+        return None
+
+
+def start(request: HttpRequest) -> HttpResponse:
+    """GET: choose a game (and find the one this browser was playing). POST: start it."""
+    error = None
+    if request.method == "POST":
+        ruleset = request.POST.get("ruleset", "cape-breton-45")
+        try:
+            game = services.game_start(request, ruleset, "partners")
+        except ServiceError as refused:
+            error = refused.message
+        else:
+            request.session[SESSION_KEY] = str(game.id)
+            return redirect("practice:table", game_id=game.id)
+    current = _current(request)
+    context = {
+        "rulesets": [(key, RULESET_NAMES[key]) for key in table.RULESETS],
+        "current": current,
+        "current_view": services.game_view(current) if current else None,
+        "error": error,
+    }
+    return render(request, "practice/start.html", context, status=429 if error else 200)
+
+
+def _card(text: str) -> dict[str, Any]:
+    """A card for the page: its text, its printed name and whether it is red."""
+    from engine.cards import Card
+
+    card = Card.parse(text)
+    return {"text": text, "pretty": card.pretty, "red": card.suit is not None and card.suit.is_red}
+
+
+def _plays(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [entry | {"c": _card(entry["card"]), "name": _(entry["seat"].capitalize())}
+            for entry in entries]  # fmt: skip
+
+
+@require_GET
+def table_page(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    try:
+        game = services.game_get(game_id)
+    except ServiceError:
+        return render(request, "practice/gone.html", status=404)
+    request.session[SESSION_KEY] = str(game.id)
+    view = services.game_view(game)
+    rules = get_ruleset(view["ruleset"])
+    hand = []
+    for text in view["hand"]:
+        card = _card(text)
+        refused = view["refused"].get(text)
+        card["legal"] = text in view["legal"]
+        card["refusal"] = (
+            words.refusal(refused["code"], led=view["trick"][0]["card"]) if refused else ""
+        )
+        card["keep_back"] = (
+            str(words.KEEP_BACK).format(card=card["pretty"]) if text in view["keep_back"] else ""
+        )
+        hand.append(card)
+    chart = ranking_chart(rules)
+    trump = view["trump"]
+    context = {
+        "game": view,
+        "ruleset_name": RULESET_NAMES[view["ruleset"]],
+        "hand": hand,
+        "trick": _plays(view["trick"]),
+        "last_trick": _plays(view["last_trick"]["cards"]) if view["last_trick"] else [],
+        "turned": _card(view["turned"]) if view["turned"] else None,
+        "trump_name": words.suit_name(trump),
+        "trump_symbol": {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[trump],
+        "hint": _card(view["hint"]["card"]) | {"why": view["hint"]["why"]}
+        if view["hint"]
+        else None,
+        "chart_trumps": chart["trumps"][trump],
+        "chart_offsuit": [
+            (words.suit_name(s), cards) for s, cards in chart["offsuit"].items() if s != trump
+        ],
+        "chart": chart,
+    }
+    return render(request, "practice/table.html", context)
+
+
+def _move(request: HttpRequest, game_id: UUID, call: Any) -> HttpResponse:
+    try:
+        call()
+    except ServiceError as error:
+        if error.status == 404:
+            return render(request, "practice/gone.html", status=404)
+        messages.error(request, error.message)
+    return redirect("practice:table", game_id=game_id)
+
+
+@require_POST
+def play(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    card = request.POST.get("card", "")
+    return _move(request, game_id, lambda: services.game_play(game_id, card))
+
+
+@require_POST
+def rob(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    discard = request.POST.get("discard") or None
+    return _move(request, game_id, lambda: services.game_rob(game_id, discard))
