@@ -230,7 +230,6 @@ def _highest(cards: Sequence[Card], power: Sequence[int]) -> Card:
 REASONS: Final[dict[str, str]] = {
     "only_card": "it was the only card it was allowed to play",
     "lead_trumps": "it held several trumps and led its best one, to draw the others' trumps",
-    "lead_only_trumps": "it held nothing but trumps and led its best one",
     "lead_boss": "its trump was the best one still out, so it led it to draw the others' trumps",
     "lead_strong": "it led its strongest card outside trumps",
     "partner_winning": "its partner was already winning the trick, so it gave its lowest card",
@@ -287,7 +286,7 @@ class HeuristicBot:
             return _highest(trumps, power), "lead_trumps"
         others = [c for c in legal if power[c.index] < TRUMP]
         if not others:
-            return _highest(trumps, power), "lead_only_trumps"
+            return _highest(trumps, power), "only_card"  # unreachable: one card left
         if trumps and _is_boss(trumps[0], order, state.played, legal):
             return trumps[0], "lead_boss"  # the best trump left: draw the others' trumps
         return _highest(others, power), "lead_strong"

@@ -77,7 +77,8 @@ def table_page(request: HttpRequest, game_id: UUID) -> HttpResponse:
         game = services.game_get(game_id)
     except ServiceError:
         return render(request, "practice/gone.html", status=404)
-    request.session[SESSION_KEY] = str(game.id)
+    if request.session.get(SESSION_KEY) != str(game.id):
+        request.session[SESSION_KEY] = str(game.id)  # this browser's game from now on
     view = services.game_view(game)
     rules = get_ruleset(view["ruleset"])
     hand = []
