@@ -448,7 +448,7 @@ CASES: list[Case] = [
         (404, 404, 404, 404, 404, 404, 404, 410, 200),
         body={"action": "confirm", "game": "2"},
     ),
-    # --- the practice table (practice/): anyone, no account ----------------------------------------
+    # --- the practice table (practice/): anyone, no account -------------------------------------
     Case("practice/", "GET", "/practice/", everyone(200)),
     Case("practice/", "POST", "/practice/", everyone(302), body={"ruleset": "cape-breton-45"}),
     Case("practice/<uuid:game_id>/", "GET", "/practice/{practice}/", everyone(200)),
