@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from drives.errors import ServiceError
+from engine.cards import Card
 from engine.chart import ranking_chart
 from engine.rules import get_ruleset
 from practice import services, table, words
@@ -60,15 +61,15 @@ def start(request: HttpRequest) -> HttpResponse:
 
 def _card(text: str) -> dict[str, Any]:
     """A card for the page: its text, its printed name and whether it is red."""
-    from engine.cards import Card
-
     card = Card.parse(text)
     return {"text": text, "pretty": card.pretty, "red": card.suit is not None and card.suit.is_red}
 
 
 def _plays(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [entry | {"c": _card(entry["card"]), "name": _(entry["seat"].capitalize())}
-            for entry in entries]  # fmt: skip
+    return [
+        entry | {"c": _card(entry["card"]), "name": _(entry["seat"].capitalize())}
+        for entry in entries
+    ]
 
 
 @require_GET
@@ -112,6 +113,17 @@ def table_page(request: HttpRequest, game_id: UUID) -> HttpResponse:
             (words.suit_name(s), cards) for s, cards in chart["offsuit"].items() if s != trump
         ],
         "chart": chart,
+        # Cards as printed (A♥, not AH) where the page names them in a sentence.
+        "events": [
+            e | {"pretty": _card(e["card"])["pretty"]} if e.get("card") else e
+            for e in view["events"]
+        ],
+        "hand_scores": [
+            h | {"bonus": h["bonus"] | {"pretty": _card(h["bonus"]["card"])["pretty"]}}
+            if h["bonus"]
+            else h
+            for h in view["hand_scores"]
+        ],
     }
     return render(request, "practice/table.html", context)
 

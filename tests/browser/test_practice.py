@@ -1,0 +1,63 @@
+"""The practice table on a phone: a whole game played by tapping legal cards (and once by
+keyboard), a refused card answered in plain words, nothing wider than the phone."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.helpers import screenshot
+
+pytestmark = pytest.mark.browser
+
+
+def _fits(page: Page) -> None:
+    wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert wide <= 0, f"the page is {wide}px wider than the screen"
+
+
+@pytest.mark.parametrize("ruleset", ["Cape Breton 45", "Irish 45 with the joker"])
+def test_a_whole_game_on_a_phone_by_tapping_legal_cards(phone: Page, ruleset: str) -> None:
+    phone.goto("/")
+    phone.get_by_test_id("practice-link").click()
+    phone.get_by_label(ruleset).check()
+    phone.get_by_test_id("start").click()
+    expect(phone.get_by_role("heading", name="Rules in one page")).to_be_visible()
+    _fits(phone)
+    screenshot(phone, "practice-phone", full_page=True)
+    refused_once = keyboard_once = False
+    for _ in range(150):
+        if phone.get_by_test_id("game-over").count():
+            break
+        refused = phone.locator("button.hand-card.refused")
+        if not refused_once and refused.count():
+            refused.first.click()
+            expect(phone.locator(".messages")).to_contain_text("You must")
+            refused_once = True
+            continue
+        legal = phone.locator("button.hand-card.legal")
+        if phone.get_by_test_id("decline").count():
+            phone.get_by_test_id("decline").click()
+        elif not keyboard_once and phone.get_by_test_id("your-turn").count():
+            legal.first.focus()
+            phone.keyboard.press("Enter")
+            keyboard_once = True
+        else:
+            legal.first.click()
+        phone.wait_for_load_state()
+    over = phone.get_by_test_id("game-over")
+    expect(over).to_be_visible()
+    expect(over).to_contain_text("won")
+    _fits(phone)
+    screenshot(phone, "practice-phone-over", full_page=True)
+    # The browser finds its game again from the start page.
+    phone.goto("/practice/")
+    expect(phone.get_by_test_id("start")).to_be_visible()
+
+
+def test_the_table_on_a_desk_screen(page: Page) -> None:
+    page.goto("/practice/")
+    page.get_by_test_id("start").click()
+    expect(page.locator("button.hand-card").first).to_be_visible()
+    _fits(page)
+    screenshot(page, "practice-desk", full_page=True)
