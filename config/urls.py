@@ -4,13 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 
-from practice.api import router as practice_api
-from scoring.api.views import api
-
 from . import login, views
-
-# The practice table's endpoints join the site's API (before its URLs are built below).
-api.add_router("/", practice_api)
 
 admin.site.site_header = _("Forty-Fives Card Drives: administration")
 admin.site.site_title = _("Forty-Fives Card Drives")

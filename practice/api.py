@@ -1,4 +1,4 @@
-"""The practice table's JSON endpoints (docs/api.md, "Practice"): a router that ``config.urls``
+"""The practice table's JSON endpoints (docs/api.md, "Practice"): a router that ``config.apps``
 adds to the site's API, so that its answers and errors are the API's own (``{"code",
 "message", …}``). No credentials are needed: the game's unguessable id is its key, and no
 session is read (no CSRF check applies)."""
@@ -10,7 +10,7 @@ from uuid import UUID
 
 from django.http import HttpRequest, JsonResponse
 from ninja import Router
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from practice import services, table
 
@@ -26,7 +26,7 @@ class Body(BaseModel):
 class Start(Body):
     ruleset: Literal["cape-breton-45", "irish-45-joker"] = "cape-breton-45"
     mode: Literal["partners"] = "partners"
-    seed: int | None = Field(default=None, ge=0, le=2**31 - 1)
+    seed: StrictInt | None = Field(default=None, ge=0, le=2**31 - 1)
 
 
 class Play(Body):

@@ -41,6 +41,8 @@ INSTALLED_APPS = [
     "drives",
     "scoring",
     "practice",
+    # the site's wiring: the practice table's endpoints join the API (config/apps.py)
+    "config.apps.SiteConfig",
 ]
 
 MIDDLEWARE = [

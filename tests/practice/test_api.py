@@ -173,3 +173,10 @@ def test_starting_is_limited_per_address_an_hour(client: Client, settings: Any) 
     assert PracticeGame.objects.count() == 3
     other = Client(REMOTE_ADDR="10.9.8.7")
     assert _post(other, API, {"ruleset": "cape-breton-45"}).status_code == 201
+
+
+def test_a_seed_must_be_a_whole_number(client: Client) -> None:
+    for seed in (True, "7", 1.5, -1):
+        response = _post(client, API, {"ruleset": "cape-breton-45", "seed": seed})
+        assert response.status_code == 422, seed
+        assert response.json()["code"] == "bad_field"
