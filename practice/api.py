@@ -24,7 +24,7 @@ class Body(BaseModel):
 
 
 class Start(Body):
-    ruleset: Literal["cape-breton-45", "irish-45-joker"] = "cape-breton-45"
+    ruleset: Literal["cape-breton-45", "irish-45-joker", "auction-120"] = "cape-breton-45"
     mode: Literal["partners"] = "partners"
     seed: StrictInt | None = Field(default=None, ge=0, le=2**31 - 1)
 
@@ -35,6 +35,14 @@ class Play(Body):
 
 class Rob(Body):
     discard: str | None = Field(max_length=3)
+
+
+class Bid(Body):
+    bid: StrictInt | None
+
+
+class Trump(Body):
+    suit: Literal["C", "D", "H", "S"]
 
 
 class Problem(BaseModel):
@@ -52,7 +60,7 @@ class State(BaseModel):
     mode: str
     dealer: str
     turned: str | None
-    trump: str
+    trump: str | None
     hand: list[str]
     trick: list[dict[str, Any]]
     to_play: str | None
@@ -119,3 +127,27 @@ def practice_play(request: HttpRequest, game_id: UUID, payload: Play) -> JsonRes
 )  # fmt: skip
 def practice_rob(request: HttpRequest, game_id: UUID, payload: Rob) -> JsonResponse:
     return _ok(services.game_rob(game_id, payload.discard))
+
+
+@router.post(
+    PATH + "/bid", response={200: State, 400: Problem, 404: Problem, 409: Problem,
+                             413: Problem, 422: Problem},
+    url_name="practice-bid", operation_id="practice_bid", summary="Bid or pass (auction)",
+    description="`{\"bid\": 20}` or `{\"bid\": null}` to pass, in turn from the dealer's "
+    "left. 422 with the engine's code (`not_a_bid`, `bid_too_low`); 409 `not_now` when it is "
+    "not your turn to bid.",
+)  # fmt: skip
+def practice_bid(request: HttpRequest, game_id: UUID, payload: Bid) -> JsonResponse:
+    return _ok(services.game_bid(game_id, payload.bid))
+
+
+@router.post(
+    PATH + "/trump", response={200: State, 400: Problem, 404: Problem, 409: Problem,
+                               413: Problem, 422: Problem},
+    url_name="practice-trump", operation_id="practice_trump",
+    summary="Name trump (auction: the winning bidder)",
+    description="`{\"suit\": \"H\"}`; you then lead. 409 `not_now` unless you won the bidding "
+    "and trump is not named yet.",
+)  # fmt: skip
+def practice_trump(request: HttpRequest, game_id: UUID, payload: Trump) -> JsonResponse:
+    return _ok(services.game_trump(game_id, payload.suit))

@@ -108,5 +108,15 @@ def game_rob(game_id: uuid.UUID | str, discard: str | None) -> PracticeGame:
     return _move(game_id, lambda state: table.rob(state, discard))
 
 
+def game_bid(game_id: uuid.UUID | str, amount: int | None) -> PracticeGame:
+    """Auction: you bid ``amount`` or pass (None); the others bid, name trump and play."""
+    return _move(game_id, lambda state: table.bid(state, amount))
+
+
+def game_trump(game_id: uuid.UUID | str, suit: str) -> PracticeGame:
+    """Auction: you won the bidding and name trump ``suit``."""
+    return _move(game_id, lambda state: table.name(state, suit))
+
+
 def game_view(game: PracticeGame) -> dict[str, Any]:
     return table.view(game.state, str(game.id))

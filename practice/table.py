@@ -18,18 +18,21 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
+from engine.auction import Auction, AuctionError, auction_hand_points
 from engine.bots import REASONS, HeuristicBot, PlayState
-from engine.cards import Card, Suit, ordering
-from engine.deal import Deal, DealError, deal_hand, dealer_discard
+from engine.cards import Card, CardError, Suit, ordering
+from engine.deal import Deal, DealError, deal_hand, dealer_discard, name_trump
 from engine.deal import rob as engine_rob
 from engine.game import HandLine, end_of_hand
 from engine.play import IllegalPlay, check_play, legal_plays, score_hand, trick_winner
 from engine.rules import get_ruleset
 
-__all__ = ["MODES", "RULESETS", "SEATS", "TableError", "play", "rob", "start", "view"]
+__all__ = [
+    "MODES", "RULESETS", "SEATS", "TableError", "bid", "name", "play", "rob", "start", "view",
+]  # fmt: skip
 
 #: The rulesets and modes the practice table offers now.
-RULESETS: Final = ("cape-breton-45", "irish-45-joker")
+RULESETS: Final = ("cape-breton-45", "irish-45-joker", "auction-120")
 MODES: Final = ("partners",)
 #: Seat 0 is you; the others clockwise from you.
 SEATS: Final = ("you", "left", "partner", "right")
@@ -115,7 +118,9 @@ def _deal(game: dict[str, Any]) -> None:
                 {"kind": "ace_to_dealer", "seat": SEATS[deal.dealer], "card": str(event.card)}
             )
     game["rob_settled"] = deal.robber is None
-    game["phase"] = "deal"
+    game["phase"] = "bid" if rules.auction else "deal"
+    game["bids"] = []
+    game["auction"] = None
     game["leader"] = (game["dealer"] + 1) % 4
     game["trick"] = []
     game["tricks"] = []
@@ -154,6 +159,23 @@ def _trump(game: dict[str, Any]) -> Suit:
     return Suit.parse(game["deal"]["trump"])
 
 
+def _auction(game: dict[str, Any]) -> Auction:
+    """The bidding so far, replayed through the engine's :class:`Auction`."""
+    auction = Auction(game["dealer"], get_ruleset(game["ruleset"]))
+    for seat, amount in game["bids"]:
+        auction.bid(seat, amount)
+    return auction
+
+
+def _bid(game: dict[str, Any], auction: Auction, seat: int, amount: int | None) -> None:
+    auction.bid(seat, amount)
+    game["bids"].append([seat, amount])
+    result = auction.result
+    if result is not None:
+        game["auction"] = {"seat": result.seat, "bid": result.bid, "how": result.how}
+        game["phase"] = "trump"
+
+
 # --- whose decision ------------------------------------------------------------------------------
 
 
@@ -171,6 +193,8 @@ def _pending(game: dict[str, Any]) -> str | None:
         if d["owed"]:
             return "discard"
         return "rob"
+    if game["phase"] in ("bid", "trump"):
+        return str(game["phase"])
     return "play"
 
 
@@ -196,6 +220,22 @@ def _advance(game: dict[str, Any]) -> None:
     for _ in range(MAX_HANDS * 30):
         if game["finished"]:
             return
+        if game["phase"] == "bid":
+            auction = _auction(game)
+            seat = auction.to_bid
+            assert seat is not None
+            if seat == YOU:
+                return
+            amount = bot.choose_bid(_cards(game["deal"]["hands"][seat]), auction, rules)
+            _bid(game, auction, seat, amount)
+            continue
+        if game["phase"] == "trump":
+            bidder = game["auction"]["seat"]
+            if bidder == YOU:
+                return
+            suit = bot.choose_trump(_cards(game["deal"]["hands"][bidder]), rules)
+            _name(game, bidder, suit)
+            continue
         if game["phase"] == "deal":
             deal = _deal_of(game)
             trump = _trump(game)
@@ -257,7 +297,15 @@ def _end_hand(game: dict[str, Any]) -> None:
     tricks = [_cards(t) for t in game["tricks"]]
     sides = [w % 2 for w in game["winners"]]
     score = score_hand(tricks, sides, trump, rules)
-    line = HandLine(score.points, dealer=game["dealer"] % 2)
+    auction = game["auction"]
+    if auction is None:
+        points = score.points
+        line = HandLine(points, dealer=game["dealer"] % 2)
+    else:
+        bidder = auction["seat"] % 2
+        before = (game["totals"][0], game["totals"][1])
+        points = auction_hand_points(score.points, bidder, auction["bid"], before, rules)
+        line = HandLine(points, dealer=game["dealer"] % 2, bidder=bidder, bid=auction["bid"])
     totals, winner = end_of_hand((game["totals"][0], game["totals"][1]), line, rules)
     bonus = None
     if score.bonus_trick is not None:
@@ -270,8 +318,12 @@ def _end_hand(game: dict[str, Any]) -> None:
             "hand": game["hand_number"],
             "dealer": SEATS[game["dealer"]],
             "trump": trump.value,
-            "us": score.points[0],
-            "them": score.points[1],
+            "us": points[0],
+            "them": points[1],
+            "taken": {"us": score.points[0], "them": score.points[1]},
+            "bid": None
+            if auction is None
+            else {"seat": SEATS[auction["seat"]], "bid": auction["bid"], "how": auction["how"]},
             "tricks": {"us": score.tricks[0], "them": score.tricks[1]},
             "bonus": bonus,
             "jink": None if score.jink is None else SIDES[score.jink],
@@ -338,6 +390,40 @@ def rob(game: dict[str, Any], text: str | None) -> None:
     _advance(game)
 
 
+def bid(game: dict[str, Any], amount: int | None) -> None:
+    """Auction: you bid ``amount`` (15, 20, 25, 30) or pass (None); the others bid after you
+    (and the winner names trump and leads). Codes: ``not_now`` (409) and the engine's
+    ``not_a_bid``, ``bid_too_low``, ``dealer_cannot_hold``."""
+    if _pending(game) != "bid":
+        raise TableError("not_now", _not_now(game, "bid"), 409)
+    auction = _auction(game)
+    try:
+        _bid(game, auction, YOU, amount)
+    except AuctionError as error:
+        raise TableError(error.code, error.message) from None
+    _advance(game)
+
+
+def name(game: dict[str, Any], text: str) -> None:
+    """Auction: you won the bidding and name trump (``"H"``); you lead. Codes: ``not_now``
+    (409), ``bad_suit``."""
+    if _pending(game) != "trump":
+        raise TableError("not_now", _not_now(game, "name trump"), 409)
+    try:
+        suit = Suit.parse(str(text))
+    except CardError as error:
+        raise TableError(error.code, error.message) from None
+    _name(game, YOU, suit)
+    _advance(game)
+
+
+def _name(game: dict[str, Any], seat: int, suit: Suit) -> None:
+    game["deal"] = _deal_dict(name_trump(_deal_of(game), seat, suit))
+    game["events"].append({"kind": "trump_named", "seat": SEATS[seat], "suit": suit.value})
+    game["leader"] = seat
+    game["phase"] = "play"
+
+
 def _parse(text: str) -> Card:
     try:
         return Card.parse(str(text))
@@ -355,6 +441,10 @@ def _not_now(game: dict[str, Any], what: str) -> str:
         return "First throw away a card: you dealt and took the turned card."
     if pending == "rob":
         return "First say whether you rob the turned card."
+    if pending == "bid":
+        return "First bid or pass."
+    if pending == "trump":
+        return "First name trump: you won the bidding."
     return f"You cannot {what} now: it is your turn to play a card."
 
 
@@ -377,16 +467,23 @@ def _play_view(entry: dict[str, Any]) -> dict[str, Any]:
 def view(game: dict[str, Any], game_id: str) -> dict[str, Any]:
     """The state as the API describes it (docs/api.md, the practice table)."""
     rules = get_ruleset(game["ruleset"])
-    trump = _trump(game)
     d = game["deal"]
+    trump = _trump(game) if d["trump"] else None
     pending = _pending(game)
     hand = _cards(d["hands"][YOU])
     trick = [Card.parse(p["card"]) for p in game["trick"]]
     legal: list[Card] = []
     refused: dict[str, dict[str, str]] = {}
     keep_back: list[str] = []
-    hint = None
-    if pending == "play":
+    hint: dict[str, Any] | None = None
+    legal_bids: list[int] = []
+    if pending == "bid":
+        auction = _auction(game)
+        legal_bids = auction.legal_bids()
+        hint = {"bid": _bot().choose_bid(hand, auction, rules)}
+    if pending == "trump":
+        hint = {"suit": _bot().choose_trump(hand, rules).value}
+    if pending == "play" and trump is not None:
         legal = legal_plays(hand, trick, trump, rules)
         for card in hand:
             try:
@@ -403,7 +500,9 @@ def view(game: dict[str, Any], game_id: str) -> dict[str, Any]:
             ]  # fmt: skip
         card, why = _bot().decide(hand, trick, trump, rules, _state(game, YOU))
         hint = {"card": str(card), "why": REASONS[why]}
-    actions = {"play": ["play"], "rob": ["rob"], "discard": ["rob"], None: []}[pending]
+    actions = {"play": ["play"], "rob": ["rob"], "discard": ["rob"], "bid": ["bid"],
+               "trump": ["trump"], None: []}[pending]  # fmt: skip
+    auction_won = game.get("auction")
     tricks_taken = {"us": 0, "them": 0}
     for winner in game["winners"]:
         tricks_taken[_side(winner)] += 1
@@ -420,7 +519,16 @@ def view(game: dict[str, Any], game_id: str) -> dict[str, Any]:
         "hand_number": game["hand_number"],
         "dealer": SEATS[game["dealer"]],
         "turned": d["turn_up"],
-        "trump": trump.value,
+        "trump": trump.value if trump else None,
+        "bids": [{"seat": SEATS[seat], "bid": amount} for seat, amount in game.get("bids", [])],
+        "legal_bids": legal_bids,
+        "auction": None
+        if not auction_won
+        else {
+            "seat": SEATS[auction_won["seat"]],
+            "bid": auction_won["bid"],
+            "how": auction_won["how"],
+        },
         "hand": _texts(hand),
         "trick": [_play_view(p) for p in game["trick"]],
         "to_play": SEATS[_to_play(game)] if pending == "play" else None,

@@ -11,4 +11,6 @@ urlpatterns = [
     path("<uuid:game_id>/", views.table_page, name="table"),
     path("<uuid:game_id>/play", views.play, name="play"),
     path("<uuid:game_id>/rob", views.rob, name="rob"),
+    path("<uuid:game_id>/bid", views.bid, name="bid"),
+    path("<uuid:game_id>/trump", views.trump, name="trump"),
 ]

@@ -23,6 +23,7 @@ SESSION_KEY = "practice_game"
 RULESET_NAMES = {
     "cape-breton-45": "Cape Breton 45",
     "irish-45-joker": "Irish 45 with the joker",
+    "auction-120": "Auction 45s to 120",
 }
 
 
@@ -96,6 +97,8 @@ def table_page(request: HttpRequest, game_id: UUID) -> HttpResponse:
         hand.append(card)
     chart = ranking_chart(rules)
     trump = view["trump"]
+    chart_suit = trump or "H"  # while bidding: the chart with hearts trumps, as an example
+    symbols = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
     context = {
         "game": view,
         "ruleset_name": RULESET_NAMES[view["ruleset"]],
@@ -103,14 +106,16 @@ def table_page(request: HttpRequest, game_id: UUID) -> HttpResponse:
         "trick": _plays(view["trick"]),
         "last_trick": _plays(view["last_trick"]["cards"]) if view["last_trick"] else [],
         "turned": _card(view["turned"]) if view["turned"] else None,
-        "trump_name": words.suit_name(trump),
-        "trump_symbol": {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[trump],
+        "trump_name": words.suit_name(trump) if trump else "",
+        "trump_symbol": symbols.get(trump or "", ""),
+        "chart_symbol": symbols[chart_suit],
+        "suits": [(s, symbols[s], words.suit_name(s)) for s in "CDHS"],
         "hint": _card(view["hint"]["card"]) | {"why": view["hint"]["why"]}
         if view["hint"]
         else None,
-        "chart_trumps": chart["trumps"][trump],
+        "chart_trumps": chart["trumps"][chart_suit],
         "chart_offsuit": [
-            (words.suit_name(s), cards) for s, cards in chart["offsuit"].items() if s != trump
+            (words.suit_name(s), cards) for s, cards in chart["offsuit"].items() if s != chart_suit
         ],
         "chart": chart,
         # Cards as printed (A♥, not AH) where the page names them in a sentence.
@@ -148,3 +153,16 @@ def play(request: HttpRequest, game_id: UUID) -> HttpResponse:
 def rob(request: HttpRequest, game_id: UUID) -> HttpResponse:
     discard = request.POST.get("discard") or None
     return _move(request, game_id, lambda: services.game_rob(game_id, discard))
+
+
+@require_POST
+def bid(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    raw = request.POST.get("bid", "")
+    amount = int(raw) if raw.isdigit() and len(raw) < 4 else None if raw == "" else -1
+    return _move(request, game_id, lambda: services.game_bid(game_id, amount))
+
+
+@require_POST
+def trump(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    suit = request.POST.get("suit", "")[:2]
+    return _move(request, game_id, lambda: services.game_trump(game_id, suit))

@@ -190,9 +190,9 @@ def seed_world() -> World:
         documents=[queued.pk, done.pk],
     )
     world.practice = [
-        str(PracticeGame.objects.create(state=practice_start("cape-breton-45", seed=seed)).pk)
-        for seed in (5, 12)  # you to play a card; you may rob
-    ]
+        str(PracticeGame.objects.create(state=practice_start(ruleset, seed=seed)).pk)
+        for ruleset, seed in (("cape-breton-45", 5), ("cape-breton-45", 12), ("auction-120", 1))
+    ]  # you to play a card; you may rob; an auction
     world.tokens = {
         "table": table_token(running, 2),
         "couple": couple_token(running, 3),

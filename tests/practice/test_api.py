@@ -30,6 +30,13 @@ def _decide(client: Client, state: dict[str, Any]) -> dict[str, Any]:
     url = f"{API}/{state['id']}"
     if "play" in state["actions"]:
         response = _post(client, url + "/play", {"card": state["legal"][0]})
+    elif "bid" in state["actions"]:
+        amount = (
+            state["legal_bids"][0] if state["hand_number"] % 2 and state["legal_bids"] else None
+        )
+        response = _post(client, url + "/bid", {"bid": amount})
+    elif "trump" in state["actions"]:
+        response = _post(client, url + "/trump", {"suit": state["hint"]["suit"]})
     else:
         discard = state["hand"][0] if state["must_discard"] else None
         response = _post(client, url + "/rob", {"discard": discard})
@@ -58,7 +65,7 @@ def test_start_gives_the_state_with_every_field(client: Client) -> None:
 def test_a_whole_game_through_the_api_ends_with_a_winner(client: Client, ruleset: str) -> None:
     state = _start(client, ruleset=ruleset, seed=11)
     hands_seen = set()
-    for _ in range(200):
+    for _ in range(300):
         if state["finished"]:
             break
         hands_seen.add(state["hand_number"])
@@ -134,7 +141,7 @@ def test_robbing_when_not_entitled_is_409(client: Client) -> None:
 
 
 def test_rulesets_and_modes_not_offered_are_refused(client: Client) -> None:
-    response = _post(client, API, {"ruleset": "auction-120"})
+    response = _post(client, API, {"ruleset": "no-such-game"})
     assert response.status_code == 422
     response = _post(client, API, {"ruleset": "cape-breton-45", "mode": "three-handed"})
     assert response.status_code == 422
@@ -180,3 +187,36 @@ def test_a_seed_must_be_a_whole_number(client: Client) -> None:
         response = _post(client, API, {"ruleset": "cape-breton-45", "seed": seed})
         assert response.status_code == 422, seed
         assert response.json()["code"] == "bad_field"
+
+
+def test_a_whole_auction_game_through_the_api(client: Client) -> None:
+    state = _start(client, ruleset="auction-120", seed=4)
+    assert state["turned"] is None
+    bid_seen = trump_seen = False
+    for _ in range(600):
+        if state["finished"]:
+            break
+        bid_seen |= "bid" in state["actions"]
+        trump_seen |= "trump" in state["actions"]
+        state = _decide(client, state)
+    assert state["finished"] and state["winner"] in ("us", "them")
+    assert bid_seen and trump_seen
+    assert max(state["scores"].values()) >= 120
+    for hand in state["hand_scores"]:
+        bid = hand["bid"]
+        side = "us" if bid["seat"] in ("you", "partner") else "them"
+        made = hand["taken"][side] >= bid["bid"]
+        assert hand[side] == (hand["taken"][side] if made else -bid["bid"])
+
+
+def test_bids_and_trump_are_judged_by_the_engine(client: Client) -> None:
+    state = _start(client, ruleset="auction-120", seed=4)
+    while "bid" not in state["actions"]:
+        state = _decide(client, state)
+    url = f"{API}/{state['id']}"
+    for amount, code in ((17, "not_a_bid"), (True, "bad_field")):
+        response = _post(client, url + "/bid", {"bid": amount})
+        assert (response.status_code, response.json()["code"]) == (422, code)
+    response = _post(client, url + "/trump", {"suit": "H"})
+    assert (response.status_code, response.json()["code"]) == (409, "not_now")
+    assert client.get(url).json() == state

@@ -21,6 +21,10 @@ def _first_choice(game: dict[str, Any]) -> None:
     v = table.view(game, "x")
     if v["decision"] == "play":
         table.play(game, v["legal"][0])
+    elif v["decision"] == "bid":
+        table.bid(game, v["hint"]["bid"])
+    elif v["decision"] == "trump":
+        table.name(game, v["hint"]["suit"])
     else:
         table.rob(game, v["hand"][0] if v["must_discard"] else None)
 
@@ -42,7 +46,7 @@ def test_whole_games_follow_the_engine(ruleset: str, seed: int) -> None:
     assert game["winner"] in ("us", "them")
     totals = [0, 0]
     for line in game["hand_scores"]:
-        assert line["us"] + line["them"] in (25, 30)
+        assert line["taken"]["us"] + line["taken"]["them"] in (25, 30)
         totals[0] += line["us"]
         totals[1] += line["them"]
     assert totals == game["totals"]
@@ -162,7 +166,7 @@ def test_the_five_may_be_kept_back_when_a_lower_trump_is_led() -> None:
 
 def test_rulesets_and_modes_not_offered() -> None:
     with pytest.raises(table.TableError) as auction:
-        table.start("auction-120")
+        table.start("auction-90")
     assert auction.value.code == "unknown_ruleset"
     with pytest.raises(table.TableError) as three:
         table.start("cape-breton-45", "three-handed")
@@ -186,3 +190,28 @@ def test_score_hand_is_what_the_table_records() -> None:
         Suit.parse(trump), rules,
     )  # fmt: skip
     assert [game["hand_scores"][0]["us"], game["hand_scores"][0]["them"]] == list(score.points)
+
+
+def test_the_auction_goes_round_the_engine() -> None:
+    """Auction: no card turned, bids in turn from the dealer's left as the engine's Auction
+    allows them, the winner names trump and leads, a set bidder loses the bid."""
+    game = table.start("auction-120", seed=4)
+    view = table.view(game, "x")
+    assert view["turned"] is None
+    while view["decision"] != "bid":
+        _first_choice(game)
+        view = table.view(game, "x")
+    assert view["trump"] is None and view["legal_bids"]
+    with pytest.raises(table.TableError) as low:
+        table.bid(game, 17)
+    assert low.value.code == "not_a_bid"
+    with pytest.raises(table.TableError) as early:
+        table.play(game, view["hand"][0])
+    assert early.value.code == "not_your_turn"
+    table.bid(game, 30 if 30 in view["legal_bids"] else None)
+    after = table.view(game, "x")
+    if after["auction"] and after["auction"]["seat"] == "you":
+        assert after["decision"] == "trump"
+        table.name(game, "S")
+        named = table.view(game, "x")
+        assert named["trump"] == "S" and named["to_play"] == "you" and named["trick"] == []

@@ -461,6 +461,8 @@ CASES: list[Case] = [
         note="refused (not a card): back to the table with the reason",
     ),
     Case("practice/<uuid:game_id>/rob", "POST", "/practice/{practice}/rob", everyone(302)),
+    Case("practice/<uuid:game_id>/bid", "POST", "/practice/{practice}/bid", everyone(302)),
+    Case("practice/<uuid:game_id>/trump", "POST", "/practice/{practice}/trump", everyone(302)),
     # --- the API (scoring/api) --------------------------------------------------------------------
     Case("api/v1/me", "GET", "/api/v1/me", (401, 200, 200, 200, 200, 200, 200, 403, 200)),
     Case("api/v1/openapi.json", "GET", "/api/v1/openapi.json", everyone(200)),
@@ -489,6 +491,22 @@ CASES: list[Case] = [
         everyone(409),
         body={"discard": None},
         note="nothing to rob now",
+    ),
+    Case(
+        "api/v1/practice/<uuidstr:game_id>/bid",
+        "POST",
+        "/api/v1/practice/{practice}/bid",
+        everyone(409),
+        body={"bid": None},
+        note="no bidding in this game's ruleset",
+    ),
+    Case(
+        "api/v1/practice/<uuidstr:game_id>/trump",
+        "POST",
+        "/api/v1/practice/{practice}/trump",
+        everyone(409),
+        body={"suit": "H"},
+        note="trump was turned up",
     ),
     # The description's docs page is for a logged-in member (tests/api/test_docs_page.py);
     # a bearer token logs nobody in, so every caller here is sent to the login page.

@@ -187,6 +187,8 @@ NOT_SHOWN_NOW = {
     "drives/<slug:slug>/start",
     "drives/<slug:slug>/couples/<int:number>/delete",  # before the start only
     "practice/<uuid:game_id>/rob",  # only when the practice game deals you the ace of trumps
+    "practice/<uuid:game_id>/bid",  # auction games only, when it is your turn to bid
+    "practice/<uuid:game_id>/trump",  # auction games only, when you won the bidding
     "drives/<slug:slug>/prizes/cookie-jar",
     "drives/<slug:slug>/prizes/buy-in",
     "drives/<slug:slug>/prizes/ties/<int:tie>/cut",
