@@ -111,7 +111,7 @@ def table_page(request: HttpRequest, game_id: UUID) -> HttpResponse:
         "chart_symbol": symbols[chart_suit],
         "suits": [(s, symbols[s], words.suit_name(s)) for s in "CDHS"],
         "hint": _card(view["hint"]["card"]) | {"why": view["hint"]["why"]}
-        if view["hint"]
+        if view["hint"] and "card" in view["hint"]
         else None,
         "chart_trumps": chart["trumps"][chart_suit],
         "chart_offsuit": [

@@ -16,7 +16,9 @@ def _fits(page: Page) -> None:
     assert wide <= 0, f"the page is {wide}px wider than the screen"
 
 
-@pytest.mark.parametrize("ruleset", ["Cape Breton 45", "Irish 45 with the joker"])
+@pytest.mark.parametrize(
+    "ruleset", ["Cape Breton 45", "Irish 45 with the joker", "Auction 45s to 120"]
+)
 def test_a_whole_game_on_a_phone_by_tapping_legal_cards(phone: Page, ruleset: str) -> None:
     phone.goto("/")
     phone.get_by_test_id("practice-link").click()
@@ -26,7 +28,7 @@ def test_a_whole_game_on_a_phone_by_tapping_legal_cards(phone: Page, ruleset: st
     _fits(phone)
     screenshot(phone, "practice-phone", full_page=True)
     refused_once = keyboard_once = False
-    for _ in range(150):
+    for _ in range(400):
         if phone.get_by_test_id("game-over").count():
             break
         refused = phone.locator("button.hand-card.refused")
@@ -38,6 +40,15 @@ def test_a_whole_game_on_a_phone_by_tapping_legal_cards(phone: Page, ruleset: st
         legal = phone.locator("button.hand-card.legal")
         if phone.get_by_test_id("decline").count():
             phone.get_by_test_id("decline").click()
+        elif phone.get_by_test_id("pass").count():
+            bids = phone.locator("[data-testid^=bid-]")
+            # Bid the lowest now and then (so that you name trump), else pass.
+            (
+                bids.first if bids.count() and not refused_once else phone.get_by_test_id("pass")
+            ).click()
+        elif phone.get_by_test_id("suit-H").count():
+            screenshot(phone, "practice-phone-trump", full_page=True)
+            phone.get_by_test_id("suit-H").click()
         elif not keyboard_once and phone.get_by_test_id("your-turn").count():
             legal.first.focus()
             phone.keyboard.press("Enter")

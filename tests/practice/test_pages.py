@@ -156,3 +156,20 @@ def test_the_couple_page_offers_the_practice_table_while_you_wait(client: Client
     couple = drive.couples.get(number=1)
     html = client.get(f"/c/{couple.token}/").text
     assert 'data-testid="practice-link"' in html and 'href="/practice/"' in html
+
+
+def test_an_auction_game_from_the_page(client: Client) -> None:
+    game = PracticeGame.objects.create(state=table.start("auction-120", seed=4))
+    game_id = str(game.id)
+    state = game.state
+    while table.view(state, game_id)["decision"] != "bid":
+        v = table.view(state, game_id)
+        table.play(state, v["legal"][0]) if v["decision"] == "play" else table.name(state, "H")
+    PracticeGame.objects.filter(pk=game_id).update(state=state)
+    html = client.get(f"/practice/{game_id}/").text
+    assert 'data-testid="pass"' in html and "Trump: not named yet" in html
+    response = client.post(f"/practice/{game_id}/bid", {"bid": "17"}, follow=True)
+    assert [str(m) for m in response.context["messages"]] == ["Bid 15, 20, 25 or 30, or pass."]
+    client.post(f"/practice/{game_id}/bid", {"bid": ""})
+    after = PracticeGame.objects.get(pk=game_id).state
+    assert [0, None] in after["bids"]
