@@ -64,11 +64,14 @@ class PlayState:
 
     ``seat`` is the player to play, ``leader`` the seat that led the current trick,
     ``trick_number`` 0..4, ``played`` the cards of the finished tricks, ``tricks`` the tricks
-    each side (0, 1) has taken, ``dealer`` and (auction) ``bidder`` seats. The simulator keeps
+    each side (0, 1) has taken, ``dealer`` and (auction) ``bidder`` seats; ``partners`` False
+    in individual play (nobody two cards back is a partner). The simulator keeps
     one per hand and updates it in place.
     """
 
-    __slots__ = ("bidder", "dealer", "leader", "played", "seat", "trick_number", "tricks")
+    __slots__ = (
+        "bidder", "dealer", "leader", "partners", "played", "seat", "trick_number", "tricks",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -80,8 +83,10 @@ class PlayState:
         played: set[Card] | None = None,
         tricks: list[int] | None = None,
         bidder: int | None = None,
+        partners: bool = True,
     ) -> None:
         self.seat = seat
+        self.partners = partners
         self.dealer = dealer
         self.leader = (dealer + 1) % 4 if leader is None else leader
         self.trick_number = trick_number
@@ -276,7 +281,7 @@ class HeuristicBot:
         order = ordering(trump, rules)
         if not trick:
             return self._lead(legal, order, state)
-        return self._follow(legal, trick, order)
+        return self._follow(legal, trick, order, state.partners)
 
     @staticmethod
     def _lead(legal: list[Card], order: Ordering, state: PlayState) -> tuple[Card, str]:
@@ -292,7 +297,9 @@ class HeuristicBot:
         return _highest(others, power), "lead_strong"
 
     @staticmethod
-    def _follow(legal: list[Card], trick: Sequence[Card], order: Ordering) -> tuple[Card, str]:
+    def _follow(
+        legal: list[Card], trick: Sequence[Card], order: Ordering, partners: bool = True
+    ) -> tuple[Card, str]:
         power = order.power
         follow = order.follow
         led_suit = follow[trick[0].index]
@@ -303,7 +310,7 @@ class HeuristicBot:
             p = power[trick[i].index]
             if p > best_power and (p >= TRUMP or follow[trick[i].index] is led_suit):
                 best, best_power = i, p
-        if best == n - 2:
+        if partners and best == n - 2:
             return _lowest(legal, power), "partner_winning"  # give him the least
         if best_power >= TRUMP:
             winners = [c for c in legal if power[c.index] > best_power]
