@@ -55,7 +55,7 @@ def test_five_a_trick_and_the_bonus_to_the_taker() -> None:
     score = score_individual(tricks, winners, trump, CB, 3)
     assert score.points == (10, 10, 10)  # seat 2 took one trick: the one with the 5♥
     assert score.bonus_trick == 0 and score.tricks == (2, 2, 1) and score.jink is None
-    no_trump = score_individual(tricks[1:] + [parse_cards("4C 5C 6C")], winners, trump, CB, 3)
+    no_trump = score_individual([*tricks[1:], parse_cards("4C 5C 6C")], winners, trump, CB, 3)
     assert sum(no_trump.points) == 25 and no_trump.bonus_trick is None
 
 
