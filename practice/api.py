@@ -25,7 +25,7 @@ class Body(BaseModel):
 
 class Start(Body):
     ruleset: Literal["cape-breton-45", "irish-45-joker", "auction-120"] = "cape-breton-45"
-    mode: Literal["partners"] = "partners"
+    mode: Literal["partners", "three-handed"] = "partners"
     seed: StrictInt | None = Field(default=None, ge=0, le=2**31 - 1)
 
 

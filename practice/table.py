@@ -24,8 +24,9 @@ from engine.cards import Card, CardError, Suit, ordering
 from engine.deal import Deal, DealError, deal_hand, dealer_discard, name_trump
 from engine.deal import rob as engine_rob
 from engine.game import HandLine, end_of_hand
+from engine.individual import check_individual, end_of_individual_hand, score_individual
 from engine.play import IllegalPlay, check_play, legal_plays, score_hand, trick_winner
-from engine.rules import get_ruleset
+from engine.rules import RulesetError, get_ruleset
 
 __all__ = [
     "MODES", "RULESETS", "SEATS", "TableError", "bid", "name", "play", "rob", "start", "view",
@@ -33,9 +34,11 @@ __all__ = [
 
 #: The rulesets and modes the practice table offers now.
 RULESETS: Final = ("cape-breton-45", "irish-45-joker", "auction-120")
-MODES: Final = ("partners",)
+MODES: Final = ("partners", "three-handed")
 #: Seat 0 is you; the others clockwise from you.
 SEATS: Final = ("you", "left", "partner", "right")
+#: Three-handed: you against Left and Right, each for themselves.
+SEATS_ALONE: Final = ("you", "left", "right")
 SIDES: Final = ("us", "them")
 YOU: Final = 0
 TRICKS: Final = 5
@@ -51,6 +54,19 @@ class TableError(ValueError):
         self.code = code
         self.rule = rule
         self.status = status
+
+
+def _names(game: dict[str, Any]) -> tuple[str, ...]:
+    return SEATS if game.get("players", 4) == 4 else SEATS_ALONE
+
+
+def _players(game: dict[str, Any]) -> int:
+    return int(game.get("players", 4))
+
+
+def _alone(game: dict[str, Any]) -> bool:
+    """Three-handed: each for themselves."""
+    return _players(game) != 4
 
 
 def _bot() -> HeuristicBot:
@@ -80,6 +96,12 @@ def start(ruleset: str, mode: str = "partners", seed: int | None = None) -> dict
         raise TableError(
             "unknown_mode", f"The practice table offers {', '.join(MODES)}; not {mode!r}."
         )
+    players = 4 if mode == "partners" else 3
+    if players != 4:
+        try:
+            check_individual(get_ruleset(ruleset), players)
+        except RulesetError as error:
+            raise TableError(error.code, error.message) from None
     if seed is None:
         seed = random.SystemRandom().randrange(2**31)
     game: dict[str, Any] = {
@@ -87,9 +109,10 @@ def start(ruleset: str, mode: str = "partners", seed: int | None = None) -> dict
         "ruleset": ruleset,
         "mode": mode,
         "seed": seed,
+        "players": players,
         "hand_number": 0,
-        "dealer": random.Random(seed).randrange(4),
-        "totals": [0, 0],
+        "dealer": random.Random(seed).randrange(players),
+        "totals": [0] * (2 if players == 4 else players),
         "hand_scores": [],
         "finished": False,
         "winner": None,
@@ -104,24 +127,29 @@ def start(ruleset: str, mode: str = "partners", seed: int | None = None) -> dict
 def _deal(game: dict[str, Any]) -> None:
     """Deal the next hand (the deal has passed to the left unless this is the first)."""
     if game["hand_number"]:
-        game["dealer"] = (game["dealer"] + 1) % 4
+        game["dealer"] = (game["dealer"] + 1) % _players(game)
     game["hand_number"] += 1
     rules = get_ruleset(game["ruleset"])
-    deal = deal_hand(random.Random(f"{game['seed']}:{game['hand_number']}"), rules, game["dealer"])
+    rng = random.Random(f"{game['seed']}:{game['hand_number']}")
+    deal = deal_hand(rng, rules, game["dealer"], _players(game))
     game["deal"] = _deal_dict(deal)
     game["events"] = []
     for event in deal.log:
         if event.kind == "joker_to_dealer":
-            game["events"].append({"kind": "joker_to_dealer", "seat": SEATS[deal.dealer]})
+            game["events"].append({"kind": "joker_to_dealer", "seat": _names(game)[deal.dealer]})
         elif event.kind == "ace_to_dealer":
             game["events"].append(
-                {"kind": "ace_to_dealer", "seat": SEATS[deal.dealer], "card": str(event.card)}
+                {
+                    "kind": "ace_to_dealer",
+                    "seat": _names(game)[deal.dealer],
+                    "card": str(event.card),
+                }
             )
     game["rob_settled"] = deal.robber is None
     game["phase"] = "bid" if rules.auction else "deal"
     game["bids"] = []
     game["auction"] = None
-    game["leader"] = (game["dealer"] + 1) % 4
+    game["leader"] = (game["dealer"] + 1) % _players(game)
     game["trick"] = []
     game["tricks"] = []
     game["winners"] = []
@@ -152,6 +180,7 @@ def _deal_of(game: dict[str, Any]) -> Deal:
         owed=d["owed"],
         robber=d["robber"],
         robbed=d["robbed"],
+        players=len(d["hands"]),
     )
 
 
@@ -180,7 +209,7 @@ def _bid(game: dict[str, Any], auction: Auction, seat: int, amount: int | None) 
 
 
 def _to_play(game: dict[str, Any]) -> int:
-    return int((game["leader"] + len(game["trick"])) % 4)
+    return int((game["leader"] + len(game["trick"])) % _players(game))
 
 
 def _pending(game: dict[str, Any]) -> str | None:
@@ -210,6 +239,7 @@ def _state(game: dict[str, Any], seat: int) -> PlayState:
         trick_number=len(game["tricks"]),
         played=played,
         tricks=tricks,
+        partners=not _alone(game),
     )
 
 
@@ -244,7 +274,7 @@ def _advance(game: dict[str, Any]) -> None:
                     return
                 card = bot.choose_discard(deal.hands[deal.dealer], trump, rules)
                 game["deal"] = _deal_dict(dealer_discard(deal, card))
-                game["events"].append({"kind": "discard", "seat": SEATS[deal.dealer]})
+                game["events"].append({"kind": "discard", "seat": _names(game)[deal.dealer]})
                 continue
             if not game["rob_settled"]:
                 robber = deal.robber
@@ -255,7 +285,7 @@ def _advance(game: dict[str, Any]) -> None:
                 if discard is not None:
                     game["deal"] = _deal_dict(engine_rob(deal, robber, discard))
                     game["events"].append(
-                        {"kind": "rob", "seat": SEATS[robber], "card": str(deal.turn_up)}
+                        {"kind": "rob", "seat": _names(game)[robber], "card": str(deal.turn_up)}
                     )
                 game["rob_settled"] = True
                 continue
@@ -278,10 +308,10 @@ def _put(game: dict[str, Any], seat: int, card: Card, why: str | None) -> None:
     hands = game["deal"]["hands"]
     hands[seat] = [c for c in hands[seat] if c != str(card)]
     game["trick"].append({"seat": seat, "card": str(card), "why": why})
-    if len(game["trick"]) < 4:
+    if len(game["trick"]) < _players(game):
         return
     cards = [Card.parse(p["card"]) for p in game["trick"]]
-    winner = (game["leader"] + trick_winner(cards, _trump(game), rules)) % 4
+    winner = (game["leader"] + trick_winner(cards, _trump(game), rules)) % _players(game)
     game["last_trick"] = {"cards": game["trick"], "winner": winner}
     game["tricks"].append(_texts(cards))
     game["winners"].append(winner)
@@ -291,7 +321,45 @@ def _put(game: dict[str, Any], seat: int, card: Card, why: str | None) -> None:
         _end_hand(game)
 
 
+def _bonus(game: dict[str, Any], tricks: list[tuple[Card, ...]], bonus_trick: int | None) -> Any:
+    if bonus_trick is None:
+        return None
+    order = ordering(_trump(game), get_ruleset(game["ruleset"]))
+    best = max(tricks[bonus_trick], key=lambda c: order.power[c.index])
+    return {"trick": bonus_trick + 1, "card": str(best),
+            "seat": _names(game)[game["winners"][bonus_trick]]}  # fmt: skip
+
+
+def _end_alone(game: dict[str, Any]) -> None:
+    """Three-handed: each for themselves (``engine.individual``)."""
+    rules = get_ruleset(game["ruleset"])
+    names = _names(game)
+    tricks = [_cards(t) for t in game["tricks"]]
+    score = score_individual(tricks, game["winners"], _trump(game), rules, _players(game))
+    totals, winner = end_of_individual_hand(game["totals"], score, rules, game["dealer"])
+    game["hand_scores"].append(
+        {
+            "hand": game["hand_number"],
+            "dealer": names[game["dealer"]],
+            "trump": game["deal"]["trump"],
+            "points": dict(zip(names, score.points, strict=True)),
+            "tricks": dict(zip(names, score.tricks, strict=True)),
+            "bonus": _bonus(game, tricks, score.bonus_trick),
+            "jink": None if score.jink is None else names[score.jink],
+        }
+    )
+    game["totals"] = list(totals)
+    if winner is not None:
+        game["finished"] = True
+        game["winner"] = names[winner]
+        return
+    _deal(game)
+
+
 def _end_hand(game: dict[str, Any]) -> None:
+    if _alone(game):
+        _end_alone(game)
+        return
     rules = get_ruleset(game["ruleset"])
     trump = _trump(game)
     tricks = [_cards(t) for t in game["tricks"]]
@@ -307,23 +375,22 @@ def _end_hand(game: dict[str, Any]) -> None:
         points = auction_hand_points(score.points, bidder, auction["bid"], before, rules)
         line = HandLine(points, dealer=game["dealer"] % 2, bidder=bidder, bid=auction["bid"])
     totals, winner = end_of_hand((game["totals"][0], game["totals"][1]), line, rules)
-    bonus = None
-    if score.bonus_trick is not None:
-        order = ordering(trump, rules)
-        best = max(tricks[score.bonus_trick], key=lambda c: order.power[c.index])
-        bonus = {"trick": score.bonus_trick + 1, "card": str(best),
-                 "seat": SEATS[game["winners"][score.bonus_trick]]}  # fmt: skip
+    bonus = _bonus(game, tricks, score.bonus_trick)
     game["hand_scores"].append(
         {
             "hand": game["hand_number"],
-            "dealer": SEATS[game["dealer"]],
+            "dealer": _names(game)[game["dealer"]],
             "trump": trump.value,
             "us": points[0],
             "them": points[1],
             "taken": {"us": score.points[0], "them": score.points[1]},
             "bid": None
             if auction is None
-            else {"seat": SEATS[auction["seat"]], "bid": auction["bid"], "how": auction["how"]},
+            else {
+                "seat": _names(game)[auction["seat"]],
+                "bid": auction["bid"],
+                "how": auction["how"],
+            },
             "tricks": {"us": score.tricks[0], "them": score.tricks[1]},
             "bonus": bonus,
             "jink": None if score.jink is None else SIDES[score.jink],
@@ -419,7 +486,7 @@ def name(game: dict[str, Any], text: str) -> None:
 
 def _name(game: dict[str, Any], seat: int, suit: Suit) -> None:
     game["deal"] = _deal_dict(name_trump(_deal_of(game), seat, suit))
-    game["events"].append({"kind": "trump_named", "seat": SEATS[seat], "suit": suit.value})
+    game["events"].append({"kind": "trump_named", "seat": _names(game)[seat], "suit": suit.value})
     game["leader"] = seat
     game["phase"] = "play"
 
@@ -455,10 +522,10 @@ def _side(seat: int) -> str:
     return SIDES[seat % 2]
 
 
-def _play_view(entry: dict[str, Any]) -> dict[str, Any]:
+def _play_view(entry: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
     why = entry.get("why")
     return {
-        "seat": SEATS[entry["seat"]],
+        "seat": names[entry["seat"]],
         "card": entry["card"],
         "why": REASONS.get(why) if why else None,
     }
@@ -503,9 +570,11 @@ def view(game: dict[str, Any], game_id: str) -> dict[str, Any]:
     actions = {"play": ["play"], "rob": ["rob"], "discard": ["rob"], "bid": ["bid"],
                "trump": ["trump"], None: []}[pending]  # fmt: skip
     auction_won = game.get("auction")
-    tricks_taken = {"us": 0, "them": 0}
+    names = _names(game)
+    alone = _alone(game)
+    tricks_taken = dict.fromkeys(names if alone else SIDES, 0)
     for winner in game["winners"]:
-        tricks_taken[_side(winner)] += 1
+        tricks_taken[names[winner] if alone else _side(winner)] += 1
     last = game["last_trick"]
     return {
         "id": game_id,
@@ -513,25 +582,27 @@ def view(game: dict[str, Any], game_id: str) -> dict[str, Any]:
         "mode": game["mode"],
         "target": rules.target,
         "seats": [
-            {"seat": name, "name": name.capitalize(), "side": _side(i)}
-            for i, name in enumerate(SEATS)
+            {"seat": name, "name": name.capitalize(), "side": None if alone else _side(i)}
+            for i, name in enumerate(names)
         ],
         "hand_number": game["hand_number"],
-        "dealer": SEATS[game["dealer"]],
+        "dealer": _names(game)[game["dealer"]],
         "turned": d["turn_up"],
         "trump": trump.value if trump else None,
-        "bids": [{"seat": SEATS[seat], "bid": amount} for seat, amount in game.get("bids", [])],
+        "bids": [
+            {"seat": _names(game)[seat], "bid": amount} for seat, amount in game.get("bids", [])
+        ],
         "legal_bids": legal_bids,
         "auction": None
         if not auction_won
         else {
-            "seat": SEATS[auction_won["seat"]],
+            "seat": _names(game)[auction_won["seat"]],
             "bid": auction_won["bid"],
             "how": auction_won["how"],
         },
         "hand": _texts(hand),
-        "trick": [_play_view(p) for p in game["trick"]],
-        "to_play": SEATS[_to_play(game)] if pending == "play" else None,
+        "trick": [_play_view(p, _names(game)) for p in game["trick"]],
+        "to_play": _names(game)[_to_play(game)] if pending == "play" else None,
         "legal": _texts(legal),
         "refused": refused,
         "keep_back": keep_back,
@@ -542,10 +613,13 @@ def view(game: dict[str, Any], game_id: str) -> dict[str, Any]:
         "events": game["events"],
         "last_trick": None
         if last is None
-        else {"cards": [_play_view(p) for p in last["cards"]], "winner": SEATS[last["winner"]]},
+        else {
+            "cards": [_play_view(p, _names(game)) for p in last["cards"]],
+            "winner": _names(game)[last["winner"]],
+        },
         "tricks_taken": tricks_taken,
         "hand_scores": game["hand_scores"],
-        "scores": {"us": game["totals"][0], "them": game["totals"][1]},
+        "scores": dict(zip(names if alone else SIDES, game["totals"], strict=True)),
         "finished": game["finished"],
         "winner": game["winner"],
         "hint": hint,

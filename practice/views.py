@@ -41,23 +41,30 @@ def _current(request: HttpRequest) -> Any:
 def start(request: HttpRequest) -> HttpResponse:
     """GET: choose a game (and find the one this browser was playing). POST: start it."""
     error = None
+    status = 200
     if request.method == "POST":
         ruleset = request.POST.get("ruleset", "cape-breton-45")
+        mode = request.POST.get("mode", "partners")
         try:
-            game = services.game_start(request, ruleset, "partners")
+            game = services.game_start(request, ruleset, mode)
         except ServiceError as refused:
             error = refused.message
+            status = refused.status
         else:
             request.session[SESSION_KEY] = str(game.id)
             return redirect("practice:table", game_id=game.id)
     current = _current(request)
     context = {
         "rulesets": [(key, RULESET_NAMES[key]) for key in table.RULESETS],
+        "modes": [
+            ("partners", _("Partners: you and a computer partner against two")),
+            ("three-handed", _("Three-handed: you against two, each for themselves")),
+        ],
         "current": current,
         "current_view": services.game_view(current) if current else None,
         "error": error,
     }
-    return render(request, "practice/start.html", context, status=429 if error else 200)
+    return render(request, "practice/start.html", context, status=status)
 
 
 def _card(text: str) -> dict[str, Any]:
@@ -71,6 +78,19 @@ def _plays(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         entry | {"c": _card(entry["card"]), "name": _(entry["seat"].capitalize())}
         for entry in entries
     ]
+
+
+def _hand_row(hand: dict[str, Any], columns: list[str]) -> dict[str, Any]:
+    """One line of the hands' table: the points of each column (sides, or seats
+    three-handed), the bonus card as printed, the bid."""
+    points = hand.get("points") or {key: hand[key] for key in columns}
+    bonus = hand["bonus"]
+    return {
+        "hand": hand["hand"],
+        "points": [points[key] for key in columns],
+        "bonus": None if bonus is None else bonus | {"pretty": _card(bonus["card"])["pretty"]},
+        "bid": hand.get("bid"),
+    }
 
 
 @require_GET
@@ -123,12 +143,11 @@ def table_page(request: HttpRequest, game_id: UUID) -> HttpResponse:
             e | {"pretty": _card(e["card"])["pretty"]} if e.get("card") else e
             for e in view["events"]
         ],
-        "hand_scores": [
-            h | {"bonus": h["bonus"] | {"pretty": _card(h["bonus"]["card"])["pretty"]}}
-            if h["bonus"]
-            else h
-            for h in view["hand_scores"]
-        ],
+        "score_rows": [(_(k.capitalize()), v, k) for k, v in view["scores"].items()],
+        "hand_rows": [_hand_row(h, list(view["scores"])) for h in view["hand_scores"]],
+        "won": view["winner"] in ("us", "you"),
+        "winner_name": _((view["winner"] or "").capitalize()),
+        "alone": view["mode"] == "three-handed",
     }
     return render(request, "practice/table.html", context)
 

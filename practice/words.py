@@ -25,6 +25,7 @@ REFUSALS: Final = {
     "bid_too_low": _("Your bid must beat the highest bid so far."),
     "dealer_cannot_hold": _("The dealer may not hold here: bid more, or pass."),
     "bad_suit": _("Name a suit: clubs, diamonds, hearts or spades."),
+    "no_individual_play": _("Auction is played by four, in two partnerships."),
     "unknown_ruleset": _("The practice table does not offer that game."),
     "unknown_mode": _("The practice table does not offer that way of playing."),
 }

@@ -17,12 +17,22 @@ def _fits(page: Page) -> None:
 
 
 @pytest.mark.parametrize(
-    "ruleset", ["Cape Breton 45", "Irish 45 with the joker", "Auction 45s to 120"]
+    ("ruleset", "mode"),
+    [
+        ("Cape Breton 45", "Partners"),
+        ("Irish 45 with the joker", "Partners"),
+        ("Auction 45s to 120", "Partners"),
+        ("Cape Breton 45", "Three-handed"),
+        ("Irish 45 with the joker", "Three-handed"),
+    ],
 )
-def test_a_whole_game_on_a_phone_by_tapping_legal_cards(phone: Page, ruleset: str) -> None:
+def test_a_whole_game_on_a_phone_by_tapping_legal_cards(
+    phone: Page, ruleset: str, mode: str
+) -> None:
     phone.goto("/")
     phone.get_by_test_id("practice-link").click()
     phone.get_by_label(ruleset).check()
+    phone.get_by_label(mode).check()
     phone.get_by_test_id("start").click()
     expect(phone.get_by_role("heading", name="Rules in one page")).to_be_visible()
     _fits(phone)
@@ -59,8 +69,12 @@ def test_a_whole_game_on_a_phone_by_tapping_legal_cards(phone: Page, ruleset: st
     over = phone.get_by_test_id("game-over")
     expect(over).to_be_visible()
     expect(over).to_contain_text("won")
+    if mode == "Three-handed":
+        expect(phone.get_by_test_id("score-left")).to_be_visible()
+        screenshot(phone, "practice-phone-three-handed", full_page=True)
     _fits(phone)
-    screenshot(phone, "practice-phone-over", full_page=True)
+    if mode == "Partners":
+        screenshot(phone, "practice-phone-over", full_page=True)
     # The browser finds its game again from the start page.
     phone.goto("/practice/")
     expect(phone.get_by_test_id("start")).to_be_visible()

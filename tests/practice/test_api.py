@@ -143,7 +143,9 @@ def test_robbing_when_not_entitled_is_409(client: Client) -> None:
 def test_rulesets_and_modes_not_offered_are_refused(client: Client) -> None:
     response = _post(client, API, {"ruleset": "no-such-game"})
     assert response.status_code == 422
-    response = _post(client, API, {"ruleset": "cape-breton-45", "mode": "three-handed"})
+    response = _post(client, API, {"ruleset": "auction-120", "mode": "three-handed"})
+    assert (response.status_code, response.json()["code"]) == (422, "no_individual_play")
+    response = _post(client, API, {"ruleset": "cape-breton-45", "mode": "five-handed"})
     assert response.status_code == 422
 
 
@@ -220,3 +222,25 @@ def test_bids_and_trump_are_judged_by_the_engine(client: Client) -> None:
     response = _post(client, url + "/trump", {"suit": "H"})
     assert (response.status_code, response.json()["code"]) == (409, "not_now")
     assert client.get(url).json() == state
+
+
+@pytest.mark.parametrize("ruleset", ["cape-breton-45", "irish-45-joker"])
+def test_a_whole_three_handed_game_through_the_api(client: Client, ruleset: str) -> None:
+    state = _start(client, ruleset=ruleset, mode="three-handed", seed=21)
+    assert [s["seat"] for s in state["seats"]] == ["you", "left", "right"]
+    assert all(s["side"] is None for s in state["seats"])
+    assert set(state["scores"]) == {"you", "left", "right"}
+    for _ in range(300):
+        if state["finished"]:
+            break
+        assert len(state["trick"]) < 3
+        state = _decide(client, state)
+    assert state["finished"] and state["winner"] in ("you", "left", "right")
+    totals = {
+        seat: sum(h["points"][seat] for h in state["hand_scores"]) for seat in state["scores"]
+    }
+    assert totals == state["scores"]
+    assert all(sum(h["points"].values()) in (25, 30) for h in state["hand_scores"])
+    winner = state["winner"]
+    assert state["scores"][winner] == max(state["scores"].values())
+    assert state["scores"][winner] >= 45 or state["hand_scores"][-1]["jink"] == winner

@@ -32,8 +32,7 @@ def _first_choice(game: dict[str, Any]) -> None:
 @pytest.mark.parametrize("ruleset", table.RULESETS)
 @pytest.mark.parametrize("seed", range(12))
 def test_whole_games_follow_the_engine(ruleset: str, seed: int) -> None:
-    """Every card played (yours and the bots') was legal when played, every trick went to the
-    engine's winner, every hand scored as the engine scores it, and the game ended."""
+    """Whole games end with a winner, the totals being the sum of the hands."""
     rules = get_ruleset(ruleset)
     game = table.start(ruleset, seed=seed)
     hands_checked = 0
@@ -168,9 +167,12 @@ def test_rulesets_and_modes_not_offered() -> None:
     with pytest.raises(table.TableError) as auction:
         table.start("auction-90")
     assert auction.value.code == "unknown_ruleset"
-    with pytest.raises(table.TableError) as three:
-        table.start("cape-breton-45", "three-handed")
-    assert three.value.code == "unknown_mode"
+    with pytest.raises(table.TableError) as five:
+        table.start("cape-breton-45", "five-handed")
+    assert five.value.code == "unknown_mode"
+    with pytest.raises(table.TableError) as auction:
+        table.start("auction-120", "three-handed")
+    assert auction.value.code == "no_individual_play"
 
 
 def test_score_hand_is_what_the_table_records() -> None:
@@ -215,3 +217,44 @@ def test_the_auction_goes_round_the_engine() -> None:
         table.name(game, "S")
         named = table.view(game, "x")
         assert named["trump"] == "S" and named["to_play"] == "you" and named["trick"] == []
+
+
+@pytest.mark.parametrize("ruleset", ["cape-breton-45", "irish-45-joker"])
+@pytest.mark.parametrize("seed", range(10))
+def test_three_handed_games_follow_the_engine(ruleset: str, seed: int) -> None:
+    """Three-handed: three cards a trick, each trick to the engine's winner, each hand scored
+    by engine.individual, the first to 45 (or a jink, in Irish 45) wins."""
+    rules = get_ruleset(ruleset)
+    game = table.start(ruleset, "three-handed", seed=seed)
+    while not game["finished"]:
+        hands = [[Card.parse(c) for c in h] for h in game["deal"]["hands"]]
+        leader, trick_before = game["leader"], [Card.parse(p["card"]) for p in game["trick"]]
+        done = len(game["tricks"])
+        hand_number = game["hand_number"]
+        _first_choice(game)
+        game = json.loads(json.dumps(game))
+        if (game["hand_number"] == hand_number and len(game["tricks"]) > done) or (
+            game["hand_number"] > hand_number or game["finished"]
+        ):
+            last = game["last_trick"]
+            cards = [Card.parse(p["card"]) for p in last["cards"]]
+            assert len(cards) == 3 and cards[: len(trick_before)] == trick_before
+            trump = (
+                Suit.parse(game["hand_scores"][-1]["trump"])
+                if (game["hand_number"] > hand_number or game["finished"])
+                else Suit.parse(game["deal"]["trump"])
+            )
+            for i, card in enumerate(cards):
+                seat = (leader + i) % 3
+                if card in hands[seat]:
+                    check_play(card, hands[seat], cards[:i], trump, rules)
+            assert last["winner"] == (leader + trick_winner(cards, trump, rules)) % 3
+    totals = [0, 0, 0]
+    for line in game["hand_scores"]:
+        for i, seat in enumerate(("you", "left", "right")):
+            totals[i] += line["points"][seat]
+    assert totals == game["totals"]
+    best = max(totals)
+    winner = ("you", "left", "right").index(game["winner"])
+    assert totals[winner] == best
+    assert best >= rules.target or game["hand_scores"][-1]["jink"] == game["winner"]
