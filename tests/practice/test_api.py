@@ -244,3 +244,11 @@ def test_a_whole_three_handed_game_through_the_api(client: Client, ruleset: str)
     winner = state["winner"]
     assert state["scores"][winner] == max(state["scores"].values())
     assert state["scores"][winner] >= 45 or state["hand_scores"][-1]["jink"] == winner
+
+
+def test_the_description_offers_what_the_table_plays(client: Client) -> None:
+    from practice import table
+
+    schema = client.get("/api/v1/openapi.json").json()["components"]["schemas"]["Start"]
+    assert schema["properties"]["ruleset"]["enum"] == list(table.RULESETS)
+    assert schema["properties"]["mode"]["enum"] == list(table.MODES)
