@@ -32,6 +32,7 @@ urlpatterns = [
     path("admin/login/", login.admin_login),
     path("admin/", admin.site.urls),
     path("api/v1/", include("scoring.api.urls")),
+    path("practice/", include("practice.urls")),
     path("", include("drives.urls")),
     path("", include("scoring.pages.urls")),
 ]

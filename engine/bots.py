@@ -35,6 +35,7 @@ from engine.rules import Ruleset
 
 __all__ = [
     "BOTS",
+    "REASONS",
     "Bot",
     "BotError",
     "BotName",
@@ -63,11 +64,14 @@ class PlayState:
 
     ``seat`` is the player to play, ``leader`` the seat that led the current trick,
     ``trick_number`` 0..4, ``played`` the cards of the finished tricks, ``tricks`` the tricks
-    each side (0, 1) has taken, ``dealer`` and (auction) ``bidder`` seats. The simulator keeps
+    each side (0, 1) has taken, ``dealer`` and (auction) ``bidder`` seats; ``partners`` False
+    in individual play (nobody two cards back is a partner). The simulator keeps
     one per hand and updates it in place.
     """
 
-    __slots__ = ("bidder", "dealer", "leader", "played", "seat", "trick_number", "tricks")
+    __slots__ = (
+        "bidder", "dealer", "leader", "partners", "played", "seat", "trick_number", "tricks",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -79,8 +83,10 @@ class PlayState:
         played: set[Card] | None = None,
         tricks: list[int] | None = None,
         bidder: int | None = None,
+        partners: bool = True,
     ) -> None:
         self.seat = seat
+        self.partners = partners
         self.dealer = dealer
         self.leader = (dealer + 1) % 4 if leader is None else leader
         self.trick_number = trick_number
@@ -224,9 +230,25 @@ def _highest(cards: Sequence[Card], power: Sequence[int]) -> Card:
     return best
 
 
+#: Why :class:`HeuristicBot` chose a card (:meth:`HeuristicBot.decide`): each rule of thumb's
+#: code, with the reason in words ("it …", to follow "Why did Left play the 9♣? ").
+REASONS: Final[dict[str, str]] = {
+    "only_card": "it was the only card it was allowed to play",
+    "lead_trumps": "it held several trumps and led its best one, to draw the others' trumps",
+    "lead_boss": "its trump was the best one still out, so it led it to draw the others' trumps",
+    "lead_strong": "it led its strongest card outside trumps",
+    "partner_winning": "its partner was already winning the trick, so it gave its lowest card",
+    "cannot_win": "it could not take the trick, so it threw its lowest card",
+    "keep_back": "only a top trump would have taken the trick and it may keep that back "
+    "(a lower trump was led), so it threw a low card instead",
+    "win_cheaply": "it took the trick with the cheapest card that beats the others",
+}
+
+
 class HeuristicBot:
     """A sensible new player (see the module docstring). Its rules of thumb are deterministic
-    (equal cards: the first in hand order); ``rng`` is taken so that both bots are built alike."""
+    (equal cards: the first in hand order); ``rng`` is taken so that both bots are built alike.
+    :meth:`decide` also says which rule of thumb chose the card (a code of :data:`REASONS`)."""
 
     __slots__ = ("rng",)
 
@@ -241,29 +263,43 @@ class HeuristicBot:
         rules: Ruleset,
         state: PlayState,
     ) -> Card:
+        return self.decide(hand, trick, trump, rules, state)[0]
+
+    def decide(
+        self,
+        hand: Sequence[Card],
+        trick: Sequence[Card],
+        trump: Suit,
+        rules: Ruleset,
+        state: PlayState,
+    ) -> tuple[Card, str]:
+        """The card :meth:`choose_card` plays, and the code (:data:`REASONS`) of the rule of
+        thumb that chose it."""
         legal = legal_plays(hand, trick, trump, rules)
         if len(legal) == 1:
-            return legal[0]
+            return legal[0], "only_card"
         order = ordering(trump, rules)
         if not trick:
             return self._lead(legal, order, state)
-        return self._follow(legal, trick, order)
+        return self._follow(legal, trick, order, state.partners)
 
     @staticmethod
-    def _lead(legal: list[Card], order: Ordering, state: PlayState) -> Card:
+    def _lead(legal: list[Card], order: Ordering, state: PlayState) -> tuple[Card, str]:
         power = order.power
         trumps = [c for c in legal if power[c.index] >= TRUMP]
         if len(trumps) >= 2:
-            return _highest(trumps, power)
+            return _highest(trumps, power), "lead_trumps"
         others = [c for c in legal if power[c.index] < TRUMP]
         if not others:
-            return _highest(trumps, power)
+            return _highest(trumps, power), "only_card"  # unreachable: one card left
         if trumps and _is_boss(trumps[0], order, state.played, legal):
-            return trumps[0]  # the best trump left: draw the others' trumps
-        return _highest(others, power)
+            return trumps[0], "lead_boss"  # the best trump left: draw the others' trumps
+        return _highest(others, power), "lead_strong"
 
     @staticmethod
-    def _follow(legal: list[Card], trick: Sequence[Card], order: Ordering) -> Card:
+    def _follow(
+        legal: list[Card], trick: Sequence[Card], order: Ordering, partners: bool = True
+    ) -> tuple[Card, str]:
         power = order.power
         follow = order.follow
         led_suit = follow[trick[0].index]
@@ -274,8 +310,8 @@ class HeuristicBot:
             p = power[trick[i].index]
             if p > best_power and (p >= TRUMP or follow[trick[i].index] is led_suit):
                 best, best_power = i, p
-        if best == n - 2:
-            return _lowest(legal, power)  # partner is winning: give him the least
+        if partners and best == n - 2:
+            return _lowest(legal, power), "partner_winning"  # give him the least
         if best_power >= TRUMP:
             winners = [c for c in legal if power[c.index] > best_power]
         else:
@@ -286,15 +322,15 @@ class HeuristicBot:
                 or (follow[c.index] is led_suit and power[c.index] > best_power)
             ]
         if not winners:
-            return _lowest(legal, power)
+            return _lowest(legal, power), "cannot_win"
         cheapest = _lowest(winners, power)
         if n < 3 and led_suit is order.trump and cheapest in order.top:
             # A trump was led and only a top trump would take it: while the trick can still be
             # beaten after us, keep it back (reneging) if a non-trump may be played instead.
             spare = [c for c in legal if power[c.index] < TRUMP]
             if spare:
-                return _lowest(spare, power)
-        return cheapest
+                return _lowest(spare, power), "keep_back"
+        return cheapest, "win_cheaply"
 
     def choose_discard(self, hand: Sequence[Card], trump: Suit, rules: Ruleset) -> Card:
         return _lowest(hand, ordering(trump, rules).power)

@@ -113,11 +113,12 @@ class Deal:
     robber: int | None = None
     robbed: bool = False
     log: tuple[DealEvent, ...] = ()
+    players: int = SEATS
 
     @property
     def first_to_play(self) -> int:
         """The seat left of the dealer (outside auction, he leads the first trick)."""
-        return left_of(self.dealer)
+        return (self.dealer + 1) % self.players
 
     @property
     def ready(self) -> bool:
@@ -125,21 +126,36 @@ class Deal:
         return self.trump is not None and self.owed == 0
 
     def hand(self, seat: int) -> tuple[Card, ...]:
-        _check_seat(seat)
+        _check_seat(seat, players=self.players)
         return self.hands[seat]
 
 
-def _check_seat(seat: int, what: str = "seat") -> None:
-    if not isinstance(seat, int) or not 0 <= seat < SEATS:
-        raise DealError(f"bad_{what}", f"A {what} is 0, 1, 2 or 3, not {seat!r}.")
+#: How many may play each for themselves (``engine.individual``): a pack of 52 deals 2 to 6.
+PLAYERS: Final = range(2, 7)
 
 
-def deal_hand(rng: random.Random, rules: Ruleset, dealer: int) -> Deal:
-    """Shuffle the pack of ``rules`` with ``rng`` and deal it (see :func:`deal_from_pack`)."""
-    _check_seat(dealer, "dealer")
+def _check_seat(seat: int, what: str = "seat", players: int = SEATS) -> None:
+    if not isinstance(seat, int) or not 0 <= seat < players:
+        raise DealError(f"bad_{what}", f"A {what} is 0 to {players - 1}, not {seat!r}.")
+
+
+def _check_players(players: int, rules: Ruleset) -> None:
+    if players == SEATS:
+        return
+    if not isinstance(players, int) or players not in PLAYERS:
+        raise DealError("bad_players", f"2 to 6 may play, not {players!r}.")
+    if rules.auction:
+        raise DealError("auction_needs_four", "Auction is played by four, in two partnerships.")
+
+
+def deal_hand(rng: random.Random, rules: Ruleset, dealer: int, players: int = SEATS) -> Deal:
+    """Shuffle the pack of ``rules`` with ``rng`` and deal it (see :func:`deal_from_pack`);
+    ``players`` 2 to 6 for individual play (``engine.individual``), 4 by default."""
+    _check_players(players, rules)
+    _check_seat(dealer, "dealer", players)
     pack = full_pack(joker=rules.joker)
     rng.shuffle(pack)
-    return _deal(pack, rules, dealer)
+    return _deal(pack, rules, dealer, players)
 
 
 def deal_from_pack(pack: Sequence[Card], rules: Ruleset, dealer: int) -> Deal:
@@ -159,12 +175,12 @@ def deal_from_pack(pack: Sequence[Card], rules: Ruleset, dealer: int) -> Deal:
     return _deal(pack, rules, dealer)
 
 
-def _deal(pack: Sequence[Card], rules: Ruleset, dealer: int) -> Deal:
-    hands: list[list[Card]] = [[] for _ in range(SEATS)]
+def _deal(pack: Sequence[Card], rules: Ruleset, dealer: int, players: int = SEATS) -> Deal:
+    hands: list[list[Card]] = [[] for _ in range(players)]
     pos = 0
     for size in _PACKETS:
-        for i in range(1, SEATS + 1):
-            hands[(dealer + i) % SEATS].extend(pack[pos : pos + size])
+        for i in range(1, players + 1):
+            hands[(dealer + i) % players].extend(pack[pos : pos + size])
             pos += size
     log: list[DealEvent] = []
     if rules.auction:
@@ -174,6 +190,7 @@ def _deal(pack: Sequence[Card], rules: Ruleset, dealer: int) -> Deal:
             turn_up=None,
             trump=None,
             stock=tuple(pack[pos:]),
+            players=players,
         )
     owed = 0
     turn_up = pack[pos]
@@ -194,7 +211,7 @@ def _deal(pack: Sequence[Card], rules: Ruleset, dealer: int) -> Deal:
         owed += 1
     else:
         ace = ace_of_trumps(trump)
-        for seat in range(SEATS):
+        for seat in range(players):
             if ace in hands[seat]:
                 robber = seat
     return Deal(
@@ -206,6 +223,7 @@ def _deal(pack: Sequence[Card], rules: Ruleset, dealer: int) -> Deal:
         owed=owed,
         robber=robber,
         log=tuple(log),
+        players=players,
     )
 
 
@@ -245,7 +263,7 @@ def rob(deal: Deal, seat: int, discard: Card) -> Deal:
     of his hand). Must be done before that seat plays its first card (the caller's to enforce).
     Codes: ``bad_seat``, ``no_turn_up`` (auction), ``not_entitled_to_rob``, ``already_robbed``,
     ``discard_not_in_hand``."""
-    _check_seat(seat)
+    _check_seat(seat, players=deal.players)
     if deal.turn_up is None:
         raise DealError("no_turn_up", "No card was turned up: there is nothing to rob.")
     if deal.robbed:

@@ -20,6 +20,7 @@ __all__ = [
     "TRICK_POINTS",
     "HandScore",
     "IllegalPlay",
+    "bonus_trick_of",
     "check_play",
     "legal_plays",
     "score_hand",
@@ -142,6 +143,27 @@ def _earns_bonus(best: Card, trump: Suit, top: frozenset[Card], rules: Ruleset) 
     return True
 
 
+def bonus_trick_of(
+    tricks: Sequence[Sequence[Card]], trump: Suit, rules: Ruleset
+) -> tuple[int | None, Card | None]:
+    """(the index of the trick that earns the bonus under ``rules.bonus``, or None; the best
+    trump played in the hand, or None when no trump was played)."""
+    power = ordering(trump, rules).power
+    best_power = 0
+    best_trick: int | None = None
+    best_card: Card | None = None
+    for i, trick in enumerate(tricks):
+        for card in trick:
+            p = power[card.index]
+            if p >= 100 and p > best_power:
+                best_power, best_trick, best_card = p, i, card
+    if best_card is not None and not _earns_bonus(
+        best_card, trump, ordering(trump, rules).top, rules
+    ):
+        return None, best_card
+    return best_trick, best_card
+
+
 def score_hand(
     tricks: Sequence[Sequence[Card]], winners: Sequence[int], trump: Suit, rules: Ruleset
 ) -> HandScore:
@@ -154,19 +176,7 @@ def score_hand(
     """
     if len(tricks) != len(winners):
         raise IllegalPlay("bad_hand", "Every trick needs the side that took it.")
-    order = ordering(trump, rules)
-    power = order.power
-    best_power = 0
-    best_trick: int | None = None
-    best_card: Card | None = None
-    for i, trick in enumerate(tricks):
-        for card in trick:
-            p = power[card.index]
-            if p >= 100 and p > best_power:
-                best_power, best_trick, best_card = p, i, card
-    bonus_trick = best_trick
-    if best_card is not None and not _earns_bonus(best_card, trump, order.top, rules):
-        bonus_trick = None
+    bonus_trick, best_card = bonus_trick_of(tricks, trump, rules)
     taken = [0, 0]
     points = [0, 0]
     for i, side in enumerate(winners):

@@ -40,6 +40,9 @@ INSTALLED_APPS = [
     "ninja",
     "drives",
     "scoring",
+    "practice",
+    # the site's wiring: the practice table's endpoints join the API (config/apps.py)
+    "config.apps.SiteConfig",
 ]
 
 MIDDLEWARE = [

@@ -247,6 +247,10 @@ PATH_PARAMETERS: dict[str, dict[str, Any]] = {
     "number": {"description": "The couple's number.", "schema": NUMBER},
     "tie": {"description": "The tie's id (from GET …/prizes/ties).", "schema": NUMBER},
     "pk": {"description": "The document's id (from POST …/documents).", "schema": NUMBER},
+    "game_id": {
+        "description": "The practice game's id (from POST /practice).",
+        "schema": {"type": "string", "format": "uuid"},
+    },
 }
 SECURITY = {
     "BearerToken": "An organizer's or scorer's API token (manage.py apitoken), a table's token "

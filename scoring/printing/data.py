@@ -16,7 +16,7 @@ from typing import Any
 from django.utils import translation
 
 from drives.models import AuditEntry, Couple, Drive, Table
-from engine.cards import SUITS, offsuit_order, trump_order
+from engine.chart import ranking_chart
 from engine.rules import Ruleset, RulesetError, get_ruleset
 from scoring.prizes.selectors import prize_table, ties_list
 from scoring.selectors import (
@@ -39,19 +39,7 @@ def _ruleset(drive: Drive) -> Ruleset:
 
 def ranking_data(rules: Ruleset) -> dict[str, Any]:
     """The card ranking of a ruleset, strongest first, as printed card names (``A♥``)."""
-    trumps = {s.value: [c.pretty for c in trump_order(s, rules)] for s in SUITS}
-    offsuit = {}
-    for suit in SUITS:
-        other = next(t for t in SUITS if t is not suit)
-        offsuit[suit.value] = [c.pretty for c in offsuit_order(suit, other, rules)]
-    return {
-        "name": rules.name,
-        "joker": rules.joker,
-        "offsuit_aces_high": rules.offsuit_aces_high,
-        "target": rules.target,
-        "trumps": trumps,
-        "offsuit": offsuit,
-    }
+    return ranking_chart(rules)
 
 
 def _language() -> str:

@@ -34,6 +34,8 @@ from hypothesis import HealthCheck, Phase, settings
 
 from drives.models import AuditEntry, Drive
 from drives.services import Actor, drive_close
+from practice.models import PracticeGame
+from practice.table import start as practice_start
 from scoring.models import Document, Tie
 from scoring.printing.rendering import document_run
 from scoring.printing.services import document_request
@@ -71,6 +73,7 @@ class World:
     ties: list[int]
     documents: list[int]
     tokens: dict[str, str] = field(default_factory=dict)
+    practice: list[str] = field(default_factory=list)  # practice games' ids
 
     def slug(self, name: str) -> str:
         return self.drives[name].slug
@@ -86,6 +89,7 @@ class World:
             "number": [1, 2, 3, 5, 9, NO_SUCH],
             "tie": [*self.ties, NO_SUCH],
             "pk": [*self.documents, NO_SUCH],
+            "game_id": [*self.practice, "00000000-0000-4000-8000-000000000000"],
         }
 
     def targets(self, names: Iterable[str]) -> list[list[dict[str, Any]]]:
@@ -185,6 +189,10 @@ def seed_world() -> World:
         ties=list(Tie.objects.filter(drive=over).order_by("pk").values_list("pk", flat=True)),
         documents=[queued.pk, done.pk],
     )
+    world.practice = [
+        str(PracticeGame.objects.create(state=practice_start(ruleset, seed=seed)).pk)
+        for ruleset, seed in (("cape-breton-45", 5), ("cape-breton-45", 12), ("auction-120", 1))
+    ]  # you to play a card; you may rob; an auction
     world.tokens = {
         "table": table_token(running, 2),
         "couple": couple_token(running, 3),

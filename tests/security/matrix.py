@@ -448,9 +448,66 @@ CASES: list[Case] = [
         (404, 404, 404, 404, 404, 404, 404, 410, 200),
         body={"action": "confirm", "game": "2"},
     ),
+    # --- the practice table (practice/): anyone, no account -------------------------------------
+    Case("practice/", "GET", "/practice/", everyone(200)),
+    Case("practice/", "POST", "/practice/", everyone(302), body={"ruleset": "cape-breton-45"}),
+    Case("practice/<uuid:game_id>/", "GET", "/practice/{practice}/", everyone(200)),
+    Case(
+        "practice/<uuid:game_id>/play",
+        "POST",
+        "/practice/{practice}/play",
+        everyone(302),
+        body={"card": "ZZ"},
+        note="refused (not a card): back to the table with the reason",
+    ),
+    Case("practice/<uuid:game_id>/rob", "POST", "/practice/{practice}/rob", everyone(302)),
+    Case("practice/<uuid:game_id>/bid", "POST", "/practice/{practice}/bid", everyone(302)),
+    Case("practice/<uuid:game_id>/trump", "POST", "/practice/{practice}/trump", everyone(302)),
     # --- the API (scoring/api) --------------------------------------------------------------------
     Case("api/v1/me", "GET", "/api/v1/me", (401, 200, 200, 200, 200, 200, 200, 403, 200)),
     Case("api/v1/openapi.json", "GET", "/api/v1/openapi.json", everyone(200)),
+    # The practice endpoints need no credentials and read no session: a bearer token is
+    # simply not looked at.
+    Case(
+        "api/v1/practice",
+        "POST",
+        "/api/v1/practice",
+        everyone(201),
+        body={"ruleset": "cape-breton-45"},
+    ),
+    Case("api/v1/practice/<uuidstr:game_id>", "GET", "/api/v1/practice/{practice}", everyone(200)),
+    Case(
+        "api/v1/practice/<uuidstr:game_id>/play",
+        "POST",
+        "/api/v1/practice/{practice}/play",
+        everyone(422),
+        body={"card": "ZZ"},
+        note="not a card: refused, the game unchanged",
+    ),
+    Case(
+        "api/v1/practice/<uuidstr:game_id>/rob",
+        "POST",
+        "/api/v1/practice/{practice}/rob",
+        everyone(409),
+        body={"discard": None},
+        note="nothing to rob now",
+    ),
+    Case(
+        "api/v1/practice/<uuidstr:game_id>/bid",
+        "POST",
+        "/api/v1/practice/{practice}/bid",
+        everyone(409),
+        body={"bid": None},
+        note="no bidding in this game's ruleset",
+    ),
+    Case(
+        "api/v1/practice/<uuidstr:game_id>/trump",
+        "POST",
+        "/api/v1/practice/{practice}/trump",
+        everyone(409),
+        body={"suit": "H"},
+        note="trump was turned up",
+    ),
     # The description's docs page is for a logged-in member (tests/api/test_docs_page.py);
     # a bearer token logs nobody in, so every caller here is sent to the login page.
     Case("api/v1/docs", "GET", "/api/v1/docs", everyone(LOGIN)),

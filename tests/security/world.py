@@ -37,6 +37,8 @@ from drives.services import (
     drive_start,
     member_add,
 )
+from practice.models import PracticeGame
+from practice.table import start as practice_start
 from scoring.models import Document, Tie
 from scoring.prizes.services import prizes_open_ties
 from scoring.selectors import game_view
@@ -76,6 +78,11 @@ CALLERS = (
 )
 USERS = (SCORER, ORGANIZER, OTHER_ORG)
 TOKENS = (TABLE_TOKEN, OTHER_TABLE, OTHER_DRIVE, CLOSED, COUPLE)
+
+# The practice game every caller may open (its id is its key; no account needed). Seed 5
+# starts with the player to play a card, so that robbing is refused as not now (409).
+PRACTICE_ID = "5e1f3a52-7c1d-4c55-9f3e-2b0a8d6c4e01"
+PRACTICE_SEED = 5
 
 # A token of the right shape that is nobody's.
 UNKNOWN_TOKEN = "AAAAAAAAAAAAAAAAAAAAAA"
@@ -142,6 +149,7 @@ class World:
             "their_doc": self.their_document.pk,
             "winner": self.winner,
             "unknown": UNKNOWN_TOKEN,
+            "practice": PRACTICE_ID,
         }
 
 
@@ -248,6 +256,9 @@ def build_world() -> World:
         their_document,
         winner,
         confirmer,
+    )
+    PracticeGame.objects.create(
+        id=PRACTICE_ID, state=practice_start("cape-breton-45", seed=PRACTICE_SEED)
     )
     world.callers = {
         ANON: Caller(ANON),

@@ -1,0 +1,17 @@
+"""The site's own wiring, done once Django's apps are loaded: the practice table's endpoints
+join the site's API (``scoring.api.views.api``). Here rather than in ``config.urls`` because
+django-ninja takes no router once anything has read the API's URLs or its description."""
+
+from django.apps import AppConfig
+
+
+class SiteConfig(AppConfig):
+    name = "config"
+    label = "site"
+    verbose_name = "Site wiring"
+
+    def ready(self) -> None:
+        from practice.api import router as practice_api
+        from scoring.api.views import api
+
+        api.add_router("/", practice_api)

@@ -1,0 +1,153 @@
+"""The practice table's JSON endpoints (docs/api.md, "Practice"): a router that ``config.apps``
+adds to the site's API, so that its answers and errors are the API's own (``{"code",
+"message", …}``). No credentials are needed: the game's unguessable id is its key, and no
+session is read (no CSRF check applies)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+from uuid import UUID
+
+from django.http import HttpRequest, JsonResponse
+from ninja import Router
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from practice import services
+
+router = Router(auth=None, tags=["practice"])
+
+TAG = "practice"
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Start(Body):
+    # The same names as practice.table.RULESETS and MODES (tests/practice/test_api.py).
+    ruleset: Literal["cape-breton-45", "irish-45-joker", "auction-120"] = "cape-breton-45"
+    mode: Literal["partners", "three-handed"] = "partners"
+    seed: StrictInt | None = Field(default=None, ge=0, le=2**31 - 1)
+
+
+class Play(Body):
+    card: str = Field(max_length=3)
+
+
+class Rob(Body):
+    discard: str | None = Field(max_length=3)
+
+
+class Bid(Body):
+    bid: StrictInt | None
+
+
+class Trump(Body):
+    suit: Literal["C", "D", "H", "S"]
+
+
+class Problem(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    code: str
+    message: str
+
+
+class State(BaseModel):
+    """The game as :func:`practice.table.view` gives it (fields in docs/api.md)."""
+
+    model_config = ConfigDict(extra="allow")
+    id: str
+    ruleset: str
+    mode: str
+    dealer: str
+    turned: str | None
+    trump: str | None
+    hand: list[str]
+    trick: list[dict[str, Any]]
+    to_play: str | None
+    legal: list[str]
+    actions: list[str]
+    finished: bool
+    winner: str | None
+
+
+def _ok(game: Any, status: int = 200) -> JsonResponse:
+    return JsonResponse(
+        services.game_view(game), status=status, json_dumps_params={"ensure_ascii": False}
+    )
+
+
+PATH = "/practice/{uuid:game_id}"
+
+
+@router.post(
+    "/practice", response={201: State, 400: Problem, 413: Problem, 422: Problem, 429: Problem},
+    url_name="practice-start", operation_id="practice_start",
+    summary="Start a practice game",
+    description="You and a computer partner against two computer players. The state answered "
+    "is after the computer players have played up to your first decision. At most "
+    "`PRACTICE_GAMES_PER_HOUR` games per address an hour (429 `rate_limited`).",
+)  # fmt: skip
+def practice_start(request: HttpRequest, payload: Start) -> JsonResponse:
+    game = services.game_start(request, payload.ruleset, payload.mode, payload.seed)
+    return _ok(game, 201)
+
+
+@router.get(
+    PATH, response={200: State, 404: Problem}, url_name="practice-game",
+    operation_id="practice_game", summary="A practice game's state",
+    description="Unknown ids and games a day past their last move are 404 `not_found`.",
+)  # fmt: skip
+def practice_game(request: HttpRequest, game_id: UUID) -> JsonResponse:
+    return _ok(services.game_get(game_id))
+
+
+@router.post(
+    PATH + "/play", response={200: State, 400: Problem, 404: Problem, 409: Problem,
+                              413: Problem, 422: Problem},
+    url_name="practice-play", operation_id="practice_play", summary="Play a card",
+    description="Answers the state after the computer players have played up to your next "
+    "decision. An illegal card is 422 with the engine's code (`must_follow_trump`, "
+    "`must_follow_suit`, `must_follow_hearts`, `not_in_hand`), the reason in plain words "
+    "(`message`) and the engine's rule (`rule`); the game is unchanged. Not your turn: 409 "
+    "`not_your_turn`.",
+)  # fmt: skip
+def practice_play(request: HttpRequest, game_id: UUID, payload: Play) -> JsonResponse:
+    return _ok(services.game_play(game_id, payload.card))
+
+
+@router.post(
+    PATH + "/rob", response={200: State, 400: Problem, 404: Problem, 409: Problem,
+                             413: Problem, 422: Problem},
+    url_name="practice-rob", operation_id="practice_rob",
+    summary="Rob the turn-up, decline, or discard as dealer",
+    description="Dealt the ace of trumps: `{\"discard\": \"2C\"}` takes the turned card and "
+    "throws the 2♣ away, `{\"discard\": null}` declines. Dealer who took a turned ace or "
+    "joker: the card to throw away (null is 422 `dealer_must_discard`).",
+)  # fmt: skip
+def practice_rob(request: HttpRequest, game_id: UUID, payload: Rob) -> JsonResponse:
+    return _ok(services.game_rob(game_id, payload.discard))
+
+
+@router.post(
+    PATH + "/bid", response={200: State, 400: Problem, 404: Problem, 409: Problem,
+                             413: Problem, 422: Problem},
+    url_name="practice-bid", operation_id="practice_bid", summary="Bid or pass (auction)",
+    description="`{\"bid\": 20}` or `{\"bid\": null}` to pass, in turn from the dealer's "
+    "left. 422 with the engine's code (`not_a_bid`, `bid_too_low`); 409 `not_now` when it is "
+    "not your turn to bid.",
+)  # fmt: skip
+def practice_bid(request: HttpRequest, game_id: UUID, payload: Bid) -> JsonResponse:
+    return _ok(services.game_bid(game_id, payload.bid))
+
+
+@router.post(
+    PATH + "/trump", response={200: State, 400: Problem, 404: Problem, 409: Problem,
+                               413: Problem, 422: Problem},
+    url_name="practice-trump", operation_id="practice_trump",
+    summary="Name trump (auction: the winning bidder)",
+    description="`{\"suit\": \"H\"}`; you then lead. 409 `not_now` unless you won the bidding "
+    "and trump is not named yet.",
+)  # fmt: skip
+def practice_trump(request: HttpRequest, game_id: UUID, payload: Trump) -> JsonResponse:
+    return _ok(services.game_trump(game_id, payload.suit))

@@ -1,0 +1,122 @@
+"""Starting, reading and playing practice games: the one way in for the API and the page.
+
+Each move reads the game under a row lock, lets ``practice.table`` judge and apply it, and
+writes the new state in the same transaction: a refused move changes nothing. Games expire a
+day after their last move (:data:`practice.models.LIFETIME`); an unknown or expired id is
+404 ``not_found``. Starting games is limited per address (``PRACTICE_GAMES_PER_HOUR``, 10 by
+default; counted like the other limits of ``drives.ratelimit``): past it, 429 ``rate_limited``
+with ``retry_after``.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.http import HttpRequest
+from django.utils import timezone
+
+from drives import ratelimit
+from drives.errors import NotFound, ServiceError
+from practice import table, words
+from practice.models import PracticeGame, expiry
+
+WINDOW = 60 * 60
+
+
+class RateLimited(ServiceError):
+    status = 429
+
+
+def _refused(error: table.TableError, game: dict[str, Any] | None = None) -> ServiceError:
+    led = ""
+    if game is not None and game.get("trick"):
+        led = game["trick"][0]["card"]
+    return ServiceError(
+        error.code, words.refusal(error.code, led=led), status=error.status, rule=error.rule
+    )
+
+
+def _counter(request: HttpRequest) -> ratelimit.Counter:
+    limit = int(getattr(settings, "PRACTICE_GAMES_PER_HOUR", 10))
+    return ratelimit.Counter("practice", ratelimit.client_ip(request), limit, WINDOW)
+
+
+def game_start(
+    request: HttpRequest, ruleset: str, mode: str = "partners", seed: int | None = None
+) -> PracticeGame:
+    """A new game for this address (rate-limited), dealt and played up to your decision."""
+    try:
+        state = table.start(ruleset, mode, seed)
+    except table.TableError as error:
+        raise _refused(error) from None
+    counter = _counter(request)
+    now = time.time()
+    if counter.count(now) >= counter.limit:
+        wait = counter.retry_after(now)
+        raise RateLimited(
+            "rate_limited",
+            f"Too many practice games from this address: try again in "
+            f"{ratelimit.minutes(wait)} minutes.",
+            retry_after=wait,
+        )
+    counter.add(now)
+    return PracticeGame.objects.create(state=state)
+
+
+def _alive(game_id: uuid.UUID | str) -> Any:
+    return PracticeGame.objects.filter(pk=game_id, expires_at__gt=timezone.now())
+
+
+def _missing() -> NotFound:
+    return NotFound("not_found", "No such practice game: it may have expired after a day.")
+
+
+def game_get(game_id: uuid.UUID | str) -> PracticeGame:
+    game = _alive(game_id).first()
+    if game is None:
+        raise _missing()
+    return game
+
+
+def _move(game_id: uuid.UUID | str, apply: Any) -> PracticeGame:
+    with transaction.atomic():
+        game = _alive(game_id).select_for_update().first()
+        if game is None:
+            raise _missing()
+        state = game.state
+        try:
+            apply(state)
+        except table.TableError as error:
+            raise _refused(error, game.state) from None
+        game.state = state
+        game.expires_at = expiry()
+        game.save(update_fields=["state", "expires_at", "updated_at"])
+    return game
+
+
+def game_play(game_id: uuid.UUID | str, card: str) -> PracticeGame:
+    """You play ``card``; the computer players play up to your next decision."""
+    return _move(game_id, lambda state: table.play(state, card))
+
+
+def game_rob(game_id: uuid.UUID | str, discard: str | None) -> PracticeGame:
+    """Rob the turn-up throwing ``discard`` away (None: decline), or the dealer's discard."""
+    return _move(game_id, lambda state: table.rob(state, discard))
+
+
+def game_bid(game_id: uuid.UUID | str, amount: int | None) -> PracticeGame:
+    """Auction: you bid ``amount`` or pass (None); the others bid, name trump and play."""
+    return _move(game_id, lambda state: table.bid(state, amount))
+
+
+def game_trump(game_id: uuid.UUID | str, suit: str) -> PracticeGame:
+    """Auction: you won the bidding and name trump ``suit``."""
+    return _move(game_id, lambda state: table.name(state, suit))
+
+
+def game_view(game: PracticeGame) -> dict[str, Any]:
+    return table.view(game.state, str(game.id))

@@ -1,0 +1,626 @@
+"""A practice game at the table: you (seat 0) and a computer partner (seat 2) against two
+computer opponents (seats 1 and 3), played hand after hand until a side wins.
+
+Every rule comes from the engine: the deal, the turn-up, the dealer's discard and robbing
+(``engine.deal``), the legal cards and the trick's winner (``engine.play``), the hand's score
+with the bonus for the best trump (``score_hand``) and the end of the game (``end_of_hand``).
+The computer players are the engine's :class:`~engine.bots.HeuristicBot`, which also says why
+it chose each card and gives the hint.
+
+A game is a plain JSON-ready dict (stored by ``practice.models``), changed in place by
+:func:`start`, :func:`play` and :func:`rob`; :func:`view` is what the API and the page show.
+Refusals raise :class:`TableError` (a code, and the engine's own words in ``rule``). This
+module knows nothing of Django.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Final
+
+from engine.auction import Auction, AuctionError, auction_hand_points
+from engine.bots import REASONS, HeuristicBot, PlayState
+from engine.cards import Card, CardError, Suit, ordering
+from engine.deal import Deal, DealError, deal_hand, dealer_discard, name_trump
+from engine.deal import rob as engine_rob
+from engine.game import HandLine, end_of_hand
+from engine.individual import check_individual, end_of_individual_hand, score_individual
+from engine.play import IllegalPlay, check_play, legal_plays, score_hand, trick_winner
+from engine.rules import RulesetError, get_ruleset
+
+__all__ = [
+    "MODES", "RULESETS", "SEATS", "TableError", "bid", "name", "play", "rob", "start", "view",
+]  # fmt: skip
+
+#: The rulesets and modes the practice table offers now.
+RULESETS: Final = ("cape-breton-45", "irish-45-joker", "auction-120")
+MODES: Final = ("partners", "three-handed")
+#: Seat 0 is you; the others clockwise from you.
+SEATS: Final = ("you", "left", "partner", "right")
+#: Three-handed: you against Left and Right, each for themselves.
+SEATS_ALONE: Final = ("you", "left", "right")
+SIDES: Final = ("us", "them")
+YOU: Final = 0
+TRICKS: Final = 5
+MAX_HANDS: Final = 200
+
+
+class TableError(ValueError):
+    """A move the table refuses: ``code`` (the engine's where the engine judged it), the
+    engine's ``rule`` in its own words, and ``status`` (422 refused, 409 not now)."""
+
+    def __init__(self, code: str, rule: str, status: int = 422) -> None:
+        super().__init__(rule)
+        self.code = code
+        self.rule = rule
+        self.status = status
+
+
+def _names(game: dict[str, Any]) -> tuple[str, ...]:
+    return SEATS if game.get("players", 4) == 4 else SEATS_ALONE
+
+
+def _players(game: dict[str, Any]) -> int:
+    return int(game.get("players", 4))
+
+
+def _alone(game: dict[str, Any]) -> bool:
+    """Three-handed: each for themselves."""
+    return _players(game) != 4
+
+
+def _bot() -> HeuristicBot:
+    # The heuristic bot draws nothing from its rng: one seed gives one game.
+    return HeuristicBot(random.Random(0))
+
+
+def _cards(texts: list[str]) -> tuple[Card, ...]:
+    return tuple(Card.parse(t) for t in texts)
+
+
+def _texts(cards: Any) -> list[str]:
+    return [str(c) for c in cards]
+
+
+# --- starting a game and dealing -----------------------------------------------------------------
+
+
+def start(ruleset: str, mode: str = "partners", seed: int | None = None) -> dict[str, Any]:
+    """A new game, dealt and played by the computer players up to your first decision."""
+    if ruleset not in RULESETS:
+        raise TableError(
+            "unknown_ruleset",
+            f"The practice table offers {', '.join(RULESETS)}; not {ruleset!r}.",
+        )
+    if mode not in MODES:
+        raise TableError(
+            "unknown_mode", f"The practice table offers {', '.join(MODES)}; not {mode!r}."
+        )
+    players = 4 if mode == "partners" else 3
+    if players != 4:
+        try:
+            check_individual(get_ruleset(ruleset), players)
+        except RulesetError as error:
+            raise TableError(error.code, error.message) from None
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**31)
+    game: dict[str, Any] = {
+        "version": 1,
+        "ruleset": ruleset,
+        "mode": mode,
+        "seed": seed,
+        "players": players,
+        "hand_number": 0,
+        "dealer": random.Random(seed).randrange(players),
+        "totals": [0] * (2 if players == 4 else players),
+        "hand_scores": [],
+        "finished": False,
+        "winner": None,
+        "last_trick": None,
+        "events": [],
+    }
+    _deal(game)
+    _advance(game)
+    return game
+
+
+def _deal(game: dict[str, Any]) -> None:
+    """Deal the next hand (the deal has passed to the left unless this is the first)."""
+    if game["hand_number"]:
+        game["dealer"] = (game["dealer"] + 1) % _players(game)
+    game["hand_number"] += 1
+    rules = get_ruleset(game["ruleset"])
+    rng = random.Random(f"{game['seed']}:{game['hand_number']}")
+    deal = deal_hand(rng, rules, game["dealer"], _players(game))
+    game["deal"] = _deal_dict(deal)
+    game["events"] = []
+    for event in deal.log:
+        if event.kind == "joker_to_dealer":
+            game["events"].append({"kind": "joker_to_dealer", "seat": _names(game)[deal.dealer]})
+        elif event.kind == "ace_to_dealer":
+            game["events"].append(
+                {
+                    "kind": "ace_to_dealer",
+                    "seat": _names(game)[deal.dealer],
+                    "card": str(event.card),
+                }
+            )
+    game["rob_settled"] = deal.robber is None
+    game["phase"] = "bid" if rules.auction else "deal"
+    game["bids"] = []
+    game["auction"] = None
+    game["leader"] = (game["dealer"] + 1) % _players(game)
+    game["trick"] = []
+    game["tricks"] = []
+    game["winners"] = []
+
+
+def _deal_dict(deal: Deal) -> dict[str, Any]:
+    return {
+        "dealer": deal.dealer,
+        "hands": [_texts(h) for h in deal.hands],
+        "turn_up": str(deal.turn_up) if deal.turn_up else None,
+        "trump": deal.trump.value if deal.trump else None,
+        "discards": _texts(deal.discards),
+        "owed": deal.owed,
+        "robber": deal.robber,
+        "robbed": deal.robbed,
+    }
+
+
+def _deal_of(game: dict[str, Any]) -> Deal:
+    d = game["deal"]
+    return Deal(
+        dealer=d["dealer"],
+        hands=tuple(_cards(h) for h in d["hands"]),
+        turn_up=Card.parse(d["turn_up"]) if d["turn_up"] else None,
+        trump=Suit.parse(d["trump"]) if d["trump"] else None,
+        stock=(),
+        discards=_cards(d["discards"]),
+        owed=d["owed"],
+        robber=d["robber"],
+        robbed=d["robbed"],
+        players=len(d["hands"]),
+    )
+
+
+def _trump(game: dict[str, Any]) -> Suit:
+    return Suit.parse(game["deal"]["trump"])
+
+
+def _auction(game: dict[str, Any]) -> Auction:
+    """The bidding so far, replayed through the engine's :class:`Auction`."""
+    auction = Auction(game["dealer"], get_ruleset(game["ruleset"]))
+    for seat, amount in game["bids"]:
+        auction.bid(seat, amount)
+    return auction
+
+
+def _bid(game: dict[str, Any], auction: Auction, seat: int, amount: int | None) -> None:
+    auction.bid(seat, amount)
+    game["bids"].append([seat, amount])
+    result = auction.result
+    if result is not None:
+        game["auction"] = {"seat": result.seat, "bid": result.bid, "how": result.how}
+        game["phase"] = "trump"
+
+
+# --- whose decision ------------------------------------------------------------------------------
+
+
+def _to_play(game: dict[str, Any]) -> int:
+    return int((game["leader"] + len(game["trick"])) % _players(game))
+
+
+def _pending(game: dict[str, Any]) -> str | None:
+    """What you must decide now: ``discard`` (you dealt and took a turned ace or joker),
+    ``rob`` (you were dealt the ace of trumps), ``play``, or None (game over)."""
+    if game["finished"]:
+        return None
+    d = game["deal"]
+    if game["phase"] == "deal":
+        if d["owed"]:
+            return "discard"
+        return "rob"
+    if game["phase"] in ("bid", "trump"):
+        return str(game["phase"])
+    return "play"
+
+
+def _state(game: dict[str, Any], seat: int) -> PlayState:
+    played = {Card.parse(c) for trick in game["tricks"] for c in trick}
+    tricks = [0, 0]
+    for winner in game["winners"]:
+        tricks[winner % 2] += 1
+    return PlayState(
+        seat,
+        dealer=game["dealer"],
+        leader=game["leader"],
+        trick_number=len(game["tricks"]),
+        played=played,
+        tricks=tricks,
+        partners=not _alone(game),
+    )
+
+
+def _advance(game: dict[str, Any]) -> None:
+    """Let the computer players act until it is your decision or the game is over."""
+    rules = get_ruleset(game["ruleset"])
+    bot = _bot()
+    for _ in range(MAX_HANDS * 30):
+        if game["finished"]:
+            return
+        if game["phase"] == "bid":
+            auction = _auction(game)
+            seat = auction.to_bid
+            assert seat is not None
+            if seat == YOU:
+                return
+            amount = bot.choose_bid(_cards(game["deal"]["hands"][seat]), auction, rules)
+            _bid(game, auction, seat, amount)
+            continue
+        if game["phase"] == "trump":
+            bidder = game["auction"]["seat"]
+            if bidder == YOU:
+                return
+            suit = bot.choose_trump(_cards(game["deal"]["hands"][bidder]), rules)
+            _name(game, bidder, suit)
+            continue
+        if game["phase"] == "deal":
+            deal = _deal_of(game)
+            trump = _trump(game)
+            if deal.owed:
+                if deal.dealer == YOU:
+                    return
+                card = bot.choose_discard(deal.hands[deal.dealer], trump, rules)
+                game["deal"] = _deal_dict(dealer_discard(deal, card))
+                game["events"].append({"kind": "discard", "seat": _names(game)[deal.dealer]})
+                continue
+            if not game["rob_settled"]:
+                robber = deal.robber
+                assert robber is not None and deal.turn_up is not None
+                if robber == YOU:
+                    return
+                discard = bot.choose_rob(deal.hands[robber], deal.turn_up, trump, rules)
+                if discard is not None:
+                    game["deal"] = _deal_dict(engine_rob(deal, robber, discard))
+                    game["events"].append(
+                        {"kind": "rob", "seat": _names(game)[robber], "card": str(deal.turn_up)}
+                    )
+                game["rob_settled"] = True
+                continue
+            game["phase"] = "play"
+            continue
+        seat = _to_play(game)
+        if seat == YOU:
+            return
+        hand = _cards(game["deal"]["hands"][seat])
+        trick = [Card.parse(p["card"]) for p in game["trick"]]
+        card, why = bot.decide(hand, trick, _trump(game), rules, _state(game, seat))
+        _put(game, seat, card, why)
+    raise RuntimeError("the game did not end")  # pragma: no cover - MAX_HANDS is far off
+
+
+def _put(game: dict[str, Any], seat: int, card: Card, why: str | None) -> None:
+    """Play ``card`` (already judged legal) from ``seat``; settle the trick, the hand and the
+    game when they are complete."""
+    rules = get_ruleset(game["ruleset"])
+    hands = game["deal"]["hands"]
+    hands[seat] = [c for c in hands[seat] if c != str(card)]
+    game["trick"].append({"seat": seat, "card": str(card), "why": why})
+    if len(game["trick"]) < _players(game):
+        return
+    cards = [Card.parse(p["card"]) for p in game["trick"]]
+    winner = (game["leader"] + trick_winner(cards, _trump(game), rules)) % _players(game)
+    game["last_trick"] = {"cards": game["trick"], "winner": winner}
+    game["tricks"].append(_texts(cards))
+    game["winners"].append(winner)
+    game["trick"] = []
+    game["leader"] = winner
+    if len(game["tricks"]) == TRICKS:
+        _end_hand(game)
+
+
+def _bonus(game: dict[str, Any], tricks: list[tuple[Card, ...]], bonus_trick: int | None) -> Any:
+    if bonus_trick is None:
+        return None
+    order = ordering(_trump(game), get_ruleset(game["ruleset"]))
+    best = max(tricks[bonus_trick], key=lambda c: order.power[c.index])
+    return {"trick": bonus_trick + 1, "card": str(best),
+            "seat": _names(game)[game["winners"][bonus_trick]]}  # fmt: skip
+
+
+def _end_alone(game: dict[str, Any]) -> None:
+    """Three-handed: each for themselves (``engine.individual``)."""
+    rules = get_ruleset(game["ruleset"])
+    names = _names(game)
+    tricks = [_cards(t) for t in game["tricks"]]
+    score = score_individual(tricks, game["winners"], _trump(game), rules, _players(game))
+    totals, winner = end_of_individual_hand(game["totals"], score, rules, game["dealer"])
+    game["hand_scores"].append(
+        {
+            "hand": game["hand_number"],
+            "dealer": names[game["dealer"]],
+            "trump": game["deal"]["trump"],
+            "points": dict(zip(names, score.points, strict=True)),
+            "tricks": dict(zip(names, score.tricks, strict=True)),
+            "bonus": _bonus(game, tricks, score.bonus_trick),
+            "jink": None if score.jink is None else names[score.jink],
+        }
+    )
+    game["totals"] = list(totals)
+    if winner is not None:
+        game["finished"] = True
+        game["winner"] = names[winner]
+        return
+    _deal(game)
+
+
+def _end_hand(game: dict[str, Any]) -> None:
+    if _alone(game):
+        _end_alone(game)
+        return
+    rules = get_ruleset(game["ruleset"])
+    trump = _trump(game)
+    tricks = [_cards(t) for t in game["tricks"]]
+    sides = [w % 2 for w in game["winners"]]
+    score = score_hand(tricks, sides, trump, rules)
+    auction = game["auction"]
+    if auction is None:
+        points = score.points
+        line = HandLine(points, dealer=game["dealer"] % 2)
+    else:
+        bidder = auction["seat"] % 2
+        before = (game["totals"][0], game["totals"][1])
+        points = auction_hand_points(score.points, bidder, auction["bid"], before, rules)
+        line = HandLine(points, dealer=game["dealer"] % 2, bidder=bidder, bid=auction["bid"])
+    totals, winner = end_of_hand((game["totals"][0], game["totals"][1]), line, rules)
+    bonus = _bonus(game, tricks, score.bonus_trick)
+    game["hand_scores"].append(
+        {
+            "hand": game["hand_number"],
+            "dealer": _names(game)[game["dealer"]],
+            "trump": trump.value,
+            "us": points[0],
+            "them": points[1],
+            "taken": {"us": score.points[0], "them": score.points[1]},
+            "bid": None
+            if auction is None
+            else {
+                "seat": _names(game)[auction["seat"]],
+                "bid": auction["bid"],
+                "how": auction["how"],
+            },
+            "tricks": {"us": score.tricks[0], "them": score.tricks[1]},
+            "bonus": bonus,
+            "jink": None if score.jink is None else SIDES[score.jink],
+        }
+    )
+    game["totals"] = list(totals)
+    if winner is not None:
+        game["finished"] = True
+        # -1 (equal totals, dealer unknown) cannot happen: the dealer is always known here.
+        game["winner"] = SIDES[winner]
+        return
+    _deal(game)
+
+
+# --- your moves ----------------------------------------------------------------------------------
+
+
+def play(game: dict[str, Any], text: str) -> None:
+    """You play the card ``text`` (``"5H"``); the computer players then play up to your next
+    decision. Codes: ``bad_card``, ``not_your_turn`` (409), and the engine's
+    ``not_in_hand``, ``must_follow_suit``, ``must_follow_trump``, ``must_follow_hearts``."""
+    if _pending(game) != "play":
+        raise TableError("not_your_turn", _not_now(game, "play a card"), 409)
+    card = _parse(text)
+    rules = get_ruleset(game["ruleset"])
+    hand = _cards(game["deal"]["hands"][YOU])
+    trick = [Card.parse(p["card"]) for p in game["trick"]]
+    try:
+        check_play(card, hand, trick, _trump(game), rules)
+    except IllegalPlay as error:
+        raise TableError(error.code, error.message) from None
+    _put(game, YOU, card, None)
+    _advance(game)
+
+
+def rob(game: dict[str, Any], text: str | None) -> None:
+    """Dealt the ace of trumps: take the turn-up and throw ``text`` away, or None to decline.
+    Dealer who took a turned ace or joker: throw ``text`` away (None is refused). Codes:
+    ``bad_card``, ``not_now`` (409), ``dealer_must_discard``, and the engine's
+    ``discard_not_in_hand``, ``not_entitled_to_rob``."""
+    pending = _pending(game)
+    if pending not in ("rob", "discard"):
+        raise TableError("not_now", _not_now(game, "rob or discard"), 409)
+    deal = _deal_of(game)
+    if pending == "discard":
+        if text is None:
+            raise TableError(
+                "dealer_must_discard",
+                f"The dealer holds {len(deal.hands[YOU])} cards and must discard {deal.owed}.",
+            )
+        try:
+            game["deal"] = _deal_dict(dealer_discard(deal, _parse(text)))
+        except DealError as error:
+            raise TableError(error.code, error.message) from None
+        game["events"].append({"kind": "discard", "seat": "you"})
+    else:
+        if text is not None:
+            try:
+                game["deal"] = _deal_dict(engine_rob(deal, YOU, _parse(text)))
+            except DealError as error:
+                raise TableError(error.code, error.message) from None
+            game["events"].append({"kind": "rob", "seat": "you", "card": str(deal.turn_up)})
+        game["rob_settled"] = True
+    _advance(game)
+
+
+def bid(game: dict[str, Any], amount: int | None) -> None:
+    """Auction: you bid ``amount`` (15, 20, 25, 30) or pass (None); the others bid after you
+    (and the winner names trump and leads). Codes: ``not_now`` (409) and the engine's
+    ``not_a_bid``, ``bid_too_low``, ``dealer_cannot_hold``."""
+    if _pending(game) != "bid":
+        raise TableError("not_now", _not_now(game, "bid"), 409)
+    auction = _auction(game)
+    try:
+        _bid(game, auction, YOU, amount)
+    except AuctionError as error:
+        raise TableError(error.code, error.message) from None
+    _advance(game)
+
+
+def name(game: dict[str, Any], text: str) -> None:
+    """Auction: you won the bidding and name trump (``"H"``); you lead. Codes: ``not_now``
+    (409), ``bad_suit``."""
+    if _pending(game) != "trump":
+        raise TableError("not_now", _not_now(game, "name trump"), 409)
+    try:
+        suit = Suit.parse(str(text))
+    except CardError as error:
+        raise TableError(error.code, error.message) from None
+    _name(game, YOU, suit)
+    _advance(game)
+
+
+def _name(game: dict[str, Any], seat: int, suit: Suit) -> None:
+    game["deal"] = _deal_dict(name_trump(_deal_of(game), seat, suit))
+    game["events"].append({"kind": "trump_named", "seat": _names(game)[seat], "suit": suit.value})
+    game["leader"] = seat
+    game["phase"] = "play"
+
+
+def _parse(text: str) -> Card:
+    try:
+        return Card.parse(str(text))
+    except ValueError:
+        raise TableError(
+            "bad_card", f"{text!r} is not a card (write it like 5H, 10C, AS, JK)."
+        ) from None
+
+
+def _not_now(game: dict[str, Any], what: str) -> str:
+    if game["finished"]:
+        return f"The game is over: there is nothing to {what}."
+    pending = _pending(game)
+    if pending == "discard":
+        return "First throw away a card: you dealt and took the turned card."
+    if pending == "rob":
+        return "First say whether you rob the turned card."
+    if pending == "bid":
+        return "First bid or pass."
+    if pending == "trump":
+        return "First name trump: you won the bidding."
+    return f"You cannot {what} now: it is your turn to play a card."
+
+
+# --- what is shown -------------------------------------------------------------------------------
+
+
+def _side(seat: int) -> str:
+    return SIDES[seat % 2]
+
+
+def _play_view(entry: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    why = entry.get("why")
+    return {
+        "seat": names[entry["seat"]],
+        "card": entry["card"],
+        "why": REASONS.get(why) if why else None,
+    }
+
+
+def view(game: dict[str, Any], game_id: str) -> dict[str, Any]:
+    """The state as the API describes it (docs/api.md, the practice table)."""
+    rules = get_ruleset(game["ruleset"])
+    d = game["deal"]
+    trump = _trump(game) if d["trump"] else None
+    pending = _pending(game)
+    hand = _cards(d["hands"][YOU])
+    trick = [Card.parse(p["card"]) for p in game["trick"]]
+    legal: list[Card] = []
+    refused: dict[str, dict[str, str]] = {}
+    keep_back: list[str] = []
+    hint: dict[str, Any] | None = None
+    legal_bids: list[int] = []
+    if pending == "bid":
+        auction = _auction(game)
+        legal_bids = auction.legal_bids()
+        hint = {"bid": _bot().choose_bid(hand, auction, rules)}
+    if pending == "trump":
+        hint = {"suit": _bot().choose_trump(hand, rules).value}
+    if pending == "play" and trump is not None:
+        legal = legal_plays(hand, trick, trump, rules)
+        for card in hand:
+            try:
+                check_play(card, hand, trick, trump, rules)
+            except IllegalPlay as error:
+                refused[str(card)] = {"code": error.code, "rule": error.message}
+        order = ordering(trump, rules)
+        if trick and order.follow[trick[0].index] is trump:
+            led_power = order.power[trick[0].index]
+            keep_back = [
+                str(c) for c in legal
+                if c in order.top and order.power[c.index] > led_power
+                and any(not order.is_trump(o) for o in legal)
+            ]  # fmt: skip
+        card, why = _bot().decide(hand, trick, trump, rules, _state(game, YOU))
+        hint = {"card": str(card), "why": REASONS[why]}
+    actions = {"play": ["play"], "rob": ["rob"], "discard": ["rob"], "bid": ["bid"],
+               "trump": ["trump"], None: []}[pending]  # fmt: skip
+    auction_won = game.get("auction")
+    names = _names(game)
+    alone = _alone(game)
+    tricks_taken = dict.fromkeys(names if alone else SIDES, 0)
+    for winner in game["winners"]:
+        tricks_taken[names[winner] if alone else _side(winner)] += 1
+    last = game["last_trick"]
+    return {
+        "id": game_id,
+        "ruleset": game["ruleset"],
+        "mode": game["mode"],
+        "target": rules.target,
+        "seats": [
+            {"seat": name, "name": name.capitalize(), "side": None if alone else _side(i)}
+            for i, name in enumerate(names)
+        ],
+        "hand_number": game["hand_number"],
+        "dealer": _names(game)[game["dealer"]],
+        "turned": d["turn_up"],
+        "trump": trump.value if trump else None,
+        "bids": [
+            {"seat": _names(game)[seat], "bid": amount} for seat, amount in game.get("bids", [])
+        ],
+        "legal_bids": legal_bids,
+        "auction": None
+        if not auction_won
+        else {
+            "seat": _names(game)[auction_won["seat"]],
+            "bid": auction_won["bid"],
+            "how": auction_won["how"],
+        },
+        "hand": _texts(hand),
+        "trick": [_play_view(p, _names(game)) for p in game["trick"]],
+        "to_play": _names(game)[_to_play(game)] if pending == "play" else None,
+        "legal": _texts(legal),
+        "refused": refused,
+        "keep_back": keep_back,
+        "actions": actions,
+        "decision": pending,
+        "may_rob": pending == "rob",
+        "must_discard": pending == "discard",
+        "events": game["events"],
+        "last_trick": None
+        if last is None
+        else {
+            "cards": [_play_view(p, _names(game)) for p in last["cards"]],
+            "winner": _names(game)[last["winner"]],
+        },
+        "tricks_taken": tricks_taken,
+        "hand_scores": game["hand_scores"],
+        "scores": dict(zip(names if alone else SIDES, game["totals"], strict=True)),
+        "finished": game["finished"],
+        "winner": game["winner"],
+        "hint": hint,
+    }

@@ -1,0 +1,187 @@
+"""The practice table's pages: plain forms (each card a button; playing is a POST), no account
+needed. The game's id is in the URL and in the session, so a phone that slept finds it again
+from ``/practice/``. Every move goes through ``practice.services``, as the API's do."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from drives.errors import ServiceError
+from engine.cards import Card
+from engine.chart import ranking_chart
+from engine.rules import get_ruleset
+from practice import services, table, words
+
+SESSION_KEY = "practice_game"
+RULESET_NAMES = {
+    "cape-breton-45": "Cape Breton 45",
+    "irish-45-joker": "Irish 45 with the joker",
+    "auction-120": "Auction 45s to 120",
+}
+
+
+def _current(request: HttpRequest) -> Any:
+    """The game this browser was playing, if it is still there."""
+    game_id = request.session.get(SESSION_KEY)
+    if not game_id:
+        return None
+    try:
+        return services.game_get(game_id)
+    except (ServiceError, ValueError):
+        return None
+
+
+def start(request: HttpRequest) -> HttpResponse:
+    """GET: choose a game (and find the one this browser was playing). POST: start it."""
+    error = None
+    status = 200
+    if request.method == "POST":
+        ruleset = request.POST.get("ruleset", "cape-breton-45")
+        mode = request.POST.get("mode", "partners")
+        try:
+            game = services.game_start(request, ruleset, mode)
+        except ServiceError as refused:
+            error = refused.message
+            status = refused.status
+        else:
+            request.session[SESSION_KEY] = str(game.id)
+            return redirect("practice:table", game_id=game.id)
+    current = _current(request)
+    context = {
+        "rulesets": [(key, RULESET_NAMES[key]) for key in table.RULESETS],
+        "modes": [
+            ("partners", _("Partners: you and a computer partner against two")),
+            ("three-handed", _("Three-handed: you against two, each for themselves")),
+        ],
+        "current": current,
+        "current_view": services.game_view(current) if current else None,
+        "error": error,
+    }
+    return render(request, "practice/start.html", context, status=status)
+
+
+def _card(text: str) -> dict[str, Any]:
+    """A card for the page: its text, its printed name and whether it is red."""
+    card = Card.parse(text)
+    return {"text": text, "pretty": card.pretty, "red": card.suit is not None and card.suit.is_red}
+
+
+def _plays(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        entry | {"c": _card(entry["card"]), "name": _(entry["seat"].capitalize())}
+        for entry in entries
+    ]
+
+
+def _hand_row(hand: dict[str, Any], columns: list[str]) -> dict[str, Any]:
+    """One line of the hands' table: the points of each column (sides, or seats
+    three-handed), the bonus card as printed, the bid."""
+    points = hand.get("points") or {key: hand[key] for key in columns}
+    bonus = hand["bonus"]
+    return {
+        "hand": hand["hand"],
+        "points": [points[key] for key in columns],
+        "bonus": None if bonus is None else bonus | {"pretty": _card(bonus["card"])["pretty"]},
+        "bid": hand.get("bid"),
+    }
+
+
+@require_GET
+def table_page(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    try:
+        game = services.game_get(game_id)
+    except ServiceError:
+        return render(request, "practice/gone.html", status=404)
+    if request.session.get(SESSION_KEY) != str(game.id):
+        request.session[SESSION_KEY] = str(game.id)  # this browser's game from now on
+    view = services.game_view(game)
+    rules = get_ruleset(view["ruleset"])
+    hand = []
+    for text in view["hand"]:
+        card = _card(text)
+        refused = view["refused"].get(text)
+        card["legal"] = text in view["legal"]
+        card["refusal"] = (
+            words.refusal(refused["code"], led=view["trick"][0]["card"]) if refused else ""
+        )
+        card["keep_back"] = (
+            str(words.KEEP_BACK).format(card=card["pretty"]) if text in view["keep_back"] else ""
+        )
+        hand.append(card)
+    chart = ranking_chart(rules)
+    trump = view["trump"]
+    chart_suit = trump or "H"  # while bidding: the chart with hearts trumps, as an example
+    symbols = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+    context = {
+        "game": view,
+        "ruleset_name": RULESET_NAMES[view["ruleset"]],
+        "hand": hand,
+        "trick": _plays(view["trick"]),
+        "last_trick": _plays(view["last_trick"]["cards"]) if view["last_trick"] else [],
+        "turned": _card(view["turned"]) if view["turned"] else None,
+        "trump_name": words.suit_name(trump) if trump else "",
+        "trump_symbol": symbols.get(trump or "", ""),
+        "chart_symbol": symbols[chart_suit],
+        "suits": [(s, symbols[s], words.suit_name(s)) for s in "CDHS"],
+        "hint": _card(view["hint"]["card"]) | {"why": view["hint"]["why"]}
+        if view["hint"] and "card" in view["hint"]
+        else None,
+        "chart_trumps": chart["trumps"][chart_suit],
+        "chart_offsuit": [
+            (words.suit_name(s), cards) for s, cards in chart["offsuit"].items() if s != chart_suit
+        ],
+        "chart": chart,
+        # Cards as printed (A♥, not AH) where the page names them in a sentence.
+        "events": [
+            e | {"pretty": _card(e["card"])["pretty"]} if e.get("card") else e
+            for e in view["events"]
+        ],
+        "score_rows": [(_(k.capitalize()), v, k) for k, v in view["scores"].items()],
+        "hand_rows": [_hand_row(h, list(view["scores"])) for h in view["hand_scores"]],
+        "won": view["winner"] in ("us", "you"),
+        "winner_name": _((view["winner"] or "").capitalize()),
+        "alone": view["mode"] == "three-handed",
+    }
+    return render(request, "practice/table.html", context)
+
+
+def _move(request: HttpRequest, game_id: UUID, call: Any) -> HttpResponse:
+    try:
+        call()
+    except ServiceError as error:
+        if error.status == 404:
+            return render(request, "practice/gone.html", status=404)
+        messages.error(request, error.message)
+    return redirect("practice:table", game_id=game_id)
+
+
+@require_POST
+def play(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    card = request.POST.get("card", "")
+    return _move(request, game_id, lambda: services.game_play(game_id, card))
+
+
+@require_POST
+def rob(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    discard = request.POST.get("discard") or None
+    return _move(request, game_id, lambda: services.game_rob(game_id, discard))
+
+
+@require_POST
+def bid(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    raw = request.POST.get("bid", "")
+    amount = int(raw) if raw.isdigit() and len(raw) < 4 else None if raw == "" else -1
+    return _move(request, game_id, lambda: services.game_bid(game_id, amount))
+
+
+@require_POST
+def trump(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    suit = request.POST.get("suit", "")[:2]
+    return _move(request, game_id, lambda: services.game_trump(game_id, suit))
