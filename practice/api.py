@@ -78,6 +78,8 @@ def _ok(game: Any, status: int = 200) -> JsonResponse:
 
 
 PATH = "/practice/{uuid:game_id}"
+# What a move answers: the new state, or why it was refused.
+MOVE_ANSWERS = {200: State, 400: Problem, 404: Problem, 409: Problem, 413: Problem, 422: Problem}
 
 
 @router.post(
@@ -103,8 +105,7 @@ def practice_game(request: HttpRequest, game_id: UUID) -> JsonResponse:
 
 
 @router.post(
-    PATH + "/play", response={200: State, 400: Problem, 404: Problem, 409: Problem,
-                              413: Problem, 422: Problem},
+    PATH + "/play", response=MOVE_ANSWERS,
     url_name="practice-play", operation_id="practice_play", summary="Play a card",
     description="Answers the state after the computer players have played up to your next "
     "decision. An illegal card is 422 with the engine's code (`must_follow_trump`, "
@@ -117,8 +118,7 @@ def practice_play(request: HttpRequest, game_id: UUID, payload: Play) -> JsonRes
 
 
 @router.post(
-    PATH + "/rob", response={200: State, 400: Problem, 404: Problem, 409: Problem,
-                             413: Problem, 422: Problem},
+    PATH + "/rob", response=MOVE_ANSWERS,
     url_name="practice-rob", operation_id="practice_rob",
     summary="Rob the turn-up, decline, or discard as dealer",
     description="Dealt the ace of trumps: `{\"discard\": \"2C\"}` takes the turned card and "
@@ -130,8 +130,7 @@ def practice_rob(request: HttpRequest, game_id: UUID, payload: Rob) -> JsonRespo
 
 
 @router.post(
-    PATH + "/bid", response={200: State, 400: Problem, 404: Problem, 409: Problem,
-                             413: Problem, 422: Problem},
+    PATH + "/bid", response=MOVE_ANSWERS,
     url_name="practice-bid", operation_id="practice_bid", summary="Bid or pass (auction)",
     description="`{\"bid\": 20}` or `{\"bid\": null}` to pass, in turn from the dealer's "
     "left. 422 with the engine's code (`not_a_bid`, `bid_too_low`); 409 `not_now` when it is "
@@ -142,8 +141,7 @@ def practice_bid(request: HttpRequest, game_id: UUID, payload: Bid) -> JsonRespo
 
 
 @router.post(
-    PATH + "/trump", response={200: State, 400: Problem, 404: Problem, 409: Problem,
-                               413: Problem, 422: Problem},
+    PATH + "/trump", response=MOVE_ANSWERS,
     url_name="practice-trump", operation_id="practice_trump",
     summary="Name trump (auction: the winning bidder)",
     description="`{\"suit\": \"H\"}`; you then lead. 409 `not_now` unless you won the bidding "
