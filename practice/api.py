@@ -27,6 +27,8 @@ class Start(Body):
     # The same names as practice.table.RULESETS and MODES (tests/practice/test_api.py).
     ruleset: Literal["cape-breton-45", "irish-45-joker", "auction-120"] = "cape-breton-45"
     mode: Literal["partners", "three-handed"] = "partners"
+    # engine.beginner.STRENGTHS: the computer players' strength.
+    bots: Literal["heuristic", "beginner"] = "heuristic"
     seed: StrictInt | None = Field(default=None, ge=0, le=2**31 - 1)
 
 
@@ -86,12 +88,14 @@ MOVE_ANSWERS = {200: State, 400: Problem, 404: Problem, 409: Problem, 413: Probl
     "/practice", response={201: State, 400: Problem, 413: Problem, 422: Problem, 429: Problem},
     url_name="practice-start", operation_id="practice_start",
     summary="Start a practice game",
-    description="You and a computer partner against two computer players. The state answered "
+    description="`mode` `partners`: you and a computer partner against two computer players; "
+    "`three-handed`: you against two, each for themselves (not in auction). `bots`: the "
+    "computer players' strength, `heuristic` (default) or `beginner`. The state answered "
     "is after the computer players have played up to your first decision. At most "
     "`PRACTICE_GAMES_PER_HOUR` games per address an hour (429 `rate_limited`).",
 )  # fmt: skip
 def practice_start(request: HttpRequest, payload: Start) -> JsonResponse:
-    game = services.game_start(request, payload.ruleset, payload.mode, payload.seed)
+    game = services.game_start(request, payload.ruleset, payload.mode, payload.seed, payload.bots)
     return _ok(game, 201)
 
 

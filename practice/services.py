@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from drives import ratelimit
 from drives.errors import NotFound, ServiceError
@@ -46,11 +47,16 @@ def _counter(request: HttpRequest) -> ratelimit.Counter:
 
 
 def game_start(
-    request: HttpRequest, ruleset: str, mode: str = "partners", seed: int | None = None
+    request: HttpRequest,
+    ruleset: str,
+    mode: str = "partners",
+    seed: int | None = None,
+    bots: str = "heuristic",
 ) -> PracticeGame:
-    """A new game for this address (rate-limited), dealt and played up to your decision."""
+    """A new game for this address (rate-limited), dealt and played up to your decision;
+    ``bots`` the computer players' strength (``heuristic`` or ``beginner``)."""
     try:
-        state = table.start(ruleset, mode, seed)
+        state = table.start(ruleset, mode, seed, bots)
     except table.TableError as error:
         raise _refused(error) from None
     counter = _counter(request)
@@ -59,8 +65,8 @@ def game_start(
         wait = counter.retry_after(now)
         raise RateLimited(
             "rate_limited",
-            f"Too many practice games from this address: try again in "
-            f"{ratelimit.minutes(wait)} minutes.",
+            _("Too many practice games from this address: try again in %(minutes)s minutes.")
+            % {"minutes": ratelimit.minutes(wait)},
             retry_after=wait,
         )
     counter.add(now)
@@ -72,7 +78,7 @@ def _alive(game_id: uuid.UUID | str) -> Any:
 
 
 def _missing() -> NotFound:
-    return NotFound("not_found", "No such practice game: it may have expired after a day.")
+    return NotFound("not_found", str(words.REFUSALS["not_found"]))
 
 
 def game_get(game_id: uuid.UUID | str) -> PracticeGame:
@@ -119,4 +125,5 @@ def game_trump(game_id: uuid.UUID | str, suit: str) -> PracticeGame:
 
 
 def game_view(game: PracticeGame) -> dict[str, Any]:
-    return table.view(game.state, str(game.id))
+    """The state (``table.view``) with the computer players' reasons in words."""
+    return words.translate_view(table.view(game.state, str(game.id)))

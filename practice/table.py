@@ -4,8 +4,10 @@ computer opponents (seats 1 and 3), played hand after hand until a side wins.
 Every rule comes from the engine: the deal, the turn-up, the dealer's discard and robbing
 (``engine.deal``), the legal cards and the trick's winner (``engine.play``), the hand's score
 with the bonus for the best trump (``score_hand``) and the end of the game (``end_of_hand``).
-The computer players are the engine's :class:`~engine.bots.HeuristicBot`, which also says why
-it chose each card and gives the hint.
+The computer players are the engine's :class:`~engine.bots.HeuristicBot` or, at the weaker
+strength, :class:`~engine.beginner.BeginnerBot` (``bots``); each says why it chose a card, a
+bid or a trump (a reason code and its figures, put in words by ``practice.words``). The hint
+is always the heuristic's.
 
 A game is a plain JSON-ready dict (stored by ``practice.models``), changed in place by
 :func:`start`, :func:`play` and :func:`rob`; :func:`view` is what the API and the page show.
@@ -19,6 +21,15 @@ import random
 from typing import Any, Final
 
 from engine.auction import Auction, AuctionError, auction_hand_points
+from engine.beginner import (
+    BEGINNER_REASONS,
+    BID_REASONS,
+    STRENGTHS,
+    BeginnerBot,
+    explain_bid,
+    explain_trump,
+    make_practice_bot,
+)
 from engine.bots import REASONS, HeuristicBot, PlayState
 from engine.cards import Card, CardError, Suit, ordering
 from engine.deal import Deal, DealError, deal_hand, dealer_discard, name_trump
@@ -29,7 +40,8 @@ from engine.play import IllegalPlay, check_play, legal_plays, score_hand, trick_
 from engine.rules import RulesetError, get_ruleset
 
 __all__ = [
-    "MODES", "RULESETS", "SEATS", "TableError", "bid", "name", "play", "rob", "start", "view",
+    "MODES", "RULESETS", "SEATS", "STRENGTHS", "TableError", "bid", "name", "play", "rob",
+    "start", "view",
 ]  # fmt: skip
 
 #: The rulesets and modes the practice table offers now.
@@ -69,9 +81,36 @@ def _alone(game: dict[str, Any]) -> bool:
     return _players(game) != 4
 
 
-def _bot() -> HeuristicBot:
-    # The heuristic bot draws nothing from its rng: one seed gives one game.
+def _bot(game: dict[str, Any]) -> HeuristicBot | BeginnerBot:
+    """The computer players' strength (neither bot draws from its rng: one seed, one game)."""
+    return make_practice_bot(game.get("bots", "heuristic"))
+
+
+def _adviser() -> HeuristicBot:
+    """Who gives the hint: the heuristic, whatever the computer players' strength."""
     return HeuristicBot(random.Random(0))
+
+
+#: Why a bot robbed or kept its hand, and why the hint says so.
+ROB_REASONS: Final = {
+    "rob_weakest": "the turned card is better than its weakest card, so it takes it and "
+    "throws the weakest away",
+    "keep_hand": "every card in its hand is better than the turned card",
+    "dealer_weakest": "the dealer throws away the weakest card",
+}
+
+
+def _reason(code: str, **figures: Any) -> dict[str, Any]:
+    return {"code": code, "figures": figures}
+
+
+def _reason_text(reason: dict[str, Any] | None) -> str | None:
+    """The reason in the engine's English (``practice.words`` translates it by its code)."""
+    if not reason:
+        return None
+    code = reason["code"]
+    text = (REASONS | BEGINNER_REASONS | BID_REASONS | ROB_REASONS).get(code, "")
+    return text.format(**reason.get("figures", {}))
 
 
 def _cards(texts: list[str]) -> tuple[Card, ...]:
@@ -85,8 +124,11 @@ def _texts(cards: Any) -> list[str]:
 # --- starting a game and dealing -----------------------------------------------------------------
 
 
-def start(ruleset: str, mode: str = "partners", seed: int | None = None) -> dict[str, Any]:
-    """A new game, dealt and played by the computer players up to your first decision."""
+def start(
+    ruleset: str, mode: str = "partners", seed: int | None = None, bots: str = "heuristic"
+) -> dict[str, Any]:
+    """A new game, dealt and played by the computer players up to your first decision;
+    ``bots`` is their strength (:data:`STRENGTHS`)."""
     if ruleset not in RULESETS:
         raise TableError(
             "unknown_ruleset",
@@ -95,6 +137,10 @@ def start(ruleset: str, mode: str = "partners", seed: int | None = None) -> dict
     if mode not in MODES:
         raise TableError(
             "unknown_mode", f"The practice table offers {', '.join(MODES)}; not {mode!r}."
+        )
+    if bots not in STRENGTHS:
+        raise TableError(
+            "unknown_bots", f"The computer players are {' or '.join(STRENGTHS)}; not {bots!r}."
         )
     players = 4 if mode == "partners" else 3
     if players != 4:
@@ -108,6 +154,7 @@ def start(ruleset: str, mode: str = "partners", seed: int | None = None) -> dict
         "version": 1,
         "ruleset": ruleset,
         "mode": mode,
+        "bots": bots,
         "seed": seed,
         "players": players,
         "hand_number": 0,
@@ -191,14 +238,20 @@ def _trump(game: dict[str, Any]) -> Suit:
 def _auction(game: dict[str, Any]) -> Auction:
     """The bidding so far, replayed through the engine's :class:`Auction`."""
     auction = Auction(game["dealer"], get_ruleset(game["ruleset"]))
-    for seat, amount in game["bids"]:
+    for seat, amount, *_why in game["bids"]:
         auction.bid(seat, amount)
     return auction
 
 
-def _bid(game: dict[str, Any], auction: Auction, seat: int, amount: int | None) -> None:
+def _bid(
+    game: dict[str, Any],
+    auction: Auction,
+    seat: int,
+    amount: int | None,
+    why: dict[str, Any] | None = None,
+) -> None:
     auction.bid(seat, amount)
-    game["bids"].append([seat, amount])
+    game["bids"].append([seat, amount, why])
     result = auction.result
     if result is not None:
         game["auction"] = {"seat": result.seat, "bid": result.bid, "how": result.how}
@@ -246,7 +299,7 @@ def _state(game: dict[str, Any], seat: int) -> PlayState:
 def _advance(game: dict[str, Any]) -> None:
     """Let the computer players act until it is your decision or the game is over."""
     rules = get_ruleset(game["ruleset"])
-    bot = _bot()
+    bot = _bot(game)
     for _ in range(MAX_HANDS * 30):
         if game["finished"]:
             return
@@ -256,15 +309,16 @@ def _advance(game: dict[str, Any]) -> None:
             assert seat is not None
             if seat == YOU:
                 return
-            amount = bot.choose_bid(_cards(game["deal"]["hands"][seat]), auction, rules)
-            _bid(game, auction, seat, amount)
+            hand = _cards(game["deal"]["hands"][seat])
+            amount, code, figures = explain_bid(bot, hand, auction, rules)
+            _bid(game, auction, seat, amount, _reason(code, **figures))
             continue
         if game["phase"] == "trump":
             bidder = game["auction"]["seat"]
             if bidder == YOU:
                 return
-            suit = bot.choose_trump(_cards(game["deal"]["hands"][bidder]), rules)
-            _name(game, bidder, suit)
+            suit, code, figures = explain_trump(bot, _cards(game["deal"]["hands"][bidder]), rules)
+            _name(game, bidder, suit, _reason(code, **figures))
             continue
         if game["phase"] == "deal":
             deal = _deal_of(game)
@@ -349,6 +403,7 @@ def _end_alone(game: dict[str, Any]) -> None:
         }
     )
     game["totals"] = list(totals)
+    game["hand_scores"][-1]["totals"] = dict(zip(names, totals, strict=True))
     if winner is not None:
         game["finished"] = True
         game["winner"] = names[winner]
@@ -397,6 +452,7 @@ def _end_hand(game: dict[str, Any]) -> None:
         }
     )
     game["totals"] = list(totals)
+    game["hand_scores"][-1]["totals"] = dict(zip(SIDES, totals, strict=True))
     if winner is not None:
         game["finished"] = True
         # -1 (equal totals, dealer unknown) cannot happen: the dealer is always known here.
@@ -484,9 +540,10 @@ def name(game: dict[str, Any], text: str) -> None:
     _advance(game)
 
 
-def _name(game: dict[str, Any], seat: int, suit: Suit) -> None:
+def _name(game: dict[str, Any], seat: int, suit: Suit, why: dict[str, Any] | None = None) -> None:
     game["deal"] = _deal_dict(name_trump(_deal_of(game), seat, suit))
-    game["events"].append({"kind": "trump_named", "seat": _names(game)[seat], "suit": suit.value})
+    event = {"kind": "trump_named", "seat": _names(game)[seat], "suit": suit.value}
+    game["events"].append(event | ({"why": why} if why else {}))
     game["leader"] = seat
     game["phase"] = "play"
 
@@ -524,10 +581,12 @@ def _side(seat: int) -> str:
 
 def _play_view(entry: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
     why = entry.get("why")
+    reason = _reason(why) if why else None
     return {
         "seat": names[entry["seat"]],
         "card": entry["card"],
-        "why": REASONS.get(why) if why else None,
+        "why": _reason_text(reason),
+        "reason": reason,
     }
 
 
@@ -544,12 +603,24 @@ def view(game: dict[str, Any], game_id: str) -> dict[str, Any]:
     keep_back: list[str] = []
     hint: dict[str, Any] | None = None
     legal_bids: list[int] = []
+    adviser = _adviser()
     if pending == "bid":
         auction = _auction(game)
         legal_bids = auction.legal_bids()
-        hint = {"bid": _bot().choose_bid(hand, auction, rules)}
+        amount, code, figures = explain_bid(adviser, hand, auction, rules)
+        hint = {"bid": amount, "reason": _reason(code, **figures)}
     if pending == "trump":
-        hint = {"suit": _bot().choose_trump(hand, rules).value}
+        suit, code, figures = explain_trump(adviser, hand, rules)
+        hint = {"suit": suit.value, "reason": _reason(code, **figures)}
+    if pending in ("rob", "discard") and trump is not None and d["turn_up"]:
+        turned_card = Card.parse(d["turn_up"])
+        if pending == "discard":
+            throw = adviser.choose_discard(hand, trump, rules)
+            hint = {"discard": str(throw), "reason": _reason("dealer_weakest")}
+        else:
+            robbed = adviser.choose_rob(hand, turned_card, trump, rules)
+            code = "keep_hand" if robbed is None else "rob_weakest"
+            hint = {"discard": None if robbed is None else str(robbed), "reason": _reason(code)}
     if pending == "play" and trump is not None:
         legal = legal_plays(hand, trick, trump, rules)
         for card in hand:
@@ -565,8 +636,10 @@ def view(game: dict[str, Any], game_id: str) -> dict[str, Any]:
                 if c in order.top and order.power[c.index] > led_power
                 and any(not order.is_trump(o) for o in legal)
             ]  # fmt: skip
-        card, why = _bot().decide(hand, trick, trump, rules, _state(game, YOU))
-        hint = {"card": str(card), "why": REASONS[why]}
+        card, why = adviser.decide(hand, trick, trump, rules, _state(game, YOU))
+        hint = {"card": str(card), "reason": _reason(why)}
+    if hint is not None:
+        hint["why"] = _reason_text(hint["reason"])
     actions = {"play": ["play"], "rob": ["rob"], "discard": ["rob"], "bid": ["bid"],
                "trump": ["trump"], None: []}[pending]  # fmt: skip
     auction_won = game.get("auction")
@@ -589,8 +662,11 @@ def view(game: dict[str, Any], game_id: str) -> dict[str, Any]:
         "dealer": _names(game)[game["dealer"]],
         "turned": d["turn_up"],
         "trump": trump.value if trump else None,
+        "bots": game.get("bots", "heuristic"),
         "bids": [
-            {"seat": _names(game)[seat], "bid": amount} for seat, amount in game.get("bids", [])
+            {"seat": _names(game)[seat], "bid": amount, "why": _reason_text(why), "reason": why}
+            for seat, amount, *rest in game.get("bids", [])
+            for why in [rest[0] if rest else None]
         ],
         "legal_bids": legal_bids,
         "auction": None
@@ -610,7 +686,11 @@ def view(game: dict[str, Any], game_id: str) -> dict[str, Any]:
         "decision": pending,
         "may_rob": pending == "rob",
         "must_discard": pending == "discard",
-        "events": game["events"],
+        "events": [
+            e | {"why": _reason_text(e["why"]), "reason": e["why"]} if e.get("why") else e
+            for e in game["events"]
+        ],
+        "trick_number": len(game["tricks"]),
         "last_trick": None
         if last is None
         else {

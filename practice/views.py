@@ -20,11 +20,6 @@ from engine.rules import get_ruleset
 from practice import services, table, words
 
 SESSION_KEY = "practice_game"
-RULESET_NAMES = {
-    "cape-breton-45": "Cape Breton 45",
-    "irish-45-joker": "Irish 45 with the joker",
-    "auction-120": "Auction 45s to 120",
-}
 
 
 def _current(request: HttpRequest) -> Any:
@@ -45,8 +40,9 @@ def start(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         ruleset = request.POST.get("ruleset", "cape-breton-45")
         mode = request.POST.get("mode", "partners")
+        bots = request.POST.get("bots", "heuristic")
         try:
-            game = services.game_start(request, ruleset, mode)
+            game = services.game_start(request, ruleset, mode, bots=bots)
         except ServiceError as refused:
             error = refused.message
             status = refused.status
@@ -55,7 +51,8 @@ def start(request: HttpRequest) -> HttpResponse:
             return redirect("practice:table", game_id=game.id)
     current = _current(request)
     context = {
-        "rulesets": [(key, RULESET_NAMES[key]) for key in table.RULESETS],
+        "rulesets": [(key, words.RULESET_NAMES[key]) for key in table.RULESETS],
+        "strengths": [(key, words.STRENGTH_NAMES[key]) for key in table.STRENGTHS],
         "modes": [
             ("partners", _("Partners: you and a computer partner against two")),
             ("three-handed", _("Three-handed: you against two, each for themselves")),
@@ -75,7 +72,7 @@ def _card(text: str) -> dict[str, Any]:
 
 def _plays(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [
-        entry | {"c": _card(entry["card"]), "name": _(entry["seat"].capitalize())}
+        entry | {"c": _card(entry["card"]), "name": words.seat_name(entry["seat"])}
         for entry in entries
     ]
 
@@ -88,9 +85,54 @@ def _hand_row(hand: dict[str, Any], columns: list[str]) -> dict[str, Any]:
     return {
         "hand": hand["hand"],
         "points": [points[key] for key in columns],
-        "bonus": None if bonus is None else bonus | {"pretty": _card(bonus["card"])["pretty"]},
-        "bid": hand.get("bid"),
+        "bonus": None
+        if bonus is None
+        else bonus
+        | {"pretty": _card(bonus["card"])["pretty"], "name": words.seat_name(bonus["seat"])},
+        "bid": _named(hand.get("bid")),
     }
+
+
+def _named(entry: dict[str, Any] | None) -> dict[str, Any] | None:
+    """``entry`` with its seat's name (``name``), if there is one."""
+    return None if entry is None else entry | {"name": words.seat_name(entry["seat"])}
+
+
+def _hand_over(view: dict[str, Any], columns: list[str]) -> dict[str, Any] | None:
+    """The hand just scored, while no trick of the next one is finished (or the game is
+    over): the tricks each took, the bonus, the hand's points and the running totals."""
+    if not view["hand_scores"] or (view["trick_number"] and not view["finished"]):
+        return None
+    hand = view["hand_scores"][-1]
+    points = hand.get("points") or {key: hand[key] for key in columns}
+    totals = hand.get("totals") or view["scores"]
+    bonus = hand["bonus"]
+    return {
+        "hand": hand["hand"],
+        "rows": [
+            (words.seat_name(key), hand["tricks"][key], points[key], totals[key]) for key in columns
+        ],
+        "bonus": None
+        if bonus is None
+        else bonus
+        | {"pretty": _card(bonus["card"])["pretty"], "name": words.seat_name(bonus["seat"])},
+        "bid": _named(hand.get("bid")),
+        "jink": None if hand.get("jink") is None else words.seat_name(hand["jink"]),
+    }
+
+
+def _hint(view: dict[str, Any]) -> dict[str, Any] | None:
+    """The hint for the decision at hand, cards as printed."""
+    hint = view["hint"]
+    if not hint:
+        return None
+    shown = dict(hint)
+    for key in ("card", "discard"):
+        if hint.get(key):
+            shown[key] = _card(hint[key])
+    if hint.get("suit"):
+        shown["suit_name"] = words.suit_name(hint["suit"])
+    return shown
 
 
 @require_GET
@@ -103,6 +145,7 @@ def table_page(request: HttpRequest, game_id: UUID) -> HttpResponse:
         request.session[SESSION_KEY] = str(game.id)  # this browser's game from now on
     view = services.game_view(game)
     rules = get_ruleset(view["ruleset"])
+    columns = list(view["scores"])
     hand = []
     for text in view["hand"]:
         card = _card(text)
@@ -121,7 +164,12 @@ def table_page(request: HttpRequest, game_id: UUID) -> HttpResponse:
     symbols = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
     context = {
         "game": view,
-        "ruleset_name": RULESET_NAMES[view["ruleset"]],
+        "ruleset_name": words.RULESET_NAMES[view["ruleset"]],
+        "strength_name": words.STRENGTH_NAMES[view["bots"]],
+        "dealer_name": words.seat_name(view["dealer"]),
+        "auction_name": words.seat_name(view["auction"]["seat"]) if view["auction"] else "",
+        "bids": [b | {"name": words.seat_name(b["seat"])} for b in view["bids"]],
+        "hand_over": _hand_over(view, columns),
         "hand": hand,
         "trick": _plays(view["trick"]),
         "last_trick": _plays(view["last_trick"]["cards"]) if view["last_trick"] else [],
@@ -130,9 +178,7 @@ def table_page(request: HttpRequest, game_id: UUID) -> HttpResponse:
         "trump_symbol": symbols.get(trump or "", ""),
         "chart_symbol": symbols[chart_suit],
         "suits": [(s, symbols[s], words.suit_name(s)) for s in "CDHS"],
-        "hint": _card(view["hint"]["card"]) | {"why": view["hint"]["why"]}
-        if view["hint"] and "card" in view["hint"]
-        else None,
+        "hint": _hint(view),
         "chart_trumps": chart["trumps"][chart_suit],
         "chart_offsuit": [
             (words.suit_name(s), cards) for s, cards in chart["offsuit"].items() if s != chart_suit
@@ -140,13 +186,19 @@ def table_page(request: HttpRequest, game_id: UUID) -> HttpResponse:
         "chart": chart,
         # Cards as printed (A♥, not AH) where the page names them in a sentence.
         "events": [
-            e | {"pretty": _card(e["card"])["pretty"]} if e.get("card") else e
+            e
+            | {"name": words.seat_name(e["seat"])}
+            | ({"pretty": _card(e["card"])["pretty"]} if e.get("card") else {})
+            | ({"suit_name": words.suit_name(e["suit"])} if e.get("suit") else {})
             for e in view["events"]
         ],
-        "score_rows": [(_(k.capitalize()), v, k) for k, v in view["scores"].items()],
-        "hand_rows": [_hand_row(h, list(view["scores"])) for h in view["hand_scores"]],
+        "last_winner_name": words.seat_name(view["last_trick"]["winner"])
+        if view["last_trick"]
+        else "",
+        "score_rows": [(words.seat_name(k), v, k) for k, v in view["scores"].items()],
+        "hand_rows": [_hand_row(h, columns) for h in view["hand_scores"]],
         "won": view["winner"] in ("us", "you"),
-        "winner_name": _((view["winner"] or "").capitalize()),
+        "winner_name": words.seat_name(view["winner"] or ""),
         "alone": view["mode"] == "three-handed",
     }
     return render(request, "practice/table.html", context)

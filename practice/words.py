@@ -1,11 +1,15 @@
-"""The practice table's refusals in plain words: one sentence per code, in one place. The
-codes are the engine's (``engine.play``, ``engine.deal``) and the table's (``practice.table``);
-the engine's own sentence goes along as ``rule``."""
+"""The practice table's words, in one place and marked for translation: the refusals (one
+sentence per code: the engine's ``engine.play``, ``engine.deal``, ``engine.auction``,
+``engine.cards`` and the table's ``practice.table``; the engine's own sentence goes along as
+``rule``), the computer players' reasons (by the codes of ``engine.bots.REASONS``,
+``engine.beginner`` and ``practice.table.ROB_REASONS``), the seats' and rulesets' names."""
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Mapping
+from typing import Any, Final
 
+from django.utils import formats
 from django.utils.translation import gettext_lazy as _
 
 SUIT_NAMES: Final = {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")}
@@ -15,12 +19,18 @@ REFUSALS: Final = {
     "must_follow_suit": _("You must follow suit or play a trump: {led} was led."),
     "must_follow_hearts": _("You must play a trump or a heart: the A♥ was led."),
     "not_in_hand": _("That card is not in your hand."),
+    "not_in_pack": _("That card is not in this game's pack."),
+    "bad_rank": _("That is not a card."),
     "bad_card": _("That is not a card."),
     "not_your_turn": _("It is not your turn to play a card."),
     "not_now": _("That is not yours to do now."),
     "dealer_must_discard": _("You took the turned card as dealer: throw one card away."),
     "discard_not_in_hand": _("You can only throw away a card of your hand."),
     "not_entitled_to_rob": _("Only the player dealt the ace of trumps may rob."),
+    "already_robbed": _("The turned card has already been robbed."),
+    "no_discard_owed": _("You have no card to throw away now."),
+    "no_turn_up": _("No card was turned up: there is nothing to rob."),
+    "auction_over": _("The bidding is over."),
     "not_a_bid": _("Bid 15, 20, 25 or 30, or pass."),
     "bid_too_low": _("Your bid must beat the highest bid so far."),
     "dealer_cannot_hold": _("The dealer may not hold here: bid more, or pass."),
@@ -28,7 +38,78 @@ REFUSALS: Final = {
     "no_individual_play": _("Auction is played by four, in two partnerships."),
     "unknown_ruleset": _("The practice table does not offer that game."),
     "unknown_mode": _("The practice table does not offer that way of playing."),
+    "unknown_bots": _("The computer players are either sensible or beginners."),
+    "bad_players": _("Two to six may play each for themselves."),
+    "auction_needs_four": _("Auction is played by four, in two partnerships."),
+    "trump_already_named": _("Trump is already named."),
+    "not_auction": _("Trump was turned up: it cannot be named."),
+    "suit_is_trump": _("That suit is already trumps."),
+    "rate_limited": _("Too many practice games from this address: try again in a while."),
+    "not_found": _("No such practice game: it may have expired after a day."),
 }
+
+#: The computer players' reasons, "it …" after "Left played the 9♣: " (or bid, or named).
+REASONS: Final = {
+    # engine.bots.REASONS (the heuristic)
+    "only_card": _("it was the only card it was allowed to play"),
+    "lead_trumps": _("it held several trumps and led its best one, to draw the others' trumps"),
+    "lead_boss": _("its trump was the best one still out, so it led it to draw the others' trumps"),
+    "lead_strong": _("it led its strongest card outside trumps"),
+    "partner_winning": _("its partner was already winning the trick, so it gave its lowest card"),
+    "cannot_win": _("it could not take the trick, so it threw its lowest card"),
+    "keep_back": _(
+        "only a top trump would have taken the trick and it may keep that back (a lower trump "
+        "was led), so it threw a low card instead"
+    ),
+    "win_cheaply": _("it took the trick with the cheapest card that beats the others"),
+    # engine.beginner.BEGINNER_REASONS
+    "lead_highest": _("it led its highest card"),
+    "take_highest": _("it could take the trick, so it played its highest card that does"),
+    # engine.beginner.BID_REASONS: bids and named trumps
+    "counted": _(
+        "it counted about {tricks} tricks with {suit} trumps and one from its partner, worth "
+        "{worth} points, so it bid {bid}"
+    ),
+    "too_weak": _(
+        "its hand, at best with {suit} trumps, was worth about {worth} points: less than the "
+        "lowest bid left ({lowest})"
+    ),
+    "nothing_left": _("no bid was left that beats the highest so far"),
+    "long_suit": _("it held {count} {suit}, so it made the lowest bid it could"),
+    "short_suits": _("it held no more than two cards of any suit, so it passed"),
+    "strongest_suit": _("its hand is strongest with {suit} trumps ({trumps} of them)"),
+    "most_cards": _("it holds more {suit} than any other suit ({count} of them)"),
+    # practice.table.ROB_REASONS
+    "rob_weakest": _(
+        "the turned card is better than its weakest card, so it takes it and throws the "
+        "weakest away"
+    ),
+    "keep_hand": _("every card in its hand is better than the turned card"),
+    "dealer_weakest": _("the dealer throws away the weakest card"),
+}
+
+#: The seats (three-handed: you, left, right) and the sides of the partners' game.
+SEAT_NAMES: Final = {
+    "you": _("You"),
+    "left": _("Left"),
+    "partner": _("Partner"),
+    "right": _("Right"),
+    "us": _("Us"),
+    "them": _("Them"),
+}
+
+RULESET_NAMES: Final = {
+    "cape-breton-45": _("Cape Breton 45"),
+    "irish-45-joker": _("Irish 45 with the joker"),
+    "auction-120": _("Auction 45s to 120"),
+}
+
+#: The computer players' strengths (engine.beginner.STRENGTHS).
+STRENGTH_NAMES: Final = {
+    "heuristic": _("Sensible: they play like a club regular"),
+    "beginner": _("Beginners: they play a legal card simply"),
+}
+
 
 #: Why a legal card may be kept back (a top trump when a lower trump was led).
 KEEP_BACK: Final = _("You may keep the {card} back: only a lower trump was led.")
@@ -44,3 +125,36 @@ def refusal(code: str, led: str = "") -> str:
 
 def suit_name(letter: str) -> str:
     return str(SUIT_NAMES.get(letter, letter))
+
+
+def seat_name(seat: str) -> str:
+    return str(SEAT_NAMES.get(seat, seat))
+
+
+def reason(given: Mapping[str, Any] | None) -> str | None:
+    """A computer player's reason (``{"code", "figures"}`` of ``practice.table``) in words;
+    a suit in the figures is named, a number of tricks written as a number is."""
+    if not given:
+        return None
+    text = REASONS.get(given["code"])
+    if text is None:
+        return None
+    figures = dict(given.get("figures") or {})
+    if "suit" in figures:
+        figures["suit"] = suit_name(figures["suit"])
+    if isinstance(figures.get("tricks"), float):
+        figures["tricks"] = formats.number_format(figures["tricks"], decimal_pos=1)
+    return str(text).format(**figures)
+
+
+def translate_view(view: dict[str, Any]) -> dict[str, Any]:
+    """The table's state with every reason (the plays', the bids', the named trump's and the
+    hint's ``why``) in the language of the request."""
+    for entry in [*view["trick"], *view["bids"], *(view["last_trick"] or {}).get("cards", [])]:
+        entry["why"] = reason(entry.get("reason"))
+    for event in view["events"]:
+        if event.get("reason"):
+            event["why"] = reason(event["reason"])
+    if view["hint"]:
+        view["hint"]["why"] = reason(view["hint"].get("reason"))
+    return view

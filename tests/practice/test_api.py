@@ -252,3 +252,100 @@ def test_the_description_offers_what_the_table_plays(client: Client) -> None:
     schema = client.get("/api/v1/openapi.json").json()["components"]["schemas"]["Start"]
     assert schema["properties"]["ruleset"]["enum"] == list(table.RULESETS)
     assert schema["properties"]["mode"]["enum"] == list(table.MODES)
+
+
+def test_the_computer_players_strength_is_chosen_at_the_start(client: Client) -> None:
+    from engine.beginner import BEGINNER_REASONS, STRENGTHS
+
+    schema = client.get("/api/v1/openapi.json").json()["components"]["schemas"]["Start"]
+    assert schema["properties"]["bots"]["enum"] == list(STRENGTHS)
+    assert schema["properties"]["bots"]["default"] == "heuristic"
+    assert _start(client, seed=9)["bots"] == "heuristic"
+    state = _start(client, seed=9, bots="beginner")
+    assert state["bots"] == "beginner"
+    codes = set()
+    for _ in range(300):
+        if state["finished"]:
+            break
+        codes |= {p["reason"]["code"] for p in state["trick"] if p["reason"]}
+        state = _decide(client, state)
+    assert state["finished"] and state["winner"] in ("us", "them")
+    # The beginner's own habits show in its reasons (it never gives its partner the least).
+    assert codes & {"lead_highest", "take_highest"} and codes <= set(BEGINNER_REASONS)
+    response = _post(client, API, {"ruleset": "cape-breton-45", "bots": "expert"})
+    assert (response.status_code, response.json()["code"]) == (422, "bad_field")
+
+
+@pytest.mark.parametrize("bots", ["heuristic", "beginner"])
+def test_every_computer_bid_and_named_trump_says_why(client: Client, bots: str) -> None:
+    state = _start(client, ruleset="auction-120", seed=4, bots=bots)
+    seen_bids = seen_trumps = 0
+    for _ in range(200):
+        if state["finished"] or state["hand_number"] > 3:
+            break
+        for entry in state["bids"]:
+            if entry["seat"] == "you":
+                assert entry["why"] is None
+            else:
+                assert entry["why"] and "{" not in entry["why"], entry
+                seen_bids += 1
+        for event in state["events"]:
+            if event["kind"] == "trump_named" and event["seat"] != "you":
+                assert event["why"] and event["reason"]["figures"]["suit"] == event["suit"]
+                seen_trumps += 1
+        if state["hint"]:
+            assert state["hint"]["why"], state["hint"]
+        state = _decide(client, state)
+    assert seen_bids and seen_trumps
+
+
+def test_a_hint_for_every_decision(client: Client, settings: Any) -> None:
+    """Play, rob (or keep), the dealer's discard, bid and trump: each hint is a legal answer
+    with its reason in words."""
+    settings.PRACTICE_GAMES_PER_HOUR = 100
+    kinds = set()
+    for ruleset, seeds in (("cape-breton-45", range(2, 14)), ("auction-120", range(4, 6))):
+        for seed in seeds:
+            state = _start(client, ruleset=ruleset, seed=seed)
+            for _ in range(12):
+                if state["finished"]:
+                    break
+                hint, decision = state["hint"], state["decision"]
+                assert hint and hint["why"]
+                kinds.add(decision)
+                if decision == "play":
+                    assert hint["card"] in state["legal"]
+                elif decision in ("rob", "discard"):
+                    assert hint["discard"] is None or hint["discard"] in state["hand"]
+                    assert decision == "rob" or hint["discard"]
+                elif decision == "bid":
+                    assert hint["bid"] is None or hint["bid"] in state["legal_bids"]
+                else:
+                    assert hint["suit"] in "CDHS"
+                state = _decide(client, state)
+    assert kinds == {"play", "rob", "discard", "bid", "trump"}
+
+
+def test_each_hand_score_carries_the_running_totals(client: Client) -> None:
+    for mode in ("partners", "three-handed"):
+        state = _start(client, seed=13, mode=mode)
+        while not state["finished"]:
+            state = _decide(client, state)
+        running = dict.fromkeys(state["scores"], 0)
+        for hand in state["hand_scores"]:
+            points = hand.get("points") or {k: hand[k] for k in running}
+            running = {k: running[k] + points[k] for k in running}
+            assert hand["totals"] == running
+        assert running == state["scores"]
+
+
+def test_a_refused_rob_leaves_the_game_as_it_was(client: Client) -> None:
+    state = _start(client, seed=12)  # you hold the A♥ and may rob the turned K♥
+    assert state["actions"] == ["rob"]
+    url = f"{API}/{state['id']}"
+    missing = next(c for c in ("2C", "3D", "9S", "10C", "4D") if c not in state["hand"])
+    response = _post(client, url + "/rob", {"discard": missing})
+    body = response.json()
+    assert (response.status_code, body["code"]) == (422, "discard_not_in_hand")
+    assert body["message"] == "You can only throw away a card of your hand."
+    assert client.get(url).json() == state

@@ -172,4 +172,101 @@ def test_an_auction_game_from_the_page(client: Client) -> None:
     assert [str(m) for m in response.context["messages"]] == ["Bid 15, 20, 25 or 30, or pass."]
     client.post(f"/practice/{game_id}/bid", {"bid": ""})
     after = PracticeGame.objects.get(pk=game_id).state
-    assert [0, None] in after["bids"]
+    assert [0, None, None] in after["bids"]  # your pass: no reason given
+
+
+def test_the_end_of_a_hand_shows_tricks_bonus_points_and_totals(client: Client) -> None:
+    game_id = _seeded(client, 3)
+    state = PracticeGame.objects.get(pk=game_id).state
+    while not state["hand_scores"]:
+        v = table.view(state, game_id)
+        if v["decision"] == "play":
+            table.play(state, v["legal"][0])
+        else:
+            table.rob(state, v["hand"][0] if v["must_discard"] else None)
+    PracticeGame.objects.filter(pk=game_id).update(state=state)
+    view = table.view(state, game_id)
+    html = client.get(f"/practice/{game_id}/").text
+    panel = html.split('data-testid="hand-over"')[1].split("</section>")[0]
+    assert "Hand 1 is over" in panel
+    hand = view["hand_scores"][0]
+    for side, label in (("us", "Us"), ("them", "Them")):
+        row = re.search(rf"<th scope=\"row\">{label}</th>(.*?)</tr>", panel)
+        assert row is not None
+        cells = re.findall(r"<td>(?:<strong>)?(-?\d+)", row.group(1))
+        assert cells == [str(hand["tricks"][side]), str(hand[side]), str(hand["totals"][side])]
+    if hand["bonus"]:
+        assert "The bonus (5 more)" in panel
+    else:
+        assert "no bonus" in panel
+    assert 'data-testid="next-hand"' in panel
+    # Once a trick of the next hand is taken the panel gives way to the table.
+    while table.view(state, game_id)["trick_number"] == 0 and not state["finished"]:
+        v = table.view(state, game_id)
+        if v["decision"] == "play":
+            table.play(state, v["legal"][0])
+        else:
+            table.rob(state, v["hand"][0] if v["must_discard"] else None)
+    PracticeGame.objects.filter(pk=game_id).update(state=state)
+    html = client.get(f"/practice/{game_id}/").text
+    assert ('data-testid="hand-over"' in html) == state["finished"]
+
+
+def test_the_end_of_the_game_offers_a_new_game(client: Client) -> None:
+    game_id = _seeded(client, 5)
+    state = PracticeGame.objects.get(pk=game_id).state
+    while not state["finished"]:
+        v = table.view(state, game_id)
+        if v["decision"] == "play":
+            table.play(state, v["legal"][0])
+        else:
+            table.rob(state, v["hand"][0] if v["must_discard"] else None)
+    PracticeGame.objects.filter(pk=game_id).update(state=state)
+    html = client.get(f"/practice/{game_id}/").text
+    assert 'data-testid="game-over"' in html and 'data-testid="hand-over"' in html
+    assert 'data-testid="new-game"' in html and 'name="bots" value="heuristic"' in html
+    response = client.post("/practice/", {"ruleset": "cape-breton-45", "bots": "beginner"})
+    assert response.status_code == 302
+    assert PracticeGame.objects.latest("created_at").state["bots"] == "beginner"
+
+
+def test_the_start_page_offers_two_strengths_and_refuses_others(client: Client) -> None:
+    html = client.get("/practice/").text
+    assert 'name="bots" value="heuristic" checked' in html and 'value="beginner"' in html
+    response = client.post("/practice/", {"ruleset": "cape-breton-45", "bots": "expert"})
+    assert response.status_code == 422
+    assert "either sensible or beginners" in response.text
+    assert not PracticeGame.objects.exists()
+
+
+def test_every_refusal_the_engine_or_table_can_give_has_plain_words() -> None:
+    """Each code raised by the modules the table plays through has its own sentence."""
+    from pathlib import Path
+
+    from practice import words
+
+    root = Path(__file__).resolve().parents[2]
+    codes: set[str] = set()
+    modules = ["engine/play.py", "engine/deal.py", "engine/auction.py", "engine/cards.py",
+               "engine/individual.py", "practice/table.py", "practice/services.py"]  # fmt: skip
+    for module in modules:
+        source = (root / module).read_text()
+        codes |= set(re.findall(r'(?:Error|IllegalPlay|NotFound|Limited)\(\s*"([a-z_]+)"', source))
+    internal = {"bad_dealer", "bad_seat", "bad_hand", "bad_side", "empty_trick", "no_trump",
+                "bad_pack"}  # fmt: skip
+    missing = sorted(codes - set(words.REFUSALS) - internal)
+    assert not missing, missing
+    assert "must_follow_trump" in codes and "discard_not_in_hand" in codes
+
+
+def test_the_computer_players_reasons_have_words_for_every_code() -> None:
+    from engine.beginner import BEGINNER_REASONS, BID_REASONS
+    from engine.bots import REASONS
+    from practice import words
+
+    codes = set(REASONS) | set(BEGINNER_REASONS) | set(BID_REASONS) | set(table.ROB_REASONS)
+    assert codes == set(words.REASONS)
+    for code in BID_REASONS:  # the same figures in both
+        assert re.findall(r"{(\w+)}", BID_REASONS[code]) == re.findall(
+            r"{(\w+)}", str(words.REASONS[code])
+        )
