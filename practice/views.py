@@ -117,8 +117,18 @@ def _hand_over(view: dict[str, Any], columns: list[str]) -> dict[str, Any] | Non
         else bonus
         | {"pretty": _card(bonus["card"])["pretty"], "name": words.seat_name(bonus["seat"])},
         "bid": _named(hand.get("bid")),
+        "bid_made": _bid_made(hand),
         "jink": None if hand.get("jink") is None else words.seat_name(hand["jink"]),
     }
+
+
+def _bid_made(hand: dict[str, Any]) -> bool | None:
+    """Auction: whether the bidder's side took at least its bid (None: no bid)."""
+    bid = hand.get("bid")
+    if not bid:
+        return None
+    side = "us" if bid["seat"] in ("you", "partner") else "them"
+    return bool(hand["taken"][side] >= bid["bid"])
 
 
 def _hint(view: dict[str, Any]) -> dict[str, Any] | None:

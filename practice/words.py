@@ -6,11 +6,14 @@ sentence per code: the engine's ``engine.play``, ``engine.deal``, ``engine.aucti
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 from typing import Any, Final
 
 from django.utils import formats
 from django.utils.translation import gettext_lazy as _
+
+from engine.cards import Card
 
 SUIT_NAMES: Final = {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")}
 
@@ -120,6 +123,8 @@ def refusal(code: str, led: str = "") -> str:
     text = REFUSALS.get(code)
     if text is None:
         return str(_("That move is not allowed now."))
+    with contextlib.suppress(ValueError):
+        led = Card.parse(led).pretty  # the card led, as printed: K♣
     return str(text).format(led=led)
 
 

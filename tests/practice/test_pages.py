@@ -270,3 +270,29 @@ def test_the_computer_players_reasons_have_words_for_every_code() -> None:
         assert re.findall(r"{(\w+)}", BID_REASONS[code]) == re.findall(
             r"{(\w+)}", str(words.REASONS[code])
         )
+
+
+def test_the_end_of_an_auction_hand_says_whether_the_bid_was_made(client: Client) -> None:
+    game = PracticeGame.objects.create(state=table.start("auction-120", seed=4))
+    state = game.state
+    while not state["hand_scores"]:
+        v = table.view(state, str(game.id))
+        if v["decision"] == "play":
+            table.play(state, v["legal"][0])
+        elif v["decision"] == "bid":
+            table.bid(state, None)
+        else:
+            table.name(state, v["hint"]["suit"])
+    PracticeGame.objects.filter(pk=game.id).update(state=state)
+    hand = state["hand_scores"][0]
+    bid = hand["bid"]
+    side = "us" if bid["seat"] in ("you", "partner") else "them"
+    html = client.get(f"/practice/{game.id}/").text
+    panel = html.split('data-testid="hand-over"')[1].split("</section>")[0]
+    name = bid["seat"].capitalize()
+    if hand["taken"][side] >= bid["bid"]:
+        assert f"{name} bid {bid['bid']} and made it." in panel
+        assert hand[side] == hand["taken"][side]
+    else:
+        assert f"{name} bid {bid['bid']} and fell short: minus {bid['bid']}." in panel
+        assert hand[side] == -bid["bid"]
