@@ -349,3 +349,27 @@ def test_a_refused_rob_leaves_the_game_as_it_was(client: Client) -> None:
     assert (response.status_code, body["code"]) == (422, "discard_not_in_hand")
     assert body["message"] == "You can only throw away a card of your hand."
     assert client.get(url).json() == state
+
+
+def test_cards_are_written_as_the_issue_says(client: Client) -> None:
+    """Cards as "10C", "AH", "JK": rank then suit letter, the joker JK, in every card field."""
+    import re
+
+    from practice import table
+
+    card = re.compile(r"(10|[2-9JQKA])[CDHS]|JK")
+    seed = next(
+        s for s in range(200) if "JK" in table.start("irish-45-joker", seed=s)["deal"]["hands"][0]
+    )
+    state = _start(client, ruleset="irish-45-joker", seed=seed)
+    assert "JK" in state["hand"]
+    for _ in range(40):
+        texts = [*state["hand"], *state["legal"], *(p["card"] for p in state["trick"])]
+        if state["last_trick"]:
+            texts += [p["card"] for p in state["last_trick"]["cards"]]
+        if state["turned"]:
+            texts.append(state["turned"])
+        assert all(card.fullmatch(t) for t in texts), texts
+        if state["finished"]:
+            break
+        state = _decide(client, state)
