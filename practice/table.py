@@ -97,6 +97,7 @@ ROB_REASONS: Final = {
     "throws the weakest away",
     "keep_hand": "every card in its hand is better than the turned card",
     "dealer_weakest": "the dealer throws away the weakest card",
+    "always_rob": "a beginner always robs when dealt the ace of trumps, throwing its lowest card",
 }
 
 
@@ -328,7 +329,13 @@ def _advance(game: dict[str, Any]) -> None:
                     return
                 card = bot.choose_discard(deal.hands[deal.dealer], trump, rules)
                 game["deal"] = _deal_dict(dealer_discard(deal, card))
-                game["events"].append({"kind": "discard", "seat": _names(game)[deal.dealer]})
+                game["events"].append(
+                    {
+                        "kind": "discard",
+                        "seat": _names(game)[deal.dealer],
+                        "why": _reason("dealer_weakest"),
+                    }
+                )
                 continue
             if not game["rob_settled"]:
                 robber = deal.robber
@@ -339,7 +346,14 @@ def _advance(game: dict[str, Any]) -> None:
                 if discard is not None:
                     game["deal"] = _deal_dict(engine_rob(deal, robber, discard))
                     game["events"].append(
-                        {"kind": "rob", "seat": _names(game)[robber], "card": str(deal.turn_up)}
+                        {
+                            "kind": "rob",
+                            "seat": _names(game)[robber],
+                            "card": str(deal.turn_up),
+                            "why": _reason(
+                                "always_rob" if isinstance(bot, BeginnerBot) else "rob_weakest"
+                            ),
+                        }
                     )
                 game["rob_settled"] = True
                 continue

@@ -89,6 +89,9 @@ REASONS: Final = {
     ),
     "keep_hand": _("every card in its hand is better than the turned card"),
     "dealer_weakest": _("the dealer throws away the weakest card"),
+    "always_rob": _(
+        "a beginner always robs when dealt the ace of trumps, throwing its lowest card"
+    ),
 }
 
 #: The seats (three-handed: you, left, right) and the sides of the partners' game.

@@ -258,3 +258,20 @@ def test_three_handed_games_follow_the_engine(ruleset: str, seed: int) -> None:
     winner = ("you", "left", "right").index(game["winner"])
     assert totals[winner] == best
     assert best >= rules.target or game["hand_scores"][-1]["jink"] == game["winner"]
+
+
+@pytest.mark.parametrize(
+    ("bots", "code"), [("heuristic", "rob_weakest"), ("beginner", "always_rob")]
+)
+def test_a_computer_player_who_robs_says_why(bots: str, code: str) -> None:
+    from practice import words
+
+    for seed in range(300):
+        game = table.start("cape-breton-45", seed=seed, bots=bots)
+        robs = [e for e in table.view(game, "x")["events"] if e["kind"] == "rob"]
+        if robs and robs[0]["seat"] != "you":
+            break
+    else:
+        raise AssertionError("no computer player robbed")
+    assert robs[0]["reason"]["code"] == code and robs[0]["why"] == table.ROB_REASONS[code]
+    assert words.reason(robs[0]["reason"]) == str(words.REASONS[code])
