@@ -171,7 +171,7 @@ def season_standings(
 @dataclass(frozen=True)
 class JarNight:
     """The cookie jar of one drive: what it carried in from the drives before, what it held
-    (``pot``, carried in included), and what it carried out to the next (None: won, or no jar)."""
+    (``pot``, carried in included), and what it carried out to the next (None: nothing)."""
 
     drive: str
     carried_in: Decimal
@@ -181,8 +181,8 @@ class JarNight:
 
 def jar_consistent(nights: Sequence[JarNight]) -> list[str]:
     """The drives (of a season in date order) whose jar carried in something else than the
-    drive before carried out; no jar or a jar won carries out nothing. A check for the page:
-    a drive of another season, or a drive of the club left out, sits between them."""
+    drive before carried out (None: nothing). A check for the page: a drive of the club
+    outside the season sits between them."""
     out = []
     for before, after in pairwise(nights):
         expected = before.carried_out or Decimal(0)

@@ -21,7 +21,7 @@ from drives.names import name_key
 from engine.season import CoupleNight, JarNight, Night, PlayerStanding, jar_consistent
 from engine.season import season_standings as standings_of
 from scoring.models import Award
-from scoring.prizes.selectors import cookie_jar_view
+from scoring.prizes.selectors import carried_in, cookie_jar_view
 from scoring.selectors import standings_for_drive
 from seasons.models import Season
 
@@ -169,9 +169,12 @@ def _money(value: Any) -> Decimal | None:
 
 
 def season_jar(drives: list[Drive]) -> dict[str, Any]:
-    """The cookie jar drive by drive: what each carried in, held and carried out (none when
-    won or when the drive had no jar), and the drives whose carry-in differs from what the one
-    before carried out (a drive of the club outside the season sits between them)."""
+    """The cookie jar drive by drive: what each carried in, held and carried out, as
+    ``scoring.prizes.selectors.carried_in`` counts it (a jar not drawn yet carries its whole
+    pot; one drawn without a winner carries its pot; a jar won carries nothing; a night
+    without a jar passes on what it was given), and the drives whose carry-in differs from
+    what the one before carried out (a drive of the club outside the season sits between
+    them)."""
     rows, nights = [], []
     for drive in drives:
         jar = cookie_jar_view(drive)
@@ -183,9 +186,17 @@ def season_jar(drives: list[Drive]) -> dict[str, Any]:
             "carried_in": jar.get("carried_in"),
             "pot": jar.get("pot"),
             "status": jar.get("status"),
-            "carried_out": jar.get("carried_over"),
+            "carried_out": None,
             "winners": jar.get("winners", []),
         }
+        if not jar["enabled"]:
+            row["carried_in"] = row["carried_out"] = str(carried_in(drive))
+        elif row["status"] == "not-drawn":
+            row["carried_out"] = row["pot"]
+        elif row["status"] == "carried-over":
+            row["carried_out"] = jar["carried_over"]
+        else:
+            row["carried_out"] = "0.00"
         rows.append(row)
         nights.append(
             JarNight(
