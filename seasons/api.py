@@ -132,6 +132,7 @@ class JarDriveOut(Answer):
 class JarOut(Answer):
     drives: list[JarDriveOut]
     gaps: list[str]
+    any: bool
 
 
 class MergeOut(Answer):

@@ -33,6 +33,7 @@ from seasons.forms import AddDriveForm, MergeForm, SeasonForm, SplitForm
 from seasons.models import Season
 
 ORGANIZER = Membership.Role.ORGANIZER
+PAGE_SECONDS = 10  # the projector turns its screens of players this often
 
 
 class SeasonTable(BaseTable):
@@ -309,7 +310,11 @@ def season_players(request: HttpRequest, club: str, season: str) -> HttpResponse
 def season_projector(request: HttpRequest, club: str, season: str) -> HttpResponse:
     found, _role = _season(request, club, season)
     view = selectors.season_view(found)
-    return render(request, "seasons/season_projector.html", {"season": found, "view": view})
+    return render(
+        request,
+        "seasons/season_projector.html",
+        {"season": found, "view": view, "page_seconds": PAGE_SECONDS},
+    )
 
 
 @require_http_methods(["GET", "HEAD"])

@@ -206,4 +206,8 @@ def season_jar(drives: list[Drive]) -> dict[str, Any]:
                 _money(row["carried_out"]),
             )
         )
-    return {"drives": rows, "gaps": jar_consistent(nights)}
+    return {
+        "drives": rows,
+        "gaps": jar_consistent(nights),
+        "any": any(row["enabled"] for row in rows),
+    }
