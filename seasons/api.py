@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
 from ninja import Router
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -171,14 +172,15 @@ def _club_drive(club: Club, slug: Any) -> Drive:
     """A drive of the club by its slug: another club's drive is refused by name, without
     saying more of it than that it is not this club's."""
     if not isinstance(slug, str) or not slug:
-        raise NotFound("no_such_drive", "Name the drive by its slug.", field="drive")
+        raise NotFound("no_such_drive", _("Name the drive by its slug."), field="drive")
     drive = Drive.objects.filter(slug=slug).first()
     if drive is None:
-        raise NotFound("no_such_drive", f"No drive {slug!r}.", field="drive")
+        raise NotFound("no_such_drive", _("No drive %(drive)r.") % {"drive": slug}, field="drive")
     if drive.club_id != club.pk:
         raise services.ServiceError(
             "drive_of_another_club",
-            f"The drive {slug!r} is not one of {club.name}'s drives.",
+            _("The drive %(drive)r is not one of %(club)s's drives.")
+            % {"drive": slug, "club": club.name},
             field="drive",
         )
     return drive

@@ -33,7 +33,7 @@ def seasons_of(club: Club) -> list[Season]:
 def season_get(club: Club, slug: str) -> Season:
     season = Season.objects.select_related("club").filter(club=club, slug=slug).first()
     if season is None:
-        raise NotFound("not_found", "No such season.")
+        raise NotFound("not_found", _("No such season."))
     return season
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from drives.errors import Conflict, NotFound, ServiceError
 from drives.models import Club, Drive
@@ -26,11 +27,17 @@ SEASON_FIELDS = ("name", "starts", "ends", "published")
 
 def _name(value: Any, field: str = "name", limit: int = 120) -> str:
     if not isinstance(value, str):
-        raise ServiceError("bad_field", f"{field}: send some text.", field=field)
+        raise ServiceError(
+            "bad_field", _("%(field)s: send some text.") % {"field": field}, field=field
+        )
     text_refuse_unstorable(value, field)
     value = " ".join(name_strip_bidi(value).split())
     if not name_visible(value) or len(value) > limit:
-        raise ServiceError("bad_name", f"{field}: a name of 1 to {limit} characters.", field=field)
+        raise ServiceError(
+            "bad_name",
+            _("%(field)s: a name of 1 to %(limit)s characters.") % {"field": field, "limit": limit},
+            field=field,
+        )
     return value
 
 
@@ -42,13 +49,17 @@ def _date(value: Any, field: str) -> date:
             return date.fromisoformat(value)
         except ValueError:
             pass
-    raise ServiceError("bad_date", f"{field}: a date as YYYY-MM-DD.", field=field)
+    raise ServiceError(
+        "bad_date", _("%(field)s: a date as YYYY-MM-DD.") % {"field": field}, field=field
+    )
 
 
 def _clean(values: dict[str, Any], *, current: Season | None = None) -> dict[str, Any]:
     unknown = sorted(set(values) - set(SEASON_FIELDS))
     if unknown:
-        raise ServiceError("unknown_field", f"Unknown field {unknown[0]!r}.", field=unknown[0])
+        raise ServiceError(
+            "unknown_field", _("Unknown field %(field)r.") % {"field": unknown[0]}, field=unknown[0]
+        )
     out: dict[str, Any] = {}
     if "name" in values or current is None:
         out["name"] = _name(values.get("name"))
@@ -57,14 +68,15 @@ def _clean(values: dict[str, Any], *, current: Season | None = None) -> dict[str
             out[field] = _date(values.get(field), field)
     if "published" in values:
         if not isinstance(values["published"], bool):
-            raise ServiceError("bad_field", "published: true or false.", field="published")
+            raise ServiceError("bad_field", _("published: true or false."), field="published")
         out["published"] = values["published"]
     starts = out.get("starts", current.starts if current else None)
     ends = out.get("ends", current.ends if current else None)
     if starts is not None and ends is not None and starts > ends:
         raise ServiceError(
             "dates_reversed",
-            f"The season cannot end ({ends}) before it starts ({starts}).",
+            _("The season cannot end (%(ends)s) before it starts (%(starts)s).")
+            % {"ends": ends, "starts": starts},
             field="ends",
         )
     return out
@@ -102,8 +114,16 @@ def season_update(*, season: Season, actor: Actor = SYSTEM, **values: Any) -> Se
         for entry in outside[:1]:
             raise Conflict(
                 "drive_outside_season",
-                f"The drive {entry.drive.name} ({entry.drive.date}) would fall outside "
-                f"{starts} – {ends}: remove it from the season first.",
+                _(
+                    "The drive %(drive)s (%(date)s) would fall outside %(starts)s – %(ends)s: "
+                    "remove it from the season first."
+                )
+                % {
+                    "drive": entry.drive.name,
+                    "date": entry.drive.date,
+                    "starts": starts,
+                    "ends": ends,
+                },
                 drive=entry.drive.slug,
             )
         old = {field: getattr(season, field) for field in clean}
@@ -130,14 +150,20 @@ def season_add_drive(*, season: Season, drive: Drive, actor: Actor = SYSTEM) -> 
     if drive.club_id != season.club_id:
         raise ServiceError(
             "drive_of_another_club",
-            f"The drive {drive.slug} is not one of {season.club.name}'s drives.",
+            _("The drive %(drive)s is not one of %(club)s's drives.")
+            % {"drive": drive.slug, "club": season.club.name},
             drive=drive.slug,
         )
     if not season.starts <= drive.date <= season.ends:
         raise ServiceError(
             "drive_outside_season",
-            f"The drive {drive.name} is on {drive.date}, outside the season "
-            f"({season.starts} – {season.ends}).",
+            _("The drive %(drive)s is on %(date)s, outside the season (%(starts)s – %(ends)s).")
+            % {
+                "drive": drive.name,
+                "date": drive.date,
+                "starts": season.starts,
+                "ends": season.ends,
+            },
             drive=drive.slug,
         )
     with transaction.atomic():
@@ -147,8 +173,11 @@ def season_add_drive(*, season: Season, drive: Drive, actor: Actor = SYSTEM) -> 
                 return entry
             raise Conflict(
                 "drive_in_another_season",
-                f"The drive {drive.name} is already in the season {entry.season.name}: "
-                "a drive belongs to one season at most.",
+                _(
+                    "The drive %(drive)s is already in the season %(season)s: a drive belongs "
+                    "to one season at most."
+                )
+                % {"drive": drive.name, "season": entry.season.name},
                 drive=drive.slug,
                 season=entry.season.slug,
             )
@@ -158,7 +187,7 @@ def season_add_drive(*, season: Season, drive: Drive, actor: Actor = SYSTEM) -> 
         except IntegrityError:  # added to a season at the same instant
             raise Conflict(
                 "drive_in_another_season",
-                f"The drive {drive.name} was just added to another season.",
+                _("The drive %(drive)s was just added to another season.") % {"drive": drive.name},
                 drive=drive.slug,
             ) from None
         audit(
@@ -171,11 +200,12 @@ def season_add_drive(*, season: Season, drive: Drive, actor: Actor = SYSTEM) -> 
 def season_remove_drive(*, season: Season, drive: Drive, actor: Actor = SYSTEM) -> None:
     """Take ``drive`` out of the season (its splits go with it)."""
     with transaction.atomic():
-        deleted, _ = SeasonDrive.objects.filter(season=season, drive=drive).delete()
+        deleted, _rows = SeasonDrive.objects.filter(season=season, drive=drive).delete()
         if not deleted:
             raise NotFound(
                 "not_in_season",
-                f"The drive {drive.slug} is not in the season {season.name}.",
+                _("The drive %(drive)s is not in the season %(season)s.")
+                % {"drive": drive.slug, "season": season.name},
                 drive=drive.slug,
             )
         PlayerSplit.objects.filter(season=season, drive=drive).delete()
@@ -223,13 +253,15 @@ def player_merge(*, season: Season, name: str, into: str, actor: Actor = SYSTEM)
             if name_key(value) not in seen:
                 raise NotFound(
                     "no_such_player",
-                    f"No player {value!r} in the season's drives.",
+                    _("No player %(name)r in the season's drives.") % {"name": value},
                     field=field,
                 )
         keys = {k: resolve(name_key(v), merges) for k, v in (("name", name), ("into", into))}
         if keys["name"] == keys["into"]:
             raise ServiceError(
-                "same_player", f"{name!r} and {into!r} are already one player.", field="into"
+                "same_player",
+                _("%(name)r and %(into)r are already one player.") % {"name": name, "into": into},
+                field="into",
             )
         drives_of: dict[str, set[int]] = {}
         for key, drives in seen.items():
@@ -239,7 +271,8 @@ def player_merge(*, season: Season, name: str, into: str, actor: Actor = SYSTEM)
             slug = Drive.objects.filter(pk__in=together).order_by("date").first()
             raise Conflict(
                 "played_together",
-                f"{name!r} and {into!r} both played at {slug}: they are two people.",
+                _("%(name)r and %(into)r both played at %(drive)s: they are two people.")
+                % {"name": name, "into": into, "drive": slug},
                 drive=slug.slug if slug else None,
             )
         merge = PlayerMerge.objects.create(season=season, key=keys["name"], into=keys["into"])
@@ -259,7 +292,11 @@ def player_unmerge(*, season: Season, name: str, actor: Actor = SYSTEM) -> None:
         root = resolve(name_key(name), merges)
         rows = [k for k in merges if resolve(k, merges) == root]
         if not rows:
-            raise NotFound("not_merged", f"{name!r} is not merged with anyone.", field="name")
+            raise NotFound(
+                "not_merged",
+                _("%(name)r is not merged with anyone.") % {"name": name},
+                field="name",
+            )
         season.merges.filter(key__in=rows).delete()
         audit(None, actor, "season.unmerge", club=season.club, subject=season.slug, old=name)
 
@@ -273,19 +310,26 @@ def player_split(
     with transaction.atomic():
         if not SeasonDrive.objects.filter(season=season, drive=drive).exists():
             raise NotFound(
-                "not_in_season", f"The drive {drive.slug} is not in the season.", drive=drive.slug
+                "not_in_season",
+                _("The drive %(drive)s is not in the season.") % {"drive": drive.slug},
+                drive=drive.slug,
             )
         key = name_key(name)
         players = {name_key(p) for c in drive.couples.all() for p in c.players}
         if key not in players:
-            raise NotFound("no_such_player", f"No player {name!r} at {drive.name}.", field="name")
+            raise NotFound(
+                "no_such_player",
+                _("No player %(name)r at %(drive)s.") % {"name": name, "drive": drive.name},
+                field="name",
+            )
         if name_key(as_name) == key:
             raise ServiceError(
                 "same_player",
-                f"{as_name!r} is the same name: give the other person a name of their own.",
+                _("%(name)r is the same name: give the other person a name of their own.")
+                % {"name": as_name},
                 field="as_name",
             )
-        split, _ = PlayerSplit.objects.update_or_create(
+        split, _created = PlayerSplit.objects.update_or_create(
             season=season, drive=drive, key=key, defaults={"name": as_name}
         )
         audit(
@@ -299,9 +343,13 @@ def player_unsplit(*, season: Season, drive: Drive, name: str, actor: Actor = SY
     """Undo a split: at ``drive``, ``name`` counts as itself again."""
     name = _name(name, "name", 80)
     with transaction.atomic():
-        deleted, _ = PlayerSplit.objects.filter(
+        deleted, _rows = PlayerSplit.objects.filter(
             season=season, drive=drive, key=name_key(name)
         ).delete()
         if not deleted:
-            raise NotFound("not_split", f"{name!r} is not split at {drive.name}.", field="name")
+            raise NotFound(
+                "not_split",
+                _("%(name)r is not split at %(drive)s.") % {"name": name, "drive": drive.name},
+                field="name",
+            )
         audit(drive, actor, "season.unsplit", club=season.club, subject=season.slug, old=name)
