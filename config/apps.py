@@ -1,6 +1,7 @@
-"""The site's own wiring, done once Django's apps are loaded: the practice table's endpoints
-join the site's API (``scoring.api.views.api``). Here rather than in ``config.urls`` because
-django-ninja takes no router once anything has read the API's URLs or its description."""
+"""The site's own wiring, done once Django's apps are loaded: the practice table's and the
+seasons' endpoints join the site's API (``scoring.api.views.api``). Here rather than in
+``config.urls`` because django-ninja takes no router once anything has read the API's URLs or
+its description."""
 
 from django.apps import AppConfig
 
@@ -15,3 +16,7 @@ class SiteConfig(AppConfig):
         from scoring.api.views import api
 
         api.add_router("/", practice_api)
+
+        from seasons.api import router as seasons_api
+
+        api.add_router("/", seasons_api)

@@ -35,4 +35,5 @@ urlpatterns = [
     path("practice/", include("practice.urls")),
     path("", include("drives.urls")),
     path("", include("scoring.pages.urls")),
+    path("", include("seasons.urls")),
 ]

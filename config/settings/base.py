@@ -41,6 +41,8 @@ INSTALLED_APPS = [
     "drives",
     "scoring",
     "practice",
+    # a club's season: its drives, players and standings (builds on drives and scoring)
+    "seasons",
     # the site's wiring: the practice table's endpoints join the API (config/apps.py)
     "config.apps.SiteConfig",
 ]

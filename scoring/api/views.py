@@ -247,6 +247,8 @@ PATH_PARAMETERS: dict[str, dict[str, Any]] = {
     "number": {"description": "The couple's number.", "schema": NUMBER},
     "tie": {"description": "The tie's id (from GET …/prizes/ties).", "schema": NUMBER},
     "pk": {"description": "The document's id (from POST …/documents).", "schema": NUMBER},
+    "club": {"description": "The club's slug.", "schema": {"type": "string"}},
+    "season": {"description": "The season's slug (within its club).", "schema": {"type": "string"}},
     "game_id": {
         "description": "The practice game's id (from POST /practice).",
         "schema": {"type": "string", "format": "uuid"},

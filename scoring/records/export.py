@@ -10,6 +10,7 @@ know nothing of it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from drives.models import AuditEntry, Couple, Drive, Game, Table
@@ -96,7 +97,7 @@ def drive_export(drive: Drive) -> dict[str, Any]:
     }
     audit_rows = AuditEntry.objects.filter(drive=drive).select_related("user").order_by("at", "id")
     prizes = prizes_export(drive)
-    return {
+    record = {
         "format": "fortyfives-drive/1",
         "drive": drive_summary(drive),
         "couples": couples,
@@ -109,3 +110,14 @@ def drive_export(drive: Drive) -> dict[str, Any]:
         "cookie_jar": prizes["cookie_jar"],
         "audit": [entry.to_dict() for entry in audit_rows],
     }
+    for key, part in EXPORT_PARTS.items():
+        record[key] = part(drive)
+    return record
+
+
+# --- parts added by the apps above scoring ---------------------------------------------------
+# An app that builds on the drives adds its own part of a drive's record (the seasons app: the
+# key "season", seasons/records.py) from its AppConfig.ready: the key and a function of the
+# drive. Nothing in scoring imports such an app; scoring.records.restore.RESTORE_PARTS reads
+# the part back.
+EXPORT_PARTS: dict[str, Callable[[Drive], Any]] = {}

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
@@ -59,6 +60,13 @@ MAX_EXPORT_BYTES = 200_000_000
 _SLUG = re.compile(r"^[-a-zA-Z0-9_]{1,80}$")
 _MISSING = object()
 MAX_SMALL = 32767  # the largest game, table, couple or hole number any column can hold
+
+
+# --- parts added by the apps above scoring ---------------------------------------------------
+# The other half of scoring.records.export.EXPORT_PARTS: for a key of the export, a function
+# that checks the part (raising ``bad(path, …)``; called before anything is written) and one
+# that writes what it read for the restored drive (in the restore's transaction, no audit).
+RESTORE_PARTS: dict[str, tuple[Callable[[Any, str], Any], Callable[[Drive, Any], None]]] = {}
 
 
 @dataclass
@@ -225,6 +233,7 @@ def drive_restore(
     closed_tables = _read_closed_tables(_get(data, "closed_tables", "", dict))
     entries = _read_audit(_get(data, "audit", "", list))
     prizes = _read_prizes(data, numbers)
+    parts = {key: read(data[key], key) for key, (read, _) in RESTORE_PARTS.items() if key in data}
 
     named = (
         [e["user"] for e in entries]
@@ -255,6 +264,8 @@ def drive_restore(
                     couples, games, closed_tables, entries, users,
                 )  # fmt: skip
                 _write_prizes(report.drive, prizes, users)
+                for key, part in parts.items():
+                    RESTORE_PARTS[key][1](report.drive, part)
         except (IntegrityError, DataError) as error:
             raise ServiceError("bad_export", f"The export is inconsistent: {error}.") from None
         report.replaced = replaced

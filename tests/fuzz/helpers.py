@@ -24,6 +24,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from django.apps import apps
@@ -42,6 +43,7 @@ from scoring.printing.services import document_request
 from scoring.prizes.services import prizes_open_ties, tie_choose, tie_decide
 from scoring.selectors import game_view
 from scoring.services import game_advance, result_record
+from seasons.services import season_add_drive, season_create
 from tests.api.helpers import ClubUsers, couple_token, make_club, make_drive, table_token
 from tests.prizes.helpers import night
 
@@ -74,6 +76,7 @@ class World:
     documents: list[int]
     tokens: dict[str, str] = field(default_factory=dict)
     practice: list[str] = field(default_factory=list)  # practice games' ids
+    seasons: list[str] = field(default_factory=list)  # our club's seasons' slugs
 
     def slug(self, name: str) -> str:
         return self.drives[name].slug
@@ -90,6 +93,8 @@ class World:
             "tie": [*self.ties, NO_SUCH],
             "pk": [*self.documents, NO_SUCH],
             "game_id": [*self.practice, "00000000-0000-4000-8000-000000000000"],
+            "club": [self.ours.club.slug, self.theirs.club.slug, "no-such-club"],
+            "season": [*self.seasons, "no-such-season"],
         }
 
     def targets(self, names: Iterable[str]) -> list[list[dict[str, Any]]]:
@@ -193,6 +198,12 @@ def seed_world() -> World:
         str(PracticeGame.objects.create(state=practice_start(ruleset, seed=seed)).pk)
         for ruleset, seed in (("cape-breton-45", 5), ("cape-breton-45", 12), ("auction-120", 1))
     ]  # you to play a card; you may rob; an auction
+    season = season_create(
+        club=ours.club, name="Fall 2026", starts=date(2026, 9, 1), ends=date(2026, 12, 31)
+    )
+    for drive in (running, over, closed):
+        season_add_drive(season=season, drive=drive)
+    world.seasons = [season.slug]
     world.tokens = {
         "table": table_token(running, 2),
         "couple": couple_token(running, 3),
@@ -209,7 +220,7 @@ def snapshot() -> dict[str, Any]:
     """Every row of the project's own models (drives and scoring), as comparable values: a
     request that was refused must leave this unchanged."""
     state: dict[str, Any] = {}
-    for label in ("drives", "scoring"):
+    for label in ("drives", "scoring", "seasons"):
         for model in apps.get_app_config(label).get_models():
             rows = model.objects.order_by("pk").values()
             state[model._meta.label] = [_plain(row) for row in rows]

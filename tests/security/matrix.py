@@ -24,6 +24,7 @@ from django.test import Client
 
 from drives.models import AuditEntry, Couple, Game, Membership, Seat, Table
 from scoring.models import Result
+from seasons.models import Season
 from tests.security.world import CALLERS, CLUB_A, UNKNOWN_TOKEN, Caller, World
 
 LOGIN = "login"  # 302 to /accounts/login/
@@ -68,6 +69,12 @@ def organizers(ok: Expected) -> Row:
     return members(ok, scorer=403)
 
 
+def club_api(ok: Expected, *, scorer: Expected | None = None) -> Row:
+    """An API endpoint of a club (its seasons): members only; every table or couple token is
+    refused (403 token_not_allowed; a closed drive's 403 token_expired)."""
+    return (401, ok if scorer is None else scorer, ok, 404, 403, 403, 403, 403, 403)
+
+
 def admin_row(staff: Expected, other: Expected) -> Row:
     """An admin page: only staff get past the admin's login (the scorer is no staff)."""
     return users(ADMIN_LOGIN, ADMIN_LOGIN, staff, other)
@@ -96,6 +103,11 @@ A = "api/v1/drives/<slug:slug>"
 P = "/drives/{slug}"
 AP = "/api/v1/drives/{slug}"
 TIE = "<int:tie>"
+S = "clubs/<slug:club>/seasons/<slug:season>"
+SP = "/clubs/{club}/seasons/{season}"
+AS = "api/v1/clubs/<club>/seasons"
+ASS = AS + "/<season>"
+ASP = "/api/v1/clubs/{club}/seasons/{season}"
 NUM_TIE = "<num:tie>"
 
 CASES: list[Case] = [
@@ -665,6 +677,101 @@ CASES: list[Case] = [
         note="the other club's tie under this drive's address",
     ),
     Case(r"api/v1/^(?P<path>[\s\S]*)$", "GET", "/api/v1/no/such/thing", everyone(404)),
+    # --- a club's seasons (seasons/): members read, organizers change; public once published --
+    Case("seasons/", "GET", "/seasons/", users(LOGIN, 200, 200, 200)),
+    Case(
+        "seasons/",
+        "POST",
+        "/seasons/",
+        users(LOGIN, 403, 302, 404),
+        body={"club": "{club}", "name": "Winter", "starts": "2027-01-01", "ends": "2027-04-30"},
+        note="a new season: the club's organizers only",
+    ),
+    Case(f"{S}/", "GET", f"{SP}/", member_page(200)),
+    Case(f"{S}/edit", "GET", f"{SP}/edit", organizer_page(200)),
+    Case(f"{S}/drives", "POST", f"{SP}/drives", organizer_page(302), body={"drive": "{slug}"}),
+    Case(
+        f"{S}/drives/<slug:drive>/remove",
+        "POST",
+        f"{SP}/drives/{{closed_slug}}/remove",
+        organizer_page(302),
+    ),
+    Case(f"{S}/players", "GET", f"{SP}/players", member_page(200)),
+    Case(
+        f"{S}/players",
+        "POST",
+        f"{SP}/players",
+        organizer_page(422),
+        body={"action": "merge", "name": "Cee North1", "into": "Cee North1"},
+        note="merging a player with itself: a form error",
+    ),
+    Case(f"{S}/projector", "GET", f"{SP}/projector", member_page(200)),
+    Case(
+        f"{S}/results",
+        "GET",
+        f"{SP}/results",
+        everyone(200),
+        note="published: anyone",
+        reveals=frozenset({CLUB_A}),
+    ),
+    Case(f"{AS}", "GET", "/api/v1/clubs/{club}/seasons", club_api(200)),
+    Case(
+        f"{AS}",
+        "POST",
+        "/api/v1/clubs/{club}/seasons",
+        club_api(201, scorer=403),
+        body={"name": "Winter", "starts": "2027-01-01", "ends": "2027-04-30"},
+    ),
+    Case(ASS, "GET", ASP, club_api(200)),
+    Case(ASS, "PATCH", ASP, club_api(200, scorer=403), body={"name": "Fall 2026"}),
+    Case(ASS, "DELETE", ASP, club_api(204, scorer=403)),
+    Case(
+        f"{ASS}/drives",
+        "POST",
+        f"{ASP}/drives",
+        club_api(200, scorer=403),
+        body={"drive": "{slug}"},
+    ),
+    Case(
+        f"{ASS}/drives/<slug>",
+        "DELETE",
+        f"{ASP}/drives/{{closed_slug}}",
+        club_api(200, scorer=403),
+    ),
+    Case(f"{ASS}/standings", "GET", f"{ASP}/standings", club_api(200)),
+    Case(f"{ASS}/cookie-jar", "GET", f"{ASP}/cookie-jar", club_api(200)),
+    Case(f"{ASS}/players", "GET", f"{ASP}/players", club_api(200)),
+    Case(
+        f"{ASS}/players/merge",
+        "POST",
+        f"{ASP}/players/merge",
+        club_api(422, scorer=403),
+        body={"name": "Cee North1", "into": "cee north1"},
+        note="a player merged with itself",
+    ),
+    Case(
+        f"{ASS}/players/unmerge",
+        "POST",
+        f"{ASP}/players/unmerge",
+        club_api(404, scorer=403),
+        body={"name": "Cee North1"},
+        note="not merged",
+    ),
+    Case(
+        f"{ASS}/players/split",
+        "POST",
+        f"{ASP}/players/split",
+        club_api(200, scorer=403),
+        body={"drive": "{closed_slug}", "name": "Cee North1", "as_name": "Cee North1 (Mabou)"},
+    ),
+    Case(
+        f"{ASS}/players/unsplit",
+        "POST",
+        f"{ASP}/players/unsplit",
+        club_api(404, scorer=403),
+        body={"drive": "{closed_slug}", "name": "Cee North1"},
+        note="not split",
+    ),
     # --- the admin: its own pages (the models' are below) ---------------------------------------
     Case("admin/", "GET", "/admin/", admin_row(200, 200)),
     Case(
@@ -693,10 +800,13 @@ CASES: list[Case] = [
         note="no model of ours has a page on the site",
     ),
     Case(
-        "admin/^(?P<app_label>auth|drives|scoring)/$", "GET", "/admin/drives/", admin_row(200, 200)
+        "admin/^(?P<app_label>auth|drives|scoring|seasons)/$",
+        "GET",
+        "/admin/drives/",
+        admin_row(200, 200),
     ),
     Case(
-        "admin/^(?P<app_label>auth|drives|scoring)/$",
+        "admin/^(?P<app_label>auth|drives|scoring|seasons)/$",
         "GET",
         "/admin/auth/",
         admin_row(404, 404),
@@ -721,6 +831,7 @@ ADMIN_OBJECTS: dict[str, tuple[str, bool]] = {
     "drives.seat": ("adm_seat", True),
     "drives.auditentry": ("adm_audit", True),
     "scoring.result": ("adm_result", True),
+    "seasons.season": ("adm_season", True),
     "auth.user": ("adm_user", False),
     "auth.group": ("adm_group", False),
 }
@@ -810,6 +921,7 @@ def _admin_values(world: World) -> dict[str, Any]:
             "adm_game": Game.objects.get(drive=drive, number=1).pk,
             "adm_user": world.scorer.pk,
             "adm_group": Group.objects.get(name="Volunteers").pk,
+            "adm_season": Season.objects.get(club=world.club_a).pk,
         } | {
             name: rows.order_by("pk").values_list("pk", flat=True)[0]
             for name, rows in first.items()

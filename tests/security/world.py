@@ -43,6 +43,7 @@ from scoring.models import Document, Tie
 from scoring.prizes.services import prizes_open_ties
 from scoring.selectors import game_view
 from scoring.services import game_advance, result_record
+from seasons.services import season_add_drive, season_create
 from tests.factories import UserFactory
 
 DESK = Actor(channel=AuditEntry.Channel.DESK)
@@ -150,6 +151,7 @@ class World:
             "winner": self.winner,
             "unknown": UNKNOWN_TOKEN,
             "practice": PRACTICE_ID,
+            "season": "fall",
         }
 
 
@@ -257,6 +259,12 @@ def build_world() -> World:
         winner,
         confirmer,
     )
+    # Club A's season: the closed (published) night, published too.
+    season = season_create(
+        club=club_a, actor=DESK, name="Fall", starts=date(2026, 9, 1), ends=date(2026, 12, 31),
+        published=True,
+    )  # fmt: skip
+    season_add_drive(season=season, drive=closed, actor=DESK)
     PracticeGame.objects.create(
         id=PRACTICE_ID, state=practice_start("cape-breton-45", seed=PRACTICE_SEED)
     )

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import partial
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +47,7 @@ from drives.services import (
 from engine.bots import BOTS
 from engine.rules import PRESETS
 from scoring.integrity import drive_check
+from scoring.management import SUBCOMMANDS
 from scoring.printing.rendering import DEFAULT_BASE_URL, KINDS, PAPERS, document_render
 from scoring.records.export import drive_export
 from scoring.records.restore import MAX_EXPORT_BYTES, drive_restore, load_export
@@ -174,6 +177,11 @@ class Command(BaseCommand):
         check = subs.add_parser("check", help="check the stored night against docs/rules.md §7")
         check.add_argument("slug")
 
+        # Subcommands other apps add (scoring.management.SUBCOMMANDS: drive season …).
+        for name, path in SUBCOMMANDS.items():
+            module = import_module(path)
+            module.add_arguments(subs.add_parser(name, help=module.HELP))
+
     def handle(self, *args: Any, **options: Any) -> None:
         handlers: dict[str, Callable[[dict[str, Any]], None]] = {
             "create": self.create,
@@ -189,6 +197,8 @@ class Command(BaseCommand):
             "tokens": self.list_tokens,
             "check": self.check_night,
         }
+        for name, path in SUBCOMMANDS.items():
+            handlers[name] = partial(import_module(path).handle, self)
         try:
             handlers[options["subcommand"]](options)
         except ServiceError as error:

@@ -1,0 +1,382 @@
+"""The seasons' JSON endpoints (docs/api.md, "Seasons"): a router that ``config.apps`` adds to
+the site's API, so that its answers, errors and credentials are the API's own. Each endpoint
+finds the club (``scoring.api.auth.club_for``: 404 for outsiders), calls one service or
+selector of ``seasons`` and answers with what it returned. Members read; organizers write.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
+from ninja import Router
+from pydantic import BaseModel, ConfigDict, Field
+
+from drives.errors import NotFound
+from drives.models import Club, Drive
+from scoring.api.auth import AUTH, MEMBERS, ORGANIZER, Caller, club_for
+from scoring.api.schemas import Body, documented
+from scoring.api.views import answers
+from seasons import selectors, services
+from seasons.models import Season
+
+router = Router(auth=AUTH, tags=["seasons"])
+
+C = "/clubs/{club}/seasons"
+S = C + "/{season}"
+ORGANIZERS = "Organizer of the club."
+MEMBERS_ = "Organizer or scorer of the club."
+DATE = {"type": "string", "format": "date"}
+TEXT = {"type": "string", "maxLength": 120}
+PLAYER = {"type": "string", "maxLength": 80}
+
+
+# --- bodies ---------------------------------------------------------------------------------------
+
+
+class SeasonIn(Body):
+    name: documented(TEXT)
+    starts: documented(DATE)
+    ends: documented(DATE)
+    published: documented({"type": "boolean"}) = False
+
+
+class SeasonPatch(Body):
+    name: documented(TEXT) = None
+    starts: documented(DATE) = None
+    ends: documented(DATE) = None
+    published: documented({"type": "boolean"}) = None
+
+
+class DriveIn(Body):
+    drive: documented({"type": "string", "description": "the drive's slug"})
+
+
+class MergeIn(Body):
+    name: documented(PLAYER)
+    into: documented(PLAYER)
+
+
+class UnmergeIn(Body):
+    name: documented(PLAYER)
+
+
+class SplitIn(Body):
+    drive: documented({"type": "string", "description": "the drive's slug"})
+    name: documented(PLAYER)
+    as_name: documented(PLAYER)
+
+
+class UnsplitIn(Body):
+    drive: documented({"type": "string", "description": "the drive's slug"})
+    name: documented(PLAYER)
+
+
+# --- answers --------------------------------------------------------------------------------------
+
+
+class Answer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeasonDriveOut(Answer):
+    slug: str
+    name: str
+    date: str
+    state: str
+
+
+class SeasonOut(Answer):
+    slug: str
+    club: str
+    name: str
+    starts: str
+    ends: str
+    published: bool
+    drives: list[SeasonDriveOut] = Field(default_factory=list)
+
+
+class PlayerOut(Answer):
+    place: int
+    player: str
+    key: str
+    spellings: list[str]
+    drives: int
+    wins: int
+    best: int
+    best_drive: str
+    best_drive_name: str
+    best_drive_date: str
+    average: str
+    prizes: int
+    clashes: list[str]
+
+
+class StandingsOut(Answer):
+    season: SeasonOut
+    players: list[PlayerOut]
+
+
+class JarDriveOut(Answer):
+    drive: str
+    name: str
+    date: str
+    enabled: bool
+    carried_in: str | None
+    pot: str | None
+    status: str | None
+    carried_out: str | None
+    winners: list[int]
+
+
+class JarOut(Answer):
+    drives: list[JarDriveOut]
+    gaps: list[str]
+    any: bool
+
+
+class MergeOut(Answer):
+    key: str
+    into: str
+
+
+class SplitOut(Answer):
+    drive: str
+    key: str
+    as_name: str
+
+
+class PlayersOut(Answer):
+    merges: list[MergeOut]
+    splits: list[SplitOut]
+
+
+# --- helpers --------------------------------------------------------------------------------------
+
+
+def _caller(request: HttpRequest) -> Caller:
+    return request.auth  # type: ignore[attr-defined, no-any-return]
+
+
+def _ok(data: Any, status: int = 200) -> JsonResponse:
+    return JsonResponse(data, status=status, safe=False, json_dumps_params={"ensure_ascii": False})
+
+
+def _season(request: HttpRequest, club: str, season: str, *, write: bool = False) -> Season:
+    found = club_for(_caller(request), club, roles=(ORGANIZER,) if write else MEMBERS)
+    return selectors.season_get(found, season)
+
+
+def _club_drive(club: Club, slug: Any) -> Drive:
+    """A drive of the club by its slug: another club's drive is refused by name, without
+    saying more of it than that it is not this club's."""
+    if not isinstance(slug, str) or not slug:
+        raise NotFound("no_such_drive", _("Name the drive by its slug."), field="drive")
+    drive = Drive.objects.filter(slug=slug).first()
+    if drive is None:
+        raise NotFound("no_such_drive", _("No drive %(drive)r.") % {"drive": slug}, field="drive")
+    if drive.club_id != club.pk:
+        raise services.ServiceError(
+            "drive_of_another_club",
+            _("The drive %(drive)r is not one of %(club)s's drives.")
+            % {"drive": slug, "club": club.name},
+            field="drive",
+        )
+    return drive
+
+
+def _summary(season: Season) -> dict[str, Any]:
+    return selectors.season_summary(season, selectors.season_drives(season))
+
+
+# --- seasons --------------------------------------------------------------------------------------
+
+
+@router.get(
+    C, response=answers({200: list[SeasonOut]}, 404), url_name="seasons",
+    operation_id="seasons_list", summary="The club's seasons", description=MEMBERS_,
+)  # fmt: skip
+def seasons_list(request: HttpRequest, club: str) -> JsonResponse:
+    found = club_for(_caller(request), club, roles=MEMBERS)
+    return _ok([selectors.season_summary(s) for s in selectors.seasons_of(found)])
+
+
+@router.post(
+    C, response=answers({201: SeasonOut}, 404, 422, body=True), url_name="seasons",
+    operation_id="seasons_create", summary="Create a season",
+    description=f"{ORGANIZERS} A name and the dates from–to (YYYY-MM-DD); the end before the "
+    "start is 422 dates_reversed.",
+)  # fmt: skip
+def seasons_create(request: HttpRequest, club: str, payload: SeasonIn) -> JsonResponse:
+    caller = _caller(request)
+    found = club_for(caller, club)
+    season = services.season_create(club=found, actor=caller.actor, **payload.sent())
+    return _ok(_summary(season), 201)
+
+
+@router.get(
+    S, response=answers({200: SeasonOut}, 404), url_name="season", operation_id="season_get",
+    summary="A season and its drives", description=MEMBERS_,
+)  # fmt: skip
+def season_detail(request: HttpRequest, club: str, season: str) -> JsonResponse:
+    return _ok(_summary(_season(request, club, season)))
+
+
+@router.patch(
+    S, response=answers({200: SeasonOut}, 404, 409, 422, body=True), url_name="season",
+    operation_id="season_patch", summary="Change a season's name, dates or publication",
+    description=f"{ORGANIZERS} Dates that would leave out a drive of the season are 409 "
+    "drive_outside_season.",
+)  # fmt: skip
+def season_patch(
+    request: HttpRequest, club: str, season: str, payload: SeasonPatch
+) -> JsonResponse:
+    caller = _caller(request)
+    found = _season(request, club, season, write=True)
+    services.season_update(season=found, actor=caller.actor, **payload.sent())
+    return _ok(_summary(found))
+
+
+@router.delete(
+    S, response=answers({204: None}, 404), url_name="season", operation_id="season_delete",
+    summary="Delete a season (its drives stay)", description=ORGANIZERS,
+)  # fmt: skip
+def season_delete(request: HttpRequest, club: str, season: str) -> HttpResponse:
+    found = _season(request, club, season, write=True)
+    services.season_delete(season=found, actor=_caller(request).actor)
+    return HttpResponse(status=204)
+
+
+@router.post(
+    S + "/drives", response=answers({200: SeasonOut}, 404, 409, 422, body=True),
+    url_name="season_drives", operation_id="season_add_drive", summary="Add a drive",
+    description=f"{ORGANIZERS} A drive of the club within the season's dates: another club's "
+    "drive is 422 drive_of_another_club, one outside the dates 422 drive_outside_season, one "
+    "in another season 409 drive_in_another_season.",
+)  # fmt: skip
+def season_add_drive(
+    request: HttpRequest, club: str, season: str, payload: DriveIn
+) -> JsonResponse:
+    found = _season(request, club, season, write=True)
+    drive = _club_drive(found.club, payload.drive)
+    services.season_add_drive(season=found, drive=drive, actor=_caller(request).actor)
+    return _ok(_summary(found))
+
+
+@router.delete(
+    S + "/drives/{slug}", response=answers({200: SeasonOut}, 404, 422),
+    url_name="season_drive", operation_id="season_remove_drive", summary="Remove a drive",
+    description=f"{ORGANIZERS} A drive not in the season is 404 not_in_season.",
+)  # fmt: skip
+def season_remove_drive(request: HttpRequest, club: str, season: str, slug: str) -> JsonResponse:
+    found = _season(request, club, season, write=True)
+    drive = _club_drive(found.club, slug)
+    services.season_remove_drive(season=found, drive=drive, actor=_caller(request).actor)
+    return _ok(_summary(found))
+
+
+# --- standings and the cookie jar -----------------------------------------------------------------
+
+
+@router.get(
+    S + "/standings", response=answers({200: StandingsOut}, 404), url_name="season_standings",
+    operation_id="season_standings", summary="The players' season standings",
+    description=f"{MEMBERS_} Per player (names matched within the club, merges and splits "
+    "applied): drives played, total wins, best night, average wins per drive, prizes won.",
+)  # fmt: skip
+def season_standings(request: HttpRequest, club: str, season: str) -> JsonResponse:
+    found = _season(request, club, season)
+    view = selectors.season_view(found)
+    return _ok(
+        {
+            "season": selectors.season_summary(found, view.drives),
+            "players": selectors.standings_rows(view),
+        }
+    )
+
+
+@router.get(
+    S + "/cookie-jar", response=answers({200: JarOut}, 404), url_name="season_jar",
+    operation_id="season_cookie_jar", summary="The cookie jar from drive to drive",
+    description=f"{MEMBERS_} What each drive's jar carried in, held and carried out; gaps: "
+    "drives whose carry-in is not what the drive before carried out.",
+)  # fmt: skip
+def season_cookie_jar(request: HttpRequest, club: str, season: str) -> JsonResponse:
+    found = _season(request, club, season)
+    return _ok(selectors.season_jar(selectors.season_drives(found)))
+
+
+# --- players --------------------------------------------------------------------------------------
+
+
+@router.get(
+    S + "/players", response=answers({200: PlayersOut}, 404), url_name="season_players",
+    operation_id="season_players", summary="The season's merges and splits of players",
+    description=MEMBERS_,
+)  # fmt: skip
+def season_players(request: HttpRequest, club: str, season: str) -> JsonResponse:
+    return _ok(selectors.identities_view(_season(request, club, season)))
+
+
+@router.post(
+    S + "/players/merge", response=answers({200: PlayersOut}, 404, 409, 422, body=True),
+    url_name="season_merge", operation_id="season_players_merge",
+    summary="Merge two spellings of one person",
+    description=f"{ORGANIZERS} name counts as into from now on. One player twice is 422 "
+    "same_player; a name not played in the season 404 no_such_player; two names that played "
+    "the same night 409 played_together.",
+)  # fmt: skip
+def season_merge(request: HttpRequest, club: str, season: str, payload: MergeIn) -> JsonResponse:
+    found = _season(request, club, season, write=True)
+    services.player_merge(
+        season=found, name=payload.name, into=payload.into, actor=_caller(request).actor
+    )
+    return _ok(selectors.identities_view(found))
+
+
+@router.post(
+    S + "/players/unmerge", response=answers({200: PlayersOut}, 404, 422, body=True),
+    url_name="season_unmerge", operation_id="season_players_unmerge",
+    summary="Undo the merges of a player", description=f"{ORGANIZERS} 404 not_merged.",
+)  # fmt: skip
+def season_unmerge(
+    request: HttpRequest, club: str, season: str, payload: UnmergeIn
+) -> JsonResponse:
+    found = _season(request, club, season, write=True)
+    services.player_unmerge(season=found, name=payload.name, actor=_caller(request).actor)
+    return _ok(selectors.identities_view(found))
+
+
+@router.post(
+    S + "/players/split", response=answers({200: PlayersOut}, 404, 422, body=True),
+    url_name="season_split", operation_id="season_players_split",
+    summary="Split two people of one name",
+    description=f"{ORGANIZERS} At the drive, the player name counts as as_name (another "
+    "person). The same name again is 422 same_player; a name not played there 404 "
+    "no_such_player.",
+)  # fmt: skip
+def season_split(request: HttpRequest, club: str, season: str, payload: SplitIn) -> JsonResponse:
+    found = _season(request, club, season, write=True)
+    drive = _club_drive(found.club, payload.drive)
+    services.player_split(
+        season=found, drive=drive, name=payload.name, as_name=payload.as_name,
+        actor=_caller(request).actor,
+    )  # fmt: skip
+    return _ok(selectors.identities_view(found))
+
+
+@router.post(
+    S + "/players/unsplit", response=answers({200: PlayersOut}, 404, 422, body=True),
+    url_name="season_unsplit", operation_id="season_players_unsplit",
+    summary="Undo a split", description=f"{ORGANIZERS} 404 not_split.",
+)  # fmt: skip
+def season_unsplit(
+    request: HttpRequest, club: str, season: str, payload: UnsplitIn
+) -> JsonResponse:
+    found = _season(request, club, season, write=True)
+    drive = _club_drive(found.club, payload.drive)
+    services.player_unsplit(
+        season=found, drive=drive, name=payload.name, actor=_caller(request).actor
+    )
+    return _ok(selectors.identities_view(found))

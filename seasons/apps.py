@@ -1,0 +1,18 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class SeasonsConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "seasons"
+    verbose_name = _("Seasons")
+
+    def ready(self) -> None:
+        # The season's part of a drive's export and restore (scoring.records: "season").
+        from seasons.records import register_record_part
+
+        register_record_part()
+        # manage.py drive season … (seasons/cli.py), imported only when the command runs.
+        from scoring.management import SUBCOMMANDS
+
+        SUBCOMMANDS["season"] = "seasons.cli"

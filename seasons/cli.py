@@ -1,0 +1,188 @@
+"""``manage.py drive season …``: a club's seasons from the command line (docs/cli.md).
+
+    list CLUB                            the club's seasons
+    create CLUB --name N --from D --to D a season (--publish to open its public page)
+    edit CLUB SEASON [--name/--from/--to/--publish/--unpublish]
+    add CLUB SEASON DRIVE…               drives into the season (all or nothing)
+    remove CLUB SEASON DRIVE             a drive out of it
+    standings CLUB SEASON [--json]       the players' season standings
+    jar CLUB SEASON [--json]             the cookie jar from drive to drive
+    merge CLUB SEASON NAME INTO          two spellings of one person
+    unmerge CLUB SEASON NAME
+    split CLUB SEASON DRIVE NAME AS_NAME two people of one name
+    unsplit CLUB SEASON DRIVE NAME
+
+A club is named by its slug (or its name); a drive by its slug. Changes go through
+``seasons.services`` with the channel ``cli``; a refusal is one line on stderr, exit code 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from drives.models import AuditEntry, Club, Drive
+from drives.services import Actor
+from seasons import selectors, services
+from seasons.models import Season
+
+HELP = "a club's seasons: list, create, edit, add, remove, standings, jar, merge, split"
+CLI = Actor(channel=AuditEntry.Channel.CLI)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    subs = parser.add_subparsers(dest="season_command", required=True, metavar="ACTION")
+
+    def season_parser(name: str, help_text: str) -> argparse.ArgumentParser:
+        sub = subs.add_parser(name, help=help_text)
+        sub.add_argument("club", help="the club's slug or name")
+        sub.add_argument("season", help="the season's slug")
+        return sub
+
+    listing = subs.add_parser("list", help="the club's seasons")
+    listing.add_argument("club", help="the club's slug or name")
+
+    create = subs.add_parser("create", help="make a season; prints its slug")
+    create.add_argument("club", help="the club's slug or name")
+    create.add_argument("--name", required=True)
+    create.add_argument("--from", dest="starts", required=True, metavar="YYYY-MM-DD")
+    create.add_argument("--to", dest="ends", required=True, metavar="YYYY-MM-DD")
+    create.add_argument("--publish", action="store_true", help="open the public standings")
+
+    edit = season_parser("edit", "change the name, dates or publication")
+    edit.add_argument("--name")
+    edit.add_argument("--from", dest="starts", metavar="YYYY-MM-DD")
+    edit.add_argument("--to", dest="ends", metavar="YYYY-MM-DD")
+    edit.add_argument("--publish", dest="published", action="store_true", default=None)
+    edit.add_argument("--unpublish", dest="published", action="store_false")
+
+    add = season_parser("add", "add drives to the season (all or nothing)")
+    add.add_argument("drives", nargs="+", metavar="DRIVE")
+    remove = season_parser("remove", "take a drive out of the season")
+    remove.add_argument("drive", metavar="DRIVE")
+
+    for name, text in (("standings", "the players' standings"), ("jar", "the cookie jar")):
+        sub = season_parser(name, text)
+        sub.add_argument("--json", action="store_true", help="as JSON, for scripts")
+
+    merge = season_parser("merge", "count NAME as INTO (two spellings of one person)")
+    merge.add_argument("name")
+    merge.add_argument("into")
+    unmerge = season_parser("unmerge", "undo the merges of NAME")
+    unmerge.add_argument("name")
+    split = season_parser("split", "at DRIVE, count NAME as AS_NAME (another person)")
+    split.add_argument("drive", metavar="DRIVE")
+    split.add_argument("name")
+    split.add_argument("as_name")
+    unsplit = season_parser("unsplit", "undo a split")
+    unsplit.add_argument("drive", metavar="DRIVE")
+    unsplit.add_argument("name")
+
+
+def _club(value: str) -> Club:
+    club = Club.objects.filter(slug=value).first() or Club.objects.filter(name=value).first()
+    if club is None:
+        raise CommandError(f"No club {value!r}.")
+    return club
+
+
+def _season(options: dict[str, Any]) -> Season:
+    club = _club(options["club"])
+    season = Season.objects.select_related("club").filter(club=club, slug=options["season"])
+    found = season.first()
+    if found is None:
+        raise CommandError(f"No season {options['season']!r} in {club.name}.")
+    return found
+
+
+def _drive(season: Season, slug: str) -> Drive:
+    drive = Drive.objects.filter(slug=slug).first()
+    if drive is None:
+        raise CommandError(f"No drive {slug!r}.")
+    return drive
+
+
+def _json(command: BaseCommand, data: Any) -> None:
+    command.stdout.write(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def handle(command: BaseCommand, options: dict[str, Any]) -> None:
+    action = options["season_command"]
+    out = command.stdout
+    if action == "list":
+        for season in selectors.seasons_of(_club(options["club"])):
+            public = "published" if season.published else "members only"
+            out.write(f"{season.slug}\t{season.name}\t{season.starts} – {season.ends}\t{public}")
+        return
+    if action == "create":
+        season = services.season_create(
+            club=_club(options["club"]), actor=CLI, name=options["name"],
+            starts=options["starts"], ends=options["ends"], published=options["publish"],
+        )  # fmt: skip
+        out.write(season.slug)
+        return
+    season = _season(options)
+    if action == "edit":
+        fields = {
+            k: options[k] for k in ("name", "starts", "ends", "published") if options[k] is not None
+        }
+        services.season_update(season=season, actor=CLI, **fields)
+        out.write(f"{season.name}: {season.starts} – {season.ends}.")
+    elif action == "add":
+        with transaction.atomic():
+            for slug in options["drives"]:
+                services.season_add_drive(season=season, drive=_drive(season, slug), actor=CLI)
+        out.write(f"{len(options['drives'])} drive(s) in {season.name}.")
+    elif action == "remove":
+        drive = _drive(season, options["drive"])
+        services.season_remove_drive(season=season, drive=drive, actor=CLI)
+        out.write(f"{drive.slug} is no longer in {season.name}.")
+    elif action == "standings":
+        view = selectors.season_view(season)
+        rows = selectors.standings_rows(view)
+        if options["json"]:
+            _json(
+                command, {"season": selectors.season_summary(season, view.drives), "players": rows}
+            )
+            return
+        out.write(f"{season.name}: {len(view.drives)} drive(s), {len(rows)} player(s)")
+        out.write("place  player                          drives  wins  best  average  prizes")
+        for r in rows:
+            out.write(
+                f"{r['place']:>5}  {r['player'][:30]:<30}  {r['drives']:>6}  {r['wins']:>4}  "
+                f"{r['best']:>4}  {r['average']:>7}  {r['prizes']:>6}"
+            )
+    elif action == "jar":
+        jar = selectors.season_jar(selectors.season_drives(season))
+        if options["json"]:
+            _json(command, jar)
+            return
+        for row in jar["drives"]:
+            if not row["enabled"]:
+                out.write(f"{row['date']}  {row['drive']}: no cookie jar")
+                continue
+            out.write(
+                f"{row['date']}  {row['drive']}: in {row['carried_in']}, jar {row['pot']}, "
+                f"{row['status']}, out {row['carried_out'] or '-'}"
+            )
+    elif action == "merge":
+        services.player_merge(season=season, name=options["name"], into=options["into"], actor=CLI)
+        out.write(f"{options['name']} now counts as {options['into']}.")
+    elif action == "unmerge":
+        services.player_unmerge(season=season, name=options["name"], actor=CLI)
+        out.write(f"{options['name']}'s merges are undone.")
+    elif action == "split":
+        drive = _drive(season, options["drive"])
+        services.player_split(
+            season=season, drive=drive, name=options["name"], as_name=options["as_name"],
+            actor=CLI,
+        )  # fmt: skip
+        out.write(f"At {drive.slug}, {options['name']} now counts as {options['as_name']}.")
+    elif action == "unsplit":
+        drive = _drive(season, options["drive"])
+        services.player_unsplit(season=season, drive=drive, name=options["name"], actor=CLI)
+        out.write(f"At {drive.slug}, {options['name']} counts as themselves again.")

@@ -1,0 +1,213 @@
+"""Reads of a club's seasons: the seasons of a club, one season's drives, its players'
+standings (the arithmetic is ``engine.season``), its players with their spellings, and the
+cookie jar carried from drive to drive.
+
+The standings read each drive's results through ``scoring.selectors.standings_for_drive``
+(three queries a drive), the prizes won in one query, the season's rows in four: a season of
+D drives takes 3·D + a fixed number of queries (tests assert it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from drives.errors import NotFound
+from drives.models import Club, Drive
+from drives.names import name_key
+from engine.season import CoupleNight, JarNight, Night, PlayerStanding, jar_consistent
+from engine.season import season_standings as standings_of
+from scoring.models import Award
+from scoring.prizes.selectors import carried_in, cookie_jar_view
+from scoring.selectors import standings_for_drive
+from seasons.models import Season
+
+
+def seasons_of(club: Club) -> list[Season]:
+    return list(Season.objects.filter(club=club).order_by("-starts", "name"))
+
+
+def season_get(club: Club, slug: str) -> Season:
+    season = Season.objects.select_related("club").filter(club=club, slug=slug).first()
+    if season is None:
+        raise NotFound("not_found", _("No such season."))
+    return season
+
+
+def season_drives(season: Season) -> list[Drive]:
+    """The season's drives in date order. One query."""
+    return list(
+        Drive.objects.filter(season_entry__season=season)
+        .select_related("club")
+        .order_by("date", "pk")
+    )
+
+
+def drives_free(season: Season) -> list[Drive]:
+    """The club's drives within the season's dates and in no season: those it may take."""
+    return list(
+        Drive.objects.filter(
+            club_id=season.club_id,
+            date__range=(season.starts, season.ends),
+            season_entry__isnull=True,
+        ).order_by("date", "pk")
+    )
+
+
+def _prize_label(award: Award) -> str:
+    if award.kind == Award.Kind.PLACE:
+        return _("place %(place)s") % {"place": award.place}
+    return str(award.get_kind_display())
+
+
+def nights_of(drives: list[Drive]) -> list[Night]:
+    """Each drive's couples, their wins and prizes, as the engine takes them."""
+    prizes: dict[tuple[int, int], list[str]] = {}
+    awards = Award.objects.filter(drive__in=drives).select_related("couple").order_by("pk")
+    for award in awards:
+        prizes.setdefault((award.drive_id, award.couple.number), []).append(_prize_label(award))
+    nights = []
+    for drive in drives:
+        couples = tuple(
+            CoupleNight(
+                (row["players"][0], row["players"][1]),
+                row["wins"],
+                tuple(prizes.get((drive.pk, row["number"]), ())),
+            )
+            for row in standings_for_drive(drive)
+        )
+        nights.append(Night(drive.slug, drive.date.isoformat(), couples))
+    return nights
+
+
+@dataclass(frozen=True)
+class SeasonView:
+    season: Season
+    drives: list[Drive]
+    players: list[PlayerStanding]
+
+    @property
+    def by_slug(self) -> dict[str, Drive]:
+        return {d.slug: d for d in self.drives}
+
+
+def identities(season: Season) -> tuple[dict[str, str], dict[tuple[str, str], str]]:
+    """The season's merges (key → key) and splits ((drive slug, key) → name)."""
+    merges = dict(season.merges.values_list("key", "into"))
+    splits = {
+        (slug, key): name
+        for slug, key, name in season.splits.values_list("drive__slug", "key", "name")
+    }
+    return merges, splits
+
+
+def season_view(season: Season) -> SeasonView:
+    """The season's drives and its players' standings."""
+    drives = season_drives(season)
+    merges, splits = identities(season)
+    players = standings_of(nights_of(drives), merges=merges, splits=splits, key=name_key)
+    return SeasonView(season, drives, players)
+
+
+def standings_rows(view: SeasonView) -> list[dict[str, Any]]:
+    """The standings as plain rows (the page's table, its exports, the API)."""
+    names = {d.slug: d.name for d in view.drives}
+    dates = {d.slug: d.date.isoformat() for d in view.drives}
+    return [
+        {
+            "place": p.place,
+            "player": p.name,
+            "key": p.key,
+            "spellings": list(p.spellings),
+            "drives": p.drives,
+            "wins": p.wins,
+            "best": p.best,
+            "best_drive": p.best_drive,
+            "best_drive_name": names.get(p.best_drive, p.best_drive),
+            "best_drive_date": dates.get(p.best_drive, ""),
+            "average": str(p.average),
+            "prizes": p.prizes,
+            "clashes": list(p.clashes),
+        }
+        for p in view.players
+    ]
+
+
+def season_summary(season: Season, drives: list[Drive] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "slug": season.slug,
+        "club": season.club.slug,
+        "name": season.name,
+        "starts": season.starts.isoformat(),
+        "ends": season.ends.isoformat(),
+        "published": season.published,
+    }
+    if drives is not None:
+        out["drives"] = [
+            {"slug": d.slug, "name": d.name, "date": d.date.isoformat(), "state": d.state}
+            for d in drives
+        ]
+    return out
+
+
+def identities_view(season: Season) -> dict[str, Any]:
+    """The merges (each spelling's key and the key it counts as) and the splits."""
+    return {
+        "merges": [{"key": m.key, "into": m.into} for m in season.merges.order_by("into", "key")],
+        "splits": [
+            {"drive": s.drive.slug, "key": s.key, "as_name": s.name}
+            for s in season.splits.select_related("drive").order_by("drive__date", "key")
+        ],
+    }
+
+
+def _money(value: Any) -> Decimal | None:
+    return None if value is None else Decimal(str(value))
+
+
+def season_jar(drives: list[Drive]) -> dict[str, Any]:
+    """The cookie jar drive by drive: what each carried in, held and carried out, as
+    ``scoring.prizes.selectors.carried_in`` counts it (a jar not drawn yet carries its whole
+    pot; one drawn without a winner carries its pot; a jar won carries nothing; a night
+    without a jar passes on what it was given), and the drives whose carry-in differs from
+    what the one before carried out (a drive of the club outside the season sits between
+    them)."""
+    rows, nights = [], []
+    for drive in drives:
+        jar = cookie_jar_view(drive)
+        row: dict[str, Any] = {
+            "drive": drive.slug,
+            "name": drive.name,
+            "date": drive.date.isoformat(),
+            "enabled": jar["enabled"],
+            "carried_in": jar.get("carried_in"),
+            "pot": jar.get("pot"),
+            "status": jar.get("status"),
+            "carried_out": None,
+            "winners": jar.get("winners", []),
+        }
+        if not jar["enabled"]:
+            row["carried_in"] = row["carried_out"] = str(carried_in(drive))
+        elif row["status"] == "not-drawn":
+            row["carried_out"] = row["pot"]
+        elif row["status"] == "carried-over":
+            row["carried_out"] = jar["carried_over"]
+        else:
+            row["carried_out"] = "0.00"
+        rows.append(row)
+        nights.append(
+            JarNight(
+                drive.slug,
+                _money(row["carried_in"]) or Decimal(0),
+                _money(row["pot"]) or Decimal(0),
+                _money(row["carried_out"]),
+            )
+        )
+    return {
+        "drives": rows,
+        "gaps": jar_consistent(nights),
+        "any": any(row["enabled"] for row in rows),
+    }
