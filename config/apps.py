@@ -1,6 +1,7 @@
 """The site's own wiring, done once Django's apps are loaded: the practice table's endpoints
-join the site's API (``scoring.api.views.api``). Here rather than in ``config.urls`` because
-django-ninja takes no router once anything has read the API's URLs or its description."""
+and the night's money's join the site's API (``scoring.api.views.api``). Here rather than in
+``config.urls`` because django-ninja takes no router once anything has read the API's URLs or
+its description."""
 
 from django.apps import AppConfig
 
@@ -11,7 +12,9 @@ class SiteConfig(AppConfig):
     verbose_name = "Site wiring"
 
     def ready(self) -> None:
+        from money.api import router as money_api
         from practice.api import router as practice_api
         from scoring.api.views import api
 
         api.add_router("/", practice_api)
+        api.add_router("/", money_api)  # the night's money (money/api.py)

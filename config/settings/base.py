@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "drives",
     "scoring",
     "practice",
+    "money",
     # the site's wiring: the practice table's endpoints join the API (config/apps.py)
     "config.apps.SiteConfig",
 ]

@@ -247,6 +247,9 @@ PATH_PARAMETERS: dict[str, dict[str, Any]] = {
     "number": {"description": "The couple's number.", "schema": NUMBER},
     "tie": {"description": "The tie's id (from GET …/prizes/ties).", "schema": NUMBER},
     "pk": {"description": "The document's id (from POST …/documents).", "schema": NUMBER},
+    # the night's money (money/api.py)
+    "line": {"description": "The ledger line's id (from GET …/accounts).", "schema": NUMBER},
+    "raffle": {"description": "The raffle item's id (from POST …/raffles).", "schema": NUMBER},
     "game_id": {
         "description": "The practice game's id (from POST /practice).",
         "schema": {"type": "string", "format": "uuid"},

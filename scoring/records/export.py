@@ -15,6 +15,7 @@ from typing import Any
 from drives.models import AuditEntry, Couple, Drive, Game, Table
 from scoring.models import Result
 from scoring.prizes.selectors import prizes_export
+from scoring.records.parts import parts
 from scoring.selectors import (
     couple_number,
     couple_summary,
@@ -96,7 +97,7 @@ def drive_export(drive: Drive) -> dict[str, Any]:
     }
     audit_rows = AuditEntry.objects.filter(drive=drive).select_related("user").order_by("at", "id")
     prizes = prizes_export(drive)
-    return {
+    record = {
         "format": "fortyfives-drive/1",
         "drive": drive_summary(drive),
         "couples": couples,
@@ -109,3 +110,7 @@ def drive_export(drive: Drive) -> dict[str, Any]:
         "cookie_jar": prizes["cookie_jar"],
         "audit": [entry.to_dict() for entry in audit_rows],
     }
+    # The parts kept by the apps above scoring (the night's money: scoring/records/parts.py).
+    for part in parts():
+        record[part.key] = part.export(drive)
+    return record

@@ -53,6 +53,7 @@ from scoring.models import (
     Tie,
     TieChoice,
 )
+from scoring.records.parts import parts
 
 FORMAT = "fortyfives-drive/1"
 MAX_EXPORT_BYTES = 200_000_000
@@ -225,11 +226,14 @@ def drive_restore(
     closed_tables = _read_closed_tables(_get(data, "closed_tables", "", dict))
     entries = _read_audit(_get(data, "audit", "", list))
     prizes = _read_prizes(data, numbers)
+    # The parts of the apps above scoring (scoring/records/parts.py), read before any write.
+    extra = [(part, part.read(data[part.key], numbers)) for part in parts() if part.key in data]
 
     named = (
         [e["user"] for e in entries]
         + [v["user"] for g in games for t in g["tables"] for v in t["versions"]]
         + prizes["users"]
+        + [name for part, read in extra for name in part.users(read)]
     )
     users = _users(named)
     report_unknown = sorted({name for name in named if name and name not in users})
@@ -255,6 +259,8 @@ def drive_restore(
                     couples, games, closed_tables, entries, users,
                 )  # fmt: skip
                 _write_prizes(report.drive, prizes, users)
+                for part, read in extra:
+                    part.write(report.drive, read, users)
         except (IntegrityError, DataError) as error:
             raise ServiceError("bad_export", f"The export is inconsistent: {error}.") from None
         report.replaced = replaced
