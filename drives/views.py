@@ -118,6 +118,7 @@ DRIVE_PAGES = (
     ("night:grid", gettext_lazy("Win grid")),
     ("night:prizes", gettext_lazy("Prizes")),
     ("night:print", gettext_lazy("Print")),
+    ("money:page", gettext_lazy("Money")),
     ("drives:settings", gettext_lazy("Settings")),
 )
 

@@ -31,7 +31,7 @@ def signed(kind: str, amount: Decimal) -> Decimal:
 def pool_takings(pool: Pool) -> Decimal:
     """What the pool's tickets brought in (refunds taken off)."""
     total = Line.objects.filter(pool=pool).exclude(kind=Kind.FIFTY_FIFTY_PAID)
-    return total.aggregate(s=Sum("amount"))["s"] or ZERO
+    return Decimal(total.aggregate(s=Sum("amount"))["s"] or ZERO).quantize(ZERO)
 
 
 def _stored(drive: Drive) -> list[dict[str, Any]]:

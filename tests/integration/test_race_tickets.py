@@ -74,7 +74,10 @@ LAYERS = pytest.mark.parametrize("layer", ["service", "http"])
 
 @LAYERS
 def test_eight_desks_selling_strips_at_once_sell_every_number_once(
-    club: ClubUsers, drive: Drive, layer: str, window: Opener  # noqa: F811
+    club: ClubUsers,
+    drive: Drive,
+    layer: str,
+    window: Opener,  # noqa: F811
 ) -> None:
     window(TICKETS_CHECKED)
     outcomes = sell_at_once(club, drive, layer, None)
@@ -88,7 +91,10 @@ def test_eight_desks_selling_strips_at_once_sell_every_number_once(
 
 @LAYERS
 def test_eight_desks_selling_the_same_strip_sell_it_once(
-    club: ClubUsers, drive: Drive, layer: str, window: Opener  # noqa: F811
+    club: ClubUsers,
+    drive: Drive,
+    layer: str,
+    window: Opener,  # noqa: F811
 ) -> None:
     window(TICKETS_CHECKED)
     outcomes = sell_at_once(club, drive, layer, 41)
@@ -99,7 +105,9 @@ def test_eight_desks_selling_the_same_strip_sell_it_once(
 
 @pytest.mark.usefixtures("unlocked")
 def test_control_without_the_lock_the_sellers_meet_and_the_constraint_holds(
-    club: ClubUsers, drive: Drive, window: Opener  # noqa: F811
+    club: ClubUsers,
+    drive: Drive,
+    window: Opener,  # noqa: F811
 ) -> None:
     window(TICKETS_CHECKED)
     outcomes = sell_at_once(club, drive, "service", None)
