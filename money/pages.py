@@ -92,10 +92,12 @@ def money_page(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
             messages.error(request, error_text(error))
         return redirect("money:page", slug=drive.slug)
     data = selectors.accounts(drive)
+    kinds, ways = dict(Kind.choices), dict(Way.choices)
+    for line in data["lines"]:
+        line["kind_name"], line["way_name"] = kinds[line["kind"]], ways[line["way"]]
     return render(request, "money/money_page.html", {
         "drive": drive, "data": data, "links": drive_links(drive, "money:page", role),
         "ways": Way.choices, "hand_kinds": [(k, v) for k, v in Kind.choices if k in HAND_KINDS],
-        "kind_names": dict(Kind.choices), "way_names": dict(Way.choices),
         "setup": data["setup"],
     })  # fmt: skip
 

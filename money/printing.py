@@ -15,7 +15,7 @@ from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from drives.models import Drive
-from money.models import Kind, Way
+from money.models import Draw, Kind, Way
 
 KIND_NAMES = dict(Kind.choices)
 WAY_NAMES = dict(Way.choices)
@@ -85,7 +85,7 @@ def accounts_pdf(drive: Drive, data: dict[str, Any]) -> bytes:
         story.append(Paragraph(
             _("50/50: ticket %(ticket)s of %(sold)s sold, %(prize)s (%(state)s); seed %(seed)s.")
             % {"ticket": draw["ticket"], "sold": fifty["sold"], "prize": _money(draw["prize"], cur),
-               "state": draw["state"], "seed": draw["seed"]},
+               "state": dict(Draw.State.choices)[draw["state"]], "seed": draw["seed"]},
             styles["Normal"],
         ))  # fmt: skip
     doc.build(story)

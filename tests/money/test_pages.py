@@ -82,3 +82,8 @@ def test_scorers_are_kept_out_when_the_organizer_says_so(ours: ClubUsers, drive:
     assert scorer.get(page_of(drive)).status_code == 200
     setup_update(drive=drive, actor=DESK, scorers_allowed=False)
     assert scorer.get(page_of(drive)).status_code == 403
+
+
+def test_the_close_asks_for_the_count(desk: Client, drive: Drive) -> None:
+    page = desk.get(reverse("night:dashboard_close", kwargs={"slug": drive.slug})).content.decode()
+    assert "Count the cash box" in page and f"{page_of(drive)}#cash-box" in page
