@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 from drives.errors import Forbidden
 from drives.models import Drive, Membership
 from money import selectors, services
-from scoring.api.auth import MEMBERS, Caller, drive_for
+from scoring.api.auth import MEMBERS, Caller, club_for, drive_for
 from scoring.api.views import answers
 
 router = Router(tags=["money"])
@@ -248,3 +248,21 @@ def raffle_claim(request: HttpRequest, slug: str, raffle: int) -> JsonResponse:
 def raffle_unclaimed(request: HttpRequest, slug: str, raffle: int) -> JsonResponse:
     drive, caller = money_drive(request, slug)
     return _ok(_draw(services.draw_unclaimed(drive=drive, actor=caller.actor, raffle=raffle)))
+
+
+@router.get(
+    "/clubs/{slug:slug}/money", response=READ, url_name="club-money",
+    summary="The net raised by each of the club's drives",
+)  # fmt: skip
+def club_money(request: HttpRequest, slug: str) -> JsonResponse:
+    club = club_for(request.auth, slug)  # type: ignore[attr-defined]
+    rows = selectors.club_net(club)
+    return _ok({
+        "club": club.slug,
+        "drives": [
+            {"slug": row["drive"].slug, "name": row["drive"].name,
+             "date": row["drive"].date, "currency": row["drive"].currency,
+             "money_in": row["money_in"], "money_out": row["money_out"], "net": row["net"]}
+            for row in rows
+        ],
+    })  # fmt: skip

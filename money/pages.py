@@ -21,6 +21,8 @@ from money.models import HAND_KINDS, Kind, Way
 from scoring.pages.conditional import not_modified, poll_key, tagged
 
 ORGANIZER = Membership.Role.ORGANIZER
+# The notes and coins of the count by denomination (Canadian: no 1 or 2 dollar note, no cent).
+DENOMINATIONS = ("100", "50", "20", "10", "5", "2", "1", "0.25", "0.10", "0.05")
 
 
 def _allowed(drive: Drive, role: str) -> bool:
@@ -70,7 +72,9 @@ def _act(request: HttpRequest, drive: Drive) -> str:
         services.raffle_add(drive=drive, actor=actor, name=post.get("name"))
         return _("Raffle item added.")
     if action == "count":
-        services.cash_count(drive=drive, actor=actor, total=_optional(post.get("total")))
+        counted = {face: post[f"d-{face}"] for face in DENOMINATIONS if post.get(f"d-{face}")}
+        total = None if counted else _optional(post.get("total"))
+        services.cash_count(drive=drive, actor=actor, total=total, denominations=counted or None)
         return _("The count is recorded.")
     if action == "setup":
         fields = {k: _optional(post.get(k)) for k in
@@ -98,7 +102,7 @@ def money_page(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
     return render(request, "money/money_page.html", {
         "drive": drive, "data": data, "links": drive_links(drive, "money:page", role),
         "ways": Way.choices, "hand_kinds": [(k, v) for k, v in Kind.choices if k in HAND_KINDS],
-        "setup": data["setup"],
+        "setup": data["setup"], "denominations": DENOMINATIONS,
     })  # fmt: skip
 
 

@@ -195,3 +195,18 @@ def test_scorers_take_money_unless_the_organizer_says_no(
     off = api.patch(url(drive, "accounts/setup"), {"scorers_allowed": False}, token=ours.org_token)
     assert off.status_code == 200
     assert api.get(url(drive, "accounts"), token=ours.scorer_token).status_code == 403
+
+
+def test_the_net_raised_by_each_of_a_clubs_drives(api: Api, ours: ClubUsers, drive: Drive) -> None:
+    from tests.api.helpers import make_drive
+
+    other = make_drive(ours.club, 2, entry_fee=Decimal("10"))
+    assert (
+        api.patch(url(drive, "couples/1"), {"paid": True}, token=ours.org_token).status_code == 200
+    )
+    api.post(url(other, "accounts/lines"), {"kind": "expense", "amount": "3"}, token=ours.org_token)
+    answer = api.get(f"clubs/{ours.club.slug}/money", token=ours.org_token)
+    assert answer.status_code == 200
+    nets = {row["slug"]: row["net"] for row in answer.json()["drives"]}
+    assert nets == {drive.slug: "20.00", other.slug: "-3.00"}
+    assert api.get(f"clubs/{ours.club.slug}/money", token=ours.scorer_token).status_code == 403

@@ -87,3 +87,22 @@ def test_scorers_are_kept_out_when_the_organizer_says_so(ours: ClubUsers, drive:
 def test_the_close_asks_for_the_count(desk: Client, drive: Drive) -> None:
     page = desk.get(reverse("night:dashboard_close", kwargs={"slug": drive.slug})).content.decode()
     assert "Count the cash box" in page and f"{page_of(drive)}#cash-box" in page
+
+
+def test_the_box_counted_by_note_and_coin(desk: Client, drive: Drive) -> None:
+    desk.post(page_of(drive), {"action": "count", "d-20": "2", "d-0.25": "3", "d-5": ""})
+    count = CashCount.objects.get()
+    assert count.total == Decimal("40.75") and count.denominations == {"20.00": 2, "0.25": 3}
+    answer = desk.post(page_of(drive), {"action": "count", "d-20": "two"}, follow=True)
+    assert any("whole number" in m for m in messages_of(answer))
+    assert CashCount.objects.count() == 1
+
+
+def test_the_doors_paid_tick_and_a_couple_registered_paid(desk: Client, drive: Drive) -> None:
+    toggle = reverse("drives:couples_toggle", kwargs={"slug": drive.slug, "number": 2})
+    desk.post(toggle, {"set": "paid:1", "way": "e-transfer"})
+    desk.post(reverse("drives:couples", kwargs={"slug": drive.slug}),
+              {"player1": "Flora Gillis", "player2": "Dan Gillis", "paid": "on"})  # fmt: skip
+    lines = list(Line.objects.order_by("id").values_list("kind", "amount", "way", "couple__number"))
+    assert lines == [("entry", Decimal("20.00"), "e-transfer", 2),
+                     ("entry", Decimal("20.00"), "cash", 7)]  # fmt: skip
