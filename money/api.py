@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 from drives.errors import Forbidden
 from drives.models import Drive, Membership
 from money import selectors, services
-from scoring.api.auth import MEMBERS, Caller, club_for, drive_for
+from scoring.api.auth import MEMBERS, ORGANIZER, Caller, club_for, drive_for
 from scoring.api.views import answers
 
 router = Router(tags=["money"])
@@ -150,7 +150,8 @@ def count(request: HttpRequest, slug: str, payload: CountIn) -> JsonResponse:
     D + "/accounts/setup", response=CHANGE, url_name="money-setup", summary="Float, prices, share"
 )
 def setup(request: HttpRequest, slug: str, payload: SetupIn) -> JsonResponse:
-    drive, caller = money_drive(request, slug)
+    caller: Caller = request.auth  # type: ignore[attr-defined]
+    drive = drive_for(caller, slug, roles=(ORGANIZER,))  # the settings are the organizer's
     services.setup_update(drive=drive, actor=caller.actor, **payload.sent())
     return _ok(accounts_json(drive)["setup"])
 

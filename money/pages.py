@@ -36,7 +36,7 @@ def _optional(value: str | None) -> Any:
     return int(value) if value.isdigit() else value
 
 
-def _act(request: HttpRequest, drive: Drive) -> str:
+def _act(request: HttpRequest, drive: Drive, role: str) -> str:
     post = request.POST
     actor = desk_actor(request)
     action = post.get("action", "")
@@ -77,6 +77,8 @@ def _act(request: HttpRequest, drive: Drive) -> str:
         services.cash_count(drive=drive, actor=actor, total=total, denominations=counted or None)
         return _("The count is recorded.")
     if action == "setup":
+        if role != ORGANIZER:
+            raise ServiceError("organizers_only", _("Only the organizers change these settings."))
         fields = {k: _optional(post.get(k)) for k in
                   ("opening_float", "ticket_price", "strip_size", "strip_price", "share_percent")
                   if post.get(k)}  # fmt: skip
@@ -91,7 +93,7 @@ def money_page(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
         return forbidden(request, drive, (ORGANIZER,))
     if request.method == "POST":
         try:
-            messages.success(request, _act(request, drive))
+            messages.success(request, _act(request, drive, role))
         except ServiceError as error:
             messages.error(request, error_text(error))
         return redirect("money:page", slug=drive.slug)
@@ -102,7 +104,7 @@ def money_page(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
     return render(request, "money/money_page.html", {
         "drive": drive, "data": data, "links": drive_links(drive, "money:page", role),
         "ways": Way.choices, "hand_kinds": [(k, v) for k, v in Kind.choices if k in HAND_KINDS],
-        "setup": data["setup"], "denominations": DENOMINATIONS,
+        "setup": data["setup"], "denominations": DENOMINATIONS, "role": role,
     })  # fmt: skip
 
 
