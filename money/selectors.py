@@ -9,7 +9,7 @@ from collections import defaultdict
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Sum
+from django.db.models import Count, Sum
 
 from drives.models import Club, Couple, Drive
 from money.models import IN_KINDS, CashCount, Draw, Kind, Line, MoneySetup, Pool, Way
@@ -133,8 +133,9 @@ def pool_view(pool: Pool, setup: MoneySetup) -> dict[str, Any]:
     ]  # fmt: skip
     sales = [
         {"first": s.first, "last": s.last, "seller": s.seller.get_username() if s.seller else None,
-         "line": s.line_id, "refunded": not s.tickets.exists()}
-        for s in pool.sales.select_related("seller").order_by("first")
+         "line": s.line_id, "refunded": not s.kept}
+        for s in pool.sales.select_related("seller").annotate(kept=Count("tickets"))
+        .order_by("first")
     ]  # fmt: skip
     return {
         "id": pool.pk, "kind": pool.kind, "name": str(pool), "takings": takings, "sold": sold,

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from drives.models import AuditEntry, Drive, DriveVersion
+from money import selectors
 from money.models import CashCount, Draw, Line, Ticket
 from money.services import pick
 from scoring.models import Award, PrizeSetup
@@ -210,3 +211,28 @@ def test_the_net_raised_by_each_of_a_clubs_drives(api: Api, ours: ClubUsers, dri
     nets = {row["slug"]: row["net"] for row in answer.json()["drives"]}
     assert nets == {drive.slug: "20.00", other.slug: "-3.00"}
     assert api.get(f"clubs/{ours.club.slug}/money", token=ours.scorer_token).status_code == 403
+
+
+def test_the_accounts_cost_the_same_queries_however_many_lines(
+    api: Api,
+    ours: ClubUsers,
+    drive: Drive,
+    django_assert_num_queries: Any,
+    django_assert_max_num_queries: Any,
+) -> None:
+    tok = ours.org_token
+
+    def night(n: int) -> None:
+        for i in range(n):
+            api.post(url(drive, "fifty-fifty/tickets"), {"count": 2}, token=tok)
+            api.post(url(drive, "accounts/lines"), {"kind": "donation", "amount": "1"}, token=tok)
+            api.patch(url(drive, f"couples/{i + 1}"), {"paid": True}, token=tok)
+
+    night(1)  # the queries: the lines and what they are read from, then four for each pool
+    api.post(url(drive, "raffles"), {"name": "A ham"}, token=tok)
+    with django_assert_max_num_queries(15) as few:
+        selectors.accounts(drive)
+    queries = len(few.captured_queries)  # read now: the next requests empty Django's log
+    night(3)
+    with django_assert_num_queries(queries):
+        selectors.accounts(drive)
