@@ -1,5 +1,6 @@
-"""The site's own wiring, done once Django's apps are loaded: the practice table's and the
-seasons' endpoints join the site's API (``scoring.api.views.api``). Here rather than in
+"""The site's own wiring, done once Django's apps are loaded: the practice table's, the
+seasons' and the night's money's endpoints join the site's API (``scoring.api.views.api``).
+Here rather than in
 ``config.urls`` because django-ninja takes no router once anything has read the API's URLs or
 its description."""
 
@@ -12,6 +13,7 @@ class SiteConfig(AppConfig):
     verbose_name = "Site wiring"
 
     def ready(self) -> None:
+        from money.api import router as money_api
         from practice.api import router as practice_api
         from scoring.api.views import api
 
@@ -20,3 +22,4 @@ class SiteConfig(AppConfig):
         from seasons.api import router as seasons_api
 
         api.add_router("/", seasons_api)
+        api.add_router("/", money_api)  # the night's money (money/api.py)

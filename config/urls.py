@@ -33,6 +33,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include("scoring.api.urls")),
     path("practice/", include("practice.urls")),
+    path("", include("money.urls")),  # the night's money
     path("", include("drives.urls")),
     path("", include("scoring.pages.urls")),
     path("", include("seasons.urls")),

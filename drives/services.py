@@ -45,6 +45,7 @@ from drives.models import (
     Table,
 )
 from drives.names import couple_key, couples_matching
+from drives.signals import couple_paid
 from drives.text import name_strip_bidi, name_visible, text_refuse_unstorable
 from engine.movement import Seating, first_seating
 from engine.rules import PRESETS
@@ -505,6 +506,11 @@ def couples_register(
             new=[{"number": c.number, "players": c.players} for c in created],
             note="; ".join(filter(None, ["" if joined == 1 else f"from game {joined}", note])),
         )
+        for couple in created:
+            if couple.paid:  # the night's money records the entry fee (drives/signals.py)
+                couple_paid.send(
+                    Couple, drive=drive, couple=couple, paid=True, actor=actor, way=None
+                )
     return created
 
 
@@ -749,8 +755,9 @@ COUPLE_FLAGS = ("paid", "checked_in", "cookie_jar")
 
 def couple_update(*, couple: Couple, actor: Actor, **changes: Any) -> Couple:
     """Change a couple's names or flags (``paid``, ``checked_in``, ``cookie_jar``), or withdraw
-    it (``withdrawn=True``: from the next game). A withdrawal cannot be undone once applied."""
-    allowed = {"player1", "player2", "players", *COUPLE_FLAGS, "withdrawn"}
+    it (``withdrawn=True``: from the next game). A withdrawal cannot be undone once applied.
+    ``paid_way`` (with ``paid``) says how the couple paid, for the hook ``couple_paid``."""
+    allowed = {"player1", "player2", "players", *COUPLE_FLAGS, "withdrawn", "paid_way"}
     unknown = sorted(set(changes) - allowed)
     if unknown:
         raise ServiceError("unknown_field", f"Unknown couple field {unknown[0]}.", field=unknown[0])
@@ -789,6 +796,11 @@ def couple_update(*, couple: Couple, actor: Actor, **changes: Any) -> Couple:
             _withdraw(drive, couple, value, old, new)
         couple.save()
         audit(drive, actor, "couple.update", subject=f"couple {couple.number}", old=old, new=new)
+        if "paid" in new and new["paid"] != old["paid"]:  # drives/signals.py
+            way = changes.get("paid_way")
+            couple_paid.send(
+                Couple, drive=drive, couple=couple, paid=new["paid"], actor=actor, way=way
+            )
     return couple
 
 

@@ -118,6 +118,7 @@ DRIVE_PAGES = (
     ("night:grid", gettext_lazy("Win grid")),
     ("night:prizes", gettext_lazy("Prizes")),
     ("night:print", gettext_lazy("Print")),
+    ("money:page", gettext_lazy("Money")),
     ("drives:settings", gettext_lazy("Settings")),
 )
 
@@ -480,7 +481,10 @@ def couple_toggle(request: HttpRequest, drive: Drive, role: str, number: int) ->
         messages.error(request, error)
         return redirect(back)
     try:
-        couple = couple_update(couple=couple, actor=desk_actor(request), **{flag: value == "1"})
+        changes: dict[str, Any] = {flag: value == "1"}
+        if flag == "paid" and request.POST.get("way"):  # how they paid (the night's money)
+            changes["paid_way"] = request.POST["way"]
+        couple = couple_update(couple=couple, actor=desk_actor(request), **changes)
     except ServiceError as error:
         if _wants_json(request):
             return JsonResponse(error.to_dict(), status=error.status)

@@ -14,8 +14,8 @@ from datetime import date
 from typing import Any
 
 from drives.models import Drive
-from scoring.records.export import EXPORT_PARTS
-from scoring.records.restore import RESTORE_PARTS, bad
+from scoring.records.parts import Part, register
+from scoring.records.restore import bad
 from seasons.models import PlayerMerge, PlayerSplit, Season, SeasonDrive
 
 KEY = "season"
@@ -122,5 +122,11 @@ def write_part(drive: Drive, part: dict[str, Any] | None) -> None:
 
 
 def register_record_part() -> None:
-    EXPORT_PARTS[KEY] = season_part
-    RESTORE_PARTS[KEY] = (read_part, write_part)
+    register(
+        Part(
+            key=KEY,
+            export=season_part,
+            read=lambda value, _numbers: read_part(value, KEY),
+            write=lambda drive, part, _users: write_part(drive, part),
+        )
+    )

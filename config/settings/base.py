@@ -43,6 +43,7 @@ INSTALLED_APPS = [
     "practice",
     # a club's season: its drives, players and standings (builds on drives and scoring)
     "seasons",
+    "money",
     # the site's wiring: the practice table's endpoints join the API (config/apps.py)
     "config.apps.SiteConfig",
 ]

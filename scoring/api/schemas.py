@@ -330,6 +330,14 @@ class CouplePatch(Body):
     player1: documented(NAME) = None
     player2: documented(NAME) = None
     paid: documented(BOOLEAN) = None
+    paid_way: documented(
+        {
+            "type": "string",
+            "enum": ["cash", "card", "e-transfer", "other"],
+            "description": "With paid: true, how the entry fee was paid (the night's money "
+            "records it; cash when not sent).",
+        }
+    ) = None
     checked_in: documented(BOOLEAN) = None
     cookie_jar: documented(BOOLEAN) = None
     withdrawn: documented(

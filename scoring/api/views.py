@@ -249,6 +249,9 @@ PATH_PARAMETERS: dict[str, dict[str, Any]] = {
     "pk": {"description": "The document's id (from POST …/documents).", "schema": NUMBER},
     "club": {"description": "The club's slug.", "schema": {"type": "string"}},
     "season": {"description": "The season's slug (within its club).", "schema": {"type": "string"}},
+    # the night's money (money/api.py)
+    "line": {"description": "The ledger line's id (from GET …/accounts).", "schema": NUMBER},
+    "raffle": {"description": "The raffle item's id (from POST …/raffles).", "schema": NUMBER},
     "game_id": {
         "description": "The practice game's id (from POST /practice).",
         "schema": {"type": "string", "format": "uuid"},

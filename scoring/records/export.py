@@ -10,12 +10,12 @@ know nothing of it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from drives.models import AuditEntry, Couple, Drive, Game, Table
 from scoring.models import Result
 from scoring.prizes.selectors import prizes_export
+from scoring.records.parts import parts
 from scoring.selectors import (
     couple_number,
     couple_summary,
@@ -110,14 +110,7 @@ def drive_export(drive: Drive) -> dict[str, Any]:
         "cookie_jar": prizes["cookie_jar"],
         "audit": [entry.to_dict() for entry in audit_rows],
     }
-    for key, part in EXPORT_PARTS.items():
-        record[key] = part(drive)
+    # The parts kept by the apps above scoring (the night's money: scoring/records/parts.py).
+    for part in parts():
+        record[part.key] = part.export(drive)
     return record
-
-
-# --- parts added by the apps above scoring ---------------------------------------------------
-# An app that builds on the drives adds its own part of a drive's record (the seasons app: the
-# key "season", seasons/records.py) from its AppConfig.ready: the key and a function of the
-# drive. Nothing in scoring imports such an app; scoring.records.restore.RESTORE_PARTS reads
-# the part back.
-EXPORT_PARTS: dict[str, Callable[[Drive], Any]] = {}

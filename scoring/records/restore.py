@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
@@ -54,19 +53,13 @@ from scoring.models import (
     Tie,
     TieChoice,
 )
+from scoring.records.parts import parts
 
 FORMAT = "fortyfives-drive/1"
 MAX_EXPORT_BYTES = 200_000_000
 _SLUG = re.compile(r"^[-a-zA-Z0-9_]{1,80}$")
 _MISSING = object()
 MAX_SMALL = 32767  # the largest game, table, couple or hole number any column can hold
-
-
-# --- parts added by the apps above scoring ---------------------------------------------------
-# The other half of scoring.records.export.EXPORT_PARTS: for a key of the export, a function
-# that checks the part (raising ``bad(path, …)``; called before anything is written) and one
-# that writes what it read for the restored drive (in the restore's transaction, no audit).
-RESTORE_PARTS: dict[str, tuple[Callable[[Any, str], Any], Callable[[Drive, Any], None]]] = {}
 
 
 @dataclass
@@ -233,12 +226,14 @@ def drive_restore(
     closed_tables = _read_closed_tables(_get(data, "closed_tables", "", dict))
     entries = _read_audit(_get(data, "audit", "", list))
     prizes = _read_prizes(data, numbers)
-    parts = {key: read(data[key], key) for key, (read, _) in RESTORE_PARTS.items() if key in data}
+    # The parts of the apps above scoring (scoring/records/parts.py), read before any write.
+    extra = [(part, part.read(data[part.key], numbers)) for part in parts() if part.key in data]
 
     named = (
         [e["user"] for e in entries]
         + [v["user"] for g in games for t in g["tables"] for v in t["versions"]]
         + prizes["users"]
+        + [name for part, read in extra for name in part.users(read)]
     )
     users = _users(named)
     report_unknown = sorted({name for name in named if name and name not in users})
@@ -264,8 +259,8 @@ def drive_restore(
                     couples, games, closed_tables, entries, users,
                 )  # fmt: skip
                 _write_prizes(report.drive, prizes, users)
-                for key, part in parts.items():
-                    RESTORE_PARTS[key][1](report.drive, part)
+                for part, read in extra:
+                    part.write(report.drive, read, users)
         except (IntegrityError, DataError) as error:
             raise ServiceError("bad_export", f"The export is inconsistent: {error}.") from None
         report.replaced = replaced

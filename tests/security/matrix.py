@@ -297,6 +297,13 @@ CASES: list[Case] = [
     Case(f"{D}/publish", "POST", f"{P}/publish", organizer_page(302), body={"published": "1"}),
     Case(f"{D}/close", "GET", f"{P}/close", organizer_page(200)),
     Case(f"{D}/close", "POST", f"{P}/close", organizer_page(302), body={"confirm": "on"}),
+    # --- the night's money (money/pages.py) ------------------------------------------------------
+    Case(f"{D}/money/", "GET", f"{P}/money/", member_page(200)),
+    Case(f"{D}/money/", "POST", f"{P}/money/", member_page(302), body={"action": "sell"}),
+    Case(f"{D}/money/pot", "GET", f"{P}/money/pot", member_page(200)),
+    Case(f"{D}/money/projector", "GET", f"{P}/money/projector", member_page(200)),
+    Case(f"{D}/money/accounts.csv", "GET", f"{P}/money/accounts.csv", member_page(200)),
+    Case(f"{D}/money/accounts.pdf", "GET", f"{P}/money/accounts.pdf", member_page(200)),
     # --- prizes (scoring/pages/prizes.py) ---------------------------------------------------------
     Case(f"{D}/prizes/", "GET", f"{P}/prizes/", member_page(200)),
     Case(
@@ -675,6 +682,72 @@ CASES: list[Case] = [
         f"{AP}/prizes/ties/{{their_tie}}/decide",
         members(404),
         note="the other club's tie under this drive's address",
+    ),
+    # --- the night's money (money/api.py): members, unless the organizer keeps scorers out ------
+    Case(f"{A}/accounts", "GET", f"{AP}/accounts", members(200)),
+    Case(
+        f"{A}/accounts/lines",
+        "POST",
+        f"{AP}/accounts/lines",
+        members(201),
+        body={"kind": "donation", "amount": "5"},
+    ),
+    Case(
+        f"{A}/accounts/lines/<int:line>/reverse",
+        "POST",
+        f"{AP}/accounts/lines/999999/reverse",
+        members(404),
+        body={},
+        note="no such line",
+    ),
+    Case(f"{A}/accounts/count", "POST", f"{AP}/accounts/count", members(201), body={"total": "10"}),
+    Case(
+        f"{A}/accounts/setup",
+        "PATCH",
+        f"{AP}/accounts/setup",
+        organizers(200),
+        body={"share_percent": 50},
+    ),
+    Case(f"{A}/fifty-fifty/tickets", "POST", f"{AP}/fifty-fifty/tickets", members(201), body={}),
+    Case(
+        f"{A}/fifty-fifty/draw",
+        "POST",
+        f"{AP}/fifty-fifty/draw",
+        members(409),
+        note="no tickets sold",
+    ),
+    Case(
+        f"{A}/fifty-fifty/claim",
+        "POST",
+        f"{AP}/fifty-fifty/claim",
+        members(409),
+        body={},
+        note="nothing drawn",
+    ),
+    Case(
+        f"{A}/fifty-fifty/unclaimed",
+        "POST",
+        f"{AP}/fifty-fifty/unclaimed",
+        members(409),
+        note="nothing drawn",
+    ),
+    Case(f"{A}/raffles", "POST", f"{AP}/raffles", members(201), body={"name": "A ham"}),
+    *[
+        Case(
+            f"{A}/raffles/<int:raffle>/{tail}",
+            "POST",
+            f"{AP}/raffles/999999/{tail}",
+            members(404),
+            body={} if tail in ("tickets", "claim") else None,
+            note="no such raffle item",
+        )
+        for tail in ("tickets", "draw", "claim", "unclaimed")
+    ],
+    Case(
+        "api/v1/clubs/<slug:slug>/money",
+        "GET",
+        "/api/v1/clubs/{club}/money",
+        (401, 403, 200, 404, 403, 403, 403, 403, 403),
     ),
     Case(r"api/v1/^(?P<path>[\s\S]*)$", "GET", "/api/v1/no/such/thing", everyone(404)),
     # --- a club's seasons (seasons/): members read, organizers change; public once published --

@@ -150,8 +150,11 @@ def _pages(world: World) -> list[tuple[str, str]]:
     for case in CASES:
         if case.method != "GET" or case.is_api or _expected(case) != 200:
             continue
-        if case.route.endswith(("status", "file", "jsi18n/")) or case.route in ("healthz", "livez"):
-            continue  # JSON, a PDF, a script
+        if case.route.endswith(("status", "file", "jsi18n/", ".pdf", ".csv")) or case.route in (
+            "healthz",
+            "livez",
+        ):
+            continue  # JSON, a PDF, a script, a spreadsheet
         pages.append((ORGANIZER, fill(case.path, values)))
     pages += [(ANON, "/accounts/login/"), (ANON, "/admin/login/")]
     # Table 2 has no result yet: its page shows the form (table 1 waits for confirmation).

@@ -1,0 +1,269 @@
+"""The night's money in the JSON API (docs/api.md, "Money"): a router that ``config.apps``
+adds to the site's API, so its answers and errors are the API's own (``{"code", "message",
+…}``, a ``ServiceError`` keeping its status). Organizers; scorers too when the drive's money
+settings allow them. Sums are strings with two decimals, in the drive's currency."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.http import HttpRequest, JsonResponse
+from ninja import Router
+from pydantic import BaseModel, ConfigDict
+
+from drives.errors import Forbidden
+from drives.models import Drive, Membership
+from money import selectors, services
+from scoring.api.auth import MEMBERS, ORGANIZER, Caller, club_for, drive_for
+from scoring.api.views import answers
+
+router = Router(tags=["money"])
+JSON = dict[str, Any]
+READ = answers({200: JSON}, 404)
+WRITE = answers({201: JSON}, 404, 409, 422, body=True)
+CHANGE = answers({200: JSON}, 404, 409, 422, body=True)
+D = "/drives/{slug:slug}"
+
+
+class Body(BaseModel):
+    """Fields taken as sent (the service checks them and names the one at fault)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    def sent(self) -> dict[str, Any]:
+        return self.model_dump(exclude_unset=True)
+
+
+class LineIn(Body):
+    kind: Any = None
+    amount: Any = None
+    way: Any = None
+    couple: Any = None
+    note: Any = ""
+    currency: Any = None
+
+
+class ReverseIn(Body):
+    note: Any = ""
+
+
+class TicketsIn(Body):
+    count: Any = 1
+    first: Any = None
+    way: Any = None
+    amount: Any = None
+    currency: Any = None
+
+
+class ClaimIn(Body):
+    way: Any = None
+
+
+class CountIn(Body):
+    total: Any = None
+    denominations: Any = None
+
+
+class RaffleIn(Body):
+    name: Any = None
+
+
+class SetupIn(Body):
+    opening_float: Any = None
+    ticket_price: Any = None
+    strip_size: Any = None
+    strip_price: Any = None
+    share_percent: Any = None
+    scorers_allowed: Any = None
+
+
+def _ok(data: Any, status: int = 200) -> JsonResponse:
+    return JsonResponse(data, status=status, safe=False, encoder=DjangoJSONEncoder)
+
+
+def money_drive(request: HttpRequest, slug: str) -> tuple[Drive, Caller]:
+    """The drive, if the caller is its organizer, or a scorer where scorers take money."""
+    caller: Caller = request.auth  # type: ignore[attr-defined]
+    drive = drive_for(caller, slug, roles=MEMBERS)
+    allowed_scorers = selectors.setup_of(drive).scorers_allowed
+    role = (
+        Membership.objects.filter(club=drive.club, user=caller.user)
+        .values_list("role", flat=True)
+        .first()
+    )
+    if role != Membership.Role.ORGANIZER and not allowed_scorers:
+        raise Forbidden("not_allowed", "Only the organizers take money at this drive.")
+    return drive, caller
+
+
+def accounts_json(drive: Drive) -> dict[str, Any]:
+    data = selectors.accounts(drive)
+    setup = data.pop("setup")
+    data["setup"] = {
+        "opening_float": setup.opening_float, "ticket_price": setup.ticket_price,
+        "strip_size": setup.strip_size, "strip_price": setup.strip_price,
+        "share_percent": setup.share_percent, "scorers_allowed": setup.scorers_allowed,
+    }  # fmt: skip
+    return data
+
+
+@router.get(
+    D + "/accounts", response=READ, url_name="money-accounts", summary="The night's accounts"
+)
+def accounts(request: HttpRequest, slug: str) -> JsonResponse:
+    drive, _caller = money_drive(request, slug)
+    return _ok(accounts_json(drive))
+
+
+@router.post(
+    D + "/accounts/lines", response=WRITE, url_name="money-lines", summary="Record a line by hand"
+)
+def line_add(request: HttpRequest, slug: str, payload: LineIn) -> JsonResponse:
+    drive, caller = money_drive(request, slug)
+    line = services.line_record(drive=drive, actor=caller.actor, **payload.sent())
+    return _ok({"id": line.pk, "kind": line.kind, "amount": line.amount, "way": line.way}, 201)
+
+
+@router.post(
+    D + "/accounts/lines/{int:line}/reverse", response=WRITE, url_name="money-reverse",
+    summary="Correct a line by a reversing one",
+)  # fmt: skip
+def line_reverse(request: HttpRequest, slug: str, line: int, payload: ReverseIn) -> JsonResponse:
+    drive, caller = money_drive(request, slug)
+    back = services.line_reverse(drive=drive, line_id=line, actor=caller.actor, **payload.sent())
+    return _ok({"id": back.pk, "reverses": line, "amount": back.amount}, 201)
+
+
+@router.post(
+    D + "/accounts/count", response=WRITE, url_name="money-count", summary="The cash box counted"
+)
+def count(request: HttpRequest, slug: str, payload: CountIn) -> JsonResponse:
+    drive, caller = money_drive(request, slug)
+    services.cash_count(drive=drive, actor=caller.actor, **payload.sent())
+    data = selectors.accounts(drive)
+    keys = ("expected_cash", "counted_cash", "difference", "counted_denominations")
+    return _ok({key: data[key] for key in keys}, 201)
+
+
+@router.patch(
+    D + "/accounts/setup", response=CHANGE, url_name="money-setup", summary="Float, prices, share"
+)
+def setup(request: HttpRequest, slug: str, payload: SetupIn) -> JsonResponse:
+    caller: Caller = request.auth  # type: ignore[attr-defined]
+    drive = drive_for(caller, slug, roles=(ORGANIZER,))  # the settings are the organizer's
+    services.setup_update(drive=drive, actor=caller.actor, **payload.sent())
+    return _ok(accounts_json(drive)["setup"])
+
+
+def _sale(sale: Any) -> dict[str, Any]:
+    return {"first": sale.first, "last": sale.last, "amount": sale.line.amount,
+            "way": sale.line.way, "line": sale.line_id}  # fmt: skip
+
+
+def _draw(draw: Any) -> dict[str, Any]:
+    return {"round": draw.round, "ticket": draw.ticket, "seed": draw.seed, "among": draw.sold,
+            "prize": draw.prize, "state": draw.state}  # fmt: skip
+
+
+@router.post(
+    D + "/fifty-fifty/tickets",
+    response=WRITE,
+    url_name="fifty-tickets",
+    summary="Sell 50/50 tickets",
+)
+def fifty_tickets(request: HttpRequest, slug: str, payload: TicketsIn) -> JsonResponse:
+    drive, caller = money_drive(request, slug)
+    return _ok(_sale(services.tickets_sell(drive=drive, actor=caller.actor, **payload.sent())), 201)
+
+
+@router.post(
+    D + "/fifty-fifty/draw", response=WRITE, url_name="fifty-draw", summary="Draw the 50/50"
+)
+def fifty_draw(request: HttpRequest, slug: str) -> JsonResponse:
+    drive, caller = money_drive(request, slug)
+    return _ok(_draw(services.draw_make(drive=drive, actor=caller.actor)), 201)
+
+
+@router.post(
+    D + "/fifty-fifty/claim", response=CHANGE, url_name="fifty-claim", summary="The 50/50 paid out"
+)
+def fifty_claim(request: HttpRequest, slug: str, payload: ClaimIn) -> JsonResponse:
+    drive, caller = money_drive(request, slug)
+    return _ok(_draw(services.draw_claim(drive=drive, actor=caller.actor, **payload.sent())))
+
+
+@router.post(
+    D + "/fifty-fifty/unclaimed", response=CHANGE, url_name="fifty-unclaimed",
+    summary="Nobody holds the ticket drawn: set it aside for a redraw",
+)  # fmt: skip
+def fifty_unclaimed(request: HttpRequest, slug: str) -> JsonResponse:
+    drive, caller = money_drive(request, slug)
+    return _ok(_draw(services.draw_unclaimed(drive=drive, actor=caller.actor)))
+
+
+@router.post(D + "/raffles", response=WRITE, url_name="raffles", summary="Add a raffle item")
+def raffle_add(request: HttpRequest, slug: str, payload: RaffleIn) -> JsonResponse:
+    drive, caller = money_drive(request, slug)
+    pool = services.raffle_add(drive=drive, actor=caller.actor, **payload.sent())
+    return _ok({"id": pool.pk, "name": pool.name}, 201)
+
+
+R = D + "/raffles/{int:raffle}"
+
+
+@router.post(
+    R + "/tickets",
+    response=WRITE,
+    url_name="raffle-tickets",
+    summary="Sell tickets of a raffle item",
+)
+def raffle_tickets(
+    request: HttpRequest, slug: str, raffle: int, payload: TicketsIn
+) -> JsonResponse:
+    drive, caller = money_drive(request, slug)
+    sale = services.tickets_sell(drive=drive, actor=caller.actor, raffle=raffle, **payload.sent())
+    return _ok(_sale(sale), 201)
+
+
+@router.post(R + "/draw", response=WRITE, url_name="raffle-draw", summary="Draw a raffle item")
+def raffle_draw(request: HttpRequest, slug: str, raffle: int) -> JsonResponse:
+    drive, caller = money_drive(request, slug)
+    return _ok(_draw(services.draw_make(drive=drive, actor=caller.actor, raffle=raffle)), 201)
+
+
+@router.post(
+    R + "/claim", response=CHANGE, url_name="raffle-claim", summary="A raffle item handed over"
+)
+def raffle_claim(request: HttpRequest, slug: str, raffle: int) -> JsonResponse:
+    drive, caller = money_drive(request, slug)
+    return _ok(_draw(services.draw_claim(drive=drive, actor=caller.actor, raffle=raffle)))
+
+
+@router.post(
+    R + "/unclaimed",
+    response=CHANGE,
+    url_name="raffle-unclaimed",
+    summary="A raffle ticket unclaimed",
+)
+def raffle_unclaimed(request: HttpRequest, slug: str, raffle: int) -> JsonResponse:
+    drive, caller = money_drive(request, slug)
+    return _ok(_draw(services.draw_unclaimed(drive=drive, actor=caller.actor, raffle=raffle)))
+
+
+@router.get(
+    "/clubs/{slug:slug}/money", response=READ, url_name="club-money",
+    summary="The net raised by each of the club's drives",
+)  # fmt: skip
+def club_money(request: HttpRequest, slug: str) -> JsonResponse:
+    club = club_for(request.auth, slug)  # type: ignore[attr-defined]
+    rows = selectors.club_net(club)
+    return _ok({
+        "club": club.slug,
+        "drives": [
+            {"slug": row["drive"].slug, "name": row["drive"].name,
+             "date": row["drive"].date, "currency": row["drive"].currency,
+             "money_in": row["money_in"], "money_out": row["money_out"], "net": row["net"]}
+            for row in rows
+        ],
+    })  # fmt: skip

@@ -1,0 +1,215 @@
+"""The night's money: the ledger's lines, the 50/50 and the raffles' tickets and draws, the
+drive's money settings and the cash box's counts.
+
+A line is never changed once written: a correction is a new line (``reverses``) carrying the
+opposite amount. The cookie jar's buy-ins and the prizes paid are not stored here: they are
+read from what the door and the prizes already recorded (``money.selectors``), so nothing is
+entered twice. Writes go through ``money.services``; reads through ``money.selectors``.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from drives.models import AuditEntry, Couple, Drive
+
+MONEY = {"max_digits": 10, "decimal_places": 2}
+
+
+class Kind(models.TextChoices):
+    ENTRY = "entry", _("entry")
+    FIFTY_FIFTY_TICKETS = "fifty_fifty_tickets", _("50/50 tickets")
+    RAFFLE_TICKETS = "raffle_tickets", _("raffle tickets")
+    JAR_BUY_IN = "jar_buy_in", _("cookie jar buy-in")
+    DONATION = "donation", _("donation")
+    PRIZE_PAID = "prize_paid", _("prize paid")
+    FIFTY_FIFTY_PAID = "fifty_fifty_paid", _("50/50 paid out")
+    JAR_PAID = "jar_paid", _("cookie jar paid out")
+    EXPENSE = "expense", _("expense")
+
+
+#: The kinds of money that comes in; the others go out.
+IN_KINDS = frozenset(
+    {Kind.ENTRY, Kind.FIFTY_FIFTY_TICKETS, Kind.RAFFLE_TICKETS, Kind.JAR_BUY_IN, Kind.DONATION}
+)
+#: Kinds written by the app itself (the door's tick, ticket sales, draws) or read from the
+#: prizes; a person records only the others by hand.
+HAND_KINDS = frozenset({Kind.ENTRY, Kind.DONATION, Kind.EXPENSE, Kind.PRIZE_PAID})
+
+
+class Way(models.TextChoices):
+    CASH = "cash", _("cash")
+    CARD = "card", _("card")
+    E_TRANSFER = "e-transfer", _("e-transfer")
+    OTHER = "other", _("other")
+
+
+class MoneySetup(models.Model):
+    """A drive's money settings: the cash box's opening float, the 50/50's prices and share,
+    and whether scorers may use the money page."""
+
+    drive = models.OneToOneField(Drive, on_delete=models.CASCADE, related_name="money_setup")
+    opening_float = models.DecimalField(_("opening float"), default=Decimal("0.00"), **MONEY)
+    ticket_price = models.DecimalField(_("price of one ticket"), default=Decimal("2.00"), **MONEY)
+    strip_size = models.PositiveSmallIntegerField(_("tickets in a strip"), default=10)
+    strip_price = models.DecimalField(_("price of a strip"), default=Decimal("10.00"), **MONEY)
+    share_percent = models.PositiveSmallIntegerField(_("winner's share (%)"), default=50)
+    scorers_allowed = models.BooleanField(_("scorers may take money"), default=True)
+
+    def __str__(self) -> str:
+        return f"money of {self.drive_id}"
+
+
+class Pool(models.Model):
+    """What tickets are sold for: the drive's 50/50, or one raffle item (a ham, a quilt).
+    Each has its own numbers, from 1."""
+
+    class Kind(models.TextChoices):
+        FIFTY_FIFTY = "fifty_fifty", _("50/50")
+        RAFFLE = "raffle", _("raffle")
+
+    drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="pools")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    name = models.CharField(_("item"), max_length=120, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["drive", "kind", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["drive"], condition=Q(kind="fifty_fifty"), name="one_fifty_fifty_per_drive"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name or str(self.get_kind_display())
+
+
+class Line(models.Model):
+    """One sum that came in or went out. ``amount`` is positive, in the drive's currency;
+    a reversing line (``reverses``) carries the opposite of the line it corrects."""
+
+    drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="money_lines")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    amount = models.DecimalField(**MONEY)
+    way = models.CharField(max_length=12, choices=Way.choices, default=Way.CASH)
+    couple = models.ForeignKey(
+        Couple, null=True, blank=True, on_delete=models.SET_NULL, related_name="money_lines"
+    )
+    pool = models.ForeignKey(
+        Pool, null=True, blank=True, on_delete=models.CASCADE, related_name="lines"
+    )
+    note = models.CharField(max_length=200, blank=True)
+    reverses = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="reversed_by"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    channel = models.CharField(max_length=8, choices=AuditEntry.Channel.choices)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["drive", "at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.amount} ({self.way})"
+
+
+class TicketSale(models.Model):
+    """A strip (or one ticket) sold at the door: tickets ``first`` to ``last`` of a pool."""
+
+    pool = models.ForeignKey(Pool, on_delete=models.CASCADE, related_name="sales")
+    first = models.PositiveIntegerField()
+    last = models.PositiveIntegerField()
+    line = models.OneToOneField(Line, on_delete=models.CASCADE, related_name="sale")
+    seller = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["pool", "first"]
+        constraints = [
+            models.CheckConstraint(condition=Q(last__gte=models.F("first")), name="sale_range")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pool}: {self.first}–{self.last}"
+
+
+class Ticket(models.Model):
+    """One sold number: the unique constraint is what makes two desks selling at once never
+    sell the same number (the pool's lock makes them take turns before it is needed)."""
+
+    pool = models.ForeignKey(Pool, on_delete=models.CASCADE, related_name="tickets")
+    number = models.PositiveIntegerField()
+    sale = models.ForeignKey(TicketSale, on_delete=models.CASCADE, related_name="tickets")
+
+    class Meta:
+        ordering = ["pool", "number"]
+        constraints = [models.UniqueConstraint(fields=["pool", "number"], name="ticket_sold_once")]
+
+    def __str__(self) -> str:
+        return f"{self.pool} #{self.number}"
+
+
+class Draw(models.Model):
+    """A draw of a pool: the ticket picked among those sold (``random.Random(seed)``, the seed
+    drawn by the server and recorded), what it wins, and whether the winner claimed it. An
+    unclaimed draw is followed by a redraw among the tickets not yet drawn."""
+
+    class State(models.TextChoices):
+        DRAWN = "drawn", _("drawn")
+        CLAIMED = "claimed", _("claimed")
+        UNCLAIMED = "unclaimed", _("unclaimed")
+
+    pool = models.ForeignKey(Pool, on_delete=models.CASCADE, related_name="draws")
+    round = models.PositiveSmallIntegerField(default=1)
+    seed = models.BigIntegerField()
+    ticket = models.PositiveIntegerField()
+    sold = models.PositiveIntegerField(help_text=_("tickets sold when drawn"))
+    prize = models.DecimalField(null=True, blank=True, **MONEY)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.DRAWN)
+    line = models.OneToOneField(
+        Line, null=True, blank=True, on_delete=models.CASCADE, related_name="draw"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["pool", "round"]
+        constraints = [
+            models.UniqueConstraint(fields=["pool", "round"], name="draw_round_once"),
+            models.UniqueConstraint(fields=["pool", "ticket"], name="ticket_drawn_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pool} draw {self.round}: #{self.ticket}"
+
+
+class CashCount(models.Model):
+    """The cash box counted: by denomination (``{"20.00": 3, …}``) or one total. The last
+    count is the one the accounts compare."""
+
+    drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="cash_counts")
+    total = models.DecimalField(**MONEY)
+    denominations = models.JSONField(default=dict, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["drive", "at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.drive_id}: {self.total}"

@@ -1,0 +1,152 @@
+"""The money page of a drive (organizers; scorers when the drive allows them): sell 50/50 and
+raffle tickets at the door in two keystrokes (the strip's button has the focus: Enter sells
+it), record a line, reverse one, draw, pay out, count the box; the pot refreshes itself
+(static/js/poll.js, an ETag of the drive's version); the projector's 50/50 screen; the
+accounts as CSV and as the treasurer's one-page PDF."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from drives.errors import ServiceError
+from drives.models import Drive, Membership
+from drives.views import desk_actor, drive_links, drive_page, error_text, forbidden
+from money import printing, selectors, services
+from money.models import HAND_KINDS, Kind, Way
+from scoring.pages.conditional import not_modified, poll_key, tagged
+
+ORGANIZER = Membership.Role.ORGANIZER
+# The notes and coins of the count by denomination (Canadian: no 1 or 2 dollar note, no cent).
+DENOMINATIONS = ("100", "50", "20", "10", "5", "2", "1", "0.25", "0.10", "0.05")
+
+
+def _allowed(drive: Drive, role: str) -> bool:
+    return role == ORGANIZER or selectors.setup_of(drive).scorers_allowed
+
+
+def _optional(value: str | None) -> Any:
+    value = (value or "").strip()
+    if not value:
+        return None
+    return int(value) if value.isdigit() else value
+
+
+def _act(request: HttpRequest, drive: Drive, role: str) -> str:
+    post = request.POST
+    actor = desk_actor(request)
+    action = post.get("action", "")
+    raffle = _optional(post.get("raffle"))
+    if action == "sell":
+        sale = services.tickets_sell(drive=drive, actor=actor, count=_optional(post.get("count")),
+                                     first=_optional(post.get("first")), raffle=raffle,
+                                     way=post.get("way"))  # fmt: skip
+        return _("Sold tickets %(first)s–%(last)s for %(amount)s.") % {
+            "first": sale.first,
+            "last": sale.last,
+            "amount": sale.line.amount,
+        }
+    if action == "line":
+        services.line_record(
+            drive=drive, actor=actor, kind=post.get("kind"), amount=post.get("amount"),
+            way=post.get("way"), couple=_optional(post.get("couple")), note=post.get("note", ""),
+        )  # fmt: skip
+        return _("Line recorded.")
+    if action == "reverse":
+        services.line_reverse(drive=drive, line_id=_optional(post.get("line")), actor=actor)
+        return _("Line reversed.")
+    if action == "draw":
+        draw = services.draw_make(drive=drive, actor=actor, raffle=raffle)
+        return _("Ticket %(ticket)s is drawn.") % {"ticket": draw.ticket}
+    if action == "claim":
+        services.draw_claim(drive=drive, actor=actor, raffle=raffle, way=post.get("way"))
+        return _("Paid out.")
+    if action == "unclaimed":
+        services.draw_unclaimed(drive=drive, actor=actor, raffle=raffle)
+        return _("Set aside: draw again.")
+    if action == "raffle":
+        services.raffle_add(drive=drive, actor=actor, name=post.get("name"))
+        return _("Raffle item added.")
+    if action == "count":
+        counted = {face: post[f"d-{face}"] for face in DENOMINATIONS if post.get(f"d-{face}")}
+        total = None if counted else _optional(post.get("total"))
+        services.cash_count(drive=drive, actor=actor, total=total, denominations=counted or None)
+        return _("The count is recorded.")
+    if action == "setup":
+        if role != ORGANIZER:
+            raise ServiceError("organizers_only", _("Only the organizers change these settings."))
+        fields = {k: _optional(post.get(k)) for k in
+                  ("opening_float", "ticket_price", "strip_size", "strip_price", "share_percent")
+                  if post.get(k)}  # fmt: skip
+        services.setup_update(drive=drive, actor=actor, **fields)
+        return _("Settings saved.")
+    raise ServiceError("bad_action", _("Choose what to do."))
+
+
+@drive_page()
+def money_page(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
+    if not _allowed(drive, role):
+        return forbidden(request, drive, (ORGANIZER,))
+    if request.method == "POST":
+        try:
+            messages.success(request, _act(request, drive, role))
+        except ServiceError as error:
+            messages.error(request, error_text(error))
+        return redirect("money:page", slug=drive.slug)
+    data = selectors.accounts(drive)
+    kinds, ways = dict(Kind.choices), dict(Way.choices)
+    for line in data["lines"]:
+        line["kind_name"], line["way_name"] = kinds[line["kind"]], ways[line["way"]]
+    return render(request, "money/money_page.html", {
+        "drive": drive, "data": data, "links": drive_links(drive, "money:page", role),
+        "ways": Way.choices, "hand_kinds": [(k, v) for k, v in Kind.choices if k in HAND_KINDS],
+        "setup": data["setup"], "denominations": DENOMINATIONS, "role": role,
+    })  # fmt: skip
+
+
+def _pot(request: HttpRequest, drive: Drive, template: str, page: str) -> HttpResponse:
+    key = poll_key(page, drive)
+    unchanged = not_modified(request, key)
+    if unchanged is not None:
+        return unchanged
+    data = selectors.accounts(drive)
+    return tagged(render(request, template, {"drive": drive, "data": data}), key)
+
+
+@drive_page()
+def pot(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
+    """The 50/50's pot and last draw, polled by the money page."""
+    return _pot(request, drive, "money/_pot.html", "money-pot")
+
+
+@drive_page()
+def projector(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
+    """The projector's 50/50 screen: the pot growing, then the ticket drawn and its prize."""
+    if request.GET.get("fragment"):
+        return _pot(request, drive, "money/_projector_pot.html", "money-projector")
+    data = selectors.accounts(drive)
+    return render(request, "money/projector.html", {"drive": drive, "data": data})
+
+
+@drive_page()
+def accounts_csv_view(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
+    if not _allowed(drive, role):
+        return forbidden(request, drive, (ORGANIZER,))
+    text = printing.accounts_csv(drive, selectors.accounts(drive))
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{drive.slug}-accounts.csv"'
+    return response
+
+
+@drive_page()
+def accounts_pdf_view(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
+    if not _allowed(drive, role):
+        return forbidden(request, drive, (ORGANIZER,))
+    pdf = printing.accounts_pdf(drive, selectors.accounts(drive))
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{drive.slug}-accounts.pdf"'
+    return response

@@ -1,0 +1,192 @@
+"""Reads of the night's money: the ledger (the lines written here, and those read from what
+the door and the prizes recorded: the cookie jar's buy-ins, its payout and the prizes paid),
+its totals by kind and by way of payment, the cash box (expected, counted, difference), the
+50/50 and the raffles, and the net raised by each of a club's drives."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Count, Sum
+
+from drives.models import Club, Couple, Drive
+from money.models import IN_KINDS, CashCount, Draw, Kind, Line, MoneySetup, Pool, Way
+from scoring.models import Award, PrizeSetup
+
+ZERO = Decimal("0.00")
+
+
+def setup_of(drive: Drive) -> MoneySetup:
+    """The drive's money settings (the defaults, unsaved, until the organizer sets them)."""
+    return MoneySetup.objects.filter(drive=drive).first() or MoneySetup(drive=drive)
+
+
+def signed(kind: str, amount: Decimal) -> Decimal:
+    """What a line adds to the night's net: money in counts up, money out down."""
+    return amount if kind in IN_KINDS else -amount
+
+
+def pool_takings(pool: Pool) -> Decimal:
+    """What the pool's tickets brought in (refunds taken off)."""
+    total = Line.objects.filter(pool=pool).exclude(kind=Kind.FIFTY_FIFTY_PAID)
+    return Decimal(total.aggregate(s=Sum("amount"))["s"] or ZERO).quantize(ZERO)
+
+
+def _stored(drive: Drive) -> list[dict[str, Any]]:
+    rows = Line.objects.filter(drive=drive).select_related("couple", "user", "pool")
+    reversed_ids = set(
+        Line.objects.filter(drive=drive, reverses__isnull=False).values_list("reverses", flat=True)
+    )
+    return [
+        {
+            "id": line.pk,
+            "kind": line.kind,
+            "amount": line.amount,
+            "way": line.way,
+            "couple": line.couple.number if line.couple else None,
+            "note": line.note,
+            "reverses": line.reverses_id,
+            "reversed": line.pk in reversed_ids,
+            "user": line.user.get_username() if line.user else None,
+            "channel": line.channel,
+            "at": line.at,
+            "source": "ledger",
+        }
+        for line in rows
+    ]
+
+
+def _derived(drive: Drive) -> list[dict[str, Any]]:
+    """The lines read from elsewhere, never entered: each couple's cookie-jar buy-in (the
+    door's tick, at the set-up's buy-in), the prizes awarded with an amount and the cookie
+    jar's payout (the prizes), all in cash."""
+    lines: list[dict[str, Any]] = []
+    setup = PrizeSetup.objects.filter(drive=drive).first()
+    buy_in = setup.buy_in if setup is not None else ZERO
+    if buy_in:
+        for number in Couple.objects.filter(drive=drive, cookie_jar=True).values_list(
+            "number", flat=True
+        ):
+            lines.append(_read_line(Kind.JAR_BUY_IN, buy_in, number, "door", drive.created_at))
+    awards = Award.objects.filter(drive=drive, amount__isnull=False).select_related("couple")
+    for award in awards.order_by("at", "id"):
+        kind = Kind.JAR_PAID if award.kind == Award.Kind.COOKIE_JAR else Kind.PRIZE_PAID
+        note = award.get_kind_display() + (f" {award.place}" if award.place else "")
+        line = _read_line(kind, award.amount, award.couple.number, "prizes", award.at)
+        line["note"] = note
+        lines.append(line)
+    return lines
+
+
+def _read_line(kind: str, amount: Any, couple: int | None, source: str, at: Any) -> dict[str, Any]:
+    return {
+        "id": None, "kind": kind, "amount": Decimal(amount), "way": Way.CASH, "couple": couple,
+        "note": "", "reverses": None, "reversed": False, "user": None, "channel": "",
+        "at": at, "source": source,
+    }  # fmt: skip
+
+
+def ledger(drive: Drive) -> list[dict[str, Any]]:
+    """Every line of the night, stored and read, in order of time."""
+    return sorted(_stored(drive) + _derived(drive), key=lambda line: (line["at"], line["id"] or 0))
+
+
+def totals(lines: list[dict[str, Any]]) -> dict[str, Any]:
+    """Totals by kind and by way of payment (money out counts negative there), money in, money
+    out and the net."""
+    by_kind: dict[str, Decimal] = defaultdict(lambda: ZERO)
+    by_way: dict[str, Decimal] = defaultdict(lambda: ZERO)
+    money_in = money_out = ZERO
+    for line in lines:
+        by_kind[line["kind"]] += line["amount"]
+        by_way[line["way"]] += signed(line["kind"], line["amount"])
+        if line["kind"] in IN_KINDS:
+            money_in += line["amount"]
+        else:
+            money_out += line["amount"]
+    return {
+        "by_kind": {kind: by_kind[kind] for kind in Kind.values if kind in by_kind},
+        "by_way": {way: by_way[way] for way in Way.values if way in by_way},
+        "money_in": money_in,
+        "money_out": money_out,
+        "net": money_in - money_out,
+    }
+
+
+def last_count(drive: Drive) -> CashCount | None:
+    return CashCount.objects.filter(drive=drive).order_by("-at", "-id").first()
+
+
+def pool_view(pool: Pool, setup: MoneySetup) -> dict[str, Any]:
+    """A pool's takings, tickets sold, its share and its draws (the last one first)."""
+    takings = pool_takings(pool)
+    sold = pool.tickets.count()
+    share = None
+    if pool.kind == Pool.Kind.FIFTY_FIFTY:
+        share = (takings * setup.share_percent / 100).quantize(Decimal("0.01"), "ROUND_DOWN")
+    draws = [
+        {"round": d.round, "ticket": d.ticket, "seed": d.seed, "among": d.sold,
+         "prize": d.prize, "state": d.state, "at": d.at}
+        for d in Draw.objects.filter(pool=pool).order_by("-round")
+    ]  # fmt: skip
+    sales = [
+        {"first": s.first, "last": s.last, "seller": s.seller.get_username() if s.seller else None,
+         "line": s.line_id, "refunded": not s.kept}
+        for s in pool.sales.select_related("seller").annotate(kept=Count("tickets"))
+        .order_by("first")
+    ]  # fmt: skip
+    return {
+        "id": pool.pk, "kind": pool.kind, "name": str(pool), "takings": takings, "sold": sold,
+        "share_percent": setup.share_percent if share is not None else None, "prize": share,
+        "draws": draws, "sales": sales, "last_draw": draws[0] if draws else None,
+    }  # fmt: skip
+
+
+def accounts(drive: Drive) -> dict[str, Any]:
+    """The night's accounts: the lines, the totals, the cash box (opening float + cash in −
+    cash out = what the box should hold; the last count and the difference), the 50/50 and
+    the raffles."""
+    setup = setup_of(drive)
+    lines = ledger(drive)
+    sums = totals(lines)
+    cash = [line for line in lines if line["way"] == Way.CASH]
+    cash_in = sum((line["amount"] for line in cash if line["kind"] in IN_KINDS), ZERO)
+    cash_out = sum((line["amount"] for line in cash if line["kind"] not in IN_KINDS), ZERO)
+    expected = setup.opening_float + cash_in - cash_out
+    count = last_count(drive)
+    pools = list(Pool.objects.filter(drive=drive).order_by("kind", "id"))
+    fifty = next((p for p in pools if p.kind == Pool.Kind.FIFTY_FIFTY), None)
+    return {
+        "drive": drive.slug,
+        "currency": drive.currency,
+        "entry_fee": drive.entry_fee,
+        "lines": lines,
+        "totals_by_kind": sums["by_kind"],
+        "totals_by_way": sums["by_way"],
+        "money_in": sums["money_in"],
+        "money_out": sums["money_out"],
+        "net": sums["net"],
+        "opening_float": Decimal(setup.opening_float),
+        "cash_in": cash_in,
+        "cash_out": cash_out,
+        "expected_cash": expected,
+        "counted_cash": count.total if count else None,
+        "counted_denominations": count.denominations if count else None,
+        "difference": (count.total - expected) if count else None,
+        "setup": setup,
+        "fifty_fifty": pool_view(fifty, setup) if fifty else None,
+        "raffles": [pool_view(p, setup) for p in pools if p.kind == Pool.Kind.RAFFLE],
+    }
+
+
+def club_net(club: Club) -> list[dict[str, Any]]:
+    """The net raised by each of the club's drives (newest first). Per season: later, once
+    the seasons exist (money stays unaware of them until then)."""
+    rows = []
+    for drive in Drive.objects.filter(club=club).order_by("-date", "-id"):
+        sums = totals(ledger(drive))
+        rows.append({"drive": drive, "money_in": sums["money_in"],
+                     "money_out": sums["money_out"], "net": sums["net"]})  # fmt: skip
+    return rows

@@ -1,0 +1,484 @@
+"""Writes of the night's money: lines of the ledger and their corrections, the entry fee from
+the door's "paid" tick, tickets sold for the 50/50 and the raffles, their draws and payouts,
+the cash box's count and the drive's money settings.
+
+Every service owns its transaction, checks its input before writing (a refusal writes
+nothing) and writes an audit entry (``drives.services.audit``, which also bumps the drive's
+version so the live pages refresh). Tickets are sold under a lock on their pool's row, and
+each number is a row of its own under a unique constraint: two desks selling at once take
+turns, and could never sell one number twice even without the lock. Money may be taken,
+paid and counted after the drive's close: the box is counted when the cards are put away.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from decimal import ROUND_DOWN, Decimal, InvalidOperation
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+
+from drives import race
+from drives.errors import Conflict, NotFound, ServiceError
+from drives.models import Couple, Drive
+from drives.services import SYSTEM, Actor, audit
+from money.models import (
+    HAND_KINDS,
+    CashCount,
+    Draw,
+    Kind,
+    Line,
+    MoneySetup,
+    Pool,
+    Ticket,
+    TicketSale,
+    Way,
+)
+from money.selectors import pool_takings, setup_of
+from scoring.prizes.services import new_seed
+
+MAX_AMOUNT = Decimal("99999999.99")
+MAX_TICKETS = 100_000
+CENT = Decimal("0.01")
+TICKETS_CHECKED = "tickets.checked"  # drives/race.py: after finding the numbers free
+_DECIMAL = re.compile(r"^\s*\d+(\.\d+)?\s*$")
+
+
+# --- input ---------------------------------------------------------------------------------------
+
+
+def amount_of(value: Any, field: str = "amount", *, zero: bool = False) -> Decimal:
+    """A sum of money as typed or sent: digits with at most two decimals, more than zero
+    (or zero when ``zero``), at most 99,999,999.99. Anything else is a 422 naming ``field``."""
+    if isinstance(value, bool) or value is None:
+        raise ServiceError("bad_amount", f"{field}: give a sum of money.", field=field)
+    if isinstance(value, float):
+        value = repr(value)
+    text = str(value).strip()
+    if text.startswith("-"):
+        raise ServiceError(
+            "negative_amount",
+            f"{field}: {text} is negative; to correct a line, reverse it.",
+            field=field,
+        )
+    if not _DECIMAL.match(text):
+        raise ServiceError("bad_amount", f"{field}: {text!r} is not a sum of money.", field=field)
+    try:
+        amount = Decimal(text)
+    except InvalidOperation:
+        raise ServiceError("bad_amount", f"{field}: {text!r} is not a sum.", field=field) from None
+    if amount != amount.quantize(CENT):
+        raise ServiceError("sub_cent_amount", f"{field}: {text} has parts of a cent.", field=field)
+    if amount > MAX_AMOUNT or (amount == 0 and not zero):
+        raise ServiceError(
+            "bad_amount", f"{field}: give a sum from 0.01 to {MAX_AMOUNT}.", field=field
+        )
+    return amount.quantize(CENT)
+
+
+def _currency(drive: Drive, currency: Any) -> None:
+    if currency is None:
+        return
+    if not isinstance(currency, str) or currency.strip().upper() != drive.currency.upper():
+        raise ServiceError(
+            "wrong_currency",
+            f"This drive takes {drive.currency}, not {currency!r}.",
+            field="currency",
+        )
+
+
+def _way(value: Any) -> str:
+    if value is None or value == "":
+        return Way.CASH
+    if value not in Way.values:
+        raise ServiceError("bad_way", f"way must be one of {', '.join(Way.values)}.", field="way")
+    return str(value)
+
+
+def _whole(value: Any, field: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ServiceError(
+            "bad_number", f"{field} must be a whole number from {low} to {high}.", field=field
+        )
+    return value
+
+
+def _line(drive: Drive, actor: Actor, kind: str, amount: Decimal, **fields: Any) -> Line:
+    return Line.objects.create(
+        drive=drive, kind=kind, amount=Decimal(amount).quantize(CENT), user=actor.account,
+        channel=actor.channel, **fields,
+    )  # fmt: skip
+
+
+def _line_audit(drive: Drive, actor: Actor, action: str, line: Line) -> None:
+    audit(
+        drive, actor, action, subject=f"line {line.pk}",
+        new={"kind": line.kind, "amount": str(line.amount), "way": line.way,
+             "couple": line.couple.number if line.couple_id else None,  # type: ignore[union-attr]
+             "reverses": line.reverses_id, "note": line.note},
+    )  # fmt: skip
+
+
+# --- settings ------------------------------------------------------------------------------------
+
+
+def setup_update(*, drive: Drive, actor: Actor, **fields: Any) -> MoneySetup:
+    """Change the float, the 50/50's prices, strip and share, or whether scorers take money."""
+    known = {"opening_float", "ticket_price", "strip_size", "strip_price", "share_percent",
+             "scorers_allowed"}  # fmt: skip
+    unknown = sorted(set(fields) - known)
+    if unknown:
+        raise ServiceError("unknown_field", f"Unknown field {unknown[0]}.", field=unknown[0])
+    clean: dict[str, Any] = {}
+    for name in ("opening_float", "ticket_price", "strip_price"):
+        if name in fields:
+            clean[name] = amount_of(fields[name], name, zero=name == "opening_float")
+    if "strip_size" in fields:
+        clean["strip_size"] = _whole(fields["strip_size"], "strip_size", 1, 1000)
+    if "share_percent" in fields:
+        clean["share_percent"] = _whole(fields["share_percent"], "share_percent", 1, 100)
+    if "scorers_allowed" in fields:
+        if not isinstance(fields["scorers_allowed"], bool):
+            raise ServiceError("bad_field", "scorers_allowed must be true or false.")
+        clean["scorers_allowed"] = fields["scorers_allowed"]
+    with transaction.atomic():
+        setup, _created = MoneySetup.objects.select_for_update().get_or_create(drive=drive)
+        old = {k: str(getattr(setup, k)) for k in clean}
+        for key, value in clean.items():
+            setattr(setup, key, value)
+        setup.save()
+        audit(drive, actor, "money.setup", subject=drive.slug, old=old,
+              new={k: str(v) for k, v in clean.items()})  # fmt: skip
+    return setup
+
+
+# --- the ledger ----------------------------------------------------------------------------------
+
+
+def line_record(
+    *,
+    drive: Drive,
+    actor: Actor,
+    kind: Any,
+    amount: Any,
+    way: Any = None,
+    couple: Any = None,
+    note: Any = "",
+    currency: Any = None,
+) -> Line:
+    """A line entered by hand: an entry fee taken apart from the door's tick, a donation, an
+    expense, or a prize paid that the prizes do not carry (a prize in kind bought). The other
+    kinds are written by the app (ticket sales, payouts) or read (the jar, the prizes)."""
+    if kind not in HAND_KINDS:
+        hand = ", ".join(sorted(HAND_KINDS))
+        raise ServiceError(
+            "kind_not_by_hand",
+            f"{kind!r} is not entered by hand (one of {hand}); tickets, the cookie jar and "
+            "the draws' payouts are recorded where they happen.",
+            field="kind",
+        )
+    money = amount_of(amount)
+    _currency(drive, currency)
+    how = _way(way)
+    if not isinstance(note, str) or len(note) > 200:
+        raise ServiceError("bad_note", "note: at most 200 characters.", field="note")
+    with transaction.atomic():
+        found = None
+        if couple is not None:
+            number = _whole(couple, "couple", 1, 10**9)
+            found = Couple.objects.filter(drive=drive, number=number).first()
+            if found is None:
+                raise NotFound("no_such_couple", f"There is no couple {number}.", couple=number)
+        line = _line(drive, actor, kind, money, way=how, couple=found, note=note.strip())
+        _line_audit(drive, actor, "money.line", line)
+    return line
+
+
+def line_reverse(*, drive: Drive, line_id: Any, actor: Actor, note: str = "") -> Line:
+    """Correct a line by a new one of the opposite amount (the line itself never changes).
+    A ticket sale reversed gives its numbers back (refused once its pool is drawn); a payout
+    reversed puts its draw back to "drawn"."""
+    number = _whole(line_id, "line", 1, 2**62)
+    with transaction.atomic():
+        line = Line.objects.select_for_update().filter(drive=drive, pk=number).first()
+        if line is None:
+            raise NotFound("no_such_line", f"There is no line {number}.", line=number)
+        if line.reverses_id is not None:
+            raise Conflict("is_a_reversal", f"Line {number} is itself a correction.")
+        if Line.objects.filter(reverses=line).exists():
+            raise Conflict("already_reversed", f"Line {number} is already reversed.")
+        sale = TicketSale.objects.filter(line=line).select_related("pool").first()
+        if sale is not None:
+            if Draw.objects.filter(pool=sale.pool).exists():
+                raise Conflict("drawn", "The draw is made: its tickets can no longer be refunded.")
+            Ticket.objects.filter(sale=sale).delete()
+        Draw.objects.filter(line=line).update(state=Draw.State.DRAWN, line=None)
+        back = _line(drive, actor, line.kind, -line.amount, way=line.way, couple=line.couple,
+                     pool=line.pool, reverses=line, note=str(note)[:200])  # fmt: skip
+        _line_audit(drive, actor, "money.reverse", back)
+    return back
+
+
+def on_couple_paid(
+    sender: Any, *, drive: Drive, couple: Couple, paid: bool, actor: Actor, way: Any, **_: Any
+) -> None:
+    """The door's "paid" tick (``drives.signals.couple_paid``, in the door's transaction):
+    ticked, the drive's entry fee is a line (cash unless ``way`` says otherwise; nothing when
+    the drive has no fee); unticked, the couple's last entry line is reversed."""
+    if paid:
+        how = _way(way)
+        if drive.entry_fee > 0:
+            line = _line(drive, actor, Kind.ENTRY, drive.entry_fee, way=how, couple=couple)
+            _line_audit(drive, actor, "money.line", line)
+        return
+    last = (
+        Line.objects.filter(
+            drive=drive,
+            couple=couple,
+            kind=Kind.ENTRY,
+            reverses__isnull=True,
+            reversed_by__isnull=True,
+        )
+        .order_by("-at", "-id")
+        .first()
+    )
+    if last is not None:
+        back = _line(drive, actor, Kind.ENTRY, -last.amount, way=last.way, couple=couple,
+                     reverses=last, note="paid tick undone")  # fmt: skip
+        _line_audit(drive, actor, "money.reverse", back)
+
+
+# --- tickets and draws ---------------------------------------------------------------------------
+
+
+def fifty_fifty_of(drive: Drive) -> Pool:
+    """The drive's 50/50 (made on first use)."""
+    pool, _created = Pool.objects.get_or_create(drive=drive, kind=Pool.Kind.FIFTY_FIFTY)
+    return pool
+
+
+def raffle_add(*, drive: Drive, actor: Actor, name: Any) -> Pool:
+    """A raffle item (a ham, a quilt), with its own tickets from 1."""
+    if not isinstance(name, str) or not name.strip() or len(name.strip()) > 120:
+        raise ServiceError("bad_name", "A raffle item needs a name of 1 to 120 characters.",
+                           field="name")  # fmt: skip
+    with transaction.atomic():
+        pool = Pool.objects.create(drive=drive, kind=Pool.Kind.RAFFLE, name=name.strip())
+        audit(drive, actor, "money.raffle", subject=f"raffle {pool.pk}", new={"name": pool.name})
+    return pool
+
+
+def pool_of(drive: Drive, raffle: Any = None) -> Pool:
+    """The 50/50 (``raffle`` None) or the raffle item ``raffle`` (its id) of this drive."""
+    if raffle is None:
+        return fifty_fifty_of(drive)
+    number = _whole(raffle, "raffle", 1, 2**62)
+    pool = Pool.objects.filter(drive=drive, kind=Pool.Kind.RAFFLE, pk=number).first()
+    if pool is None:
+        raise NotFound("no_such_raffle", f"There is no raffle item {number}.", raffle=number)
+    return pool
+
+
+def price_of(setup: MoneySetup, count: int) -> Decimal:
+    """A strip costs the strip's price; any other number of tickets, so many singles."""
+    if count == setup.strip_size:
+        return Decimal(setup.strip_price)
+    return Decimal(setup.ticket_price) * count
+
+
+def _lock_pool(pool: Pool) -> Pool:
+    rows = Pool.objects.select_related("drive")
+    if race.locking():
+        rows = rows.select_for_update(of=("self",))
+    return rows.get(pk=pool.pk)
+
+
+def tickets_sell(
+    *,
+    drive: Drive,
+    actor: Actor,
+    count: Any = 1,
+    first: Any = None,
+    raffle: Any = None,
+    way: Any = None,
+    amount: Any = None,
+    currency: Any = None,
+) -> TicketSale:
+    """Sell ``count`` tickets of the 50/50 (or of a raffle item): numbers ``first`` on (as
+    torn from a roll), or the next ones after the highest sold. The price is the drive's
+    (a strip, or singles) unless ``amount`` is given. A range that overlaps one already sold
+    is a 409 naming it; once the pool is drawn, no more tickets."""
+    n = _whole(count, "count", 1, MAX_TICKETS)
+    start = None if first is None else _whole(first, "first", 1, 10**9)
+    how = _way(way)
+    _currency(drive, currency)
+    paid = None if amount is None else amount_of(amount)
+    pool = pool_of(drive, raffle)
+    with transaction.atomic():
+        pool = _lock_pool(pool)
+        if Draw.objects.filter(pool=pool).exists():
+            raise Conflict("drawn", f"The {pool} is drawn: no more tickets.")
+        highest = Ticket.objects.filter(pool=pool).aggregate(top=Max("number"))["top"] or 0
+        if start is None:
+            start = highest + 1
+        last = start + n - 1
+        taken = list(
+            Ticket.objects.filter(pool=pool, number__gte=start, number__lte=last)
+            .order_by("number")
+            .values_list("number", flat=True)[:1]
+        )
+        if taken:
+            raise Conflict(
+                "tickets_sold",
+                f"Ticket {taken[0]} of {start}–{last} is already sold.",
+                first=start, last=last, sold=taken[0],
+            )  # fmt: skip
+        race.pause(TICKETS_CHECKED)
+        price = paid if paid is not None else price_of(setup_of(drive), n)
+        kind = (
+            Kind.FIFTY_FIFTY_TICKETS if pool.kind == Pool.Kind.FIFTY_FIFTY else Kind.RAFFLE_TICKETS
+        )
+        try:
+            with transaction.atomic():
+                line = _line(drive, actor, kind, price, way=how, pool=pool,
+                             note=f"{pool} {start}–{last}")  # fmt: skip
+                sale = TicketSale.objects.create(
+                    pool=pool, first=start, last=last, line=line, seller=actor.account
+                )
+                Ticket.objects.bulk_create(
+                    [Ticket(pool=pool, sale=sale, number=k) for k in range(start, last + 1)]
+                )
+        except IntegrityError:
+            raise Conflict(
+                "tickets_sold", f"Tickets {start}–{last}: another desk sold some of them.",
+                first=start, last=last,
+            ) from None  # fmt: skip
+        audit(drive, actor, "money.tickets", subject=f"{pool.kind} {pool.pk}",
+              new={"first": start, "last": last, "amount": str(price), "way": how})  # fmt: skip
+    return sale
+
+
+def pick(tickets: Sequence[int], seed: int) -> int:
+    """The ticket drawn among ``tickets`` (sorted) from ``seed``: the same seed and tickets
+    always give the same ticket."""
+    return random.Random(seed).choice(sorted(tickets))
+
+
+def prize_of(pool: Pool, setup: MoneySetup) -> Decimal | None:
+    """The 50/50 winner's share of the takings (rounded down to the cent: the odd cent stays
+    with the club); a raffle's prize is its item (None)."""
+    if pool.kind != Pool.Kind.FIFTY_FIFTY:
+        return None
+    share = pool_takings(pool) * setup.share_percent / 100
+    return share.quantize(CENT, rounding=ROUND_DOWN)
+
+
+def draw_make(*, drive: Drive, actor: Actor = SYSTEM, raffle: Any = None) -> Draw:
+    """Draw the 50/50 (or a raffle item) among the tickets sold and not yet drawn, from a seed
+    drawn here and recorded (``pick(tickets, seed)`` gives the ticket again). 409 when no
+    ticket is sold, or when the last draw was neither claimed-and-done nor declared
+    unclaimed (a redraw follows an unclaimed ticket only)."""
+    pool = pool_of(drive, raffle)
+    with transaction.atomic():
+        pool = _lock_pool(pool)
+        previous = Draw.objects.filter(pool=pool).order_by("-round").first()
+        if previous is not None and previous.state != Draw.State.UNCLAIMED:
+            raise Conflict(
+                "already_drawn",
+                f"The {pool} is drawn (ticket {previous.ticket}); draw again only when it goes "
+                "unclaimed.",
+                ticket=previous.ticket,
+            )
+        drawn = set(Draw.objects.filter(pool=pool).values_list("ticket", flat=True))
+        tickets = [t for t in Ticket.objects.filter(pool=pool).values_list("number", flat=True)
+                   if t not in drawn]  # fmt: skip
+        if not tickets:
+            raise Conflict("no_tickets", f"No tickets of the {pool} are left to draw.")
+        seed = new_seed()
+        ticket = pick(tickets, seed)
+        draw = Draw.objects.create(
+            pool=pool, round=(previous.round + 1) if previous else 1, seed=seed, ticket=ticket,
+            sold=len(tickets), prize=prize_of(pool, setup_of(drive)), user=actor.account,
+        )  # fmt: skip
+        audit(drive, actor, "money.draw", subject=f"{pool.kind} {pool.pk}",
+              new={"round": draw.round, "seed": seed, "ticket": ticket, "among": len(tickets),
+                   "prize": str(draw.prize) if draw.prize is not None else None})  # fmt: skip
+    return draw
+
+
+def _open_draw(drive: Drive, raffle: Any) -> Draw:
+    pool = pool_of(drive, raffle)
+    draw = Draw.objects.select_for_update().filter(pool=pool).order_by("-round").first()
+    if draw is None or draw.state != Draw.State.DRAWN:
+        raise Conflict("no_open_draw", f"The {pool} has no drawn ticket waiting for its winner.")
+    return draw
+
+
+def draw_claim(*, drive: Drive, actor: Actor, raffle: Any = None, way: Any = None) -> Draw:
+    """The winner came forward: the 50/50's share is paid out (a ledger line); a raffle item
+    is handed over."""
+    how = _way(way)
+    with transaction.atomic():
+        draw = _open_draw(drive, raffle)
+        if draw.prize is not None:
+            draw.line = _line(drive, actor, Kind.FIFTY_FIFTY_PAID, draw.prize, way=how,
+                              pool=draw.pool, note=f"ticket {draw.ticket}")  # fmt: skip
+        draw.state = Draw.State.CLAIMED
+        draw.save(update_fields=["state", "line"])
+        audit(drive, actor, "money.claim", subject=f"ticket {draw.ticket}",
+              new={"prize": str(draw.prize) if draw.prize is not None else None})  # fmt: skip
+    return draw
+
+
+def draw_unclaimed(*, drive: Drive, actor: Actor, raffle: Any = None) -> Draw:
+    """Nobody holds the ticket drawn: it is set aside and the pool may be drawn again."""
+    with transaction.atomic():
+        draw = _open_draw(drive, raffle)
+        draw.state = Draw.State.UNCLAIMED
+        draw.save(update_fields=["state"])
+        audit(drive, actor, "money.unclaimed", subject=f"ticket {draw.ticket}")
+    return draw
+
+
+# --- the cash box --------------------------------------------------------------------------------
+
+
+def cash_count(
+    *, drive: Drive, actor: Actor, total: Any = None, denominations: Any = None
+) -> CashCount:
+    """The box counted: one ``total``, or ``denominations`` (``{"20": 3, "0.25": 8}``: a note
+    or coin's value and how many), whose sum is the total."""
+    if (total is None) == (denominations is None or denominations == {}):
+        raise ServiceError(
+            "bad_count", "Give the total counted, or the count of each note and coin.",
+            field="total",
+        )  # fmt: skip
+    counted: dict[str, int] = {}
+    if denominations:
+        if not isinstance(denominations, dict):
+            raise ServiceError(
+                "bad_count", "denominations: value → how many.", field="denominations"
+            )
+        amount = Decimal(0)
+        for value, many in denominations.items():
+            face = amount_of(value, f"denominations {value}")
+            if isinstance(many, str) and many.strip().isdigit():
+                many = int(many)
+            how_many = _whole(many, f"denominations {value}", 0, 1_000_000)
+            if how_many:
+                counted[str(face)] = counted.get(str(face), 0) + how_many
+                amount += face * how_many
+        if amount > MAX_AMOUNT:
+            raise ServiceError("bad_amount", "The count is too large.", field="denominations")
+    else:
+        amount = amount_of(total, "total", zero=True)
+    with transaction.atomic():
+        count = CashCount.objects.create(
+            drive=drive, total=amount.quantize(CENT), denominations=counted, user=actor.account
+        )
+        audit(drive, actor, "money.count", subject=drive.slug,
+              new={"total": str(count.total), "denominations": counted})  # fmt: skip
+    return count

@@ -1,0 +1,16 @@
+"""The night's money's pages: the money page (sales at the door, the 50/50, the count), its
+live pot, the projector's 50/50 screen, and the accounts as CSV and PDF."""
+
+from django.urls import path
+
+from money import pages
+
+app_name = "money"
+
+urlpatterns = [
+    path("drives/<slug:slug>/money/", pages.money_page, name="page"),
+    path("drives/<slug:slug>/money/pot", pages.pot, name="pot"),
+    path("drives/<slug:slug>/money/projector", pages.projector, name="projector"),
+    path("drives/<slug:slug>/money/accounts.csv", pages.accounts_csv_view, name="csv"),
+    path("drives/<slug:slug>/money/accounts.pdf", pages.accounts_pdf_view, name="pdf"),
+]

@@ -1,0 +1,69 @@
+"""The night's money in a real browser: at the door, the strip's button has the focus, so
+Enter sells a strip (two keystrokes with the way of payment); the pot on the money page grows
+by itself when another desk sells; the draw shows the ticket and the prize on the projector's
+50/50 screen, which refreshes itself. Screenshots at desk, projector and phone sizes
+(SCREENSHOTS=1)."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from playwright.sync_api import expect
+from pytest_django.live_server_helper import LiveServer
+
+from drives.services import club_create, drive_create, member_add
+from money.models import Draw, Line, Ticket
+from money.services import tickets_sell
+from tests.api.helpers import DESK
+from tests.browser.conftest import ContextFactory
+from tests.browser.helpers import force_login, screenshot
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.browser
+
+
+def test_selling_at_the_door_and_drawing_on_the_projector(
+    new_context: ContextFactory, live_server: LiveServer
+) -> None:
+    club = club_create(name="St. Mary's Parish Hall")
+    organizer = UserFactory(username="money-organizer")
+    member_add(club=club, user=organizer, role="organizer")
+    drive = drive_create(club=club, name="Friday 45s", date=date(2026, 11, 27),
+                         entry_fee=Decimal("20"))  # fmt: skip
+    desk_context = new_context()
+    force_login(desk_context, organizer, live_server.url)
+    desk = desk_context.new_page()
+    desk.goto(f"/drives/{drive.slug}/money/")
+    # Enter on the focused strip button sells a strip.
+    expect(desk.get_by_role("button", name="Strip of 10 · 10.00")).to_be_focused()
+    desk.keyboard.press("Enter")
+    expect(desk.get_by_text("Sold tickets 1–10 for 10.00.")).to_be_visible()
+    assert list(Ticket.objects.values_list("number", flat=True)) == list(range(1, 11))
+    # Another desk sells a single: the pot on this page grows without a reload.
+    tickets_sell(drive=drive, actor=DESK, count=1)
+    expect(desk.locator("#pot .big-number")).to_have_text("12.00 CAD", timeout=10_000)
+    screenshot(desk, "money-desk", full_page=True)
+
+    projector_context = new_context(viewport={"width": 1920, "height": 1080})
+    force_login(projector_context, organizer, live_server.url)
+    projector = projector_context.new_page()
+    projector.goto(f"/drives/{drive.slug}/money/projector")
+    expect(projector.locator(".pot-amount")).to_have_text("12.00 CAD")
+    screenshot(projector, "money-projector-pot")
+    desk.get_by_role("button", name="Draw the 50/50").click()
+    draw = Draw.objects.get()
+    expect(projector.locator(".pot-ticket")).to_have_text(str(draw.ticket), timeout=10_000)
+    expect(projector.locator(".pot-amount")).to_have_text("6.00 CAD")
+    screenshot(projector, "money-projector-drawn")
+    desk.get_by_role("button", name="Winner paid").click()
+    expect(desk.get_by_text("Paid out.")).to_be_visible()
+    assert Line.objects.filter(kind="fifty_fifty_paid", amount=Decimal("6.00")).exists()
+
+    phone_context = new_context(phone=True)
+    force_login(phone_context, organizer, live_server.url)
+    phone = phone_context.new_page()
+    phone.goto(f"/drives/{drive.slug}/money/")
+    expect(phone.locator("#cash-box")).to_contain_text("Expected")
+    screenshot(phone, "money-phone", full_page=True)

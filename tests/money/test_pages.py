@@ -1,0 +1,108 @@
+"""The money page: a strip sold in one press, a line recorded and reversed, a bad count
+answered on the page with nothing written; the pot's poll is a 304 while nothing changes;
+the accounts as CSV and as the treasurer's PDF; scorers kept out when the organizer says so."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from drives.models import Drive
+from money.models import CashCount, Line
+from money.services import setup_update
+from tests.api.helpers import DESK, ClubUsers
+
+pytestmark = pytest.mark.django_db
+
+
+def page_of(drive: Drive, name: str = "page") -> str:
+    return reverse(f"money:{name}", kwargs={"slug": drive.slug})
+
+
+@pytest.fixture
+def desk(ours: ClubUsers) -> Client:
+    client = Client()
+    client.force_login(ours.organizer)
+    return client
+
+
+def messages_of(response: object) -> list[str]:
+    return [str(m) for m in response.context["messages"]]  # type: ignore[attr-defined]
+
+
+def test_a_strip_in_one_press_a_line_and_its_reversal(desk: Client, drive: Drive) -> None:
+    shown = desk.get(page_of(drive))
+    assert shown.status_code == 200
+    assert b"Strip of 10" in shown.content and reverse("money:page", args=[drive.slug]).encode()
+    sold = desk.post(page_of(drive), {"action": "sell", "count": "10", "way": "cash"}, follow=True)
+    assert "Sold tickets 1–10 for 10.00." in messages_of(sold)
+    desk.post(page_of(drive), {"action": "line", "kind": "expense", "amount": "4.50",
+                               "way": "cash", "note": "milk"})  # fmt: skip
+    expense = Line.objects.get(kind="expense")
+    assert expense.amount == Decimal("4.50") and expense.note == "milk"
+    desk.post(page_of(drive), {"action": "reverse", "line": str(expense.pk)})
+    assert Line.objects.filter(reverses=expense, amount=Decimal("-4.50")).exists()
+    page = desk.get(page_of(drive)).content.decode()
+    assert "10.00 CAD" in page  # the pot
+
+
+def test_a_count_with_letters_is_answered_and_writes_nothing(desk: Client, drive: Drive) -> None:
+    answer = desk.post(page_of(drive), {"action": "count", "total": "12O.50"}, follow=True)
+    assert any("not a sum of money" in m for m in messages_of(answer))
+    assert not CashCount.objects.exists()
+    answer = desk.post(page_of(drive), {"action": "sell", "count": "1", "first": "x"}, follow=True)
+    assert any("first must be a whole number" in m for m in messages_of(answer))
+    assert not Line.objects.exists()
+
+
+def test_the_pots_poll_is_a_304_until_a_sale(desk: Client, drive: Drive) -> None:
+    first = desk.get(page_of(drive, "pot"))
+    etag = first["ETag"]
+    assert desk.get(page_of(drive, "pot"), HTTP_IF_NONE_MATCH=etag).status_code == 304
+    desk.post(page_of(drive), {"action": "sell", "count": "1"})
+    again = desk.get(page_of(drive, "pot"), HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 200 and b"2.00" in again.content
+
+
+def test_csv_and_pdf(desk: Client, drive: Drive) -> None:
+    desk.post(page_of(drive), {"action": "sell", "count": "10", "way": "card"})
+    csv_text = desk.get(page_of(drive, "csv")).content.decode()
+    assert csv_text.splitlines()[0].startswith("at,kind,amount,currency,way")
+    assert ",fifty_fifty_tickets,10.00,CAD,card," in csv_text
+    pdf = desk.get(page_of(drive, "pdf"))
+    assert pdf["Content-Type"] == "application/pdf" and pdf.content.startswith(b"%PDF")
+
+
+def test_scorers_are_kept_out_when_the_organizer_says_so(ours: ClubUsers, drive: Drive) -> None:
+    scorer = Client()
+    scorer.force_login(ours.scorer)
+    assert scorer.get(page_of(drive)).status_code == 200
+    setup_update(drive=drive, actor=DESK, scorers_allowed=False)
+    assert scorer.get(page_of(drive)).status_code == 403
+
+
+def test_the_close_asks_for_the_count(desk: Client, drive: Drive) -> None:
+    page = desk.get(reverse("night:dashboard_close", kwargs={"slug": drive.slug})).content.decode()
+    assert "Count the cash box" in page and f"{page_of(drive)}#cash-box" in page
+
+
+def test_the_box_counted_by_note_and_coin(desk: Client, drive: Drive) -> None:
+    desk.post(page_of(drive), {"action": "count", "d-20": "2", "d-0.25": "3", "d-5": ""})
+    count = CashCount.objects.get()
+    assert count.total == Decimal("40.75") and count.denominations == {"20.00": 2, "0.25": 3}
+    answer = desk.post(page_of(drive), {"action": "count", "d-20": "two"}, follow=True)
+    assert any("whole number" in m for m in messages_of(answer))
+    assert CashCount.objects.count() == 1
+
+
+def test_the_doors_paid_tick_and_a_couple_registered_paid(desk: Client, drive: Drive) -> None:
+    toggle = reverse("drives:couples_toggle", kwargs={"slug": drive.slug, "number": 2})
+    desk.post(toggle, {"set": "paid:1", "way": "e-transfer"})
+    desk.post(reverse("drives:couples", kwargs={"slug": drive.slug}),
+              {"player1": "Flora Gillis", "player2": "Dan Gillis", "paid": "on"})  # fmt: skip
+    lines = list(Line.objects.order_by("id").values_list("kind", "amount", "way", "couple__number"))
+    assert lines == [("entry", Decimal("20.00"), "e-transfer", 2),
+                     ("entry", Decimal("20.00"), "cash", 7)]  # fmt: skip
