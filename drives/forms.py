@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.html import format_html
@@ -76,6 +77,15 @@ class DriveSettingsForm(PlainForm):
         help_text=_("YYYY-MM-DD"),
     )
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    language = forms.ChoiceField(
+        label=_("Language of the hall"),
+        choices=settings.LANGUAGES,
+        initial=settings.LANGUAGE_CODE,
+        help_text=_(
+            "The projector, the pages of the tables and couples, the printed documents and "
+            "the public results are in this language."
+        ),
+    )
     games = forms.IntegerField(
         label=_("Games"),
         min_value=1,

@@ -186,7 +186,7 @@ def require_role(drive_or_club: Drive | Club, user: Any, *roles: str) -> str:
 DRIVE_SETTINGS = (
     "name", "date", "venue", "games", "ruleset", "movement", "first_seating", "seed",
     "sit_out_counts_as_win", "ranking", "entry_fee", "currency", "confirm_by_other_couple",
-    "scorers_may_advance", "published",
+    "scorers_may_advance", "published", "language",
 )  # fmt: skip
 
 
@@ -277,6 +277,11 @@ def _clean_setting(key: str, value: Any) -> Any:
         if not isinstance(value, str) or not CURRENCY.fullmatch(value):
             raise _bad(key, "The currency is three letters A–Z, like CAD.")
         return value.upper()
+    if key == "language":
+        codes = [code for code, _name in settings.LANGUAGES]
+        if value not in codes:
+            raise _bad(key, f"The language is one of {', '.join(codes)}.")
+        return value
     raise _bad(key, f"Unknown setting {key}.")
 
 

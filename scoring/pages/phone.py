@@ -37,6 +37,8 @@ from engine.rules import get_ruleset
 from engine.scores import legal_final_scores
 from scoring.pages.conditional import not_modified, poll_key, tagged
 from scoring.pages.live_access import (
+    hall_language,
+    hall_page,
     closed_page,
     couple_by_token,
     int_or_none,
@@ -71,9 +73,11 @@ def _answer(status: int, level: str, message: str, code: str = "") -> dict[str, 
 @require_http_methods(["GET", "HEAD", "POST"])
 @gzip_page
 @token_page
+@hall_page
 def table_page(request: HttpRequest, token: str) -> HttpResponse:
     table = table_by_token(request, token)
     drive = table.drive
+    hall_language(request, drive)
     if drive.is_closed:
         return closed_page(request, drive)
     if request.method != "POST" and wants_fragment(request):
@@ -248,9 +252,11 @@ def _undo_refused(error: ServiceError) -> str:
 @require_http_methods(["GET", "HEAD", "POST"])
 @gzip_page
 @token_page
+@hall_page
 def couple_page(request: HttpRequest, token: str) -> HttpResponse:
     couple = couple_by_token(request, token)
     drive = couple.drive
+    hall_language(request, drive)
     if drive.is_closed:
         if request.method == "POST" or wants_fragment(request):
             # Nothing changes any more; a page still polling reloads into the record below.

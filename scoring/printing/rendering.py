@@ -103,7 +103,7 @@ def document_options(
 ) -> dict[str, Any]:
     """The options checked and made canonical (a movement sheet's game defaults to the game in
     play), as ``{"kind", "language", "paper", "game", "couple", "filled", "base_url"}`` (the
-    language is the one active: the document is printed in it); a ``ServiceError`` (422)
+    language is the drive's, the hall's: the document is printed in it); a ``ServiceError`` (422)
     naming the option otherwise."""
     if kind not in KINDS:
         raise ServiceError(
@@ -150,7 +150,7 @@ def document_options(
         raise ServiceError("bad_couple", f"There is no couple {couple_n}.", field="couple")
     return {
         "kind": kind,
-        "language": translation.get_language() or settings.LANGUAGE_CODE,
+        "language": drive.language,
         "paper": paper,
         "game": game_n,
         "couple": couple_n,

@@ -102,7 +102,7 @@ def load_export(data: bytes) -> dict[str, Any]:
 
 # Drive settings added after the format's first files: an older file without them restores
 # with the setting's default (the drive's model field's).
-LATER_SETTINGS = frozenset({"scorers_may_advance"})
+LATER_SETTINGS = frozenset({"scorers_may_advance", "language"})
 
 
 def _get(obj: dict[str, Any], key: str, path: str, kinds: Any, *, null: bool = False) -> Any:
