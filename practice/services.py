@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from drives import ratelimit
 from drives.errors import NotFound, ServiceError
@@ -72,7 +73,7 @@ def _alive(game_id: uuid.UUID | str) -> Any:
 
 
 def _missing() -> NotFound:
-    return NotFound("not_found", "No such practice game: it may have expired after a day.")
+    return NotFound("not_found", gettext("No such practice game: it may have expired after a day."))
 
 
 def game_get(game_id: uuid.UUID | str) -> PracticeGame:

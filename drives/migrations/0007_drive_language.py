@@ -4,15 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('drives', '0006_drive_version'),
+        ("drives", "0006_drive_version"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='drive',
-            name='language',
-            field=models.CharField(choices=[('en', 'English'), ('fr', 'French')], default='en', max_length=8, verbose_name='language'),
+            model_name="drive",
+            name="language",
+            field=models.CharField(
+                choices=[("en", "English"), ("fr", "French")],
+                default="en",
+                max_length=8,
+                verbose_name="language",
+            ),
         ),
     ]

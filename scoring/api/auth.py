@@ -30,6 +30,7 @@ from django.conf import settings
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
+from django.utils.translation import gettext
 from ninja.security import APIKeyCookie, HttpBearer
 
 from drives import ratelimit
@@ -125,7 +126,8 @@ class BearerToken(HttpBearer):
         drive = owner.drive
         if drive is not None and drive.is_closed:
             raise Forbidden(
-                "token_expired", "The drive is closed: its table and couple tokens no longer work."
+                "token_expired",
+                gettext("The drive is closed: its table and couple tokens no longer work."),
             )
         return Caller(owner.kind, "bearer", user=owner.user, table=owner.table, couple=owner.couple)
 
@@ -169,7 +171,10 @@ def check_csrf(request: HttpRequest) -> None:
     if reason:
         raise Forbidden(
             "csrf_failed",
-            f"CSRF check failed: {reason}. Send the csrftoken cookie's value as X-CSRFToken.",
+            gettext(
+                "CSRF check failed: %(reason)s. Send the csrftoken cookie's value as X-CSRFToken."
+            )
+            % {"reason": reason},
         )
 
 
@@ -178,7 +183,8 @@ def require_user(caller: Caller) -> Any:
     if caller.kind != "user":
         raise Forbidden(
             "token_not_allowed",
-            f"A {caller.kind}'s token cannot do this: use an organizer's or scorer's account.",
+            gettext("A %(kind)s's token cannot do this: use an organizer's or scorer's account.")
+            % {"kind": caller.kind},
         )
     return caller.user
 
@@ -206,13 +212,15 @@ def club_for(caller: Caller, slug: Any, *, roles: tuple[str, ...] = (ORGANIZER,)
     """A club the user has one of ``roles`` in (404 for outsiders, 403 without the role)."""
     user = require_user(caller)
     if not isinstance(slug, str) or not slug:
-        raise ServiceError("missing_field", "Name the club by its slug.", field="club")
+        raise ServiceError("missing_field", gettext("Name the club by its slug."), field="club")
     club = Club.objects.filter(slug=slug).first()
     role = role_in(club, user) if club is not None else None
     if club is None or role is None:
-        raise NotFound("not_found", "No such club.")
+        raise NotFound("not_found", gettext("No such club."))
     if role not in roles:
-        raise Forbidden("forbidden", f"This needs the role of {' or '.join(roles)}.")
+        raise Forbidden(
+            "forbidden", gettext("This needs the role of %(list)s.") % {"list": " or ".join(roles)}
+        )
     return club
 
 
@@ -225,7 +233,8 @@ def require_table(caller: Caller, drive: Drive, game: int, table: int) -> None:
         if caller.table.number != table:
             raise Forbidden(
                 "wrong_table",
-                f"This is table {caller.table.number}'s token: it enters that table's result only.",
+                gettext("This is table %(number)s's token: it enters that table's result only.")
+                % {"number": caller.table.number},
                 table=caller.table.number,
             )
     elif caller.kind == "couple":
@@ -241,12 +250,16 @@ def require_table(caller: Caller, drive: Drive, game: int, table: int) -> None:
             if game > drive.current_game:
                 return  # not started: the service answers 422 game_not_started
             raise Forbidden(
-                "wrong_table", f"Couple {couple.number} has no table in game {game}.", table=None
+                "wrong_table",
+                gettext("Couple %(number)s has no table in game %(game)s.")
+                % {"number": couple.number, "game": game},
+                table=None,
             )
         if seat.table.number != table:
             raise Forbidden(
                 "wrong_table",
-                f"Couple {couple.number} plays at table {seat.table.number} in game {game}.",
+                gettext("Couple %(couple)s plays at table %(table)s in game %(game)s.")
+                % {"couple": couple.number, "table": seat.table.number, "game": game},
                 table=seat.table.number,
             )
 

@@ -37,10 +37,10 @@ from engine.rules import get_ruleset
 from engine.scores import legal_final_scores
 from scoring.pages.conditional import not_modified, poll_key, tagged
 from scoring.pages.live_access import (
-    hall_language,
-    hall_page,
     closed_page,
     couple_by_token,
+    hall_language,
+    hall_page,
     int_or_none,
     table_by_token,
     token_page,

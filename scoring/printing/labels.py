@@ -109,17 +109,13 @@ def ordinal(place: int) -> str:
     """A place as printed, in the language active: 1st, 2nd… (1er, 2e… in French)."""
     if place == 1:
         return str(ORDINALS["first"])
-    if 10 <= place % 100 <= 20:
-        key = "th"
-    else:
-        key = {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    teens = 10 <= place % 100 <= 20
+    key = "th" if teens else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
     return str(ORDINALS[key]).format(n=place)
 
 
 def date_text(day: date) -> str:
-    return str(LABELS["date"]).format(
-        day=day.day, month=MONTHS[day.month], year=day.year
-    )
+    return str(LABELS["date"]).format(day=day.day, month=MONTHS[day.month], year=day.year)
 
 
 def labels() -> dict[str, Any]:

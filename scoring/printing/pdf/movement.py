@@ -29,9 +29,7 @@ class Movement:
             bold=True,
         )
         doc.draw(doc.width - MARGIN, top - 20, drive["name"], 11, align="right")
-        doc.draw(
-            doc.width - MARGIN, top - 34, drive["date_text"], 9, align="right"
-        )
+        doc.draw(doc.width - MARGIN, top - 34, drive["date_text"], 9, align="right")
         doc.gray(0.4)
         doc.draw(MARGIN, top - 40, title, 10, bold=True)
         doc.gray(0)

@@ -13,6 +13,7 @@ from scoring.printing.pdf.base import Doc, Progress
 MARGIN = 40
 LINE = 15.0
 
+
 def ordinal(place: int, data: dict[str, Any]) -> str:
     """A place as printed, from the data's ``ordinals`` (in the document's language)."""
     return data.get("ordinals", {}).get(str(place), str(place))
