@@ -394,8 +394,12 @@ class Command(BaseCommand):
             self.stdout.write(gettext("No game has started."))
         else:
             self.stdout.write(
-                gettext("game in play: %(view)s (%(view)s of %(view)s tables reported)")
-                % {"view": view["to_report"]}
+                gettext("game in play: %(game)s (%(reported)s of %(tables)s tables reported)")
+                % {
+                    "game": view["number"],
+                    "reported": view["reported"],
+                    "tables": view["to_report"],
+                }
             )
             for label, key in (
                 ("tables missing", "missing"),
@@ -410,11 +414,13 @@ class Command(BaseCommand):
             for row in standings:
                 place = "-" if row["place"] is None else str(row["place"])
                 self.stdout.write(
-                    gettext("  %(place)s  %(row)s  %(row)s wins in %(row)s  %(list)s")
+                    gettext("  %(place)s  %(couple)s  %(wins)s wins in %(played)s  %(players)s")
                     % {
                         "place": f"{place:>3}",
-                        "row": f"{row['played']:>2}",
-                        "list": " & ".join(row["players"]),
+                        "couple": f"{row['number']:>4}",
+                        "wins": f"{row['wins']:>2}",
+                        "played": f"{row['played']:>2}",
+                        "players": " & ".join(row["players"]),
                     }
                 )
 
@@ -451,8 +457,13 @@ class Command(BaseCommand):
             ) from None
         count = f"{pages[0]} pages, " if pages[0] else ""
         self.stdout.write(
-            gettext("Printed %(options)s to %(options)s (%(count)s%(count2)s bytes).")
-            % {"options": options["output"], "count": count, "count2": f"{len(pdf):,}"}
+            gettext("Printed %(document)s to %(output)s (%(count)s%(size)s bytes).")
+            % {
+                "document": options["document"],
+                "output": options["output"],
+                "count": count,
+                "size": f"{len(pdf):,}",
+            }
         )
 
     def list_tokens(self, options: dict[str, Any]) -> None:
@@ -487,8 +498,8 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(data, indent=2, ensure_ascii=False))
             return
         self.stdout.write(
-            gettext("%(name)s (%(value)s): pages for phones")
-            % {"name": drive.name, "value": drive.date.isoformat()}
+            gettext("%(name)s (%(date)s): pages for phones")
+            % {"name": drive.name, "date": drive.date.isoformat()}
         )
         if tables:
             self.stdout.write("tables:")
