@@ -165,6 +165,11 @@ def write_mo(entries: list[Entry], path: Path) -> int:
     return count - (1 if b"" in pairs else 0)
 
 
+def shown(path: Path) -> Path:
+    resolved = path.resolve()
+    return resolved.relative_to(ROOT) if resolved.is_relative_to(ROOT) else path
+
+
 def catalogs(args: list[str]) -> list[Path]:
     return [Path(a) for a in args] or sorted(LOCALE.glob("*/LC_MESSAGES/*.po"))
 
@@ -173,7 +178,7 @@ def compile_(args: list[str]) -> int:
     for po in catalogs(args):
         mo = po.with_suffix(".mo")
         count = write_mo(read_po(po), mo)
-        print(f"{mo.relative_to(ROOT) if mo.is_relative_to(ROOT) else mo}: {count} messages")
+        print(f"{shown(mo)}: {count} messages")
     return 0
 
 
@@ -186,21 +191,21 @@ def todo(args: list[str]) -> int:
                 missing += 1
                 why = "fuzzy" if entry.fuzzy else "untranslated"
                 context = f" [{entry.context}]" if entry.context is not None else ""
-                print(f"{po.relative_to(ROOT)}:{entry.line}: {why}{context}: {entry.msgid!r}")
+                print(f"{shown(po)}:{entry.line}: {why}{context}: {entry.msgid!r}")
         done = sum(1 for e in entries if not (e.fuzzy or e.untranslated))
-        print(f"{po.relative_to(ROOT)}: {done} of {len(entries)} translated", file=sys.stderr)
+        print(f"{shown(po)}: {done} of {len(entries)} translated", file=sys.stderr)
     return 1 if missing else 0
 
 
-def makemessages(languages: list[str]) -> None:
-    """Django's makemessages for ``languages`` and both domains, run from the project's root
-    (Django set up by the caller), into the first of settings.LOCALE_PATHS."""
+def makemessages(languages: list[str], root: Path = ROOT) -> None:
+    """Django's makemessages for ``languages`` and both domains, run in ``root`` (the
+    project's, or a copy of it; Django set up by the caller), into ``root``/locale."""
     import os
 
     from django.core.management import call_command
 
     here = Path.cwd()
-    os.chdir(ROOT)
+    os.chdir(root)
     try:
         for domain in DOMAINS:
             call_command(
