@@ -81,6 +81,7 @@ class DriveSettingsForm(PlainForm):
         label=_("Language of the hall"),
         choices=settings.LANGUAGES,
         initial=settings.LANGUAGE_CODE,
+        required=False,  # left out: the drive's own (a new drive's: the site's)
         help_text=_(
             "The projector, the pages of the tables and couples, the printed documents and "
             "the public results are in this language."
@@ -151,6 +152,12 @@ class DriveSettingsForm(PlainForm):
         initial=True,
         help_text=_("At the desk, once every table has reported. Organizers always may."),
     )
+
+    def clean_language(self) -> str:
+        chosen: str = self.cleaned_data.get("language") or ""
+        if chosen:
+            return chosen
+        return self.drive.language if self.drive is not None else settings.LANGUAGE_CODE
 
     def __init__(self, *args: Any, drive: Drive | None = None, **kwargs: Any) -> None:
         self.drive = drive

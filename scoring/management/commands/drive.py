@@ -27,9 +27,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
+from django.utils import translation
 from django.utils.translation import gettext
 
 from drives.errors import ServiceError
@@ -64,6 +66,12 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--language",
+            choices=[code for code, _name in settings.LANGUAGES],
+            default=settings.LANGUAGE_CODE,
+            help="the language of the output and the refusals (default: %(default)s)",
+        )
         subs = parser.add_subparsers(dest="subcommand", required=True, metavar="SUBCOMMAND")
 
         create = subs.add_parser(
@@ -191,7 +199,8 @@ class Command(BaseCommand):
             "check": self.check_night,
         }
         try:
-            handlers[options["subcommand"]](options)
+            with translation.override(options.get("language") or settings.LANGUAGE_CODE):
+                handlers[options["subcommand"]](options)
         except ServiceError as error:
             message = error.message
             if error.code == "duplicate_couples":
