@@ -14,14 +14,15 @@ tokens); these functions check the night's rules and write the audit.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from drives import race
 from drives.backup import backup_after_commit
@@ -29,8 +30,8 @@ from drives.errors import Conflict, NotFound, ServiceError
 from drives.models import AuditEntry, Couple, Drive, Game, Seat, Table
 from drives.services import Actor, _lock, _require_open, audit, game_open
 from engine.movement import MovementError, Seating, TableSeat, check_invariants, next_seating
-from engine.rules import get_ruleset
-from engine.scores import Verdict, check_final_score
+from engine.rules import Ruleset, get_ruleset
+from engine.scores import FULL_HAND, TRUMPLESS_HAND, Verdict, check_final_score
 from scoring.models import Result, ResultVersion
 
 MAX_KEY = 80
@@ -140,6 +141,83 @@ def _check_winner(seat: Seat, winner: Any) -> Couple:
     )
 
 
+def verdict_words(verdict: Verdict, w: int, loser: int, rules: Ruleset) -> str:
+    """The engine's verdict on the final score ``w``–``loser`` in the language active (the
+    engine speaks English only): by its code, with what the score and the rules give; the
+    engine's own words for a code not known here."""
+    said = {"score": f"{w}–{loser}".replace("-", "−"), "target": rules.target}
+    english = verdict.message
+    numbers = [int(n) for n in re.findall(r"\d+", english.partition(":")[2])]
+    five_tricks = "five tricks" in english
+    code = verdict.code
+    if code == "trumpless_hands":
+        hands = verdict.trumpless_hands
+        return ngettext(
+            "%(score)s can only happen with %(hands)s hand in which no trump was played. "
+            "Check it with the table, then confirm it.",
+            "%(score)s can only happen with %(hands)s hands in which no trump was played. "
+            "Check it with the table, then confirm it.",
+            hands,
+        ) % (said | {"hands": hands})
+    if code == "winner_below_target" and five_tricks:
+        text = gettext(
+            "%(score)s: the winner needs at least %(target)s points, or all five tricks of the "
+            "last hand."
+        )
+    elif code == "winner_below_target":
+        text = gettext("%(score)s: the winner needs at least %(target)s points.")
+    elif code == "loser_ahead" and "both reach" in english:
+        text = gettext(
+            "%(score)s: the losing couple can be ahead only when both reach %(target)s in the "
+            "same hand and the winners were the bidders."
+        )
+    elif code == "loser_ahead":
+        text = gettext("%(score)s: the losing couple cannot have more points than the winner.")
+    elif code == "too_many_points" and numbers:
+        said["most"] = numbers[-1]
+        text = (
+            gettext(
+                "%(score)s: more points than the hands could give; a winner ends with at most "
+                "%(most)s."
+            )
+            if "a winner" in english
+            else gettext(
+                "%(score)s: more points than the hands could give; a loser ends with at most "
+                "%(most)s."
+            )
+        )
+    elif code == "game_already_won":
+        text = (
+            gettext(
+                "%(score)s: this needs a hand played after the game was already won (the game "
+                "ends as soon as a couple has %(target)s or takes all five tricks)."
+            )
+            if five_tricks
+            else gettext(
+                "%(score)s: this needs a hand played after the game was already won (the game "
+                "ends as soon as a couple has %(target)s)."
+            )
+        )
+    elif code == "not_whole_hands":
+        said |= {"total": w + loser, "full": FULL_HAND, "trumpless": TRUMPLESS_HAND}
+        text = gettext(
+            "%(score)s: %(total)s points in all is not a number of whole hands (a hand gives "
+            "%(full)s, or %(trumpless)s without a trump)."
+        )
+    elif code == "not_reachable":
+        text = gettext("%(score)s: no last hand of auction ends a game so.")
+    elif code in ("not_multiple_of_five", "negative_points"):
+        said["value"] = english.split(" ", 1)[0].rstrip(":")
+        text = (
+            gettext("%(value)s is not a multiple of 5: points come in fives.")
+            if code == "not_multiple_of_five"
+            else gettext("%(value)s: points cannot go below zero in this game.")
+        )
+    else:
+        return english
+    return text % said
+
+
 def _score(drive: Drive, points: Any) -> tuple[int | None, int | None, Verdict | None]:
     """(winner's points, loser's points, verdict) as they would be stored, or a 422 for points
     that are malformed or impossible. An unusual score is judged, not yet refused."""
@@ -158,6 +236,7 @@ def _score(drive: Drive, points: Any) -> tuple[int | None, int | None, Verdict |
         # Entered loser first: the winner is named, so the order of entry does not matter.
         first, second = second, first
         verdict = check_final_score(first, second, rules)
+    verdict = replace(verdict, message=verdict_words(verdict, first, second, rules))
     if verdict.status == "impossible":
         raise ServiceError(verdict.code, verdict.message, verdict=verdict.to_dict())
     return first, second, verdict
