@@ -28,7 +28,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from drives import race
 from drives.backup import backup_after_commit
@@ -683,8 +683,12 @@ def couples_duplicates(
 def _duplicate_text(duplicate: dict[str, Any]) -> str:
     who = " & ".join(duplicate["players"])
     if duplicate["couple"] is not None:
-        return f"line {duplicate['line']}: {who} is already couple {duplicate['couple']}"
-    return f"line {duplicate['line']}: {who} is the same couple as line {duplicate['same_as_line']}"
+        return gettext("line %(line)s: %(who)s is already couple %(couple)s") % {
+            "line": duplicate["line"], "who": who, "couple": duplicate["couple"],
+        }  # fmt: skip
+    return gettext("line %(line)s: %(who)s is the same couple as line %(first)s") % {
+        "line": duplicate["line"], "who": who, "first": duplicate["same_as_line"],
+    }  # fmt: skip
 
 
 _TRUE = {"yes", "y", "true", "1", "x", "oui"}
@@ -693,7 +697,11 @@ _FALSE = {"no", "n", "false", "0", "", "non"}
 
 # The separators a couples file may use: a comma, the semicolon of Excel set to French (or any
 # language whose decimal mark is a comma), or a tab.
-SEPARATORS = {",": "commas", ";": "semicolons", "\t": "tabs"}
+SEPARATORS = {
+    ",": gettext_lazy("commas"),
+    ";": gettext_lazy("semicolons"),
+    "\t": gettext_lazy("tabs"),
+}
 # Control characters no text file has: a file that decodes as Windows-1252 only with these
 # is no spreadsheet's CSV (a picture, a UTF-16 file) and keeps the "not UTF-8" answer.
 _BINARY = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -711,12 +719,14 @@ class CsvRead:
     @property
     def note(self) -> str:
         """What a volunteer should know of how the file was read."""
-        note = f"Columns separated by {SEPARATORS[self.separator]}."
+        note = gettext("Columns separated by %(separator)s.") % {
+            "separator": SEPARATORS[self.separator]
+        }
         if self.encoding != "UTF-8":
-            note += (
-                f" The file is not UTF-8: it was read as {self.encoding} (what Excel's plain"
-                " “CSV” writes); check the accents of the names."
-            )
+            note += " " + gettext(
+                "The file is not UTF-8: it was read as %(encoding)s (what Excel's plain “CSV” "
+                "writes); check the accents of the names."
+            ) % {"encoding": self.encoding}
         return note
 
 

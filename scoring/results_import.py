@@ -288,13 +288,17 @@ def _not_yet(drive: Drive, number: int) -> str:
     blocked = (view["conflicts"] + view["pending"]) if view else []
     what = []
     if missing:
-        what.append(f"no result for table(s) {', '.join(map(str, missing))}")
+        what.append(
+            gettext("no result for table(s) %(list)s") % {"list": ", ".join(map(str, missing))}
+        )
     if blocked:
-        what.append(f"table(s) {', '.join(map(str, blocked))} in conflict or unconfirmed")
-    return (
-        f"game {number} cannot start: game {current} is in play and not complete "
-        f"({'; '.join(what)})"
-    )
+        what.append(
+            gettext("table(s) %(list)s in conflict or unconfirmed")
+            % {"list": ", ".join(map(str, blocked))}
+        )
+    return gettext(
+        "game %(number)s cannot start: game %(current)s is in play and not complete (%(list)s)"
+    ) % {"number": number, "current": current, "list": "; ".join(what)}
 
 
 def _why(error: ServiceError, row: Row) -> str:
@@ -305,18 +309,20 @@ def _why(error: ServiceError, row: Row) -> str:
             stored = error.details.get("points")
             said = f"winning {stored[0]}-{stored[1]}" if stored else "without points"
             sent = f"{row.points[0]}-{row.points[1]}" if row.points else "no points"
-            return (
-                f"table {row.table} of game {row.game} already has couple {winner} {said}, "
-                f"not {sent} (result_conflict)"
-            )
-        return (
-            f"table {row.table} of game {row.game} already has couple {winner} as the winner "
+            return gettext(
+                "table %(table)s of game %(game)s already has couple %(winner)s %(said)s, "
+                "not %(sent)s (result_conflict)"
+            ) % {"table": row.table, "game": row.game, "winner": winner, "said": said, "sent": sent}
+        return gettext(
+            "table %(table)s of game %(game)s already has couple %(winner)s as the winner "
             "(result_conflict)"
-        )
+        ) % {"table": row.table, "game": row.game, "winner": winner}
     if error.code == "unusual_score":
         verdict = error.details.get("verdict") or {}
-        return (
-            f"{verdict.get('message', error.message)} ({verdict.get('code', error.code)}: "
-            "an unusual score, accepted only with confirm-unusual)"
-        )
+        return gettext(
+            "%(message)s (%(code)s: an unusual score, accepted only with confirm-unusual)"
+        ) % {
+            ("message"): verdict.get("message", error.message),
+            "code": verdict.get("code", error.code),
+        }
     return f"{error.message} ({error.code})"

@@ -30,7 +30,7 @@ from django.conf import settings
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 from ninja.security import APIKeyCookie, HttpBearer
 
 from drives import ratelimit
@@ -88,7 +88,7 @@ class Caller:
         return Actor(user=self.user, channel=channel)
 
 
-NO_SUCH_DRIVE = ("not_found", "No such drive.")
+NO_SUCH_DRIVE = ("not_found", gettext_lazy("No such drive."))
 
 
 class BearerToken(HttpBearer):
@@ -105,7 +105,7 @@ class BearerToken(HttpBearer):
         scheme, _, raw = header.strip().partition(" ")
         if scheme.lower() != "bearer" or not raw.strip():
             raise NotAuthenticated(
-                "bad_authorization", "Send the token as: Authorization: Bearer <token>."
+                "bad_authorization", gettext("Send the token as: Authorization: Bearer <token>.")
             )
         return self.authenticate(request, raw.strip())
 
@@ -118,11 +118,14 @@ class BearerToken(HttpBearer):
             if wait is not None:
                 raise RateLimited(
                     "rate_limited",
-                    f"Too many unknown tokens from this address: try again in {wait} seconds.",
+                    gettext(
+                        "Too many unknown tokens from this address: try again in %(wait)s seconds."
+                    )
+                    % {"wait": wait},
                     retry_after=wait,
                 )
             ratelimit.token_failed(request)
-            raise NotAuthenticated("bad_token", "This token is not valid.")
+            raise NotAuthenticated("bad_token", gettext("This token is not valid."))
         drive = owner.drive
         if drive is not None and drive.is_closed:
             raise Forbidden(
@@ -197,13 +200,13 @@ def drive_for(
     if caller.is_token:
         drive = caller.token_drive
         if drive.slug != slug:
-            raise NotFound(*NO_SUCH_DRIVE)
+            raise NotFound(NO_SUCH_DRIVE[0], str(NO_SUCH_DRIVE[1]))
         if not tokens:
             require_user(caller)
         return drive
     found = Drive.objects.select_related("club").filter(slug=slug).first()
     if found is None:
-        raise NotFound(*NO_SUCH_DRIVE)
+        raise NotFound(NO_SUCH_DRIVE[0], str(NO_SUCH_DRIVE[1]))
     require_role(found, caller.user, *roles)
     return found
 

@@ -317,10 +317,13 @@ def document_run(document_id: int, task_id: str | None = None) -> str:
             pdf = render_pdf(document.kind, data, paper=document.paper, progress=progress)
     except SoftTimeLimitExceeded:
         limit = settings.CELERY_TASK_SOFT_TIME_LIMIT
-        return fail(f"The rendering took longer than {limit} s and was stopped.")
+        return fail(
+            gettext("The rendering took longer than %(limit)s s and was stopped.")
+            % {"limit": limit}
+        )
     except Exception as error:  # recorded for the organizer, not raised into the page
         logger.exception("rendering document %s failed", document_id)
-        return fail(f"The rendering failed: {error}")
+        return fail(gettext("The rendering failed: %(error)s") % {"error": error})
 
     pages = _count_pages(pdf)
     document.file.save(document_filename(document), ContentFile(pdf), save=False)
