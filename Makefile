@@ -10,7 +10,7 @@ BOOT_PYTHON := $(shell command -v python3.11 || command -v python3)
 # Extra arguments for pytest, e.g. make pytest PYTEST_ARGS='-k healthz -x'
 PYTEST_ARGS ?=
 
-.PHONY: help install run hall stack load lint fmt contracts migrations-check typecheck pytest test bench lock clean
+.PHONY: help install run hall stack load lint fmt contracts migrations-check typecheck pytest test bench lock clean messages compilemessages
 
 help:
 	@echo "make run               install, migrate, load the demo night, serve on 127.0.0.1:8000"
@@ -21,10 +21,24 @@ help:
 	@echo "make bench             engine benchmarks (figures for BENCHMARKS.md; never a pass/fail on time)"
 	@echo "make install           create .venv and install requirements-dev.txt"
 	@echo "make fmt               ruff format and ruff check --fix"
+	@echo "make messages          find the strings to translate (locale/), then list what is untranslated or fuzzy"
 	@echo "make lock              re-pin requirements*.txt from requirements*.in"
 	@echo "make clean             remove .venv and caches"
 
-install: $(STAMP)
+install: $(STAMP) compilemessages
+
+# The compiled catalogs (.mo) from the translations (.po), by scripts/messages.py: pure Python,
+# so a fresh machine (or the hall's Windows laptop) needs no GNU gettext; never committed.
+MO := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/*.po))
+compilemessages: $(MO)
+
+locale/%.mo: locale/%.po
+	$(BOOT_PYTHON) scripts/messages.py compile $<
+
+# After a merge brings new strings: makemessages (pages and Python, then the scripts) into
+# locale/, then the entries still to translate or fuzzy (scripts/messages.py todo lists them).
+messages: install
+	$(PY) scripts/messages.py update || true
 
 $(STAMP): requirements.txt requirements-dev.txt
 	@test -n "$(BOOT_PYTHON)" || { echo "python3.11 (or python3) is needed" >&2; exit 1; }

@@ -3,6 +3,7 @@
 from django.contrib import admin
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
+from django.views.i18n import JavaScriptCatalog, set_language
 
 from . import login, views
 
@@ -14,6 +15,10 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("livez", views.livez, name="livez"),
+    # Each person's language: the header's switch posts here (Django's set_language, kept in
+    # its cookie); the scripts' words come from the djangojs catalog.
+    path("i18n/setlang/", set_language, name="set_language"),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     # The login pages limit failed attempts, the reset page the e-mails asked for, and says
     # the administrator resets passwords where no e-mail is sent (config/login.py); the rest
     # are Django's own.

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.html import format_html
@@ -76,6 +77,16 @@ class DriveSettingsForm(PlainForm):
         help_text=_("YYYY-MM-DD"),
     )
     venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    language = forms.ChoiceField(
+        label=_("Language of the hall"),
+        choices=settings.LANGUAGES,
+        initial=settings.LANGUAGE_CODE,
+        required=False,  # left out: the drive's own (a new drive's: the site's)
+        help_text=_(
+            "The projector, the pages of the tables and couples, the printed documents and "
+            "the public results are in this language."
+        ),
+    )
     games = forms.IntegerField(
         label=_("Games"),
         min_value=1,
@@ -141,6 +152,12 @@ class DriveSettingsForm(PlainForm):
         initial=True,
         help_text=_("At the desk, once every table has reported. Organizers always may."),
     )
+
+    def clean_language(self) -> str:
+        chosen: str = self.cleaned_data.get("language") or ""
+        if chosen:
+            return chosen
+        return self.drive.language if self.drive is not None else settings.LANGUAGE_CODE
 
     def __init__(self, *args: Any, drive: Drive | None = None, **kwargs: Any) -> None:
         self.drive = drive

@@ -135,6 +135,11 @@ class Drive(models.Model):
     # (at the desk, the scorer who sees every table in is the one who starts the next game).
     scorers_may_advance = models.BooleanField(default=True)
     published = models.BooleanField(default=False, help_text=_("results page open to the public"))
+    # The hall's language: the projector, the table and couple pages, the printed documents
+    # and the public results are in it (the organizers' own pages follow each one's choice).
+    language = models.CharField(
+        _("language"), max_length=8, choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE
+    )
     state = models.CharField(max_length=10, choices=State.choices, default=State.SETUP)
     current_game = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now, editable=False)

@@ -28,6 +28,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import gettext, gettext_lazy
 
 from drives import race
 from drives.backup import backup_after_commit
@@ -125,11 +126,14 @@ def club_create(*, name: str, actor: Actor = SYSTEM, organizer: Any = None) -> C
     text_refuse_unstorable(name or "", "name")
     name = name_strip_bidi(name or "").strip()
     if not name_visible(name) or len(name) > 120:
-        raise ServiceError("bad_name", "A club needs a name of 1 to 120 characters.")
+        raise ServiceError("bad_name", gettext("A club needs a name of 1 to 120 characters."))
     with transaction.atomic():
         existing = Club.objects.filter(name=name).first()
         if existing:
-            raise Conflict("club_exists", f"There is already a club called {name!r}.")
+            raise Conflict(
+                "club_exists",
+                gettext("There is already a club called %(name)s.") % {"name": f"{name!r}"},
+            )
         club = Club.objects.create(name=name, slug=_unique_slug(Club, slugify(name) or "club"))
         if organizer is not None:
             Membership.objects.create(club=club, user=organizer, role=Membership.Role.ORGANIZER)
@@ -145,7 +149,7 @@ def club_get_or_create(*, name: str, actor: Actor = SYSTEM) -> Club:
 
 def member_add(*, club: Club, user: Any, role: str, actor: Actor = SYSTEM) -> Membership:
     if role not in Membership.Role.values:
-        raise ServiceError("bad_role", "A member is an organizer or a scorer.")
+        raise ServiceError("bad_role", gettext("A member is an organizer or a scorer."))
     with transaction.atomic():
         membership, _ = Membership.objects.update_or_create(
             club=club, user=user, defaults={"role": role}
@@ -176,9 +180,11 @@ def require_role(drive_or_club: Drive | Club, user: Any, *roles: str) -> str:
     club = drive_or_club.club if isinstance(drive_or_club, Drive) else drive_or_club
     role = role_in(club, user)
     if role is None:
-        raise NotFound("not_found", "No such drive.")
+        raise NotFound("not_found", gettext("No such drive."))
     if roles and role not in roles:
-        raise Forbidden("forbidden", f"This needs the role of {' or '.join(roles)}.")
+        raise Forbidden(
+            "forbidden", gettext("This needs the role of %(list)s.") % {"list": " or ".join(roles)}
+        )
     return role
 
 
@@ -187,7 +193,7 @@ def require_role(drive_or_club: Drive | Club, user: Any, *roles: str) -> str:
 DRIVE_SETTINGS = (
     "name", "date", "venue", "games", "ruleset", "movement", "first_seating", "seed",
     "sit_out_counts_as_win", "ranking", "entry_fee", "currency", "confirm_by_other_couple",
-    "scorers_may_advance", "published",
+    "scorers_may_advance", "published", "language",
 )  # fmt: skip
 
 
@@ -196,7 +202,9 @@ def _clean_settings(data: dict[str, Any], *, partial: bool) -> dict[str, Any]:
     unknown = sorted(set(data) - set(DRIVE_SETTINGS))
     if unknown:
         raise ServiceError(
-            "unknown_field", f"Unknown drive setting: {unknown[0]}.", field=unknown[0]
+            "unknown_field",
+            gettext("Unknown drive setting: %(unknown)s.") % {"unknown": unknown[0]},
+            field=unknown[0],
         )
     out: dict[str, Any] = {}
     for key, value in data.items():
@@ -204,7 +212,11 @@ def _clean_settings(data: dict[str, Any], *, partial: bool) -> dict[str, Any]:
     if not partial:
         for required in ("name", "date"):
             if required not in out:
-                raise ServiceError("missing_field", f"A drive needs a {required}.", field=required)
+                raise ServiceError(
+                    "missing_field",
+                    gettext("A drive needs a %(required)s.") % {"required": required},
+                    field=required,
+                )
     return out
 
 
@@ -216,13 +228,21 @@ def _clean_setting(key: str, value: Any) -> Any:
     if key in ("name", "venue"):  # printed on every page and PDF: no bidi control leaks out
         limit = 120 if key == "name" else 200
         if not isinstance(value, str):
-            raise _bad(key, f"The {key} must be text (at most {limit} characters).")
+            raise _bad(
+                key,
+                gettext("The %(key)s must be text (at most %(limit)s characters).")
+                % {"key": key, "limit": limit},
+            )
         text_refuse_unstorable(value, key)
         value = name_strip_bidi(value).strip()
         if len(value) > limit:
-            raise _bad(key, f"The {key} must be text (at most {limit} characters).")
+            raise _bad(
+                key,
+                gettext("The %(key)s must be text (at most %(limit)s characters).")
+                % {"key": key, "limit": limit},
+            )
         if key == "name" and not name_visible(value):
-            raise _bad(key, "The drive needs a name.")
+            raise _bad(key, gettext("The drive needs a name."))
         return value
     if key == "date":
         if isinstance(value, Date):
@@ -230,28 +250,34 @@ def _clean_setting(key: str, value: Any) -> Any:
         try:
             return Date.fromisoformat(str(value))
         except ValueError:
-            raise _bad(key, f"{value!r} is not a date (YYYY-MM-DD).") from None
+            raise _bad(
+                key, gettext("%(value)s is not a date (YYYY-MM-DD).") % {"value": f"{value!r}"}
+            ) from None
     if key == "games":
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 60:
-            raise _bad(key, "games must be a whole number from 1 to 60.")
+            raise _bad(key, gettext("games must be a whole number from 1 to 60."))
         return value
     if key == "ruleset":
         if not isinstance(value, str) or value not in PRESETS:
-            raise _bad(key, f"Unknown ruleset {value!r}; choose one of {', '.join(PRESETS)}.")
+            raise _bad(
+                key,
+                gettext("Unknown ruleset %(value)s; choose one of %(list)s.")
+                % {"value": f"{value!r}", "list": ", ".join(PRESETS)},
+            )
         return value
     if key == "movement":
         if value not in Drive.Movement.values:
-            raise _bad(key, "movement is winners-move or losers-move.")
+            raise _bad(key, gettext("movement is winners-move or losers-move."))
         return value
     if key == "first_seating":
         if value not in Drive.FirstSeating.values:
-            raise _bad(key, "first_seating is by-number or shuffle.")
+            raise _bad(key, gettext("first_seating is by-number or shuffle."))
         return value
     if key == "seed":
         if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-            raise _bad(key, "seed must be a whole number.")
+            raise _bad(key, gettext("seed must be a whole number."))
         if value is not None and not 0 <= value < 2**63:
-            raise _bad(key, "seed must be from 0 to 2^63 - 1.")
+            raise _bad(key, gettext("seed must be from 0 to 2^63 - 1."))
         return value
     if key in (
         "sit_out_counts_as_win",
@@ -260,25 +286,34 @@ def _clean_setting(key: str, value: Any) -> Any:
         "published",
     ):
         if not isinstance(value, bool):
-            raise _bad(key, f"{key} must be true or false.")
+            raise _bad(key, gettext("%(key)s must be true or false.") % {"key": key})
         return value
     if key == "ranking":
         if value not in Drive.Ranking.values:
-            raise _bad(key, "ranking is dense or competition.")
+            raise _bad(key, gettext("ranking is dense or competition."))
         return value
     if key == "entry_fee":
         try:
             fee = Decimal(str(value))
         except (InvalidOperation, ValueError):
-            raise _bad(key, f"{value!r} is not an amount.") from None
+            raise _bad(
+                key, gettext("%(value)s is not an amount.") % {"value": f"{value!r}"}
+            ) from None
         if not fee.is_finite() or fee < 0 or fee >= 1_000_000 or fee != round(fee, 2):
-            raise _bad(key, "entry_fee must be an amount from 0, to the cent.")
+            raise _bad(key, gettext("entry_fee must be an amount from 0, to the cent."))
         return fee
     if key == "currency":  # ASCII only: "ßab".upper() is "SSAB", and str.isalpha() takes it
         if not isinstance(value, str) or not CURRENCY.fullmatch(value):
-            raise _bad(key, "The currency is three letters A–Z, like CAD.")
+            raise _bad(key, gettext("The currency is three letters A–Z, like CAD."))
         return value.upper()
-    raise _bad(key, f"Unknown setting {key}.")
+    if key == "language":
+        codes = [code for code, _name in settings.LANGUAGES]
+        if value not in codes:
+            raise _bad(
+                key, gettext("The language is one of %(list)s.") % {"list": ", ".join(codes)}
+            )
+        return value
+    raise _bad(key, gettext("Unknown setting %(key)s.") % {"key": key})
 
 
 def drive_create(*, club: Club, actor: Actor = SYSTEM, **settings: Any) -> Drive:
@@ -301,7 +336,9 @@ def drive_update(*, drive: Drive, actor: Actor, **settings: Any) -> Drive:
             if fixed:
                 field = sorted(fixed)[0]
                 raise Conflict(
-                    "drive_started", f"{field} cannot change once the night started.", field=field
+                    "drive_started",
+                    gettext("%(field)s cannot change once the night started.") % {"field": field},
+                    field=field,
                 )
         old = {k: _jsonable(getattr(drive, k)) for k in values}
         for key, value in values.items():
@@ -354,7 +391,7 @@ def _create_with_slug(model: Any, base: str, **fields: Any) -> Any:
         slug = _unique_slug(model, base)
     raise Conflict(
         "slug_taken",
-        "Too many drives of that name and date are being created at once; try again.",
+        gettext("Too many drives of that name and date are being created at once; try again."),
     )
 
 
@@ -387,7 +424,9 @@ _DRIVE_FOR_SHARE = f"SELECT * FROM {Drive._meta.db_table} WHERE id = %s FOR SHAR
 
 def _require_open(drive: Drive) -> None:
     if drive.state == Drive.State.CLOSED:
-        raise ServiceError("drive_closed", "The drive is closed: nothing can change any more.")
+        raise ServiceError(
+            "drive_closed", gettext("The drive is closed: nothing can change any more.")
+        )
 
 
 # --- couples ----------------------------------------------------------------------------------
@@ -399,12 +438,17 @@ def _clean_players(p1: Any, p2: Any, where: str = "") -> tuple[str, str]:
     names = []
     for value in (p1, p2):
         if not isinstance(value, str) or not name_visible(value):
-            raise ServiceError("missing_player", f"{where}a couple needs two player names.")
+            raise ServiceError(
+                "missing_player",
+                gettext("%(where)sa couple needs two player names.") % {"where": where},
+            )
         text_refuse_unstorable(value, what=f"{where}a player's name")
         value = " ".join(name_strip_bidi(value).split())
         if len(value) > MAX_NAME:
             raise ServiceError(
-                "name_too_long", f"{where}a player's name has at most {MAX_NAME} characters."
+                "name_too_long",
+                gettext("%(where)sa player's name has at most %(MAX_NAME)s characters.")
+                % {"where": where, "MAX_NAME": MAX_NAME},
             )
         names.append(value)
     return names[0], names[1]
@@ -435,11 +479,16 @@ def couples_register(
     for i, item in enumerate(couples, start=1):
         where = f"Couple {i}: " if len(couples) > 1 else ""
         if not isinstance(item, dict):
-            raise ServiceError("bad_couple", f"{where}give the two players' names.")
+            raise ServiceError(
+                "bad_couple", gettext("%(where)sgive the two players' names.") % {"where": where}
+            )
         players = item.get("players")
         if players is not None:
             if not isinstance(players, list | tuple) or len(players) != 2:
-                raise ServiceError("bad_couple", f"{where}players must be a list of two names.")
+                raise ServiceError(
+                    "bad_couple",
+                    gettext("%(where)splayers must be a list of two names.") % {"where": where},
+                )
             p1, p2 = players
         else:
             p1, p2 = item.get("player1"), item.get("player2")
@@ -448,22 +497,31 @@ def couples_register(
             if flag in item:
                 if not isinstance(item[flag], bool):
                     raise ServiceError(
-                        "bad_field", f"{where}{flag} must be true or false.", field=flag
+                        "bad_field",
+                        gettext("%(where)s%(flag)s must be true or false.")
+                        % {"where": where, "flag": flag},
+                        field=flag,
                     )
                 flags[flag] = item[flag]
         ok = item.get("duplicate_ok", False)
         if not isinstance(ok, bool):
             raise ServiceError(
-                "bad_field", f"{where}duplicate_ok must be true or false.", field="duplicate_ok"
+                "bad_field",
+                gettext("%(where)sduplicate_ok must be true or false.") % {"where": where},
+                field="duplicate_ok",
             )
         extra = set(item) - {"players", "player1", "player2", "duplicate_ok", *COUPLE_FLAGS}
         if extra:
             name = sorted(extra)[0]
-            raise ServiceError("unknown_field", f"{where}unknown field {name!r}.", field=name)
+            raise ServiceError(
+                "unknown_field",
+                gettext("%(where)sunknown field %(name)s.") % {"where": where, "name": f"{name!r}"},
+                field=name,
+            )
         cleaned.append((_clean_players(p1, p2, where), flags))
         duplicate_ok.append(ok)
     if not cleaned:
-        raise ServiceError("no_couples", "No couples were given.")
+        raise ServiceError("no_couples", gettext("No couples were given."))
     with transaction.atomic():
         drive = _lock(drive)
         _require_open(drive)
@@ -481,10 +539,16 @@ def couples_register(
             or 0
         )
         if last + len(cleaned) > MAX_COUPLES:
-            raise ServiceError("too_many_couples", f"A drive has at most {MAX_COUPLES} couples.")
+            raise ServiceError(
+                "too_many_couples",
+                gettext("A drive has at most %(MAX_COUPLES)s couples.")
+                % {"MAX_COUPLES": MAX_COUPLES},
+            )
         joined = drive.current_game + 1 if drive.state == Drive.State.RUNNING else 1
         if joined > drive.games:
-            raise ServiceError("night_over", "The last game has started: no more couples can join.")
+            raise ServiceError(
+                "night_over", gettext("The last game has started: no more couples can join.")
+            )
         created = Couple.objects.bulk_create(
             [
                 Couple(
@@ -538,7 +602,10 @@ def _refuse_duplicates(
         where = f"Couple {i}: " if len(players) > 1 else ""
         raise Conflict(
             "duplicate_couple",
-            f"{where}{text}. Register them anyway (duplicate_ok) if they are another couple.",
+            gettext(
+                "%(where)s%(text)s. Register them anyway (duplicate_ok) if they are another couple."
+            )
+            % {"where": where, "text": text},
             couple=couple.number if couple is not None else None,
             players=[p1, p2],
             **({"item": i, "same_as": same_as if couple is None else None} if where else {}),
@@ -570,9 +637,17 @@ def couples_import_csv(
             more = f" (and {len(duplicates) - 20} more)" if len(duplicates) > 20 else ""
             raise Conflict(
                 "duplicate_couples",
-                f"Nothing was imported: {len(duplicates)} of the file's couples "
-                f"{'is' if len(duplicates) == 1 else 'are'} already registered or listed twice. "
-                f"{listed}{more}. Allow duplicates to register them again.",
+                gettext(
+                    "Nothing was imported: %(count)s of the file's couples %(value)s already "
+                    "registered or listed twice. %(listed)s%(more)s. Allow duplicates to "
+                    "register them again."
+                )
+                % {
+                    "count": len(duplicates),
+                    "value": "is" if len(duplicates) == 1 else "are",
+                    "listed": listed,
+                    "more": more,
+                },
                 duplicates=duplicates,
             )
         note = ""
@@ -614,8 +689,12 @@ def couples_duplicates(
 def _duplicate_text(duplicate: dict[str, Any]) -> str:
     who = " & ".join(duplicate["players"])
     if duplicate["couple"] is not None:
-        return f"line {duplicate['line']}: {who} is already couple {duplicate['couple']}"
-    return f"line {duplicate['line']}: {who} is the same couple as line {duplicate['same_as_line']}"
+        return gettext("line %(line)s: %(who)s is already couple %(couple)s") % {
+            "line": duplicate["line"], "who": who, "couple": duplicate["couple"],
+        }  # fmt: skip
+    return gettext("line %(line)s: %(who)s is the same couple as line %(first)s") % {
+        "line": duplicate["line"], "who": who, "first": duplicate["same_as_line"],
+    }  # fmt: skip
 
 
 _TRUE = {"yes", "y", "true", "1", "x", "oui"}
@@ -624,7 +703,11 @@ _FALSE = {"no", "n", "false", "0", "", "non"}
 
 # The separators a couples file may use: a comma, the semicolon of Excel set to French (or any
 # language whose decimal mark is a comma), or a tab.
-SEPARATORS = {",": "commas", ";": "semicolons", "\t": "tabs"}
+SEPARATORS = {
+    ",": gettext_lazy("commas"),
+    ";": gettext_lazy("semicolons"),
+    "\t": gettext_lazy("tabs"),
+}
 # Control characters no text file has: a file that decodes as Windows-1252 only with these
 # is no spreadsheet's CSV (a picture, a UTF-16 file) and keeps the "not UTF-8" answer.
 _BINARY = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -642,12 +725,14 @@ class CsvRead:
     @property
     def note(self) -> str:
         """What a volunteer should know of how the file was read."""
-        note = f"Columns separated by {SEPARATORS[self.separator]}."
+        note = gettext("Columns separated by %(separator)s.") % {
+            "separator": SEPARATORS[self.separator]
+        }
         if self.encoding != "UTF-8":
-            note += (
-                f" The file is not UTF-8: it was read as {self.encoding} (what Excel's plain"
-                " “CSV” writes); check the accents of the names."
-            )
+            note += " " + gettext(
+                "The file is not UTF-8: it was read as %(encoding)s (what Excel's plain “CSV” "
+                "writes); check the accents of the names."
+            ) % {"encoding": self.encoding}
         return note
 
 
@@ -667,8 +752,11 @@ def couples_csv_read(data: bytes) -> CsvRead:
         if not text or _BINARY.search(text):
             raise ServiceError(
                 "not_utf8",
-                f"Line {line}: the file is not UTF-8 text, nor Windows-1252 (save it as"
-                " CSV UTF-8).",
+                gettext(
+                    "Line %(line)s: the file is not UTF-8 text, nor Windows-1252 (save it as "
+                    "CSV UTF-8)."
+                )
+                % {"line": line},
                 errors=[{"line": line, "message": "not UTF-8"}],
             ) from None
     first = text.split("\n", 1)[0]
@@ -686,26 +774,31 @@ def parse_couples_csv(data: bytes) -> list[tuple[int, dict[str, Any]]]:
     by ``couples_csv_read`` (UTF-8 or Windows-1252; commas, semicolons or tabs)."""
     limit = csv_max_bytes()
     if len(data) > limit:
-        raise ServiceError("file_too_large", f"The file is larger than {limit:,} bytes.")
+        raise ServiceError(
+            "file_too_large",
+            gettext("The file is larger than %(limit)s bytes.") % {"limit": f"{limit:,}"},
+        )
     read = couples_csv_read(data)
     reader = csv.reader(io.StringIO(read.text, newline=""), delimiter=read.separator)
     try:
         header = [h.strip().lower() for h in next(reader)]
     except StopIteration:
-        raise ServiceError("empty_file", "The file is empty.") from None
+        raise ServiceError("empty_file", gettext("The file is empty.")) from None
     except csv.Error as error:
-        raise ServiceError("bad_csv", f"Line 1: {error}.") from None
+        raise ServiceError("bad_csv", gettext("Line 1: %(error)s.") % {"error": error}) from None
     if header[:2] != ["player1", "player2"]:
         raise ServiceError(
             "bad_header",
-            "Line 1: the header must start with player1,player2 (or player1;player2).",
+            gettext("Line 1: the header must start with player1,player2 (or player1;player2)."),
             errors=[{"line": 1, "message": "header must start with player1,player2"}],
         )
     flags = header[2:]
     bad_flags = [f for f in flags if f not in ("paid", "checked_in", "cookie_jar")]
     if bad_flags or len(set(flags)) != len(flags):
         raise ServiceError(
-            "bad_header", f"Line 1: unknown or repeated column {bad_flags[:1] or flags}."
+            "bad_header",
+            gettext("Line 1: unknown or repeated column %(value)s.")
+            % {"value": bad_flags[:1] or flags},
         )
     rows: list[tuple[int, dict[str, Any]]] = []
     errors: list[dict[str, Any]] = []
@@ -737,16 +830,22 @@ def parse_couples_csv(data: bytes) -> list[tuple[int, dict[str, Any]]]:
                 rows.append((line, item))
             if len(rows) + len(errors) > MAX_COUPLES:
                 raise ServiceError(
-                    "too_many_couples", f"A drive has at most {MAX_COUPLES} couples."
+                    "too_many_couples",
+                    gettext("A drive has at most %(MAX_COUPLES)s couples.")
+                    % {"MAX_COUPLES": MAX_COUPLES},
                 )
     except csv.Error as error:
         errors.append({"line": reader.line_num, "message": str(error)})
     if errors:
         listed = "; ".join(f"line {e['line']}: {e['message']}" for e in errors[:20])
         more = f" (and {len(errors) - 20} more)" if len(errors) > 20 else ""
-        raise ServiceError("bad_rows", f"Nothing was imported. {listed}{more}.", errors=errors)
+        raise ServiceError(
+            "bad_rows",
+            gettext("Nothing was imported. %(listed)s%(more)s.") % {"listed": listed, "more": more},
+            errors=errors,
+        )
     if not rows:
-        raise ServiceError("no_couples", "The file has a header but no couples.")
+        raise ServiceError("no_couples", gettext("The file has a header but no couples."))
     return rows
 
 
@@ -760,7 +859,11 @@ def couple_update(*, couple: Couple, actor: Actor, **changes: Any) -> Couple:
     allowed = {"player1", "player2", "players", *COUPLE_FLAGS, "withdrawn", "paid_way"}
     unknown = sorted(set(changes) - allowed)
     if unknown:
-        raise ServiceError("unknown_field", f"Unknown couple field {unknown[0]}.", field=unknown[0])
+        raise ServiceError(
+            "unknown_field",
+            gettext("Unknown couple field %(unknown)s.") % {"unknown": unknown[0]},
+            field=unknown[0],
+        )
     with transaction.atomic():
         drive = _lock(couple.drive)
         _require_open(drive)
@@ -769,10 +872,12 @@ def couple_update(*, couple: Couple, actor: Actor, **changes: Any) -> Couple:
         new: dict[str, Any] = {}
         if "players" in changes:
             if "player1" in changes or "player2" in changes:
-                raise ServiceError("bad_couple", "Send players, or player1 and player2, not both.")
+                raise ServiceError(
+                    "bad_couple", gettext("Send players, or player1 and player2, not both.")
+                )
             players = changes.pop("players")
             if not isinstance(players, list | tuple) or len(players) != 2:
-                raise ServiceError("bad_couple", "players must be a list of two names.")
+                raise ServiceError("bad_couple", gettext("players must be a list of two names."))
             changes["player1"], changes["player2"] = players
         if "player1" in changes or "player2" in changes:
             p1, p2 = _clean_players(
@@ -784,14 +889,18 @@ def couple_update(*, couple: Couple, actor: Actor, **changes: Any) -> Couple:
             if flag in changes:
                 value = changes[flag]
                 if not isinstance(value, bool):
-                    raise ServiceError("bad_field", f"{flag} must be true or false.", field=flag)
+                    raise ServiceError(
+                        "bad_field",
+                        gettext("%(flag)s must be true or false.") % {"flag": flag},
+                        field=flag,
+                    )
                 old[flag], new[flag] = getattr(couple, flag), value
                 setattr(couple, flag, value)
         if "withdrawn" in changes:
             value = changes["withdrawn"]
             if not isinstance(value, bool):
                 raise ServiceError(
-                    "bad_field", "withdrawn must be true or false.", field="withdrawn"
+                    "bad_field", gettext("withdrawn must be true or false."), field="withdrawn"
                 )
             _withdraw(drive, couple, value, old, new)
         couple.save()
@@ -821,13 +930,19 @@ def couple_delete(*, couple: Couple, actor: Actor) -> None:
         if drive.state != Drive.State.SETUP:
             raise Conflict(
                 "started",
-                f"The night has started: couple {couple.number} cannot be deleted any more. "
-                "Withdraw them instead.",
+                gettext(
+                    "The night has started: couple %(number)s cannot be deleted any more. "
+                    "Withdraw them instead."
+                )
+                % {"number": couple.number},
                 couple=couple.number,
             )
         found = Couple.objects.select_for_update().filter(pk=couple.pk).first()
         if found is None:  # deleted meanwhile, from another desk
-            raise NotFound("no_such_couple", f"There is no couple {couple.number}.")
+            raise NotFound(
+                "no_such_couple",
+                gettext("There is no couple %(number)s.") % {"number": couple.number},
+            )
         old = {"number": found.number, "players": found.players}
         found.delete()
         audit(drive, actor, "couple.delete", subject=f"couple {old['number']}", old=old)
@@ -841,7 +956,9 @@ def _withdraw(
         if couple.withdrawn_game is not None:
             return
         if next_game > drive.games:
-            raise ServiceError("night_over", "The last game has started: nobody can withdraw now.")
+            raise ServiceError(
+                "night_over", gettext("The last game has started: nobody can withdraw now.")
+            )
         old["withdrawn_game"], new["withdrawn_game"] = None, next_game
         couple.withdrawn_game = next_game
         return
@@ -850,8 +967,11 @@ def _withdraw(
     if couple.withdrawn_game < next_game:
         raise Conflict(
             "withdrawal_applied",
-            f"Couple {couple.number} left before game {couple.withdrawn_game}; "
-            "register them again as a late arrival.",
+            gettext(
+                "Couple %(number)s left before game %(withdrawn_game)s; register them again "
+                "as a late arrival."
+            )
+            % {"number": couple.number, "withdrawn_game": couple.withdrawn_game},
         )
     old["withdrawn_game"], new["withdrawn_game"] = couple.withdrawn_game, None
     couple.withdrawn_game = None
@@ -865,14 +985,18 @@ def holes_record(*, drive: Drive, holes: dict[int, int], actor: Actor) -> None:
         couples = {c.number: c for c in Couple.objects.filter(drive=drive, number__in=list(holes))}
         for number, count in holes.items():
             if number not in couples:
-                raise ServiceError("unknown_couple", f"There is no couple {number}.")
+                raise ServiceError(
+                    "unknown_couple", gettext("There is no couple %(number)s.") % {"number": number}
+                )
             if (
                 not isinstance(count, int)
                 or isinstance(count, bool)
                 or not 0 <= count <= drive.games
             ):
                 raise ServiceError(
-                    "bad_holes", f"Couple {number}: holes must be 0 to {drive.games}."
+                    "bad_holes",
+                    gettext("Couple %(number)s: holes must be 0 to %(games)s.")
+                    % {"number": number, "games": drive.games},
                 )
         for number, count in holes.items():
             couples[number].holes = count
@@ -900,12 +1024,17 @@ def drive_start(
     default), or ``"withdraw"`` them before game 1 (they keep their numbers, are not seated,
     and take no place; the audit entry lists them)."""
     if seating is not None and seating not in Drive.FirstSeating.values:
-        raise ServiceError("bad_field", "seating is by-number or shuffle.", field="seating")
+        raise ServiceError(
+            "bad_field", gettext("seating is by-number or shuffle."), field="seating"
+        )
     if absent not in START_ABSENT:
         raise ServiceError(
             "bad_field",
-            f"absent is seat or withdraw (what to do with the couples not checked in), "
-            f"not {absent!r}.",
+            gettext(
+                "absent is seat or withdraw (what to do with the couples not checked in), "
+                "not %(absent)s."
+            )
+            % {"absent": f"{absent!r}"},
             field="absent",
         )
     if seed is not None:
@@ -914,7 +1043,7 @@ def drive_start(
         drive = _lock(drive)
         _require_open(drive)
         if drive.state != Drive.State.SETUP:
-            raise Conflict("already_started", "The night has already started.")
+            raise Conflict("already_started", gettext("The night has already started."))
         method = seating or drive.first_seating
         if method == Drive.FirstSeating.SHUFFLE:
             seed = (
@@ -932,7 +1061,9 @@ def drive_start(
             .values_list("number", flat=True)
         )
         if len(numbers) < 2:
-            raise ServiceError("too_few_couples", "At least two couples are needed to start.")
+            raise ServiceError(
+                "too_few_couples", gettext("At least two couples are needed to start.")
+            )
         first = first_seating(
             numbers, shuffle_seed=seed if method == Drive.FirstSeating.SHUFFLE else None
         )
@@ -973,8 +1104,10 @@ def tables_prepare(*, drive: Drive, actor: Actor) -> int:
         if needed == 0:
             raise Conflict(
                 "no_tables",
-                "No couples yet: the table cards and score sheets wait until at least two "
-                "couples are registered (one table for every two couples).",
+                gettext(
+                    "No couples yet: the table cards and score sheets wait until at least "
+                    "two couples are registered (one table for every two couples)."
+                ),
                 couples=couples,
             )
         have = set(Table.objects.filter(drive=drive).values_list("number", flat=True))

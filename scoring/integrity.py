@@ -26,6 +26,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from django.db.models import Count
+from django.utils.translation import gettext
 
 from drives.models import AuditEntry, Couple, Drive, Game, Seat, Table
 from engine.movement import MovementError, Seating, TableSeat, check_invariants, next_seating
@@ -60,11 +61,15 @@ def drive_check(drive: Drive) -> CheckReport:
     current = drive.current_game
     if sorted(games) != list(range(1, current + 1)):
         problems.append(
-            f"the games stored are {sorted(games)}, expected 1 to {current} (the game in play)"
+            gettext("the games stored are %(games)s, expected 1 to %(current)s (the game in play)")
+            % {"games": sorted(games), "current": current}
         )
     for number in sorted(games):
         if number < current and games[number] is None:
-            problems.append(f"game {number}: game {number + 1} started but it is not finished")
+            problems.append(
+                gettext("game %(number)s: game %(next)s started but it is not finished")
+                % {"number": number, "next": number + 1}
+            )
 
     couples = {
         number: (joined, gone)
@@ -95,19 +100,32 @@ def drive_check(drive: Drive) -> CheckReport:
         report.results += 1
         where = seat_of.get(seat_id)
         if where is None or where[0] != game:
-            problems.append(f"game {game}: result {result_id} is on a seat of another game")
+            problems.append(
+                gettext("game %(game)s: result %(result_id)s is on a seat of another game")
+                % {"game": game, "result_id": result_id}
+            )
             continue
         table = where[1]
         if table in results[game]:
-            problems.append(f"game {game} table {table}: more than one result")
+            problems.append(
+                gettext("game %(game)s table %(table)s: more than one result")
+                % {"game": game, "table": table}
+            )
         results[game][table] = (state, winner)
         result_ids[result_id] = where
         if winner not in seats[game][table]:
             problems.append(
-                f"game {game} table {table}: the winner, couple {winner}, is not at the table"
+                gettext(
+                    "game %(game)s table %(table)s: the winner, couple %(winner)s, is not at "
+                    "the table"
+                )
+                % {"game": game, "table": table, "winner": winner}
             )
         if None in seats[game][table]:
-            problems.append(f"game {game} table {table}: a result at a sit-out table")
+            problems.append(
+                gettext("game %(game)s table %(table)s: a result at a sit-out table")
+                % {"game": game, "table": table}
+            )
 
     # The winner when the game was advanced: a correction after the advance keeps the winner
     # it replaced in previous_winner.
@@ -141,7 +159,10 @@ def drive_check(drive: Drive) -> CheckReport:
         problems.extend(f"game {game}: {p}" for p in check_invariants(seating, active))
         for table, pair in sorted(tables.items()):
             if pair == (None, None):
-                problems.append(f"game {game} table {table}: stored with nobody at it")
+                problems.append(
+                    gettext("game %(game)s table %(table)s: stored with nobody at it")
+                    % {"game": game, "table": table}
+                )
         full = [t for t, pair in tables.items() if None not in pair]
         accepted = {
             t: winner
@@ -152,8 +173,15 @@ def drive_check(drive: Drive) -> CheckReport:
             missing = sorted(set(full) - set(accepted))
             if missing:
                 problems.append(
-                    f"game {game}: game {game + 1} started without an accepted result at "
-                    f"table(s) {', '.join(str(t) for t in missing)}"
+                    gettext(
+                        "game %(game)s: game %(next)s started without an accepted result at "
+                        "table(s) %(list)s"
+                    )
+                    % {
+                        "game": game,
+                        "next": game + 1,
+                        "list": ", ".join(str(t) for t in missing),
+                    }
                 )
         for pair in tables.values():
             present = [c for c in pair if c is not None]
@@ -172,7 +200,8 @@ def drive_check(drive: Drive) -> CheckReport:
     for number in sorted(couples):
         if wins[number] > played[number]:
             problems.append(
-                f"couple {number}: {wins[number]} wins in {played[number]} games played"
+                gettext("couple %(number)s: %(wins)s wins in %(played)s games played")
+                % {"number": number, "wins": wins[number], "played": played[number]}
             )
 
     advances = dict(
@@ -184,7 +213,10 @@ def drive_check(drive: Drive) -> CheckReport:
     for game in range(2, current + 1):
         count = advances.get(f"game {game}", 0)
         if count != 1:
-            problems.append(f"game {game}: started {count} times according to the audit")
+            problems.append(
+                gettext("game %(game)s: started %(count)s times according to the audit")
+                % {"game": game, "count": count}
+            )
     return report
 
 
@@ -217,20 +249,40 @@ def _movement_problems(
     problems = []
     if closed != expected.closed:
         problems.append(
-            f"game {following}: tables closed {sorted(closed)}, the movement from game {game} "
-            f"closes {sorted(expected.closed)}"
+            gettext(
+                "game %(following)s: tables closed %(closed)s, the movement from game %(game)s "
+                "closes %(expected)s"
+            )
+            % {
+                "following": following,
+                "closed": sorted(closed),
+                "game": game,
+                "expected": sorted(expected.closed),
+            }
         )
     for table in sorted(set(stored) | set(wanted)):
         if stored.get(table) != wanted.get(table):
             problems.append(
-                f"game {following} table {table}: seats {_pair(stored.get(table))}, the movement "
-                f"from game {game} gives {_pair(wanted.get(table))}"
+                gettext(
+                    "game %(following)s table %(table)s: seats %(stored)s, the movement from "
+                    "game %(game)s gives %(wanted)s"
+                )
+                % {
+                    "following": following,
+                    "table": table,
+                    "stored": _pair(stored.get(table)),
+                    "game": game,
+                    "wanted": _pair(wanted.get(table)),
+                }
             )
     return problems
 
 
 def _pair(pair: tuple[int | None, int | None] | None) -> str:
     if pair is None:
-        return "nobody (no such table)"
+        return gettext("nobody (no such table)")
     stays, arrives = pair
-    return f"{stays or '-'} staying and {arrives or '-'} arriving"
+    return gettext("%(stays)s staying and %(arrives)s arriving") % {
+        "stays": stays or "-",
+        "arrives": arrives or "-",
+    }

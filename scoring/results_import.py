@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from drives.errors import Conflict, ServiceError
 from drives.models import AuditEntry, Couple, Drive
@@ -59,7 +60,11 @@ def bad_rows(errors: list[dict[str, Any]]) -> ServiceError:
     errors = sorted(errors, key=lambda e: e["line"])
     listed = "; ".join(f"line {e['line']}: {e['message']}" for e in errors[:MAX_SHOWN])
     more = f" (and {len(errors) - MAX_SHOWN} more)" if len(errors) > MAX_SHOWN else ""
-    return ServiceError("bad_rows", f"Nothing was imported. {listed}{more}.", errors=errors)
+    return ServiceError(
+        "bad_rows",
+        gettext("Nothing was imported. %(listed)s%(more)s.") % {"listed": listed, "more": more},
+        errors=errors,
+    )
 
 
 def _whole(cell: str, name: str) -> int:
@@ -77,7 +82,10 @@ def parse_results_csv(data: bytes) -> list[Row]:
     the form only (numbers, the points' shape, duplicates); the night checks the rest."""
     limit = csv_max_bytes()
     if len(data) > limit:
-        raise ServiceError("file_too_large", f"The file is larger than {limit:,} bytes.")
+        raise ServiceError(
+            "file_too_large",
+            gettext("The file is larger than %(limit)s bytes.") % {"limit": f"{limit:,}"},
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -89,7 +97,7 @@ def parse_results_csv(data: bytes) -> list[Row]:
     try:
         header = [cell.strip().lower() for cell in next(reader)]
     except StopIteration:
-        raise ServiceError("empty_file", "The file is empty.") from None
+        raise ServiceError("empty_file", gettext("The file is empty.")) from None
     except csv.Error as error:
         raise bad_rows([{"line": 1, "message": str(error)}]) from None
     if header not in (["game", "table", "winner"], ["game", "table", "winner", "points"]):
@@ -110,7 +118,11 @@ def parse_results_csv(data: bytes) -> list[Row]:
             if not any(cell.strip() for cell in record):
                 continue
             if len(rows) + len(errors) >= MAX_ROWS:
-                raise ServiceError("too_many_rows", f"A results file has at most {MAX_ROWS} rows.")
+                raise ServiceError(
+                    "too_many_rows",
+                    gettext("A results file has at most %(MAX_ROWS)s rows.")
+                    % {"MAX_ROWS": MAX_ROWS},
+                )
             if len(record) not in (3, len(header)):
                 errors.append(
                     {"line": line, "message": f"{len(record)} columns, expected {len(header)}"}
@@ -143,7 +155,7 @@ def parse_results_csv(data: bytes) -> list[Row]:
     if errors:
         raise bad_rows(errors)
     if not rows:
-        raise ServiceError("no_rows", "The file has a header but no results.")
+        raise ServiceError("no_rows", gettext("The file has a header but no results."))
     return rows
 
 
@@ -276,13 +288,17 @@ def _not_yet(drive: Drive, number: int) -> str:
     blocked = (view["conflicts"] + view["pending"]) if view else []
     what = []
     if missing:
-        what.append(f"no result for table(s) {', '.join(map(str, missing))}")
+        what.append(
+            gettext("no result for table(s) %(list)s") % {"list": ", ".join(map(str, missing))}
+        )
     if blocked:
-        what.append(f"table(s) {', '.join(map(str, blocked))} in conflict or unconfirmed")
-    return (
-        f"game {number} cannot start: game {current} is in play and not complete "
-        f"({'; '.join(what)})"
-    )
+        what.append(
+            gettext("table(s) %(list)s in conflict or unconfirmed")
+            % {"list": ", ".join(map(str, blocked))}
+        )
+    return gettext(
+        "game %(number)s cannot start: game %(current)s is in play and not complete (%(list)s)"
+    ) % {"number": number, "current": current, "list": "; ".join(what)}
 
 
 def _why(error: ServiceError, row: Row) -> str:
@@ -293,18 +309,20 @@ def _why(error: ServiceError, row: Row) -> str:
             stored = error.details.get("points")
             said = f"winning {stored[0]}-{stored[1]}" if stored else "without points"
             sent = f"{row.points[0]}-{row.points[1]}" if row.points else "no points"
-            return (
-                f"table {row.table} of game {row.game} already has couple {winner} {said}, "
-                f"not {sent} (result_conflict)"
-            )
-        return (
-            f"table {row.table} of game {row.game} already has couple {winner} as the winner "
+            return gettext(
+                "table %(table)s of game %(game)s already has couple %(winner)s %(said)s, "
+                "not %(sent)s (result_conflict)"
+            ) % {"table": row.table, "game": row.game, "winner": winner, "said": said, "sent": sent}
+        return gettext(
+            "table %(table)s of game %(game)s already has couple %(winner)s as the winner "
             "(result_conflict)"
-        )
+        ) % {"table": row.table, "game": row.game, "winner": winner}
     if error.code == "unusual_score":
         verdict = error.details.get("verdict") or {}
-        return (
-            f"{verdict.get('message', error.message)} ({verdict.get('code', error.code)}: "
-            "an unusual score, accepted only with confirm-unusual)"
-        )
+        return gettext(
+            "%(message)s (%(code)s: an unusual score, accepted only with confirm-unusual)"
+        ) % {
+            ("message"): verdict.get("message", error.message),
+            "code": verdict.get("code", error.code),
+        }
     return f"{error.message} ({error.code})"

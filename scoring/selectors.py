@@ -257,6 +257,7 @@ def drive_summary(drive: Drive) -> dict[str, Any]:
         "confirm_by_other_couple": drive.confirm_by_other_couple,
         "scorers_may_advance": drive.scorers_may_advance,
         "published": drive.published,
+        "language": drive.language,
         "state": drive.state,
         "current_game": drive.current_game,
         "created_at": drive.created_at.isoformat(),

@@ -14,13 +14,15 @@ tokens); these functions check the night's rules and write the audit.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from drives import race
 from drives.backup import backup_after_commit
@@ -28,8 +30,8 @@ from drives.errors import Conflict, NotFound, ServiceError
 from drives.models import AuditEntry, Couple, Drive, Game, Seat, Table
 from drives.services import Actor, _lock, _require_open, audit, game_open
 from engine.movement import MovementError, Seating, TableSeat, check_invariants, next_seating
-from engine.rules import get_ruleset
-from engine.scores import Verdict, check_final_score
+from engine.rules import Ruleset, get_ruleset
+from engine.scores import FULL_HAND, TRUMPLESS_HAND, Verdict, check_final_score
 from scoring.models import Result, ResultVersion
 
 MAX_KEY = 80
@@ -57,7 +59,9 @@ def _seat_for(
     the other even where the drive is only locked FOR SHARE."""
     for name, value in (("game", game_number), ("table", table_number)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise ServiceError(f"bad_{name}", f"The {name} must be a number from 1.")
+            raise ServiceError(
+                f"bad_{name}", gettext("The %(name)s must be a number from 1.") % {"name": name}
+            )
     # The drive twice: the table is found by its (drive, number) index and the seat by its
     # (game, table) one, without scanning the game's seats. .order_by(): the models' default
     # ordering would join and sort for nothing. A number past its column's range finds
@@ -78,10 +82,14 @@ def _seat_for(
         return seat.game, seat
     if not Game.objects.filter(drive=drive, number=game_number).exists():
         raise ServiceError(
-            "game_not_started", f"Game {game_number} has not started.", game=game_number
+            "game_not_started",
+            gettext("Game %(game_number)s has not started.") % {"game_number": game_number},
+            game=game_number,
         )
     raise ServiceError(
-        "no_such_table", f"Nobody plays at table {table_number} in game {game_number}."
+        "no_such_table",
+        gettext("Nobody plays at table %(table_number)s in game %(game_number)s.")
+        % {"table_number": table_number, "game_number": game_number},
     )
 
 
@@ -114,11 +122,13 @@ def _said(couple: int, points: list[int] | None) -> str:
 
 def _check_winner(seat: Seat, winner: Any) -> Couple:
     if not isinstance(winner, int) or isinstance(winner, bool):
-        raise ServiceError("bad_winner", "The winner is a couple number.")
+        raise ServiceError("bad_winner", gettext("The winner is a couple number."))
     couples = [c for c in (seat.stays, seat.arrives) if c is not None]
     if len(couples) < 2:
         raise ServiceError(
-            "sit_out_table", f"Table {seat.table.number} is a sit-out: it needs no result."
+            "sit_out_table",
+            gettext("Table %(number)s is a sit-out: it needs no result.")
+            % {"number": seat.table.number},
         )
     for couple in couples:
         if couple.number == winner:
@@ -126,8 +136,86 @@ def _check_winner(seat: Seat, winner: Any) -> Couple:
     numbers = " and ".join(str(c.number) for c in couples)
     raise ServiceError(
         "wrong_couple",
-        f"Couple {winner} is not at table {seat.table.number} in this game (it seats {numbers}).",
+        gettext("Couple %(winner)s is not at table %(number)s in this game (it seats %(numbers)s).")
+        % {"winner": winner, "number": seat.table.number, "numbers": numbers},
     )
+
+
+def verdict_words(verdict: Verdict, w: int, loser: int, rules: Ruleset) -> str:
+    """The engine's verdict on the final score ``w``–``loser`` in the language active (the
+    engine speaks English only): by its code, with what the score and the rules give; the
+    engine's own words for a code not known here."""
+    said = {"score": f"{w}–{loser}".replace("-", "−"), "target": rules.target}
+    english = verdict.message
+    numbers = [int(n) for n in re.findall(r"\d+", english.partition(":")[2])]
+    five_tricks = "five tricks" in english
+    code = verdict.code
+    if code == "trumpless_hands":
+        hands = verdict.trumpless_hands
+        return ngettext(
+            "%(score)s can only happen with %(hands)s hand in which no trump was played. "
+            "Check it with the table, then confirm it.",
+            "%(score)s can only happen with %(hands)s hands in which no trump was played. "
+            "Check it with the table, then confirm it.",
+            hands,
+        ) % (said | {"hands": hands})
+    if code == "winner_below_target" and five_tricks:
+        text = gettext(
+            "%(score)s: the winner needs at least %(target)s points, or all five tricks of the "
+            "last hand."
+        )
+    elif code == "winner_below_target":
+        text = gettext("%(score)s: the winner needs at least %(target)s points.")
+    elif code == "loser_ahead" and "both reach" in english:
+        text = gettext(
+            "%(score)s: the losing couple can be ahead only when both reach %(target)s in the "
+            "same hand and the winners were the bidders."
+        )
+    elif code == "loser_ahead":
+        text = gettext("%(score)s: the losing couple cannot have more points than the winner.")
+    elif code == "too_many_points" and numbers:
+        said["most"] = numbers[-1]
+        text = (
+            gettext(
+                "%(score)s: more points than the hands could give; a winner ends with at most "
+                "%(most)s."
+            )
+            if "a winner" in english
+            else gettext(
+                "%(score)s: more points than the hands could give; a loser ends with at most "
+                "%(most)s."
+            )
+        )
+    elif code == "game_already_won":
+        text = (
+            gettext(
+                "%(score)s: this needs a hand played after the game was already won (the game "
+                "ends as soon as a couple has %(target)s or takes all five tricks)."
+            )
+            if five_tricks
+            else gettext(
+                "%(score)s: this needs a hand played after the game was already won (the game "
+                "ends as soon as a couple has %(target)s)."
+            )
+        )
+    elif code == "not_whole_hands":
+        said |= {"total": w + loser, "full": FULL_HAND, "trumpless": TRUMPLESS_HAND}
+        text = gettext(
+            "%(score)s: %(total)s points in all is not a number of whole hands (a hand gives "
+            "%(full)s, or %(trumpless)s without a trump)."
+        )
+    elif code == "not_reachable":
+        text = gettext("%(score)s: no last hand of auction ends a game so.")
+    elif code in ("not_multiple_of_five", "negative_points"):
+        said["value"] = english.split(" ", 1)[0].rstrip(":")
+        text = (
+            gettext("%(value)s is not a multiple of 5: points come in fives.")
+            if code == "not_multiple_of_five"
+            else gettext("%(value)s: points cannot go below zero in this game.")
+        )
+    else:
+        return english
+    return text % said
 
 
 def _score(drive: Drive, points: Any) -> tuple[int | None, int | None, Verdict | None]:
@@ -140,7 +228,7 @@ def _score(drive: Drive, points: Any) -> tuple[int | None, int | None, Verdict |
         or len(points) != 2
         or not all(isinstance(p, int) and not isinstance(p, bool) for p in points)
     ):
-        raise ServiceError("bad_points", "points are two whole numbers, like [50, 40].")
+        raise ServiceError("bad_points", gettext("points are two whole numbers, like [50, 40]."))
     rules = get_ruleset(drive.ruleset)
     first, second = points
     verdict = check_final_score(first, second, rules)
@@ -148,6 +236,7 @@ def _score(drive: Drive, points: Any) -> tuple[int | None, int | None, Verdict |
         # Entered loser first: the winner is named, so the order of entry does not matter.
         first, second = second, first
         verdict = check_final_score(first, second, rules)
+    verdict = replace(verdict, message=verdict_words(verdict, first, second, rules))
     if verdict.status == "impossible":
         raise ServiceError(verdict.code, verdict.message, verdict=verdict.to_dict())
     return first, second, verdict
@@ -158,11 +247,12 @@ def _admit(verdict: Verdict | None, confirm_unusual: Any) -> None:
     if verdict is None:
         return
     if not isinstance(confirm_unusual, bool):
-        raise ServiceError("bad_field", "confirm_unusual must be true or false.")
+        raise ServiceError("bad_field", gettext("confirm_unusual must be true or false."))
     if verdict.status == "unusual" and not confirm_unusual:
         raise ServiceError(
             "unusual_score",
-            f"{verdict.message} Send it again with confirm_unusual set to accept it.",
+            gettext("%(message)s Send it again with confirm_unusual set to accept it.")
+            % {"message": verdict.message},
             verdict=verdict.to_dict(),
         )
 
@@ -180,7 +270,10 @@ def _clean_key(key: Any) -> str:
     if key is None:
         return ""
     if not isinstance(key, str) or len(key) > MAX_KEY:
-        raise ServiceError("bad_key", f"key is text of at most {MAX_KEY} characters.")
+        raise ServiceError(
+            "bad_key",
+            gettext("key is text of at most %(MAX_KEY)s characters.") % {"MAX_KEY": MAX_KEY},
+        )
     return key
 
 
@@ -239,8 +332,10 @@ def _record(
         if key and _key_seen(existing, key) is not None:
             raise Conflict(
                 "result_undone",
-                f"This result of table {seat.table.number} in game {game.number} was undone: "
-                "enter who won again.",
+                gettext(
+                    "This result of table %(table)s in game %(game)s was undone: enter who "
+                    "won again."
+                ) % {"table": seat.table.number, "game": game.number},
                 table=seat.table.number, game=game.number,
             )  # fmt: skip
         undone, existing = existing, None
@@ -258,8 +353,11 @@ def _record(
     if game.number != drive.current_game:
         raise ServiceError(
             "game_not_in_play",
-            f"Game {game.number} is over (game {drive.current_game} is in play); "
-            "the desk can correct it.",
+            gettext(
+                "Game %(number)s is over (game %(current_game)s is in play); the desk can "
+                "correct it."
+            )
+            % {"number": game.number, "current_game": drive.current_game},
         )
     _admit(verdict, confirm_unusual)
     version = ResultVersion(
@@ -300,7 +398,9 @@ def _record(
                 f"winner of game {game.number}"
             )
         conflict = Conflict(
-            "result_conflict", f"{said}; both entries are kept for the desk to resolve.",
+            "result_conflict", gettext(
+                "%(said)s; both entries are kept for the desk to resolve."
+            ) % {"said": said},
             winner=existing.winner.number, points=existing.points, table=seat.table.number,
             game=game.number, differs=differs,
         )  # fmt: skip
@@ -359,9 +459,14 @@ def _same_key(
     )  # fmt: skip
     conflict = Conflict(
         "key_reused",
-        f"The key {key!r} was already used at table {seat.table.number} of game {game.number} "
-        f"for {_said(seen_winner, seen_points)}, not {_said(winner.number, sent)}: this "
-        "submission was not stored. Send a new result with a new key.",
+        gettext(
+            "The key %(key)s was already used at table %(table)s of game %(game)s for "
+            "%(stored)s, not %(sent)s: this submission was not stored. Send a new result "
+            "with a new key."
+        ) % {
+            "key": f"{key!r}", "table": seat.table.number, "game": game.number,
+            "stored": _said(seen_winner, seen_points), "sent": _said(winner.number, sent),
+        },
         differs=differs, key=key, winner=seen_winner, points=seen_points,
         table=seat.table.number, game=game.number,
     )  # fmt: skip
@@ -408,43 +513,53 @@ def result_undo(*, drive: Drive, game: Any, table: Any, actor: Actor) -> Recorde
         game_row, seat = _seat_for(drive, game, table, lock=True)
         result = _result_at(seat)
         if result is None:
-            raise NotFound("no_result", "There is no result to undo at this table.")
+            raise NotFound("no_result", gettext("There is no result to undo at this table."))
         versions = list(result.versions.order_by("at", "id"))
         last = versions[-1] if versions else None
         if result.state == Result.State.UNDONE:
             if last is not None and _same_card(last, actor):
                 return Recorded(200, result, replayed=True)
-            raise NotFound("no_result", "There is no result to undo at this table.")
+            raise NotFound("no_result", gettext("There is no result to undo at this table."))
         if game_row.number != drive.current_game:
             raise Conflict(
                 "game_advanced",
-                f"Game {game_row.number} is over (game {drive.current_game} is in play): "
-                "too late to undo. Tell the desk if the result is wrong.",
+                gettext(
+                    "Game %(number)s is over (game %(current_game)s is in play): too late to "
+                    "undo. Tell the desk if the result is wrong."
+                )
+                % {"number": game_row.number, "current_game": drive.current_game},
             )
         entry = next((v for v in reversed(versions) if v.kind == ResultVersion.Kind.ENTERED), None)
         if entry is None or not _same_card(entry, actor):
             raise Conflict(
                 "not_yours",
-                "This result was not entered from this card: only the desk can change it.",
+                gettext("This result was not entered from this card: only the desk can change it."),
             )
         if last is not None and last.kind == ResultVersion.Kind.CONFIRMED:
             raise Conflict(
                 "confirmed",
-                "The other couple has confirmed this result: too late to undo. Tell the desk "
-                "if it is wrong.",
+                gettext(
+                    "The other couple has confirmed this result: too late to undo. Tell the "
+                    "desk if it is wrong."
+                ),
             )
         until = undo_open_until(result.state, versions)
         if until is None:
             raise Conflict(
                 "answered",
-                "Someone else has answered this result since (another entry, a rejection or "
-                "the desk): too late to undo. Tell the desk.",
+                gettext(
+                    "Someone else has answered this result since (another entry, a rejection "
+                    "or the desk): too late to undo. Tell the desk."
+                ),
             )
         if timezone.now() > until:
             raise Conflict(
                 "undo_closed",
-                f"Too late to undo: a result can be undone only in the first "
-                f"{UNDO_SECONDS} seconds. Tell the desk if it is wrong.",
+                gettext(
+                    "Too late to undo: a result can be undone only in the first "
+                    "%(UNDO_SECONDS)s seconds. Tell the desk if it is wrong."
+                )
+                % {"UNDO_SECONDS": UNDO_SECONDS},
                 seconds=UNDO_SECONDS,
             )
         old = {"winner": result.winner.number, "points": result.points, "state": result.state}
@@ -482,12 +597,12 @@ def result_confirm(
     ``replayed``, nothing written); any other call once the result is no longer pending is a
     409 ``not_pending``."""
     if not isinstance(accept, bool):
-        raise ServiceError("bad_field", "accept must be true or false.")
+        raise ServiceError("bad_field", gettext("accept must be true or false."))
     with transaction.atomic():
         drive = _lock(drive)
         _require_open(drive)
         if not isinstance(game, int) or isinstance(game, bool):
-            raise ServiceError("bad_game", "The game must be a number.")
+            raise ServiceError("bad_game", gettext("The game must be a number."))
         seat = (
             Seat.objects.filter(game__drive=drive, game__number=game)
             .filter(Q(stays=couple) | Q(arrives=couple))
@@ -496,22 +611,28 @@ def result_confirm(
         )
         if seat is None:
             raise ServiceError(
-                "not_at_a_table", f"Couple {couple.number} did not play game {game}."
+                "not_at_a_table",
+                gettext("Couple %(number)s did not play game %(game)s.")
+                % {"number": couple.number, "game": game},
             )
         result = Result.objects.filter(seat=seat).select_related("winner").first()
         if result is None or result.state == Result.State.UNDONE:
-            raise NotFound("no_result", "There is no result to confirm at your table yet.")
+            raise NotFound("no_result", gettext("There is no result to confirm at your table yet."))
         if result.state != Result.State.PENDING:
             if _answered_already(result, couple, accept):
                 return Recorded(200, result, replayed=True)
-            raise Conflict("not_pending", f"This result is already {result.get_state_display()}.")
+            raise Conflict(
+                "not_pending",
+                gettext("This result is already %(value)s.")
+                % {"value": result.get_state_display()},
+            )
         entered = result.versions.order_by("at", "id").first()
         entered_by = entered.couple_id if entered else None
         confirmer = entered_by if entered_by is not None else None
         if entered_by == couple.pk or (confirmer is None and result.winner_id == couple.pk):
             raise ServiceError(
                 "other_couple_confirms",
-                "The other couple at your table has to confirm this result.",
+                gettext("The other couple at your table has to confirm this result."),
             )
         result.state = Result.State.ACCEPTED if accept else Result.State.CONFLICT
         result.updated_at = timezone.now()
@@ -564,9 +685,13 @@ def result_resolve(
     theirs, with the same winner, points and reason, and nothing has happened since) is a
     replay: 200 ``replayed``, nothing written."""
     if not isinstance(reason, str) or not reason.strip():
-        raise ServiceError("reason_required", "Say why: a correction needs a reason.")
+        raise ServiceError("reason_required", gettext("Say why: a correction needs a reason."))
     if len(reason) > MAX_REASON:
-        raise ServiceError("reason_too_long", f"The reason has at most {MAX_REASON} characters.")
+        raise ServiceError(
+            "reason_too_long",
+            gettext("The reason has at most %(MAX_REASON)s characters.")
+            % {"MAX_REASON": MAX_REASON},
+        )
     with transaction.atomic():
         drive = _lock(drive)
         _require_open(drive)
@@ -670,22 +795,28 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
     listing the tables otherwise). Once, atomically: pressing again returns the game already
     started (200). Late arrivals and withdrawals recorded since apply now."""
     if not isinstance(game, int) or isinstance(game, bool):
-        raise ServiceError("bad_game", "The game must be a number.")
+        raise ServiceError("bad_game", gettext("The game must be a number."))
     with transaction.atomic():
         drive = _lock(drive)
         _require_open(drive)
         if drive.state != Drive.State.RUNNING:
-            raise ServiceError("not_started", "The night has not started.")
+            raise ServiceError("not_started", gettext("The night has not started."))
         if game < drive.current_game:
             following = Game.objects.filter(drive=drive, number=game + 1).first()
             if following is None:
-                raise NotFound("no_such_game", f"There is no game {game + 1}.")
+                raise NotFound(
+                    "no_such_game", gettext("There is no game %(value)s.") % {"value": game + 1}
+                )
             return 200, following
         if game > drive.current_game:
-            raise ServiceError("game_not_started", f"Game {game} has not started.")
+            raise ServiceError(
+                "game_not_started", gettext("Game %(game)s has not started.") % {"game": game}
+            )
         if game >= drive.games:
             raise ServiceError(
-                "last_game", f"Game {game} is the last of the night: close the drive instead."
+                "last_game",
+                gettext("Game %(game)s is the last of the night: close the drive instead.")
+                % {"game": game},
             )
         current = Game.objects.get(drive=drive, number=game)
         # Plain values rather than model instances: building ~2,000 instances for a 250-table
@@ -725,7 +856,9 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
                 parts.append(f"waiting for confirmation at table(s) {_listing(pending)}")
             raise Conflict(
                 "game_incomplete",
-                f"Game {game} is not complete: {'; '.join(parts)}.",
+                gettext(
+                    "Game %(game)s is not complete: %(list)s."
+                ) % {"game": game, "list": "; ".join(parts)},
                 missing=sorted(missing), conflicts=sorted(conflicts), pending=sorted(pending),
             )  # fmt: skip
         race.pause("advance.checked")

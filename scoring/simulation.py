@@ -18,6 +18,8 @@ import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext
+
 from drives.errors import ServiceError
 from drives.models import AuditEntry, Drive
 from drives.services import Actor, drive_start
@@ -69,10 +71,16 @@ def game_simulate(
     """Record a bot-played result at every table of ``game`` still without one (or only at
     ``tables``). The game must be the one in play."""
     if bot not in BOTS:
-        raise ServiceError("unknown_bot", f"No bot called {bot!r}; choose {' or '.join(BOTS)}.")
+        raise ServiceError(
+            "unknown_bot",
+            gettext("No bot called %(bot)s; choose %(list)s.")
+            % {"bot": f"{bot!r}", "list": " or ".join(BOTS)},
+        )
     view = game_view(drive, game)
     if view is None:
-        raise ServiceError("game_not_started", f"Game {game} has not started.")
+        raise ServiceError(
+            "game_not_started", gettext("Game %(game)s has not started.") % {"game": game}
+        )
     wanted = None if tables is None else set(tables)
     rules = get_ruleset(drive.ruleset)
     played = GamePlayed(game=game)
@@ -90,7 +98,11 @@ def game_simulate(
         try:
             outcome = simulate_table_game(rules, rng, stays, arrives, bot)
         except SimulationError as error:
-            raise ServiceError(error.code, f"Table {row['table']}: {error.message}") from None
+            raise ServiceError(
+                error.code,
+                gettext("Table %(table)s: %(message)s")
+                % {"table": row["table"], "message": error.message},
+            ) from None
         result_record(
             drive=drive,
             game=game,
@@ -119,18 +131,26 @@ def drive_simulate(
     with no results. ``seed`` None draws one (returned in the report, to replay the night).
     ``on_game`` is called after each game (the command prints a line)."""
     if bot not in BOTS:
-        raise ServiceError("unknown_bot", f"No bot called {bot!r}; choose {' or '.join(BOTS)}.")
+        raise ServiceError(
+            "unknown_bot",
+            gettext("No bot called %(bot)s; choose %(list)s.")
+            % {"bot": f"{bot!r}", "list": " or ".join(BOTS)},
+        )
     if seed is None:
         seed = secrets.randbits(32)
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-        raise ServiceError("bad_seed", "The seed is a whole number from 0.")
+        raise ServiceError("bad_seed", gettext("The seed is a whole number from 0."))
     drive.refresh_from_db()
     if drive.state == Drive.State.CLOSED:
-        raise ServiceError("drive_closed", "The drive is closed: nothing can change any more.")
+        raise ServiceError(
+            ("drive_closed"), gettext("The drive is closed: nothing can change any more.")
+        )
     last = drive.games if until_game is None else until_game
     if not isinstance(last, int) or isinstance(last, bool) or not 1 <= last <= drive.games:
         raise ServiceError(
-            "bad_game", f"until_game must be a game of this night, from 1 to {drive.games}."
+            "bad_game",
+            gettext("until_game must be a game of this night, from 1 to %(games)s.")
+            % {"games": drive.games},
         )
     report = SimulationReport(seed=seed, bot=bot)
     if drive.state == Drive.State.SETUP:

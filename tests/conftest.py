@@ -5,7 +5,10 @@ they skip with the reason how to provide it; with ``CI=true`` they fail instead,
 can never go green by skipping what it was meant to check.
 """
 
+import importlib.util
 import os
+import sys
+from pathlib import Path
 
 import pytest
 from django.core.cache import cache
@@ -32,6 +35,34 @@ def require_service(name: str, reason: str) -> None:
     if in_ci():
         pytest.fail(f"{message} (CI=true, so this is a failure, not a skip)", pytrace=False)
     pytest.skip(message)
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_messages_script():  # type: ignore[no-untyped-def]
+    """scripts/messages.py (the catalogs' compiler and checker) as a module."""
+    if "messages_script" in sys.modules:
+        return sys.modules["messages_script"]
+    spec = importlib.util.spec_from_file_location("messages_script", ROOT / "scripts/messages.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["messages_script"] = module  # its dataclasses look themselves up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """The compiled catalogs (.mo, never committed) made from the .po files when missing or
+    older, as ``make install`` makes them: a bare pytest run reads the same French."""
+    stale = [
+        po
+        for po in sorted(ROOT.glob("locale/*/LC_MESSAGES/*.po"))
+        if not po.with_suffix(".mo").exists()
+        or po.with_suffix(".mo").stat().st_mtime < po.stat().st_mtime
+    ]
+    if stale:
+        load_messages_script().compile_([str(po) for po in stale])
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

@@ -107,6 +107,10 @@ def prepare(data_dir: Path, url: str, hostname: str) -> None:
     django.setup()
     call_command("migrate", interactive=False, verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)
+    # The catalogs' .mo files, as make install makes them (a Windows laptop has no make).
+    import runpy
+
+    runpy.run_path(str(BASE_DIR / "scripts" / "messages.py"))["compile_"]([])
 
 
 def needs_account() -> bool:

@@ -30,6 +30,7 @@ from django.conf import settings
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
+from django.utils.translation import gettext, gettext_lazy
 from ninja.security import APIKeyCookie, HttpBearer
 
 from drives import ratelimit
@@ -87,7 +88,7 @@ class Caller:
         return Actor(user=self.user, channel=channel)
 
 
-NO_SUCH_DRIVE = ("not_found", "No such drive.")
+NO_SUCH_DRIVE = ("not_found", gettext_lazy("No such drive."))
 
 
 class BearerToken(HttpBearer):
@@ -104,7 +105,7 @@ class BearerToken(HttpBearer):
         scheme, _, raw = header.strip().partition(" ")
         if scheme.lower() != "bearer" or not raw.strip():
             raise NotAuthenticated(
-                "bad_authorization", "Send the token as: Authorization: Bearer <token>."
+                "bad_authorization", gettext("Send the token as: Authorization: Bearer <token>.")
             )
         return self.authenticate(request, raw.strip())
 
@@ -117,15 +118,19 @@ class BearerToken(HttpBearer):
             if wait is not None:
                 raise RateLimited(
                     "rate_limited",
-                    f"Too many unknown tokens from this address: try again in {wait} seconds.",
+                    gettext(
+                        "Too many unknown tokens from this address: try again in %(wait)s seconds."
+                    )
+                    % {"wait": wait},
                     retry_after=wait,
                 )
             ratelimit.token_failed(request)
-            raise NotAuthenticated("bad_token", "This token is not valid.")
+            raise NotAuthenticated("bad_token", gettext("This token is not valid."))
         drive = owner.drive
         if drive is not None and drive.is_closed:
             raise Forbidden(
-                "token_expired", "The drive is closed: its table and couple tokens no longer work."
+                "token_expired",
+                gettext("The drive is closed: its table and couple tokens no longer work."),
             )
         return Caller(owner.kind, "bearer", user=owner.user, table=owner.table, couple=owner.couple)
 
@@ -169,7 +174,10 @@ def check_csrf(request: HttpRequest) -> None:
     if reason:
         raise Forbidden(
             "csrf_failed",
-            f"CSRF check failed: {reason}. Send the csrftoken cookie's value as X-CSRFToken.",
+            gettext(
+                "CSRF check failed: %(reason)s. Send the csrftoken cookie's value as X-CSRFToken."
+            )
+            % {"reason": reason},
         )
 
 
@@ -178,7 +186,8 @@ def require_user(caller: Caller) -> Any:
     if caller.kind != "user":
         raise Forbidden(
             "token_not_allowed",
-            f"A {caller.kind}'s token cannot do this: use an organizer's or scorer's account.",
+            gettext("A %(kind)s's token cannot do this: use an organizer's or scorer's account.")
+            % {"kind": caller.kind},
         )
     return caller.user
 
@@ -191,13 +200,13 @@ def drive_for(
     if caller.is_token:
         drive = caller.token_drive
         if drive.slug != slug:
-            raise NotFound(*NO_SUCH_DRIVE)
+            raise NotFound(NO_SUCH_DRIVE[0], str(NO_SUCH_DRIVE[1]))
         if not tokens:
             require_user(caller)
         return drive
     found = Drive.objects.select_related("club").filter(slug=slug).first()
     if found is None:
-        raise NotFound(*NO_SUCH_DRIVE)
+        raise NotFound(NO_SUCH_DRIVE[0], str(NO_SUCH_DRIVE[1]))
     require_role(found, caller.user, *roles)
     return found
 
@@ -206,13 +215,15 @@ def club_for(caller: Caller, slug: Any, *, roles: tuple[str, ...] = (ORGANIZER,)
     """A club the user has one of ``roles`` in (404 for outsiders, 403 without the role)."""
     user = require_user(caller)
     if not isinstance(slug, str) or not slug:
-        raise ServiceError("missing_field", "Name the club by its slug.", field="club")
+        raise ServiceError("missing_field", gettext("Name the club by its slug."), field="club")
     club = Club.objects.filter(slug=slug).first()
     role = role_in(club, user) if club is not None else None
     if club is None or role is None:
-        raise NotFound("not_found", "No such club.")
+        raise NotFound("not_found", gettext("No such club."))
     if role not in roles:
-        raise Forbidden("forbidden", f"This needs the role of {' or '.join(roles)}.")
+        raise Forbidden(
+            "forbidden", gettext("This needs the role of %(list)s.") % {"list": " or ".join(roles)}
+        )
     return club
 
 
@@ -225,7 +236,8 @@ def require_table(caller: Caller, drive: Drive, game: int, table: int) -> None:
         if caller.table.number != table:
             raise Forbidden(
                 "wrong_table",
-                f"This is table {caller.table.number}'s token: it enters that table's result only.",
+                gettext("This is table %(number)s's token: it enters that table's result only.")
+                % {"number": caller.table.number},
                 table=caller.table.number,
             )
     elif caller.kind == "couple":
@@ -241,12 +253,16 @@ def require_table(caller: Caller, drive: Drive, game: int, table: int) -> None:
             if game > drive.current_game:
                 return  # not started: the service answers 422 game_not_started
             raise Forbidden(
-                "wrong_table", f"Couple {couple.number} has no table in game {game}.", table=None
+                "wrong_table",
+                gettext("Couple %(number)s has no table in game %(game)s.")
+                % {"number": couple.number, "game": game},
+                table=None,
             )
         if seat.table.number != table:
             raise Forbidden(
                 "wrong_table",
-                f"Couple {couple.number} plays at table {seat.table.number} in game {game}.",
+                gettext("Couple %(couple)s plays at table %(table)s in game %(game)s.")
+                % {"couple": couple.number, "table": seat.table.number, "game": game},
                 table=seat.table.number,
             )
 

@@ -18,6 +18,7 @@ return those dicts as they are, and the schemathesis run checks that they confor
 from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
+from django.conf import settings
 from pydantic import (
     BaseModel,
     BeforeValidator,
@@ -203,6 +204,12 @@ SETTINGS_DOC: dict[str, Any] = {
         "default": False,
         "description": "The results page is public; may change after the close.",
     },
+    "language": {
+        "enum": [code for code, _name in settings.LANGUAGES],
+        "default": settings.LANGUAGE_CODE,
+        "description": "The hall's language: the projector, the table and couple pages, the "
+        "printed documents and the public results are in it.",
+    },
 }
 
 
@@ -222,6 +229,7 @@ class DriveSettings(Body):
     confirm_by_other_couple: documented(SETTINGS_DOC["confirm_by_other_couple"]) = None
     scorers_may_advance: documented(SETTINGS_DOC["scorers_may_advance"]) = None
     published: documented(SETTINGS_DOC["published"]) = None
+    language: documented(SETTINGS_DOC["language"]) = None
 
 
 class DriveCreate(DriveSettings):
@@ -256,6 +264,7 @@ class Drive(BaseModel):
     confirm_by_other_couple: bool
     scorers_may_advance: bool
     published: bool
+    language: str = Field(description="The hall's language (a code of settings.LANGUAGES).")
     state: Literal[tuple(DriveModel.State.values)]  # type: ignore[valid-type]
     current_game: int = Field(description="0 before the start.")
     created_at: datetime

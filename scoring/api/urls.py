@@ -9,6 +9,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.urls import URLPattern, include, path, re_path
+from django.utils.translation import gettext
 from ninja.utils import replace_path_param_notation
 
 from drives.errors import ServiceError
@@ -28,7 +29,8 @@ def _json_405(view: Callable[..., HttpResponse], methods: list[str]) -> Callable
             error = error_response(
                 ServiceError(
                     "method_not_allowed",
-                    f"{request.method} is not allowed here; use {' or '.join(methods)}.",
+                    gettext("%(method)s is not allowed here; use %(list)s.")
+                    % {"method": request.method, "list": " or ".join(methods)},
                     status=405,
                     allowed=methods,
                 )

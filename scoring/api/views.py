@@ -24,6 +24,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
 from django.urls import register_converter, reverse
 from django.utils.http import content_disposition_header
+from django.utils.translation import gettext
 from ninja import Body, NinjaAPI, Query
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.openapi.docs import Swagger
@@ -133,7 +134,9 @@ class BadRequest(ServiceError):
 
 def _too_large() -> ServiceError:
     return ServiceError(
-        "body_too_large", f"The body is larger than {MAX_BODY:,} bytes.", status=413
+        "body_too_large",
+        gettext("The body is larger than %(MAX_BODY)s bytes.") % {"MAX_BODY": f"{MAX_BODY:,}"},
+        status=413,
     )
 
 
@@ -196,7 +199,9 @@ def refusal(errors: list[dict[str, Any]]) -> ServiceError:
     )
     if unknown:
         name = str(unknown[0]["loc"][-1])
-        return ServiceError("unknown_field", f"Unknown field {name!r}.", field=name)
+        return ServiceError(
+            "unknown_field", gettext("Unknown field %(name)s.") % {"name": f"{name!r}"}, field=name
+        )
     first = errors[0]
     details = dict(first.get("ctx") or {})
     if details.pop(s.API_CODE, False):  # a schema's own check, in the API's words
@@ -360,7 +365,11 @@ def _ok(data: Any, status: int = 200) -> JsonResponse:
 
 
 def _no_such_game(number: int) -> NotFound:
-    return NotFound("no_such_game", f"Game {number} has not started.", game=number)
+    return NotFound(
+        "no_such_game",
+        gettext("Game %(number)s has not started.") % {"number": number},
+        game=number,
+    )
 
 
 def _game(drive: Any, number: int, status: int = 200) -> JsonResponse:
@@ -598,7 +607,7 @@ def couples_import(
     if request.content_type not in CSV_TYPES:
         raise ServiceError(
             "unsupported_media_type",
-            "Send the file as text/csv (a header player1,player2, one couple a line).",
+            gettext("Send the file as text/csv (a header player1,player2, one couple a line)."),
             status=415,
         )
     couples = couples_import_csv(
@@ -610,7 +619,11 @@ def couples_import(
 def _couple(drive: Any, number: int) -> Couple:
     couple = Couple.objects.filter(drive=drive, number=number).first()
     if couple is None:
-        raise NotFound("no_such_couple", f"There is no couple {number}.", couple=number)
+        raise NotFound(
+            "no_such_couple",
+            gettext("There is no couple %(number)s.") % {"number": number},
+            couple=number,
+        )
     couple.drive = drive
     return couple
 
@@ -654,7 +667,7 @@ def couple_delete_view(request: HttpRequest, slug: str, number: int) -> HttpResp
 def game_current(request: HttpRequest, slug: str) -> JsonResponse:
     drive = drive_for(_caller(request), slug, tokens=True)
     if not drive.current_game:
-        raise NotFound("not_started", "The night has not started.")
+        raise NotFound("not_started", gettext("The night has not started."))
     return _game(drive, drive.current_game)
 
 
@@ -734,7 +747,7 @@ def result_confirm_view(
     if caller.kind != "couple":
         raise ServiceError(
             "couple_token_required",
-            "The other couple confirms a result with the token of its punch card.",
+            gettext("The other couple confirms a result with the token of its punch card."),
             status=403,
         )
     require_table(caller, drive, n, t)
@@ -1016,7 +1029,9 @@ def _document_view(request: HttpRequest, document: Document) -> dict[str, Any]:
 def _document_of(drive: Any, pk: int) -> Document:
     document = Document.objects.select_related("drive").filter(drive=drive, pk=pk).first()
     if document is None:
-        raise NotFound("no_such_document", f"There is no document {pk} of this drive.")
+        raise NotFound(
+            "no_such_document", gettext("There is no document %(pk)s of this drive.") % {"pk": pk}
+        )
     return document
 
 
@@ -1079,7 +1094,7 @@ def document_file(request: HttpRequest, slug: str, pk: int) -> FileResponse:
     if not document.file.name or not document.file.storage.exists(document.file.name):
         raise ServiceError(
             "not_ready",
-            f"The document is {document.status}: no PDF yet.",
+            gettext("The document is %(status)s: no PDF yet.") % {"status": document.status},
             status=409,
             document_status=document.status,
         )
@@ -1095,7 +1110,11 @@ def document_file(request: HttpRequest, slug: str, pk: int) -> FileResponse:
 
 
 def not_found(request: HttpRequest, path: str = "") -> JsonResponse:
-    return error_response(NotFound("no_such_endpoint", f"There is no API endpoint /{path}."))
+    return error_response(
+        NotFound(
+            "no_such_endpoint", gettext("There is no API endpoint /%(path)s.") % {"path": path}
+        )
+    )
 
 
 not_found.csrf_exempt = True  # type: ignore[attr-defined]

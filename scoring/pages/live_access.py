@@ -17,6 +17,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import translation
 
 from drives import ratelimit
 from drives.errors import ServiceError
@@ -42,6 +43,25 @@ def member_drive(request: HttpRequest, slug: str, *roles: str) -> tuple[Drive, s
             raise PermissionDenied(error.message) from None
         raise Http404(error.message) from None
     return drive, role
+
+
+def hall_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A page read in the hall (projector, table and couple pages, public results): the view
+    calls ``hall_language`` once it has the drive; the language active before is restored
+    when the view returns (Django's ``translation.override``)."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        with translation.override(translation.get_language()):
+            return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def hall_language(request: HttpRequest, drive: Drive) -> None:
+    """The rest of the request speaks the drive's language (the hall's), whoever reads it."""
+    translation.activate(drive.language)
+    request.LANGUAGE_CODE = drive.language  # type: ignore[attr-defined]
 
 
 class _TooManyUnknownTokens(Exception):

@@ -39,6 +39,8 @@ from scoring.pages.conditional import not_modified, poll_key, tagged
 from scoring.pages.live_access import (
     closed_page,
     couple_by_token,
+    hall_language,
+    hall_page,
     int_or_none,
     table_by_token,
     token_page,
@@ -71,9 +73,11 @@ def _answer(status: int, level: str, message: str, code: str = "") -> dict[str, 
 @require_http_methods(["GET", "HEAD", "POST"])
 @gzip_page
 @token_page
+@hall_page
 def table_page(request: HttpRequest, token: str) -> HttpResponse:
     table = table_by_token(request, token)
     drive = table.drive
+    hall_language(request, drive)
     if drive.is_closed:
         return closed_page(request, drive)
     if request.method != "POST" and wants_fragment(request):
@@ -248,9 +252,11 @@ def _undo_refused(error: ServiceError) -> str:
 @require_http_methods(["GET", "HEAD", "POST"])
 @gzip_page
 @token_page
+@hall_page
 def couple_page(request: HttpRequest, token: str) -> HttpResponse:
     couple = couple_by_token(request, token)
     drive = couple.drive
+    hall_language(request, drive)
     if drive.is_closed:
         if request.method == "POST" or wants_fragment(request):
             # Nothing changes any more; a page still polling reloads into the record below.

@@ -19,7 +19,7 @@ from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods
 
 from scoring.pages.conditional import not_modified, poll_key, tagged
-from scoring.pages.live_access import member_drive, wants_fragment
+from scoring.pages.live_access import hall_language, hall_page, member_drive, wants_fragment
 from scoring.pages.prizes import prizes_summary
 from scoring.selectors import current_tables, game_view, standings_for_drive
 
@@ -31,8 +31,10 @@ TABLES, STANDINGS, PRIZES = "tables", "standings", "prizes"
 @login_required
 @require_http_methods(["GET", "HEAD"])
 @gzip_page
+@hall_page
 def projector(request: HttpRequest, slug: str) -> HttpResponse:
     drive, _role = member_drive(request, slug)
+    hall_language(request, drive)
     shown = request.GET.get("show")
     mode = shown if shown in (STANDINGS, PRIZES) else TABLES
     tie = request.GET.get("tie", "")

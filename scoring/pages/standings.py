@@ -17,7 +17,7 @@ from django.views.decorators.http import require_http_methods
 from django_tables2 import RequestConfig
 
 from drives.models import Drive
-from scoring.pages.live_access import member_drive
+from scoring.pages.live_access import hall_language, hall_page, member_drive
 from scoring.pages.prizes import prizes_summary
 from scoring.pages.tables import EXPORT_PARAM, StandingsTable, standings_rows, win_grid_table
 from scoring.selectors import standings_for_drive, win_grid
@@ -64,11 +64,14 @@ def grid(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "HEAD"])
+@hall_page
 def results(request: HttpRequest, slug: str) -> HttpResponse:
-    """The public results: anyone may read them once the organizer publishes the drive."""
+    """The public results, in the drive's language: anyone may read them once the organizer
+    publishes the drive."""
     drive = Drive.objects.select_related("club").filter(slug=slug, published=True).first()
     if drive is None:
         raise Http404("No such results.")
+    hall_language(request, drive)
     table = _standings_table(request, drive)
     return _export_or_page(
         request, table, f"{drive.slug}-results", "scoring/results.html",

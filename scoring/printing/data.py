@@ -18,6 +18,7 @@ from django.utils import translation
 from drives.models import AuditEntry, Couple, Drive, Table
 from engine.chart import ranking_chart
 from engine.rules import Ruleset, RulesetError, get_ruleset
+from scoring.printing.labels import date_text, labels, moment_text, ordinal
 from scoring.prizes.selectors import prize_table, ties_list
 from scoring.selectors import (
     couple_records,
@@ -42,20 +43,17 @@ def ranking_data(rules: Ruleset) -> dict[str, Any]:
     return ranking_chart(rules)
 
 
-def _language() -> str:
-    active = translation.get_language() or "en"
-    return "fr" if active.lower().startswith("fr") else "en"
-
-
 def _header(drive: Drive, document: str) -> dict[str, Any]:
     return {
         "document": document,
-        "language": _language(),
+        "language": drive.language,
+        **labels(),
         "drive": {
             "slug": drive.slug,
             "name": drive.name,
             "club": drive.club.name,
             "date": drive.date.isoformat(),
+            "date_text": date_text(drive.date),
             "venue": drive.venue,
             "games": drive.games,
             "currency": drive.currency,
@@ -210,23 +208,30 @@ def _results(drive: Drive) -> dict:
         for t in ties_list(drive)
     ]
     signed_by, signed_at = _sign_off(drive)
+    standings = [
+        {
+            "place": row["place"],
+            "number": row["number"],
+            "players": list(row["players"]),
+            "wins": row["wins"],
+            "played": row["played"],
+            "withdrawn": row["withdrawn"],
+        }
+        for row in standings_for_drive(drive)
+    ]
+    # Every place printed (standings, prizes, ties) as its ordinal in the document's language.
+    places = {row["place"] for row in standings if row["place"]}
+    places |= {row.get("place") for row in prizes.get("places", []) if row.get("place")}
+    places |= {place for tie in ties for place in tie["places"] if place}
     return {
-        "standings": [
-            {
-                "place": row["place"],
-                "number": row["number"],
-                "players": list(row["players"]),
-                "wins": row["wins"],
-                "played": row["played"],
-                "withdrawn": row["withdrawn"],
-            }
-            for row in standings_for_drive(drive)
-        ],
+        "standings": standings,
         "prizes": prizes,
         "ties": ties,
         "cookie_jar": prizes["cookie_jar"],
         "signed_by": signed_by,
         "signed_at": signed_at,
+        "signed_at_text": moment_text(signed_at),
+        "ordinals": {str(place): ordinal(place) for place in sorted(places)},
     }
 
 
@@ -244,6 +249,13 @@ def build(
     the score sheets of that game (default: the game in play)."""
     if document not in DOCUMENTS:
         raise ValueError(f"unknown document {document!r}; choose one of {', '.join(DOCUMENTS)}")
+    with translation.override(drive.language):  # the hall's language, whoever asks
+        return _build(drive, document, game, couple, filled, base_url)
+
+
+def _build(
+    drive: Drive, document: str, game: int | None, couple: int | None, filled: bool, base_url: str
+) -> dict[str, Any]:
     data = _header(drive, document)
     if document == "punch-cards":
         data |= _punch_cards(drive, couple, filled, base_url)

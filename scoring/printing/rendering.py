@@ -24,6 +24,7 @@ from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from drives.errors import ServiceError
 from drives.models import Drive
@@ -88,7 +89,11 @@ def _number(value: Any, field: str) -> int | None:
         return int(value)
     if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 10**9:
         return value
-    raise ServiceError(f"bad_{field}", f"{value!r} is not a {field} number.", field=field)
+    raise ServiceError(
+        f"bad_{field}",
+        gettext("%(value)s is not a %(field)s number.") % {"value": f"{value!r}", "field": field},
+        field=field,
+    )
 
 
 def document_options(
@@ -103,54 +108,71 @@ def document_options(
 ) -> dict[str, Any]:
     """The options checked and made canonical (a movement sheet's game defaults to the game in
     play), as ``{"kind", "language", "paper", "game", "couple", "filled", "base_url"}`` (the
-    language is the one active: the document is printed in it); a ``ServiceError`` (422)
+    language is the drive's, the hall's: the document is printed in it); a ``ServiceError`` (422)
     naming the option otherwise."""
     if kind not in KINDS:
         raise ServiceError(
             "bad_document",
-            f"{kind!r} is not a document: use one of {', '.join(KINDS)}.",
+            gettext("%(kind)s is not a document: use one of %(list)s.")
+            % {"kind": f"{kind!r}", "list": ", ".join(KINDS)},
             field="document",
             allowed=list(KINDS),
         )
     if paper not in PAPERS:
         raise ServiceError(
-            "bad_paper", f"{paper!r} is not a paper size: use letter or a4.", field="paper"
+            "bad_paper",
+            gettext("%(paper)s is not a paper size: use letter or a4.") % {"paper": f"{paper!r}"},
+            field="paper",
         )
     if not isinstance(filled, bool):
-        raise ServiceError("bad_filled", "filled must be true or false.", field="filled")
+        raise ServiceError("bad_filled", gettext("filled must be true or false."), field="filled")
     if not isinstance(base_url, str) or not re.fullmatch(r"https?://[^\s]{1,180}", base_url):
-        raise ServiceError("bad_base_url", "base_url must be an http(s) URL.", field="base_url")
+        raise ServiceError(
+            "bad_base_url", gettext("base_url must be an http(s) URL."), field="base_url"
+        )
     game_n = _number(game, "game")
     couple_n = _number(couple, "couple")
     if game_n is not None and kind not in TAKES_GAME:
         raise ServiceError(
-            "bad_game", "Only the movement sheet and the score sheets take a game.", field="game"
+            "bad_game",
+            gettext("Only the movement sheet and the score sheets take a game."),
+            field="game",
         )
     if couple_n is not None and kind not in TAKES_COUPLE:
-        raise ServiceError("bad_couple", "Only punch cards take a couple.", field="couple")
+        raise ServiceError("bad_couple", gettext("Only punch cards take a couple."), field="couple")
     if filled and kind not in TAKES_FILLED:
-        raise ServiceError("bad_filled", "Only punch cards can be filled.", field="filled")
+        raise ServiceError("bad_filled", gettext("Only punch cards can be filled."), field="filled")
     if game_n is not None and game_n > drive.games:
         raise ServiceError(
-            "bad_game", f"The drive has {drive.games} games, not {game_n}.", field="game"
+            "bad_game",
+            gettext("The drive has %(games)s games, not %(game_n)s.")
+            % {"games": drive.games, "game_n": game_n},
+            field="game",
         )
     if kind == Document.Kind.MOVEMENT:
         game_n = game_n or drive.current_game or None
         if game_n is None:
             raise ServiceError(
-                "no_game", "No game has started: the movement sheet needs one.", field="game"
+                "no_game",
+                gettext("No game has started: the movement sheet needs one."),
+                field="game",
             )
         if game_n > drive.current_game:
             raise ServiceError(
                 "game_not_started",
-                f"Game {game_n} has not started: its seating is not known yet.",
+                gettext("Game %(game_n)s has not started: its seating is not known yet.")
+                % {"game_n": game_n},
                 field="game",
             )
     if couple_n is not None and not drive.couples.filter(number=couple_n).exists():
-        raise ServiceError("bad_couple", f"There is no couple {couple_n}.", field="couple")
+        raise ServiceError(
+            "bad_couple",
+            gettext("There is no couple %(couple_n)s.") % {"couple_n": couple_n},
+            field="couple",
+        )
     return {
         "kind": kind,
-        "language": translation.get_language() or settings.LANGUAGE_CODE,
+        "language": drive.language,
         "paper": paper,
         "game": game_n,
         "couple": couple_n,
@@ -295,10 +317,13 @@ def document_run(document_id: int, task_id: str | None = None) -> str:
             pdf = render_pdf(document.kind, data, paper=document.paper, progress=progress)
     except SoftTimeLimitExceeded:
         limit = settings.CELERY_TASK_SOFT_TIME_LIMIT
-        return fail(f"The rendering took longer than {limit} s and was stopped.")
+        return fail(
+            gettext("The rendering took longer than %(limit)s s and was stopped.")
+            % {"limit": limit}
+        )
     except Exception as error:  # recorded for the organizer, not raised into the page
         logger.exception("rendering document %s failed", document_id)
-        return fail(f"The rendering failed: {error}")
+        return fail(gettext("The rendering failed: %(error)s") % {"error": error})
 
     pages = _count_pages(pdf)
     document.file.save(document_filename(document), ContentFile(pdf), save=False)

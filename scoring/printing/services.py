@@ -30,6 +30,7 @@ from django.conf import settings
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_lazy
 from kombu.exceptions import OperationalError
 
 from drives.errors import ServiceError
@@ -57,7 +58,7 @@ logger = logging.getLogger(__name__)
 # (its worker was killed: the hard time limit would have stopped it by then).
 QUEUED_TIMEOUT = timedelta(seconds=int(getattr(settings, "PRINT_QUEUED_TIMEOUT", 120)))
 LOST_AFTER = timedelta(seconds=int(getattr(settings, "CELERY_TASK_TIME_LIMIT", 360)) + 60)
-QUEUE_DOWN = "The print queue is not reachable: try again in a moment."
+QUEUE_DOWN = gettext_lazy("The print queue is not reachable: try again in a moment.")
 
 
 # --- asking for a document, and its status ----------------------------------------------------
@@ -120,7 +121,7 @@ def document_request(
         document_id, task_id = document.pk, document.task_id
         transaction.on_commit(lambda: sent.append(_send(document_id, task_id)))
     if sent == [False]:
-        raise ServiceError("print_queue_down", QUEUE_DOWN, status=503, document=document_id)
+        raise ServiceError("print_queue_down", str(QUEUE_DOWN), status=503, document=document_id)
     document.refresh_from_db()
     document.up_to_date = False  # type: ignore[attr-defined]
     return document
@@ -142,7 +143,7 @@ def _send(document_id: int, task_id: str) -> bool:
         )
     except (OperationalError, OSError):
         logger.exception("sending the rendering of document %s failed", document_id)
-        document_failed(document_id, task_id, QUEUE_DOWN)
+        document_failed(document_id, task_id, str(QUEUE_DOWN))
         return False
     return True
 
@@ -152,13 +153,13 @@ def _lost_reason(document: Document) -> str:
     now = timezone.now()
     if document.status == Document.Status.QUEUED and document.created_at <= now - QUEUED_TIMEOUT:
         seconds = int(QUEUED_TIMEOUT.total_seconds())
-        return (
-            f"No print worker started this document within {seconds} s: the print queue or "
+        return gettext(
+            "No print worker started this document within %(seconds)s s: the print queue or "
             "its worker may be down. Ask for it again."
-        )
+        ) % {"seconds": seconds}
     lost_after = QUEUED_TIMEOUT + LOST_AFTER
     if document.status == Document.Status.RUNNING and document.created_at <= now - lost_after:
-        return "The print worker stopped while rendering this document. Ask for it again."
+        return gettext("The print worker stopped while rendering this document. Ask for it again.")
     return ""
 
 

@@ -25,6 +25,7 @@ from celery.exceptions import TimeLimitExceeded
 from celery.signals import task_failure
 from django.conf import settings
 from django.db import close_old_connections
+from django.utils.translation import gettext
 
 from scoring.printing.rendering import document_failed, document_run
 
@@ -54,14 +55,16 @@ def failure_reason(exception: BaseException | None) -> str:
     """Why a rendering the task could not record itself failed, in the organizer's words."""
     if isinstance(exception, TimeLimitExceeded):
         limit = settings.CELERY_TASK_TIME_LIMIT
-        return f"The rendering took longer than {limit} s and was stopped."
+        return gettext("The rendering took longer than %(limit)s s and was stopped.") % {
+            "limit": limit
+        }
     if isinstance(exception, WorkerLostError):
-        return (
-            f"The print worker stopped while rendering this document, "
-            f"{WORKER_LOST_RETRIES + 1} times: it was given up. Ask for it again; if it fails "
-            "again, the worker may be short of memory for this document."
-        )
-    return f"The rendering failed: {exception}"
+        return gettext(
+            "The print worker stopped while rendering this document, %(value)s times: it was "
+            "given up. Ask for it again; if it fails again, the worker may be short of "
+            "memory for this document."
+        ) % {"value": WORKER_LOST_RETRIES + 1}
+    return gettext("The rendering failed: %(exception)s") % {"exception": exception}
 
 
 @task_failure.connect

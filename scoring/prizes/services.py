@@ -26,6 +26,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from drives.errors import Conflict, NotFound, ServiceError
 from drives.models import Couple, Drive
@@ -94,15 +95,23 @@ def _amount(field: str, value: Any, *, nullable: bool = False) -> Decimal | None
     if value is None and nullable:
         return None
     if isinstance(value, bool) or not isinstance(value, str | int | float):
-        raise _bad(field, f'{field} is an amount to the cent, like "25.50".')
+        raise _bad(
+            field, gettext('%(field)s is an amount to the cent, like "25.50".') % {"field": field}
+        )
     try:
         amount = Decimal(str(value))
     except InvalidOperation:
-        raise _bad(field, f"{value!r} is not an amount.") from None
+        raise _bad(
+            field, gettext("%(value)s is not an amount.") % {"value": f"{value!r}"}
+        ) from None
     if not amount.is_finite() or amount < 0 or amount > MAX_MONEY:
-        raise _bad(field, f"{field} must be between 0 and {MAX_MONEY}.")
+        raise _bad(
+            field,
+            gettext("%(field)s must be between 0 and %(MAX_MONEY)s.")
+            % {"field": field, "MAX_MONEY": MAX_MONEY},
+        )
     if amount != amount.quantize(Decimal("0.01")):
-        raise _bad(field, f"{value} is not to the cent.")
+        raise _bad(field, gettext("%(value)s is not to the cent.") % {"value": value})
     return amount.quantize(Decimal("0.01"))
 
 
@@ -110,13 +119,17 @@ def _int(field: str, value: Any, low: int, high: int, *, nullable: bool = False)
     if value is None and nullable:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise _bad(field, f"{field} must be a whole number from {low} to {high}.")
+        raise _bad(
+            field,
+            gettext("%(field)s must be a whole number from %(low)s to %(high)s.")
+            % {"field": field, "low": low, "high": high},
+        )
     return value
 
 
 def _bool(field: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise _bad(field, f"{field} must be true or false.")
+        raise _bad(field, gettext("%(field)s must be true or false.") % {"field": field})
     return value
 
 
@@ -125,13 +138,21 @@ def _prize(field: str, value: Any) -> tuple[Decimal | None, str]:
     if value is None:
         return None, ""
     if not isinstance(value, dict) or set(value) - {"amount", "description"}:
-        raise _bad(field, f'{field}: give {{"amount": "50.00"}} or {{"description": "…"}}.')
+        raise _bad(
+            field,
+            gettext('%(field)s: give {"amount": "50.00"} or {"description": "…"}.')
+            % {"field": field},
+        )
     amount = _amount(field, value.get("amount"), nullable=True)
     description = value.get("description") or ""
     if not isinstance(description, str) or len(description.strip()) > 200:
-        raise _bad(field, f"{field}: a description is text of at most 200 characters.")
+        raise _bad(
+            field,
+            gettext("%(field)s: a description is text of at most 200 characters.")
+            % {"field": field},
+        )
     if amount is None and not description.strip():
-        raise _bad(field, f"{field}: give an amount or a description.")
+        raise _bad(field, gettext("%(field)s: give an amount or a description.") % {"field": field})
     return amount, description.strip()
 
 
@@ -142,7 +163,9 @@ def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) ->
     unknown = sorted(set(fields) - set(SETUP_FIELDS))
     if unknown:
         raise ServiceError(
-            "unknown_field", f"Unknown prize setting: {unknown[0]}.", field=unknown[0]
+            "unknown_field",
+            gettext("Unknown prize setting: %(unknown)s.") % {"unknown": unknown[0]},
+            field=unknown[0],
         )
     with transaction.atomic():
         drive = _lock(drive)
@@ -153,18 +176,22 @@ def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) ->
             Tie.objects.filter(drive=drive).exclude(kind=Tie.Kind.COOKIE_JAR).exists()
             or Award.objects.filter(drive=drive).exclude(kind=Award.Kind.COOKIE_JAR).exists()
         ):
-            raise Conflict("prizes_opened", "The ties are opened: the prizes are fixed.")
+            raise Conflict("prizes_opened", gettext("The ties are opened: the prizes are fixed."))
         if set(fields) & set(CUT_FIELDS) and CutCard.objects.filter(tie__drive=drive).exists():
-            raise Conflict("cut_started", "A cut has begun: how a cut is won is fixed.")
+            raise Conflict("cut_started", gettext("A cut has begun: how a cut is won is fixed."))
         if set(fields) & set(COOKIE_FIELDS) and CookieJarDraw.objects.filter(drive=drive).exists():
-            raise Conflict("cookie_jar_drawn", "The cookie jar is drawn: it is fixed.")
+            raise Conflict("cookie_jar_drawn", gettext("The cookie jar is drawn: it is fixed."))
         old = _setup_dict(setup, drive)
         places = fields.get("prize_places", setup.prize_places)
         setup.prize_places = _int("prize_places", places, 0, MAX_PLACES)  # type: ignore[assignment]
         if "prizes" in fields:
             prizes = fields["prizes"]
             if not isinstance(prizes, list) or len(prizes) > setup.prize_places:
-                raise _bad("prizes", f"prizes is a list of at most {setup.prize_places} prizes.")
+                raise _bad(
+                    "prizes",
+                    gettext("prizes is a list of at most %(prize_places)s prizes.")
+                    % {"prize_places": setup.prize_places},
+                )
             cleaned = [_prize(f"prizes[{i}]", p) for i, p in enumerate(prizes)]
             PrizePlace.objects.filter(drive=drive).delete()
             PrizePlace.objects.bulk_create(
@@ -182,8 +209,12 @@ def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) ->
             if bought:
                 raise ServiceError(
                     "couples_bought_in",
-                    f"{bought} couple(s) bought into the cookie jar at the door: it stays on "
-                    "while any couple is in it (take them out on the couples page first).",
+                    gettext(
+                        "%(bought)s couple(s) bought into the cookie jar at the door: it "
+                        "stays on while any couple is in it (take them out on the couples "
+                        "page first)."
+                    )
+                    % {"bought": bought},
                     field="cookie_jar",
                 )
         if "booby_prize" in fields:
@@ -205,10 +236,10 @@ def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) ->
                 "jackpot_amount", fields["jackpot_amount"], nullable=True
             )
         if (setup.jackpot_threshold is None) != (setup.jackpot_amount is None):
-            raise _bad("jackpot_amount", "A jackpot needs both a threshold and an amount.")
+            raise _bad("jackpot_amount", gettext("A jackpot needs both a threshold and an amount."))
         if "house_rule" in fields:
             if fields["house_rule"] not in PrizeSetup.HouseRule.values:
-                raise _bad("house_rule", "house_rule is none, always-cut or always-split.")
+                raise _bad("house_rule", gettext("house_rule is none, always-cut or always-split."))
             setup.house_rule = fields["house_rule"]
         setup.updated_at = timezone.now()
         setup.save()
@@ -282,7 +313,8 @@ def prizes_open_ties(*, drive: Drive, actor: Actor = SYSTEM, force: bool = False
         _require_open(drive)
         if not force and not night_over(drive):
             raise Conflict(
-                "night_not_over", "The last game is not complete: the places are not final yet."
+                "night_not_over",
+                gettext("The last game is not complete: the places are not final yet."),
             )
         setup = _setup(drive)
         standing = Standing.of(drive)
@@ -297,7 +329,8 @@ def prizes_open_ties(*, drive: Drive, actor: Actor = SYSTEM, force: bool = False
             if list(numbers) != tie.couples:
                 raise Conflict(
                     "standings_changed",
-                    f"The standings changed since the ties were opened ({key}).",
+                    gettext("The standings changed since the ties were opened (%(key)s).")
+                    % {"key": key},
                     couples=list(numbers),
                     opened=tie.couples,
                 )
@@ -308,7 +341,11 @@ def prizes_open_ties(*, drive: Drive, actor: Actor = SYSTEM, force: bool = False
                 if same[0].couple.number != couple:
                     raise Conflict(
                         "standings_changed",
-                        f"The standings changed since the prizes were awarded ({kind} {place}).",
+                        gettext(
+                            "The standings changed since the prizes were awarded (%(kind)s "
+                            "%(place)s)."
+                        )
+                        % {"kind": kind, "place": place},
                     )
                 return
             _award(drive, actor, kind, couples[couple], place=place, amount=amount,
@@ -342,7 +379,7 @@ def prizes_open_ties(*, drive: Drive, actor: Actor = SYSTEM, force: bool = False
         if computed.jackpot and setup.jackpot_amount is not None:
             have = {a.couple.number for a in awards if a.kind == Award.Kind.JACKPOT}
             if have and have != set(computed.jackpot):
-                raise Conflict("standings_changed", "The jackpot's winners changed.")
+                raise Conflict("standings_changed", gettext("The jackpot's winners changed."))
             if not have:
                 how = Award.How.DIRECT if len(computed.jackpot) == 1 else Award.How.SPLIT
                 for number, share in split_money(setup.jackpot_amount, computed.jackpot).items():
@@ -361,7 +398,9 @@ def prizes_open_ties(*, drive: Drive, actor: Actor = SYSTEM, force: bool = False
 def tie_get(drive: Drive, tie_id: Any) -> Tie:
     tie = Tie.objects.filter(drive=drive, pk=tie_id).first() if isinstance(tie_id, int) else None
     if tie is None:
-        raise NotFound("no_such_tie", f"There is no tie {tie_id}.", tie=tie_id)
+        raise NotFound(
+            "no_such_tie", gettext("There is no tie %(tie_id)s.") % {"tie_id": tie_id}, tie=tie_id
+        )
     return tie
 
 
@@ -380,14 +419,16 @@ def tie_choose(*, tie: Tie, couple: Any, choice: Any, actor: Actor = SYSTEM) -> 
     with transaction.atomic():
         drive, tie, setup = _locked_tie(tie)
         if tie.state != Tie.State.OPEN:
-            raise Conflict("tie_decided", "This tie is already decided.", tie=tie.pk)
+            raise Conflict("tie_decided", gettext("This tie is already decided."), tie=tie.pk)
         if couple not in tie.couples or isinstance(couple, bool):
             raise ServiceError(
-                "not_in_tie", f"Couple {couple} is not in this tie ({tie.couples}).",
+                "not_in_tie", gettext(
+                    "Couple %(couple)s is not in this tie (%(couples)s)."
+                ) % {"couple": couple, "couples": tie.couples},
                 couples=tie.couples,
             )  # fmt: skip
         if choice not in CHOICES:
-            raise ServiceError("bad_choice", "Choose split, cut, play-off or forfeit.")
+            raise ServiceError("bad_choice", gettext("Choose split, cut, play-off or forfeit."))
         applied = choice
         if setup.house_rule == PrizeSetup.HouseRule.ALWAYS_CUT and choice != "forfeit":
             applied = "cut"
@@ -463,13 +504,14 @@ def tie_decide(*, tie: Tie, actor: Actor = SYSTEM) -> Tie:
     with transaction.atomic():
         drive, tie, setup = _locked_tie(tie)
         if tie.state != Tie.State.OPEN:
-            raise Conflict("tie_decided", "This tie is already decided.", tie=tie.pk)
+            raise Conflict("tie_decided", gettext("This tie is already decided."), tie=tie.pk)
         choices = _latest_choices(tie)
         missing = [c for c in tie.couples if c not in choices]
         if missing:
             raise Conflict(
                 "answer_needed",
-                f"Couple(s) {', '.join(map(str, missing))} must choose first.",
+                gettext("Couple(s) %(list)s must choose first.")
+                % {"list": ", ".join(map(str, missing))},
                 couples=missing,
             )
         try:
@@ -485,7 +527,9 @@ def tie_decide(*, tie: Tie, actor: Actor = SYSTEM) -> Tie:
             if in_kind:
                 raise ServiceError(
                     "cannot_split",
-                    "A prize in kind cannot be split: the couples must choose cut or play-off.",
+                    gettext(
+                        "A prize in kind cannot be split: the couples must choose cut or play-off."
+                    ),
                     couples=list(decision.couples),
                 )
             amounts = [amount for _, amount, _ in prizes]
@@ -543,7 +587,7 @@ def _cut_contenders(tie: Tie, setup: PrizeSetup) -> tuple[list[int], int]:
 
 def _require_cut(tie: Tie) -> None:
     if tie.state != Tie.State.DECIDED or tie.method != "cut":
-        raise Conflict("not_a_cut", "This tie is not waiting for a cut.", tie=tie.pk,
+        raise Conflict("not_a_cut", gettext('This tie is not waiting for a cut.'), tie=tie.pk,
                        state=tie.state, method=tie.method or None)  # fmt: skip
 
 
@@ -559,7 +603,8 @@ def tie_cut_record(*, tie: Tie, cards: Mapping[int, Any], actor: Actor = SYSTEM)
         if not isinstance(cards, Mapping) or sorted(cards) != sorted(contenders):
             raise ServiceError(
                 "wrong_couples",
-                f"Give a card for each couple still cutting: {contenders}.",
+                gettext("Give a card for each couple still cutting: %(contenders)s.")
+                % {"contenders": contenders},
                 couples=contenders,
             )
         drawn: dict[int, Card] = {}
@@ -567,9 +612,13 @@ def tie_cut_record(*, tie: Tie, cards: Mapping[int, Any], actor: Actor = SYSTEM)
             try:
                 drawn[number] = Card.parse(text)
             except CardError as error:
-                raise ServiceError(error.code, f"Couple {number}: {error.message}") from None
+                raise ServiceError(
+                    error.code,
+                    gettext("Couple %(number)s: %(message)s")
+                    % {"number": number, "message": error.message},
+                ) from None
         if len(set(drawn.values())) < len(drawn):
-            raise ServiceError("same_card", "Two couples cannot cut the very same card.")
+            raise ServiceError("same_card", gettext("Two couples cannot cut the very same card."))
         try:
             result = judge_cut(drawn, ace_high=setup.cut_ace_high, highest=setup.cut_high_wins)
         except PrizeError as error:
@@ -661,15 +710,19 @@ def tie_playoff_result(
         or len(match) != 2
         or not all(isinstance(c, int) and not isinstance(c, bool) for c in match)
     ):
-        raise ServiceError("bad_match", "match is the two couples' numbers, like [3, 5].")
+        raise ServiceError("bad_match", gettext("match is the two couples' numbers, like [3, 5]."))
     pair = (min(match), max(match))
     with transaction.atomic():
         drive, tie, setup = _locked_tie(tie)
         if tie.state != Tie.State.DECIDED or tie.method != "play-off":
-            raise Conflict("not_a_playoff", "This tie is not waiting for a play-off.",
+            raise Conflict("not_a_playoff", gettext('This tie is not waiting for a play-off.'),
                            tie=tie.pk)  # fmt: skip
         if winner not in pair or isinstance(winner, bool):
-            raise ServiceError("wrong_couple", f"Couple {winner} is not in the match {list(pair)}.")
+            raise ServiceError(
+                "wrong_couple",
+                gettext("Couple %(winner)s is not in the match %(pair)s.")
+                % {"winner": winner, "pair": list(pair)},
+            )
         win_pts, lose_pts, verdict = _judge_points(drive, points, confirm_unusual)
         bracket = _bracket(tie)
         before = len(bracket.rounds)
@@ -713,16 +766,19 @@ def cookie_jar_draw(*, drive: Drive, games: Any = None, actor: Actor = SYSTEM) -
         setup = _setup(drive)
         bought = bought_in(drive)
         if not jar_on(setup, bought):
-            raise ServiceError("cookie_jar_off", "This drive has no cookie jar.")
+            raise ServiceError("cookie_jar_off", gettext("This drive has no cookie jar."))
         if CookieJarDraw.objects.filter(drive=drive).exists():
-            raise Conflict("cookie_jar_drawn", "The cookie jar is already drawn.")
+            raise Conflict("cookie_jar_drawn", gettext("The cookie jar is already drawn."))
         if not night_over(drive):
-            raise Conflict("night_not_over", "Draw the cookie jar after the last game.")
+            raise Conflict("night_not_over", gettext("Draw the cookie jar after the last game."))
         if bought and setup.buy_in == 0:
             raise ServiceError(
                 "no_buy_in",
-                f"{bought} couple(s) bought in, but no buy-in is set: the pot would be "
-                f"{carried_in(drive)}. Set the buy-in first.",
+                gettext(
+                    "%(bought)s couple(s) bought in, but no buy-in is set: the pot would be "
+                    "%(drive)s. Set the buy-in first."
+                )
+                % {"bought": bought, "drive": carried_in(drive)},
                 field="buy_in",
             )
         k = min(setup.cookie_jar_k, drive.games)
@@ -735,7 +791,9 @@ def cookie_jar_draw(*, drive: Drive, games: Any = None, actor: Actor = SYSTEM) -
                 or len(set(games)) != len(games)
             ):
                 raise ServiceError(
-                    "bad_games", f"Give {k} different game numbers from 1 to {drive.games}.",
+                    "bad_games", gettext(
+                        "Give %(k)s different game numbers from 1 to %(games)s."
+                    ) % {"k": k, "games": drive.games},
                     field="games",
                 )  # fmt: skip
             drawn, method = tuple(games), CookieJarDraw.Method.HAT

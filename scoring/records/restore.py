@@ -29,6 +29,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import DataError, IntegrityError, connection, transaction
+from django.utils.translation import gettext
 
 from drives.errors import Conflict, ServiceError
 from drives.models import AuditEntry, Couple, Drive, Game, Seat, Table
@@ -81,20 +82,28 @@ def bad(path: str, message: str) -> ServiceError:
 def load_export(data: bytes) -> dict[str, Any]:
     """The parsed export, or a ``bad_export`` error saying where the JSON is broken."""
     if len(data) > MAX_EXPORT_BYTES:
-        raise ServiceError("file_too_large", f"The file is larger than {MAX_EXPORT_BYTES:,} bytes.")
+        raise ServiceError(
+            "file_too_large",
+            gettext("The file is larger than %(MAX_EXPORT_BYTES)s bytes.")
+            % {"MAX_EXPORT_BYTES": f"{MAX_EXPORT_BYTES:,}"},
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        raise ServiceError("not_utf8", f"Line {line}: the file is not UTF-8 text.") from None
+        raise ServiceError(
+            "not_utf8", gettext("Line %(line)s: the file is not UTF-8 text.") % {"line": line}
+        ) from None
     try:
         parsed = json.loads(text)
     except json.JSONDecodeError as error:
         raise ServiceError(
-            "bad_json", f"Line {error.lineno}, column {error.colno}: not JSON ({error.msg})."
+            "bad_json",
+            gettext("Line %(lineno)s, column %(colno)s: not JSON (%(msg)s).")
+            % {"lineno": error.lineno, "colno": error.colno, "msg": error.msg},
         ) from None
     if not isinstance(parsed, dict):
-        raise bad("the file", "an export is a JSON object")
+        raise bad("the file", gettext("an export is a JSON object"))
     return parsed
 
 
@@ -103,7 +112,7 @@ def load_export(data: bytes) -> dict[str, Any]:
 
 # Drive settings added after the format's first files: an older file without them restores
 # with the setting's default (the drive's model field's).
-LATER_SETTINGS = frozenset({"scorers_may_advance"})
+LATER_SETTINGS = frozenset({"scorers_may_advance", "language"})
 
 
 def _get(obj: dict[str, Any], key: str, path: str, kinds: Any, *, null: bool = False) -> Any:
@@ -116,14 +125,18 @@ def _get(obj: dict[str, Any], key: str, path: str, kinds: Any, *, null: bool = F
     if not isinstance(value, kinds) or (isinstance(value, bool) and kinds is int):
         names = {str: "text", int: "a whole number", bool: "true or false", list: "a list"}
         wanted = names.get(kinds, "an object") if not isinstance(kinds, tuple) else "a value"
-        raise bad(where, f"expected {wanted}{' or null' if null else ''}, not {value!r:.40}")
+        raise bad(
+            where,
+            gettext("expected %(wanted)s%(or_null)s, not %(value)s")
+            % {"wanted": wanted, "or_null": " or null" if null else "", "value": f"{value!r:.40}"},
+        )
     return value
 
 
 def _int(obj: dict[str, Any], key: str, path: str, *, null: bool = False, low: int = 1) -> Any:
     value = _get(obj, key, path, int, null=null)
     if value is not None and not low <= value <= MAX_SMALL:
-        raise bad(f"{path}.{key}", f"{value} is out of range")
+        raise bad(f"{path}.{key}", gettext("%(value)s is out of range") % {"value": value})
     return value
 
 
@@ -134,23 +147,29 @@ def _time(obj: dict[str, Any], key: str, path: str, *, null: bool = False) -> da
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
-        raise bad(f"{path}.{key}", f"{value!r} is not an ISO 8601 time") from None
+        raise bad(
+            f"{path}.{key}", gettext("%(value)s is not an ISO 8601 time") % {"value": f"{value!r}"}
+        ) from None
     if moment.tzinfo is None:
-        raise bad(f"{path}.{key}", f"{value!r} has no UTC offset")
+        raise bad(f"{path}.{key}", gettext("%(value)s has no UTC offset") % {"value": f"{value!r}"})
     return moment
 
 
 def _choice(obj: dict[str, Any], key: str, path: str, choices: list[str]) -> str:
     value = _get(obj, key, path, str)
     if value not in choices:
-        raise bad(f"{path}.{key}", f"{value!r} is not one of {', '.join(choices)}")
+        raise bad(
+            f"{path}.{key}",
+            gettext("%(value)s is not one of %(list)s")
+            % {"value": f"{value!r}", "list": ", ".join(choices)},
+        )
     return str(value)
 
 
 def _text(obj: dict[str, Any], key: str, path: str, limit: int) -> str:
     value = _get(obj, key, path, str)
     if len(value) > limit:
-        raise bad(f"{path}.{key}", f"at most {limit} characters")
+        raise bad(f"{path}.{key}", gettext("at most %(limit)s characters") % {"limit": limit})
     return str(value)
 
 
@@ -158,7 +177,9 @@ def _couple_number(value: Any, path: str, numbers: set[int]) -> int | None:
     if value is None:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or value not in numbers:
-        raise bad(path, f"{value!r} is not a couple of this drive")
+        raise bad(
+            path, gettext("%(value)s is not a couple of this drive") % {"value": f"{value!r}"}
+        )
     return value
 
 
@@ -171,7 +192,7 @@ def _points(value: Any, path: str) -> tuple[int | None, int | None]:
         or not all(isinstance(p, int) and not isinstance(p, bool) for p in value)
         or not all(-32768 <= p <= 32767 for p in value)
     ):
-        raise bad(path, "points are null or two whole numbers")
+        raise bad(path, gettext("points are null or two whole numbers"))
     return value[0], value[1]
 
 
@@ -186,17 +207,24 @@ def drive_restore(
     transaction). Every problem of the file is a 422 ``bad_export`` naming its place (text
     that cannot be stored: ``bad_text``)."""
     if not isinstance(data, dict):
-        raise bad("the file", "an export is a JSON object")
+        raise bad("the file", gettext("an export is a JSON object"))
     text_refuse_unstorable(data)  # NUL or a lone surrogate: 422 bad_text naming its place
     if data.get("format") != FORMAT:
-        raise bad("format", f"expected {FORMAT!r}, not {data.get('format')!r}")
+        raise bad(
+            "format",
+            gettext("expected %(FORMAT)s, not %(value)s")
+            % {"FORMAT": f"{FORMAT!r}", "value": f"{data.get('format')!r}"},
+        )
     info = _get(data, "drive", "", dict)
     slug = _get(info, "slug", "drive", str)
     if not _SLUG.match(slug):
-        raise bad("drive.slug", f"{slug!r} is not a slug (letters, digits, - and _)")
+        raise bad(
+            "drive.slug",
+            gettext("%(slug)s is not a slug (letters, digits, - and _)") % {"slug": f"{slug!r}"},
+        )
     club_name = _text(info, "club", "drive", 120)
     if not club_name.strip():
-        raise bad("drive.club", "the club needs a name")
+        raise bad("drive.club", gettext("the club needs a name"))
     try:
         settings = _clean_settings(
             {
@@ -211,12 +239,15 @@ def drive_restore(
     # Exports made before the rule have no sit_out_last: their drives keep the old movement.
     sit_out_last = info.get("sit_out_last", False)
     if not isinstance(sit_out_last, bool):
-        raise bad("drive.sit_out_last", "must be true or false")
+        raise bad("drive.sit_out_last", gettext("must be true or false"))
     settings["sit_out_last"] = sit_out_last
     state = _choice(info, "state", "drive", Drive.State.values)
     current = _int(info, "current_game", "drive", low=0)
     if current > settings["games"]:
-        raise bad("drive.current_game", f"beyond the night's {settings['games']} games")
+        raise bad(
+            "drive.current_game",
+            gettext("beyond the night's %(settings)s games") % {"settings": settings["games"]},
+        )
     created_at = _time(info, "created_at", "drive")
     closed_at = _time(info, "closed_at", "drive", null=True)
 
@@ -245,8 +276,11 @@ def drive_restore(
             if not replace:
                 raise Conflict(
                     "drive_exists",
-                    f"A drive with the slug {slug!r} exists already "
-                    "(restore with --replace to overwrite it).",
+                    gettext(
+                        "A drive with the slug %(slug)s exists already (restore with "
+                        "--replace to overwrite it)."
+                    )
+                    % {"slug": f"{slug!r}"},
                     slug=slug,
                 )
             drive_delete(drive=existing, actor=actor, note="replaced by a restore")
@@ -262,7 +296,9 @@ def drive_restore(
                 for part, read in extra:
                     part.write(report.drive, read, users)
         except (IntegrityError, DataError) as error:
-            raise ServiceError("bad_export", f"The export is inconsistent: {error}.") from None
+            raise ServiceError(
+                "bad_export", gettext("The export is inconsistent: %(error)s.") % {"error": error}
+            ) from None
         report.replaced = replaced
         report.unknown_users = report_unknown
         note = "restored from an export: new table and couple tokens"
@@ -281,14 +317,16 @@ def _read_couples(items: list[Any]) -> list[dict[str, Any]]:
     for i, item in enumerate(items):
         path = f"couples[{i}]"
         if not isinstance(item, dict):
-            raise bad(path, "expected an object")
+            raise bad(path, gettext("expected an object"))
         number = _int(item, "number", path)
         if number in seen:
-            raise bad(f"{path}.number", f"couple {number} appears twice")
+            raise bad(
+                f"{path}.number", gettext("couple %(number)s appears twice") % {"number": number}
+            )
         seen.add(number)
         players = _get(item, "players", path, list)
         if len(players) != 2 or not all(isinstance(p, str) and 0 < len(p) <= 80 for p in players):
-            raise bad(f"{path}.players", "two names of 1 to 80 characters")
+            raise bad(f"{path}.players", gettext("two names of 1 to 80 characters"))
         out.append(
             {
                 "number": number,
@@ -310,20 +348,28 @@ def _read_games(items: list[Any], numbers: set[int], current: int) -> list[dict[
     for i, item in enumerate(items):
         path = f"games[{i}]"
         if not isinstance(item, dict):
-            raise bad(path, "expected an object")
+            raise bad(path, gettext("expected an object"))
         number = _int(item, "number", path)
         if number != i + 1:
-            raise bad(f"{path}.number", f"expected game {i + 1}, not {number}")
+            raise bad(
+                f"{path}.number",
+                gettext("expected game %(value)s, not %(number)s")
+                % {"value": i + 1, "number": number},
+            )
         tables = []
         seated: set[int] = set()
         table_numbers: set[int] = set()
         for j, row in enumerate(_get(item, "tables", path, list)):
             where = f"{path}.tables[{j}]"
             if not isinstance(row, dict):
-                raise bad(where, "expected an object")
+                raise bad(where, gettext("expected an object"))
             table = _int(row, "table", where)
             if table in table_numbers:
-                raise bad(f"{where}.table", f"table {table} appears twice in game {number}")
+                raise bad(
+                    f"{where}.table",
+                    gettext("table %(table)s appears twice in game %(number)s")
+                    % {"table": table, "number": number},
+                )
             table_numbers.add(table)
             stays = _couple_number(
                 _get(row, "stays", where, object, null=True), f"{where}.stays", numbers
@@ -333,10 +379,14 @@ def _read_games(items: list[Any], numbers: set[int], current: int) -> list[dict[
             )
             present = [c for c in (stays, arrives) if c is not None]
             if not present:
-                raise bad(where, "a table with nobody at it")
+                raise bad(where, gettext("a table with nobody at it"))
             for couple in present:
                 if couple in seated:
-                    raise bad(where, f"couple {couple} sits at two tables in game {number}")
+                    raise bad(
+                        where,
+                        gettext("couple %(couple)s sits at two tables in game %(number)s")
+                        % {"couple": couple, "number": number},
+                    )
                 seated.add(couple)
             winner = _couple_number(
                 _get(row, "winner", where, object, null=True), f"{where}.winner", numbers
@@ -344,7 +394,10 @@ def _read_games(items: list[Any], numbers: set[int], current: int) -> list[dict[
             result = None
             if winner is not None:
                 if len(present) < 2 or winner not in present:
-                    raise bad(f"{where}.winner", f"couple {winner} is not at this table")
+                    raise bad(
+                        f"{where}.winner",
+                        gettext("couple %(winner)s is not at this table") % {"winner": winner},
+                    )
                 result = {
                     "winner": winner,
                     "points": _points(_get(row, "points", where, object, null=True), where),
@@ -356,7 +409,7 @@ def _read_games(items: list[Any], numbers: set[int], current: int) -> list[dict[
                 for k, v in enumerate(_get(row, "versions", where, list))
             ]
             if versions and result is None:
-                raise bad(f"{where}.versions", "versions without a result")
+                raise bad(f"{where}.versions", gettext("versions without a result"))
             tables.append(
                 {
                     "table": table,
@@ -375,13 +428,17 @@ def _read_games(items: list[Any], numbers: set[int], current: int) -> list[dict[
             }
         )
     if len(out) != current:
-        raise bad("games", f"{len(out)} games, but the drive says game {current} is in play")
+        raise bad(
+            "games",
+            gettext("%(count)s games, but the drive says game %(current)s is in play")
+            % {"count": len(out), "current": current},
+        )
     return out
 
 
 def _read_version(item: Any, path: str, numbers: set[int]) -> dict[str, Any]:
     if not isinstance(item, dict):
-        raise bad(path, "expected an object")
+        raise bad(path, gettext("expected an object"))
     winner = _couple_number(_get(item, "winner", path, object), f"{path}.winner", numbers)
     if winner is None:
         raise bad(f"{path}.winner", "missing")
@@ -418,7 +475,9 @@ def _read_closed_tables(items: dict[str, Any]) -> dict[int, int]:
             or not 1 <= game <= MAX_SMALL
             or not 1 <= int(key) <= MAX_SMALL
         ):
-            raise bad(f"closed_tables.{key}", "table number → first game with nobody there")
+            raise bad(
+                f"closed_tables.{key}", gettext("table number → first game with nobody there")
+            )
         out[int(key)] = game
     return out
 
@@ -428,7 +487,7 @@ def _read_audit(items: list[Any]) -> list[dict[str, Any]]:
     for i, item in enumerate(items):
         path = f"audit[{i}]"
         if not isinstance(item, dict):
-            raise bad(path, "expected an object")
+            raise bad(path, gettext("expected an object"))
         out.append(
             {
                 "at": _time(item, "at", path),
@@ -456,9 +515,14 @@ def _money(obj: dict[str, Any], key: str, path: str, *, null: bool = False) -> D
     try:
         amount = Decimal(value)
     except InvalidOperation:
-        raise bad(f"{path}.{key}", f"{value!r} is not an amount") from None
+        raise bad(
+            f"{path}.{key}", gettext("%(value)s is not an amount") % {"value": f"{value!r}"}
+        ) from None
     if not amount.is_finite() or amount != amount.quantize(Decimal("0.01")) or abs(amount) >= 10**8:
-        raise bad(f"{path}.{key}", f"{value!r} is not an amount to the cent")
+        raise bad(
+            f"{path}.{key}",
+            gettext("%(value)s is not an amount to the cent") % {"value": f"{value!r}"},
+        )
     return amount.quantize(Decimal("0.01"))
 
 
@@ -474,18 +538,25 @@ def _numbers_of(
     values = _get(obj, key, path, list)
     for value in values:
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_SMALL:
-            raise bad(f"{path}.{key}", f"{value!r} is not a number from 1 to {MAX_SMALL}")
+            raise bad(
+                f"{path}.{key}",
+                gettext("%(value)s is not a number from 1 to %(MAX_SMALL)s")
+                % {"value": f"{value!r}", "MAX_SMALL": MAX_SMALL},
+            )
         if numbers is not None and value not in numbers:
-            raise bad(f"{path}.{key}", f"{value!r} is not a couple of this drive")
+            raise bad(
+                f"{path}.{key}",
+                gettext("%(value)s is not a couple of this drive") % {"value": f"{value!r}"},
+            )
     if len(set(values)) != len(values):
-        raise bad(f"{path}.{key}", "a number appears twice")
+        raise bad(f"{path}.{key}", gettext("a number appears twice"))
     return list(values)
 
 
 def _seed(obj: dict[str, Any], key: str, path: str) -> int | None:
     value = _get(obj, key, path, int, null=True)
     if value is not None and not -MAX_SEED - 1 <= value <= MAX_SEED:
-        raise bad(f"{path}.{key}", f"{value} is out of range")
+        raise bad(f"{path}.{key}", gettext("%(value)s is out of range") % {"value": value})
     return int(value) if value is not None else None
 
 
@@ -495,7 +566,9 @@ def _optional_channel(obj: dict[str, Any], key: str, path: str) -> str:
         return ""
     if value not in AuditEntry.Channel.values:
         raise bad(
-            f"{path}.{key}", f"{value!r} is not one of {', '.join(AuditEntry.Channel.values)}"
+            f"{path}.{key}",
+            gettext("%(value)s is not one of %(list)s")
+            % {"value": f"{value!r}", "list": ", ".join(AuditEntry.Channel.values)},
         )
     return str(value)
 
@@ -505,7 +578,7 @@ def _objects(data: dict[str, Any], key: str, path: str) -> list[tuple[str, dict[
     for i, item in enumerate(_get(data, key, path, list)):
         where = f"{path}.{key}[{i}]" if path else f"{key}[{i}]"
         if not isinstance(item, dict):
-            raise bad(where, "expected an object")
+            raise bad(where, gettext("expected an object"))
         out.append((where, item))
     return out
 
@@ -525,7 +598,9 @@ def _read_prizes(data: dict[str, Any], numbers: set[int]) -> dict[str, Any]:
         for where, row in _objects(info, "places", path):
             place = _int(row, "place", where)
             if place in seen_places:
-                raise bad(f"{where}.place", f"place {place} appears twice")
+                raise bad(
+                    f"{where}.place", gettext("place %(place)s appears twice") % {"place": place}
+                )
             seen_places.add(place)
             places.append(
                 {
@@ -560,11 +635,13 @@ def _read_prizes(data: dict[str, Any], numbers: set[int]) -> dict[str, Any]:
     for path, item in _objects(data, "ties", ""):
         tie_id = _get(item, "id", path, int)
         if tie_id < 1 or tie_id > MAX_SEED or tie_id in ids:
-            raise bad(f"{path}.id", f"{tie_id} is not a new tie id")
+            raise bad(f"{path}.id", gettext("%(tie_id)s is not a new tie id") % {"tie_id": tie_id})
         ids.add(tie_id)
         key = _text(item, "key", path, 20)
         if not key or key in keys:
-            raise bad(f"{path}.key", f"{key!r} is empty or appears twice")
+            raise bad(
+                f"{path}.key", gettext("%(key)s is empty or appears twice") % {"key": f"{key!r}"}
+            )
         keys.add(key)
         tied = _numbers_of(item, "couples", path, numbers)
         members = set(tied)
@@ -573,7 +650,7 @@ def _read_prizes(data: dict[str, Any], numbers: set[int]) -> dict[str, Any]:
         )
         method = _get(item, "method", path, str, null=True) or ""
         if len(method) > 10:
-            raise bad(f"{path}.method", "at most 10 characters")
+            raise bad(f"{path}.method", gettext("at most 10 characters"))
         users.append(_who_of(item, "decided_by", path))
         choices = []
         for where, row in _objects(item, "choices", path):
@@ -596,7 +673,11 @@ def _read_prizes(data: dict[str, Any], numbers: set[int]) -> dict[str, Any]:
             couple = _couple_number(_get(row, "couple", where, object), f"{where}.couple", members)
             rnd = _int(row, "round", where)
             if couple is None or (rnd, couple) in cut:
-                raise bad(where, f"couple {couple} cuts twice in round {rnd}")
+                raise bad(
+                    where,
+                    gettext("couple %(couple)s cuts twice in round %(rnd)s")
+                    % {"couple": couple, "rnd": rnd},
+                )
             cut.add((rnd, couple))
             users.append(_who_of(row, "by", where))
             cards.append(
@@ -616,14 +697,14 @@ def _read_prizes(data: dict[str, Any], numbers: set[int]) -> dict[str, Any]:
             pair = _numbers_of(row, "match", where, members)
             rnd = _int(row, "round", where)
             if not 1 <= len(pair) <= 2 or (rnd, pair[0]) in played:
-                raise bad(f"{where}.match", "one or two couples, once a round")
+                raise bad(f"{where}.match", gettext("one or two couples, once a round"))
             played.add((rnd, pair[0]))
             win_pts, lose_pts = _points(
                 _get(row, "points", where, object, null=True), f"{where}.points"
             )
             verdict = _get(row, "verdict", where, str, null=True) or ""
             if len(verdict) > 32:
-                raise bad(f"{where}.verdict", "at most 32 characters")
+                raise bad(f"{where}.verdict", gettext("at most 32 characters"))
             users.append(_who_of(row, "by", where))
             matches.append(
                 {
@@ -667,7 +748,10 @@ def _read_prizes(data: dict[str, Any], numbers: set[int]) -> dict[str, Any]:
     for path, item in _objects(data, "awards", ""):
         tie_key = _get(item, "tie", path, str, null=True)
         if tie_key is not None and tie_key not in keys:
-            raise bad(f"{path}.tie", f"{tie_key!r} is not a tie of this drive")
+            raise bad(
+                f"{path}.tie",
+                gettext("%(tie_key)s is not a tie of this drive") % {"tie_key": f"{tie_key!r}"},
+            )
         users.append(_who_of(item, "by", path))
         out["awards"].append(
             {
@@ -689,7 +773,7 @@ def _read_prizes(data: dict[str, Any], numbers: set[int]) -> dict[str, Any]:
     drawn = _get(jar, "drawn", "cookie_jar", dict, null=True) if jar.get("enabled") else None
     if drawn is not None:
         if out["setup"] is None or not out["setup"]["cookie_jar"]:
-            raise bad("cookie_jar.drawn", "a draw, but the prize set-up has no cookie jar")
+            raise bad("cookie_jar.drawn", gettext("a draw, but the prize set-up has no cookie jar"))
         path = "cookie_jar.drawn"
         users.append(_who_of(drawn, "by", path))
         out["draw"] = {

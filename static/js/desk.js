@@ -12,6 +12,8 @@
  */
 (function () {
   "use strict";
+  // The words of the djangojs catalog (Django's JavaScriptCatalog, /jsi18n/, loaded first).
+  var gettext = window.gettext || function (s) { return s; };
 
   var form = document.getElementById("desk-entry");
   var status = document.getElementById("desk-status");
@@ -38,7 +40,7 @@
     sending = true;
     var data = new FormData(formEl);
     if (button && button.name) data.append(button.name, button.value);
-    show("busy", text.textSending || "Sending…");
+    show("busy", text.textSending || gettext("Sending…"));
     // getAttribute: the forms have a field named "action", which hides the form's property.
     fetch(formEl.getAttribute("action") || window.location.pathname, {
       method: "POST",
@@ -56,7 +58,7 @@
       if (window.Live && grid()) window.Live.refresh(grid());
     }).catch(function () {
       sending = false;
-      show("error", text.textOffline || "No connection: nothing was saved. Press Enter to try again.");
+      show("error", text.textOffline || gettext("No connection: nothing was saved. Press Enter to try again."));
       done(null);
     });
   }
@@ -73,13 +75,13 @@
     if (!number) { hint.textContent = text.textHint || ""; return; }
     var row = rowOf(number);
     if (!row) {
-      hint.textContent = (text.textNoTable || "No table {t} in this game.").replace("{t}", number);
+      hint.textContent = (text.textNoTable || gettext("No table {t} in this game.")).replace("{t}", number);
       return;
     }
     var couples = (row.getAttribute("data-couples") || "").split(" ").filter(Boolean);
     var result = row.querySelector(".result");
     var state = result ? result.textContent.replace(/\s+/g, " ").trim() : "";
-    hint.textContent = (text.textTable || "Table {t}: {couples}")
+    hint.textContent = (text.textTable || gettext("Table {t}: {couples}"))
       .replace("{t}", number)
       .replace("{couples}", couples.join(" v ")) + (state ? " — " + state : "");
   }
@@ -176,7 +178,7 @@
     if (gameInput && fresh.getAttribute("data-in-play") === "1" && gameInput.value !== game) {
       gameInput.value = game;
       if (previous.getAttribute("data-game") !== game) {
-        show("info", (text.textNewGame || "Game {n} has started.").split("{n}").join(game));
+        show("info", (text.textNewGame || gettext("Game {n} has started.")).split("{n}").join(game));
       }
     }
     updateHint();

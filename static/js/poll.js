@@ -15,6 +15,8 @@
  */
 (function () {
   "use strict";
+  // The words of the djangojs catalog (Django's JavaScriptCatalog, /jsi18n/, loaded first).
+  var gettext = window.gettext || function (s) { return s; };
 
   var TYPING_PAUSE = 1500;
   var MAX_DELAY = 30000;
@@ -123,7 +125,7 @@
       if (html === null) return;
       if (html === false) {
         state.failures = 0;
-        say(state.el, (state.el.getAttribute("data-text-updated") || "Updated") + " " + clock());
+        say(state.el, (state.el.getAttribute("data-text-updated") || gettext("Updated")) + " " + clock());
         schedule(state, state.every);
         return;
       }
@@ -133,12 +135,12 @@
       if (!fresh || fresh.id !== state.el.id) throw new Error("unexpected answer");
       state.failures = 0;
       if (changed(state.el, fresh)) swap(state, fresh);
-      say(state.el, (state.el.getAttribute("data-text-updated") || "Updated") + " " + clock());
+      say(state.el, (state.el.getAttribute("data-text-updated") || gettext("Updated")) + " " + clock());
       schedule(state, state.every);
     }).catch(function () {
       state.inFlight = false;
       state.failures += 1;
-      say(state.el, state.el.getAttribute("data-text-offline") || "No connection — retrying…", true);
+      say(state.el, state.el.getAttribute("data-text-offline") || gettext("No connection — retrying…"), true);
       schedule(state, Math.min(state.every * Math.pow(2, state.failures), MAX_DELAY));
     });
   }

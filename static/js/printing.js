@@ -2,6 +2,9 @@
 // (then download it) or failed.
 (function () {
   "use strict";
+  // The words of the djangojs catalog (Django's JavaScriptCatalog, /jsi18n/, loaded first).
+  var gettext = window.gettext || function (s) { return s; };
+  var interpolate = window.interpolate || function (f, a) { return f.replace(/%s/g, function () { return a.shift(); }); };
   var panel = document.querySelector("[data-status-url]");
   if (!panel) return;
   var bar = panel.querySelector("[data-role=bar]");
@@ -14,15 +17,15 @@
         if (s.pages_total) { bar.max = s.pages_total; bar.value = s.pages_done; }
         if (s.status === "done") {
           bar.max = 1; bar.value = 1;
-          text.textContent = "Ready.";
+          text.textContent = gettext("Ready.");
           link.hidden = false;
           window.location.href = s.download_url;
         } else if (s.status === "failed") {
-          text.textContent = s.error || "Failed.";
+          text.textContent = s.error || gettext("Failed.");
         } else {
           text.textContent = s.pages_total
-            ? "Printing: " + s.pages_done + " of " + s.pages_total + " pages"
-            : "Waiting for the printer…";
+            ? interpolate(gettext("Printing: %s of %s pages"), [s.pages_done, s.pages_total])
+            : gettext("Waiting for the printer…");
           setTimeout(poll, 1000);
         }
       })

@@ -7,6 +7,8 @@
  */
 (function () {
   "use strict";
+  // The words of the djangojs catalog (Django's JavaScriptCatalog, /jsi18n/, loaded first).
+  var gettext = window.gettext || function (s) { return s; };
 
   var page = 0;
   var pages = 1;
@@ -45,7 +47,7 @@
     }
     if (pager) {
       pager.textContent = pages > 1
-        ? (r.getAttribute("data-text-page") || "Page {n} of {total}")
+        ? (r.getAttribute("data-text-page") || gettext("Page {n} of {total}"))
           .replace("{n}", page + 1).replace("{total}", pages)
         : "";
     }

@@ -12,6 +12,8 @@
    still posts normally without JavaScript). */
 (function () {
   "use strict";
+  // The words of the djangojs catalog (Django's JavaScriptCatalog, /jsi18n/, loaded first).
+  var gettext = window.gettext || function (s) { return s; };
   if (!window.fetch) return;
 
   var form = document.querySelector("form.register");
@@ -61,7 +63,7 @@
 
   function offline(data) {
     var names = (data.get("player1") || "") + " & " + (data.get("player2") || "");
-    var text = (form && form.dataset.textOffline) || "Not registered (no connection):";
+    var text = (form && form.dataset.textOffline) || gettext("Not registered (no connection):");
     var item = document.createElement("li");
     item.className = "error";
     item.textContent = text + " " + names;

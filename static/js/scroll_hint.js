@@ -8,9 +8,11 @@
  */
 (function () {
   "use strict";
+  // The words of the djangojs catalog (Django's JavaScriptCatalog, /jsi18n/, loaded first).
+  var gettext = window.gettext || function (s) { return s; };
 
   var me = document.currentScript;
-  var TEXT = (me && me.getAttribute("data-text")) || "Swipe sideways for more columns →";
+  var TEXT = (me && me.getAttribute("data-text")) || gettext("Swipe sideways for more columns →");
   var BOXES = ".table-scroll, .grid-scroll, .table-container";
 
   function scrollsItself(el) {

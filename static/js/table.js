@@ -14,6 +14,8 @@
  */
 (function () {
   "use strict";
+  // The words of the djangojs catalog (Django's JavaScriptCatalog, /jsi18n/, loaded first).
+  var gettext = window.gettext || function (s) { return s; };
 
   var DELAYS = [1000, 2000, 4000, 8000, 15000];
   var TIMEOUT = 10000;
@@ -78,7 +80,7 @@
 
   function retryLater() {
     attempt += 1;
-    show("offline", text.textOffline || "No connection — retrying…");
+    show("offline", text.textOffline || gettext("No connection — retrying…"));
     var delay = DELAYS[Math.min(attempt - 1, DELAYS.length - 1)];
     clearTimeout(timer);
     timer = setTimeout(send, delay + Math.floor(Math.random() * 500));
@@ -91,7 +93,7 @@
     hold(true);
     setButtons(true);
     if (!attempt) {
-      show("busy", text.textSending || "Sending…");
+      show("busy", text.textSending || gettext("Sending…"));
       if (status.scrollIntoView) status.scrollIntoView({ block: "nearest" });
     }
     var controller = window.AbortController ? new AbortController() : null;
@@ -134,14 +136,14 @@
     setButtons(false);
     var body = answer.body || {};
     if (answer.status === 200 || answer.status === 201) {
-      var message = (text.textSaved || "Saved ✓ Couple {n} won.")
+      var message = (text.textSaved || gettext("Saved ✓ Couple {n} won."))
         .replace("{n}", body.winner || done.body.winner);
       if (body.state === "pending") message += " " + (text.textPending || "");
       show("success", message);
     } else if (answer.status === 409 && body.code === "result_conflict") {
       var samePair = body.differs && body.differs.indexOf("winner") < 0;
       var conflict = samePair ? text.textConflictPoints : text.textConflict;
-      show("error", (conflict || "Couple {n} was already entered as the winner.")
+      show("error", (conflict || gettext("Couple {n} was already entered as the winner."))
         .replace("{n}", body.winner || "?"));
     } else {
       show("error", body.message || ("HTTP " + answer.status));
@@ -205,7 +207,7 @@
     if (!button || !button.value) return;
     var points = pointsOf(form);
     if (points === undefined) {
-      show("error", text.textBadPoints || "Type both scores.");
+      show("error", text.textBadPoints || gettext("Type both scores."));
       return;
     }
     var body = {
@@ -226,7 +228,7 @@
     syncOther();
     var game = fresh.getAttribute("data-game");
     if (game && game !== event.detail.previous.getAttribute("data-game")) {
-      show("info", (text.textNewGame || "Game {n}").replace("{n}", game));
+      show("info", (text.textNewGame || gettext("Game {n}")).replace("{n}", game));
     }
   });
 

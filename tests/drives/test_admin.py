@@ -104,7 +104,7 @@ def drive_form(drive: Drive, **changes: Any) -> dict[str, Any]:
     fields = [
         "name", "date", "venue", "games", "ruleset", "movement", "first_seating",
         "sit_out_counts_as_win", "ranking", "entry_fee", "currency", "confirm_by_other_couple",
-        "scorers_may_advance", "published",
+        "scorers_may_advance", "published", "language",
     ]  # fmt: skip
     values = {name: getattr(drive, name) for name in fields} | {"club": drive.club_id} | changes
     return {

@@ -137,10 +137,23 @@ def test_another_pages_etag_is_no_match(n: Night) -> None:
 
 def test_the_language_and_the_user_are_part_of_it(n: Night) -> None:
     english = n.poll("couple")
+    # A couple's page speaks the drive's language (the hall's), whatever the phone's: a
+    # French phone's poll is the same page, so the same ETag.
     french = Client().get(
         n.url("couple"), headers={"If-None-Match": english["ETag"], "Accept-Language": "fr"}
     )
-    assert french.status_code == 200 and french["ETag"] != english["ETag"]
+    assert french.status_code == 304
+    # The drive's language changed: another page, another ETag.
+    drive_update(drive=n.drive, actor=DESK, language="fr")
+    changed = Client().get(n.url("couple"), headers={"If-None-Match": english["ETag"]})
+    assert changed.status_code == 200 and changed["ETag"] != english["ETag"]
+    assert "à jouer" in changed.content.decode()  # the punch card's games to play
+    # The desk follows its reader's language: French and English are two pages.
+    desk = n.poll("desk")
+    french_desk = n.organizer.get(
+        n.url("desk"), headers={"If-None-Match": desk["ETag"], "Accept-Language": "fr"}
+    )
+    assert french_desk.status_code == 200 and french_desk["ETag"] != desk["ETag"]
     desk = n.poll("desk")["ETag"]
     scorer = people()
     assert desk  # another club's scorer is refused before any ETag is compared

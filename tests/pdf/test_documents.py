@@ -163,15 +163,33 @@ def test_results(paper) -> None:
     assert "60.00 CAD" in text
 
 
-def test_results_in_french() -> None:
+def test_results_in_the_drives_language_whoever_asks() -> None:
+    from django.utils import translation
+
+    drive = finished_night()
+    drive.language = "fr"
+    drive.save(update_fields=["language"])
+    with translation.override("en"):  # an English-speaking organizer prints the French hall's
+        data = build(drive, "results")
+    assert data["language"] == "fr" and translation.get_language() == "en"
+    text = pdf_text(render("results", data))
+    assert "Résultats".upper() in text and "Approuvé par l'organisateur" in text
+    assert "Prix citron" in text and "1er" in text and "partagé" in text
+    assert "Booby prize" not in text and "Cookie jar" not in text
+    assert data["drive"]["date_text"].split()[1] in {
+        "janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
+        "septembre", "octobre", "novembre", "décembre",
+    }  # fmt: skip
+
+
+def test_english_drive_prints_english_in_a_french_browser() -> None:
     from django.utils import translation
 
     drive = finished_night()
     with translation.override("fr"):
         data = build(drive, "results")
-    assert data["language"] == "fr"
     text = pdf_text(render("results", data))
-    assert "Résultats".upper() in text and "Approuvé par l'organisateur" in text
+    assert "Booby prize" in text and "1st" in text and "Prix citron" not in text
 
 
 def test_unsigned_results_leave_lines_to_sign(drive) -> None:

@@ -115,6 +115,15 @@ CASES: list[Case] = [
     Case("", "GET", "/", everyone(200)),
     Case("healthz", "GET", "/healthz", everyone(200)),
     Case("livez", "GET", "/livez", everyone(200)),
+    Case("jsi18n/", "GET", "/jsi18n/", everyone(200)),
+    Case(
+        "i18n/setlang/",
+        "POST",
+        "/i18n/setlang/",
+        everyone(302),
+        body={"language": "fr", "next": "/"},
+        note="the header's language switch",
+    ),
     # --- accounts: login and logout for anyone, the password pages for users ---------------------
     Case("accounts/login/", "GET", "/accounts/login/", everyone(200)),
     Case(

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import gettext
 
 from drives.services import api_token_create
 
@@ -20,7 +21,12 @@ class Command(BaseCommand):
         model = get_user_model()
         user = model.objects.filter(**{model.USERNAME_FIELD: options["username"]}).first()
         if user is None:
-            raise CommandError(f"No user called {options['username']!r}.")
+            raise CommandError(
+                gettext("No user called %(options)s.") % {"options": f"{options['username']!r}"}
+            )
         if not user.is_active:
-            raise CommandError(f"The user {options['username']!r} is not active.")
+            raise CommandError(
+                gettext("The user %(options)s is not active.")
+                % {"options": f"{options['username']!r}"}
+            )
         self.stdout.write(api_token_create(user=user))

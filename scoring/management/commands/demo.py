@@ -19,6 +19,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from drives.models import AuditEntry, Club, Drive, Membership
 from drives.services import Actor, club_create, couples_register, drive_create, member_add
@@ -95,8 +96,10 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         if not settings.DEMO_COMMAND_ALLOWED:
             raise CommandError(
-                "The demo command is turned off here (it makes a superuser with a published "
-                "password). Set DEMO_COMMAND_ALLOWED=true to allow it."
+                gettext(
+                    "The demo command is turned off here (it makes a superuser with a "
+                    "published password). Set DEMO_COMMAND_ALLOWED=true to allow it."
+                )
             )
         with transaction.atomic():
             organizer, created = demo_user(DEMO_USERNAME, "Organizer", superuser=True)

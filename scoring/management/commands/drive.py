@@ -29,9 +29,12 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import transaction
+from django.utils import translation
+from django.utils.translation import gettext
 
 from drives.errors import ServiceError
 from drives.models import AuditEntry, Drive
@@ -66,6 +69,12 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--language",
+            choices=[code for code, _name in settings.LANGUAGES],
+            default=settings.LANGUAGE_CODE,
+            help="the language of the output and the refusals (default: %(default)s)",
+        )
         subs = parser.add_subparsers(dest="subcommand", required=True, metavar="SUBCOMMAND")
 
         create = subs.add_parser(
@@ -200,7 +209,8 @@ class Command(BaseCommand):
         for name, path in SUBCOMMANDS.items():
             handlers[name] = partial(import_module(path).handle, self)
         try:
-            handlers[options["subcommand"]](options)
+            with translation.override(options.get("language") or settings.LANGUAGE_CODE):
+                handlers[options["subcommand"]](options)
         except ServiceError as error:
             message = error.message
             if error.code == "duplicate_couples":
@@ -236,8 +246,13 @@ class Command(BaseCommand):
             drive=drive, data=data, actor=CLI, allow_duplicates=options["allow_duplicates"]
         )
         self.stdout.write(
-            f"{len(created)} couples registered: numbers {created[0].number} "
-            f"to {created[-1].number}. {couples_csv_read(data).note}"
+            gettext("%(count)s couples registered: numbers %(first)s to %(last)s. %(note)s")
+            % {
+                "count": len(created),
+                "first": created[0].number,
+                "last": created[-1].number,
+                "note": couples_csv_read(data).note,
+            }
         )
 
     def import_results(self, options: dict[str, Any]) -> None:
@@ -249,15 +264,22 @@ class Command(BaseCommand):
         games = report.games
         span = f"game {games[0]}" if len(games) == 1 else f"games {games[0]}-{games[-1]}"
         self.stdout.write(
-            f"{report.rows} rows ({span}): {report.recorded} recorded, "
-            f"{report.unchanged} already there."
+            gettext("%(rows)s rows (%(span)s): %(recorded)s recorded, %(unchanged)s already there.")
+            % {
+                "rows": report.rows,
+                "span": span,
+                "recorded": report.recorded,
+                "unchanged": report.unchanged,
+            }
         )
         if report.started:
-            self.stdout.write("The night was started (game 1 seated) for the import.")
+            self.stdout.write(gettext("The night was started (game 1 seated) for the import."))
         if report.advanced:
             started = ", ".join(str(n) for n in report.advanced)
-            self.stdout.write(f"Started game(s) {started}.")
-        self.stdout.write(f"Game {report.current_game} is in play.")
+            self.stdout.write(gettext("Started game(s) %(started)s.") % {"started": started})
+        self.stdout.write(
+            gettext("Game %(current_game)s is in play.") % {"current_game": report.current_game}
+        )
 
     def export(self, options: dict[str, Any]) -> None:
         drive = get_drive(options["slug"])
@@ -266,8 +288,14 @@ class Command(BaseCommand):
             try:
                 Path(options["output"]).write_text(text, encoding="utf-8")
             except OSError as error:
-                raise CommandError(f"Cannot write {options['output']}: {error.strerror}.") from None
-            self.stdout.write(f"Exported {drive.slug} to {options['output']}.")
+                raise CommandError(
+                    gettext("Cannot write %(options)s: %(strerror)s.")
+                    % {"options": options["output"], "strerror": error.strerror}
+                ) from None
+            self.stdout.write(
+                gettext("Exported %(slug)s to %(options)s.")
+                % {"slug": drive.slug, "options": options["output"]}
+            )
             return
         self.stdout.write(text, ending="")
 
@@ -276,13 +304,25 @@ class Command(BaseCommand):
         report = drive_restore(data=data, replace=options["replace"], actor=CLI)
         replaced = " (the drive that had this slug was replaced)" if report.replaced else ""
         self.stdout.write(
-            f"Restored {report.drive.slug}{replaced}: {report.couples} couples, "
-            f"{report.games} games, {report.results} results with {report.versions} versions, "
-            f"{report.audit} audit entries."
+            gettext(
+                "Restored %(slug)s%(replaced)s: %(couples)s couples, %(games)s games, "
+                "%(results)s results with %(versions)s versions, %(audit)s audit entries."
+            )
+            % {
+                "slug": report.drive.slug,
+                "replaced": replaced,
+                "couples": report.couples,
+                "games": report.games,
+                "results": report.results,
+                "versions": report.versions,
+                "audit": report.audit,
+            }
         )
         self.stdout.write(
-            "New table and couple tokens were made (an export carries none): "
-            "print the table cards and punch cards again."
+            gettext(
+                "New table and couple tokens were made (an export carries none): print the "
+                "table cards and punch cards again."
+            )
         )
         if report.unknown_users:
             self.stderr.write(
@@ -302,8 +342,17 @@ class Command(BaseCommand):
                 else "still in play"
             )
             self.stdout.write(
-                f"game {played.game}: {played.recorded} results simulated, "
-                f"{played.already} already in, {played.sit_outs} sit-out(s); {after}"
+                gettext(
+                    "game %(game)s: %(recorded)s results simulated, %(already)s already in, "
+                    "%(sit_outs)s sit-out(s); %(after)s"
+                )
+                % {
+                    "game": played.game,
+                    "recorded": played.recorded,
+                    "already": played.already,
+                    "sit_outs": played.sit_outs,
+                    "after": after,
+                }
             )
 
         report = drive_simulate(
@@ -315,8 +364,14 @@ class Command(BaseCommand):
             on_game=line,
         )
         if not report.games:
-            self.stdout.write(f"Nothing to play: game {report.current_game} is already in play.")
-        self.stdout.write(f"seed {report.seed} ({report.bot} bots); game {report.current_game}.")
+            self.stdout.write(
+                gettext("Nothing to play: game %(current_game)s is already in play.")
+                % {"current_game": report.current_game}
+            )
+        self.stdout.write(
+            gettext("seed %(seed)s (%(bot)s bots); game %(current_game)s.")
+            % {"seed": report.seed, "bot": report.bot, "current_game": report.current_game}
+        )
 
     def list_drives(self, options: dict[str, Any]) -> None:
         drives = Drive.objects.select_related("club").order_by("-date", "name")
@@ -334,7 +389,7 @@ class Command(BaseCommand):
             for d in drives
         ]
         if not rows:
-            self.stdout.write("No drives.")
+            self.stdout.write(gettext("No drives."))
             return
         header = ("slug", "date", "state", "game", "couples", "club")
         widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
@@ -345,15 +400,25 @@ class Command(BaseCommand):
     def show(self, options: dict[str, Any]) -> None:
         drive = get_drive(options["slug"])
         self.stdout.write(f"{drive.name} ({drive.date.isoformat()}) at {drive.club.name}")
-        self.stdout.write(f"slug: {drive.slug}  state: {drive.state}  games: {drive.games}")
-        self.stdout.write(f"couples: {drive.couples.count()}  ruleset: {drive.ruleset}")
+        self.stdout.write(
+            gettext("slug: %(slug)s  state: %(state)s  games: %(games)s")
+            % {"slug": drive.slug, "state": drive.state, "games": drive.games}
+        )
+        self.stdout.write(
+            gettext("couples: %(value)s  ruleset: %(ruleset)s")
+            % {"value": drive.couples.count(), "ruleset": drive.ruleset}
+        )
         view = game_view(drive, drive.current_game) if drive.current_game else None
         if view is None:
-            self.stdout.write("No game has started.")
+            self.stdout.write(gettext("No game has started."))
         else:
             self.stdout.write(
-                f"game in play: {view['number']} ({view['reported']} of {view['to_report']} "
-                "tables reported)"
+                gettext("game in play: %(game)s (%(reported)s of %(tables)s tables reported)")
+                % {
+                    "game": view["number"],
+                    "reported": view["reported"],
+                    "tables": view["to_report"],
+                }
             )
             for label, key in (
                 ("tables missing", "missing"),
@@ -364,17 +429,25 @@ class Command(BaseCommand):
                     self.stdout.write(f"{label}: {', '.join(str(t) for t in view[key])}")
         standings = standings_for_drive(drive)[:10]
         if standings and drive.current_game:
-            self.stdout.write("standings (top 10):")
+            self.stdout.write(gettext("standings (top 10):"))
             for row in standings:
                 place = "-" if row["place"] is None else str(row["place"])
                 self.stdout.write(
-                    f"  {place:>3}  {row['number']:>4}  {row['wins']:>2} wins in "
-                    f"{row['played']:>2}  {' & '.join(row['players'])}"
+                    gettext("  %(place)s  %(couple)s  %(wins)s wins in %(played)s  %(players)s")
+                    % {
+                        "place": f"{place:>3}",
+                        "couple": f"{row['number']:>4}",
+                        "wins": f"{row['wins']:>2}",
+                        "played": f"{row['played']:>2}",
+                        "players": " & ".join(row["players"]),
+                    }
                 )
 
     def close(self, options: dict[str, Any]) -> None:
         drive = drive_close(drive=get_drive(options["slug"]), actor=CLI)
-        self.stdout.write(f"Closed {drive.slug}: read-only from now on, tokens dead.")
+        self.stdout.write(
+            gettext("Closed %(slug)s: read-only from now on, tokens dead.") % {"slug": drive.slug}
+        )
 
     def print_document(self, options: dict[str, Any]) -> None:
         drive = get_drive(options["slug"])
@@ -397,17 +470,27 @@ class Command(BaseCommand):
         try:
             Path(options["output"]).write_bytes(pdf)
         except OSError as error:
-            raise CommandError(f"Cannot write {options['output']}: {error.strerror}.") from None
+            raise CommandError(
+                gettext("Cannot write %(options)s: %(strerror)s.")
+                % {"options": options["output"], "strerror": error.strerror}
+            ) from None
         count = f"{pages[0]} pages, " if pages[0] else ""
         self.stdout.write(
-            f"Printed {options['document']} to {options['output']} ({count}{len(pdf):,} bytes)."
+            gettext("Printed %(document)s to %(output)s (%(count)s%(size)s bytes).")
+            % {
+                "document": options["document"],
+                "output": options["output"],
+                "count": count,
+                "size": f"{len(pdf):,}",
+            }
         )
 
     def list_tokens(self, options: dict[str, Any]) -> None:
         drive = get_drive(options["slug"])
         if drive.is_closed:
             raise CommandError(
-                f"{drive.slug} is closed: its table and couple tokens no longer work."
+                gettext("%(slug)s is closed: its table and couple tokens no longer work.")
+                % {"slug": drive.slug}
             )
         base = options["base_url"].rstrip("/")
         tables = [
@@ -433,7 +516,10 @@ class Command(BaseCommand):
             data = {"drive": drive.slug, "tables": tables, "couples": couples}
             self.stdout.write(json.dumps(data, indent=2, ensure_ascii=False))
             return
-        self.stdout.write(f"{drive.name} ({drive.date.isoformat()}): pages for phones")
+        self.stdout.write(
+            gettext("%(name)s (%(date)s): pages for phones")
+            % {"name": drive.name, "date": drive.date.isoformat()}
+        )
         if tables:
             self.stdout.write("tables:")
             for table in tables:
@@ -442,7 +528,9 @@ class Command(BaseCommand):
                 )
                 self.stdout.write(f"  {table['number']:>4}  {table['url']}{closed}")
         else:
-            self.stdout.write("tables: none yet (the tables are set when the night starts)")
+            self.stdout.write(
+                gettext("tables: none yet (the tables are set when the night starts)")
+            )
         self.stdout.write("couples:")
         for couple in couples:
             withdrawn = "  (withdrawn)" if couple["withdrawn"] else ""
@@ -456,20 +544,29 @@ class Command(BaseCommand):
         report = drive_check(drive)
         looked_at = f"{report.games} games, {report.seats} seats, {report.results} results checked"
         if report.ok:
-            self.stdout.write(f"{drive.slug}: the night holds together ({looked_at}).")
+            self.stdout.write(
+                gettext("%(slug)s: the night holds together (%(looked_at)s).")
+                % {"slug": drive.slug, "looked_at": looked_at}
+            )
             return
         for problem in report.problems:
             self.stdout.write(problem)
         raise CommandError(
-            f"{drive.slug}: {len(report.problems)} problem(s) with the stored night "
-            f"({looked_at}), listed on stdout."
+            gettext(
+                "%(slug)s: %(count)s problem(s) with the stored night (%(looked_at)s), "
+                "listed on stdout."
+            )
+            % {"slug": drive.slug, "count": len(report.problems), "looked_at": looked_at}
         )
 
 
 def get_drive(slug: str) -> Drive:
     drive = Drive.objects.select_related("club").filter(slug=slug).first()
     if drive is None:
-        raise CommandError(f"No drive with the slug {slug!r} (manage.py drive list shows them).")
+        raise CommandError(
+            gettext("No drive with the slug %(slug)s (manage.py drive list shows them).")
+            % {"slug": f"{slug!r}"}
+        )
     return drive
 
 
@@ -479,9 +576,15 @@ def read_file(path: str, limit: int) -> bytes:
         with open(path, "rb") as handle:
             data = handle.read(limit + 1)
     except OSError as error:
-        raise CommandError(f"Cannot read {path}: {error.strerror or error}.") from None
+        raise CommandError(
+            gettext("Cannot read %(path)s: %(value)s.")
+            % {"path": path, "value": error.strerror or error}
+        ) from None
     if len(data) > limit:
-        raise CommandError(f"{path} is larger than {limit:,} bytes.")
+        raise CommandError(
+            gettext("%(path)s is larger than %(limit)s bytes.")
+            % {"path": path, "limit": f"{limit:,}"}
+        )
     return data
 
 

@@ -1,5 +1,6 @@
 """What every printed document shares: paper sizes, fonts (DejaVu Sans when installed, so
-accents and the suit symbols print; Helvetica otherwise), the labels in English and French,
+accents and the suit symbols print; Helvetica otherwise), the labels (in the data, in the
+document's language),
 QR codes from reportlab's encoder, and the page loop with its progress callback.
 
 Every string goes through ``Doc.text`` on its way into a page: a character the fonts cannot
@@ -23,7 +24,6 @@ import io
 import os
 import unicodedata
 from collections.abc import Callable, Iterator
-from datetime import date, datetime
 from functools import lru_cache
 from itertools import groupby
 from typing import Any
@@ -58,166 +58,6 @@ def fonts() -> tuple[str, str, bool]:
     return _fonts
 
 
-LABELS: dict[str, dict[str, str]] = {
-    "en": {
-        "punch_card": "Punch card",
-        "couple": "Couple",
-        "couples": "Couples",
-        "table": "Table",
-        "game": "Game",
-        "games": "Games",
-        "trumps": "Trumps",
-        "red": "red",
-        "black": "black",
-        "reminder_tail": "off-trump: red high, black low",
-        "aces_high": "off-trump aces high",
-        "scan": "Scan to report the result",
-        "scan_couple": "your page",
-        "score_sheet": "Score sheet",
-        "stays": "Stays",
-        "arrives": "Arrives",
-        "deals_first": "Dealt first",
-        "winner": "Winner",
-        "points": "Final points",
-        "initials": "Initials",
-        "tally": "Tally (cross off in fives)",
-        "cheat_sheet": "Card ranking",
-        "trump_suit": "when trumps are",
-        "not_trumps": "Not trumps",
-        "joker_note": "the joker is always the third-best trump",
-        "aofh_note": "the A♥ is always a trump",
-        "movement": "Movement",
-        "deals": "deals",
-        "sits_out": "sits out",
-        "by_table": "By table",
-        "by_couple": "Couple → table",
-        "results": "Results",
-        "place": "Place",
-        "players": "Players",
-        "wins": "Wins",
-        "played": "Played",
-        "withdrawn": "withdrawn",
-        "prizes": "Prizes",
-        "booby": "Booby prize",
-        "jackpot": "Jackpot",
-        "ties": "How ties were settled",
-        "no_ties": "No ties to settle.",
-        "tie_open": "not settled yet",
-        "cookie_jar": "Cookie jar",
-        "entrants": "entrants",
-        "pot": "pot",
-        "drawn_games": "games drawn",
-        "carried_over": "carried over",
-        "not_drawn": "not drawn yet",
-        "empty": "no winner",
-        "signed": "Signed off by the organizer",
-        "name": "Name",
-        "time": "Time",
-        "filled": "recorded wins punched",
-        "page": "page",
-        "of": "of",
-        "fold": "fold",
-        "no_prize": "—",
-        "open": "to be decided",
-    },
-    "fr": {
-        "punch_card": "Carte de pointage",
-        "couple": "Équipe",
-        "couples": "Équipes",
-        "table": "Table",
-        "game": "Partie",
-        "games": "Parties",
-        "trumps": "Atouts",
-        "red": "rouge",
-        "black": "noir",
-        "reminder_tail": "hors atout : rouge haut, noir bas",
-        "aces_high": "as hors atout en haut",
-        "scan": "Scannez pour inscrire le résultat",
-        "scan_couple": "votre page",
-        "score_sheet": "Feuille de pointage",
-        "stays": "Reste",
-        "arrives": "Arrive",
-        "deals_first": "Premier donneur",
-        "winner": "Gagnant",
-        "points": "Points finaux",
-        "initials": "Initiales",
-        "tally": "Pointage (rayer par cinq)",
-        "cheat_sheet": "Valeur des cartes",
-        "trump_suit": "quand l'atout est",
-        "not_trumps": "Hors atout",
-        "joker_note": "le joker est toujours le troisième atout",
-        "aofh_note": "l'as de cœur est toujours un atout",
-        "movement": "Déplacements",
-        "deals": "donne",
-        "sits_out": "au repos",
-        "by_table": "Par table",
-        "by_couple": "Équipe → table",
-        "results": "Résultats",
-        "place": "Rang",
-        "players": "Joueurs",
-        "wins": "Victoires",
-        "played": "Jouées",
-        "withdrawn": "retirée",
-        "prizes": "Prix",
-        "booby": "Prix citron",
-        "jackpot": "Gros lot",
-        "ties": "Départage des égalités",
-        "no_ties": "Aucune égalité à départager.",
-        "tie_open": "pas encore départagée",
-        "cookie_jar": "Pot commun",
-        "entrants": "participants",
-        "pot": "cagnotte",
-        "drawn_games": "parties tirées",
-        "carried_over": "reporté",
-        "not_drawn": "pas encore tiré",
-        "empty": "aucun gagnant",
-        "signed": "Approuvé par l'organisateur",
-        "name": "Nom",
-        "time": "Heure",
-        "filled": "victoires inscrites poinçonnées",
-        "page": "page",
-        "of": "de",
-        "fold": "plier",
-        "no_prize": "—",
-        "open": "à décider",
-    },
-}
-
-MONTHS = {
-    "en": [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ],
-    "fr": [
-        "janvier",
-        "février",
-        "mars",
-        "avril",
-        "mai",
-        "juin",
-        "juillet",
-        "août",
-        "septembre",
-        "octobre",
-        "novembre",
-        "décembre",
-    ],
-}
-
-SUIT_NAMES = {
-    "en": {"H": "hearts", "D": "diamonds", "C": "clubs", "S": "spades"},
-    "fr": {"H": "cœur", "D": "carreau", "C": "trèfle", "S": "pique"},
-}
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 _PLAIN = str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S", "→": "->", "œ": "oe"})
 
@@ -295,21 +135,6 @@ def printable(regular: str, bold: str) -> _Printable:
     return table
 
 
-def format_date(iso: str, language: str) -> str:
-    day = date.fromisoformat(iso[:10])
-    month = MONTHS[language][day.month - 1]
-    if language == "fr":
-        return f"{day.day} {month} {day.year}"
-    return f"{month} {day.day}, {day.year}"
-
-
-def format_time(iso: str, language: str) -> str:
-    if not iso:
-        return ""
-    moment = datetime.fromisoformat(iso)
-    return f"{format_date(iso, language)} {moment:%H:%M}"
-
-
 # QR codes come from reportlab's encoder (the one its ``QrCodeWidget`` uses), medium error
 # correction, with a quiet zone of QR_BORDER modules. The mask is fixed rather than scored
 # eight ways (``QRCode.make``): any mask decodes, and scoring them is six sevenths of the time
@@ -369,10 +194,11 @@ class Doc:
         self.width, self.height = PAPER_SIZES[paper]
         self.regular, self.bold, self.unicode = fonts()
         self._printable = printable(self.regular, self.bold)
+        # The words come with the data, in the document's language (scoring.printing.labels).
         self.language = data.get("language") or "en"
-        if self.language not in LABELS:
-            self.language = "en"
-        self.labels = LABELS[self.language]
+        self.labels: dict[str, str] = data.get("labels", {})
+        self.methods: dict[str, str] = data.get("methods", {})
+        self.suits: dict[str, str] = data.get("suits", {})
         self.buffer = io.BytesIO()
         drive = data.get("drive", {})
         self.canvas = Canvas(
@@ -509,7 +335,7 @@ class Doc:
     def footer_fixed(self) -> None:
         """The footer's left part: the drive and its date (the same on every page)."""
         drive = self.data.get("drive", {})
-        parts = [drive.get("name", ""), format_date(drive.get("date", "1970-01-01"), self.language)]
+        parts = [drive.get("name", ""), drive.get("date_text", "")]
         self.gray(0.4)
         self.draw(36, 20, " · ".join(p for p in parts if p), 7)
         self.gray(0)

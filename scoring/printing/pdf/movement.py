@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from scoring.printing.pdf.base import Doc, Progress, chunks, format_date
+from scoring.printing.pdf.base import Doc, Progress, chunks
 
 MARGIN = 36
 
@@ -29,9 +29,7 @@ class Movement:
             bold=True,
         )
         doc.draw(doc.width - MARGIN, top - 20, drive["name"], 11, align="right")
-        doc.draw(
-            doc.width - MARGIN, top - 34, format_date(drive["date"], doc.language), 9, align="right"
-        )
+        doc.draw(doc.width - MARGIN, top - 34, drive["date_text"], 9, align="right")
         doc.gray(0.4)
         doc.draw(MARGIN, top - 40, title, 10, bold=True)
         doc.gray(0)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from scoring.printing.pdf.base import Doc, Progress, chunks, format_date, reminder
+from scoring.printing.pdf.base import Doc, Progress, chunks, reminder
 
 COLUMNS, ROWS = 2, 4
 MARGIN = 24
@@ -57,7 +57,7 @@ class PunchCards:
         text_w = w - 2 * PAD - QR_SIZE - 6
         c.setFillGray(0)
         doc.draw(PAD, h - 20, doc.clip(drive["name"], 10, text_w, bold=True), 10, bold=True)
-        date = format_date(drive["date"], doc.language)
+        date = drive["date_text"]
         doc.draw(PAD, h - 31, doc.clip(date, 7.5, text_w), 7.5)
         c.setFillGray(0.35)
         doc.draw(PAD, h - 43, doc.label("couple").upper(), 6.5, bold=True)

@@ -8,42 +8,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from scoring.printing.pdf.base import Doc, Progress, format_date, format_time
+from scoring.printing.pdf.base import Doc, Progress
 
 MARGIN = 40
 LINE = 15.0
 
-METHODS = {
-    "en": {
-        "split": "prize split",
-        "cut": "cut of the cards",
-        "play-off": "play-off",
-        "playoff": "play-off",
-        "empty": "left empty",
-        "direct": "direct",
-        "forfeit-award": "the others forfeited",
-        "award": "the others forfeited",
-        None: "",
-    },
-    "fr": {
-        "split": "prix partagé",
-        "cut": "coupe des cartes",
-        "play-off": "partie de départage",
-        "playoff": "partie de départage",
-        "empty": "laissé vacant",
-        "direct": "direct",
-        "forfeit-award": "forfait des autres",
-        "award": "forfait des autres",
-        None: "",
-    },
-}
 
-
-def ordinal(place: int, language: str) -> str:
-    if language == "fr":
-        return "1er" if place == 1 else f"{place}e"
-    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
-    return f"{place}{suffix}"
+def ordinal(place: int, data: dict[str, Any]) -> str:
+    """A place as printed, from the data's ``ordinals`` (in the document's language)."""
+    return data.get("ordinals", {}).get(str(place), str(place))
 
 
 class Results:
@@ -99,7 +72,7 @@ class Results:
         where = " · ".join(
             p
             for p in (
-                format_date(drive["date"], doc.language),
+                drive["date_text"],
                 drive.get("venue"),
                 drive.get("club"),
             )
@@ -131,7 +104,7 @@ class Results:
             if i % 2 == 0:
                 y = self.y
                 self._step(lambda y=y: doc.band(MARGIN - 4, y - 4, w + 8, LINE, 0.95))
-            place = ordinal(row["place"], doc.language) if row["place"] else "—"
+            place = ordinal(row["place"], self.data) if row["place"] else "—"
             players = " & ".join(row["players"])
             if row["withdrawn"]:
                 players += f" ({labels['withdrawn']})"
@@ -153,7 +126,7 @@ class Results:
         if status == "awarded":
             awards = prize.get("awards", [])
             for a in awards:
-                how = METHODS[doc.language].get(a.get("how"), a.get("how") or "")
+                how = doc.methods.get(a.get("how"), a.get("how") or "")
                 parts = [f"{doc.labels['couple']} {a['couple']}"]
                 if how and a.get("how") != "direct":
                     parts.append(how)
@@ -182,7 +155,7 @@ class Results:
             return
         self._section(doc.labels["prizes"])
         for row in places:
-            self._prize_line(ordinal(row["place"], doc.language), row)
+            self._prize_line(ordinal(row["place"], self.data), row)
         if booby.get("enabled"):
             self._prize_line(doc.labels["booby"], booby)
         if jackpot.get("enabled"):
@@ -208,10 +181,10 @@ class Results:
             self._text(MARGIN, doc.labels["no_ties"], 10)
             self.y -= LINE
             return
-        methods = METHODS[doc.language]
+        methods = doc.methods
         for tie in ties:
             if tie["kind"] == "place":
-                what = ", ".join(ordinal(p, doc.language) for p in tie["places"])
+                what = ", ".join(ordinal(p, self.data) for p in tie["places"])
             else:
                 what = doc.labels["booby" if tie["kind"] == "booby" else "cookie_jar"]
             couples = ", ".join(str(c) for c in tie["couples"])
@@ -270,7 +243,7 @@ class Results:
         self._need(90)
         self.y -= 24
         signed_by = self.data.get("signed_by") or ""
-        signed_at = format_time(self.data.get("signed_at") or "", doc.language)
+        signed_at = self.data.get("signed_at_text") or ""
         y = self.y
         self._text(MARGIN, doc.labels["signed"], 11, bold=True)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.printing.pdf.base import SUIT_NAMES, SUIT_SYMBOLS, Doc, Progress, format_date
+from scoring.printing.pdf.base import SUIT_SYMBOLS, Doc, Progress
 
 MARGIN = 36
 QR_SIZE = 58
@@ -54,7 +54,7 @@ def cheat_sheet(doc: Doc, ranking: dict[str, Any], x: float, y: float, w: float)
     c.roundRect(x, y - height, w, height, 5, stroke=1, fill=0)
     doc.draw(x + 8, y - 14, f"{doc.labels['cheat_sheet']} · {ranking['name']}", 9, bold=True)
     size = 8
-    names = SUIT_NAMES[doc.language]
+    names = doc.suits
     head_w = max(doc.string_width(doc.text(f"♦ {n}"), doc.bold, size) for n in names.values()) + 8
     trumps_x = x + 8 + head_w
     inner = w - 16 - head_w
@@ -114,7 +114,7 @@ class ScoreSheets:
         c.setFillGray(0)
         name_w = doc.width - 2 * MARGIN - QR_SIZE - 150
         doc.draw(MARGIN, top - 30, doc.clip(drive["name"], 16, name_w, bold=True), 16, bold=True)
-        doc.draw(MARGIN, top - 45, format_date(drive["date"], doc.language), 9)
+        doc.draw(MARGIN, top - 45, drive["date_text"], 9)
         c.setFillGray(0.4)
         doc.draw(
             doc.width - MARGIN - QR_SIZE - 12,

@@ -1,0 +1,150 @@
+"""The French catalog: complete (nothing unmarked left for makemessages to find, no fuzzy or
+empty entry, the same placeholders as the English), compiled by the project's own pure-Python
+step exactly as GNU msgfmt would, and read by the pages."""
+
+from __future__ import annotations
+
+import gettext
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import override_settings
+
+from tests.conftest import ROOT, load_messages_script, require_service
+
+messages = load_messages_script()
+CATALOGS = sorted(ROOT.glob("locale/*/LC_MESSAGES/*.po"))
+PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd]|\{\w*\}")
+
+
+def keys(path: Path) -> set[tuple[str | None, str, str | None]]:
+    return {(e.context, e.msgid, e.plural) for e in messages.read_po(path) if e.msgid}
+
+
+def test_every_language_but_english_has_both_catalogs() -> None:
+    wanted = {
+        ROOT / "locale" / code / "LC_MESSAGES" / f"{domain}.po"
+        for code, _name in settings.LANGUAGES
+        if code != settings.LANGUAGE_CODE
+        for domain in messages.DOMAINS
+    }
+    assert wanted <= set(CATALOGS)
+
+
+@pytest.mark.parametrize("po", CATALOGS, ids=lambda p: f"{p.parent.parent.name}/{p.name}")
+def test_no_entry_is_fuzzy_or_empty(po: Path) -> None:
+    entries = [e for e in messages.read_po(po) if e.msgid]
+    assert len(entries) > 10
+    left = [e.msgid for e in entries if e.fuzzy or e.untranslated]
+    assert left == [], f"{po}: run scripts/messages.py todo and translate these"
+
+
+@pytest.mark.parametrize("po", CATALOGS, ids=lambda p: f"{p.parent.parent.name}/{p.name}")
+def test_translations_keep_the_placeholders(po: Path) -> None:
+    wrong = []
+    for entry in messages.read_po(po):
+        for index, text in entry.strings.items():
+            source = entry.plural if entry.plural and index else entry.msgid
+            if not entry.msgid:
+                continue
+            want, got = set(PLACEHOLDER.findall(source)), set(PLACEHOLDER.findall(text))
+            if entry.plural and index == 0:  # the singular may spell the count out
+                want -= {"%(count)d", "%(count)s", "%(n)s", "%s"}
+                got -= {"%(count)d", "%(count)s", "%(n)s", "%s"}
+            if want != got:
+                wrong.append((source, text))
+    assert wrong == []
+
+
+def test_makemessages_finds_nothing_new(tmp_path: Path) -> None:
+    """Every string the code marks is in the catalog, and nothing the code no longer has:
+    makemessages run as ``make messages`` runs it, into a scratch folder, finds the same."""
+    if shutil.which("xgettext") is None:
+        require_service("GNU gettext (xgettext)", "apt-get install gettext (.ci/run does)")
+    copy = tmp_path / "project"  # the sources only: makemessages writes beside them
+    shutil.copytree(
+        ROOT,
+        copy,
+        ignore=shutil.ignore_patterns(
+            ".*",
+            "locale",
+            "media",
+            "staticfiles",
+            "hall-data",
+            "__pycache__",
+            "*.sqlite3*",
+            "node_modules",
+            "htmlcov",
+            "docs",
+        ),
+    )
+    scratch = copy / "locale"
+    (scratch / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    with override_settings(LOCALE_PATHS=[scratch]):
+        messages.makemessages(["fr"], root=copy)
+    for domain in messages.DOMAINS:
+        found = keys(scratch / "fr" / "LC_MESSAGES" / f"{domain}.po")
+        kept = keys(ROOT / "locale" / "fr" / "LC_MESSAGES" / f"{domain}.po")
+        assert sorted(found - kept, key=str) == [], f"{domain}: new strings: make messages"
+        assert sorted(kept - found, key=str) == [], f"{domain}: strings gone: make messages"
+
+
+@pytest.mark.parametrize("po", CATALOGS, ids=lambda p: f"{p.parent.parent.name}/{p.name}")
+def test_the_pure_python_compile_matches_gnu_msgfmt(po: Path, tmp_path: Path) -> None:
+    if shutil.which("msgfmt") is None:
+        require_service("GNU gettext (msgfmt)", "apt-get install gettext (.ci/run does)")
+    ours, gnu = tmp_path / "ours.mo", tmp_path / "gnu.mo"
+    messages.write_mo(messages.read_po(po), ours)
+    subprocess.run(["msgfmt", "--check", "-o", str(gnu), str(po)], check=True)
+    with ours.open("rb") as a, gnu.open("rb") as b:
+        mine, theirs = gettext.GNUTranslations(a), gettext.GNUTranslations(b)
+    mine_catalog = {k: v for k, v in mine._catalog.items() if k != ""}  # type: ignore[attr-defined]
+    gnu_catalog = {k: v for k, v in theirs._catalog.items() if k != ""}  # type: ignore[attr-defined]
+    assert len(mine_catalog) > 10
+    assert mine_catalog == gnu_catalog
+    assert mine.plural(1) == theirs.plural(1) == 0 and mine.plural(2) == theirs.plural(2) == 1
+
+
+def test_todo_lists_an_untranslated_or_fuzzy_entry(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    po = tmp_path / "django.po"
+    po.write_text(
+        'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgid "Game"\nmsgstr "Partie"\n\n'
+        'msgid "Table"\nmsgstr ""\n\n'
+        '#, fuzzy\nmsgid "Couple"\nmsgstr "Équipe"\n',
+        encoding="utf-8",
+    )
+    assert messages.todo([str(po)]) == 1
+    out = capsys.readouterr().out
+    assert "untranslated: 'Table'" in out and "fuzzy: 'Couple'" in out and "'Game'" not in out
+    # A fuzzy entry is never compiled: the English shows rather than a doubtful French.
+    messages.write_mo(messages.read_po(po), tmp_path / "django.mo")
+    with (tmp_path / "django.mo").open("rb") as f:
+        compiled = gettext.GNUTranslations(f)
+    assert compiled.gettext("Game") == "Partie"
+    assert compiled.gettext("Couple") == "Couple" and compiled.gettext("Table") == "Table"
+
+
+def test_the_glossary_words_are_the_catalogs() -> None:
+    """docs/glossary-fr.md's words for the hall's things are the ones the catalog uses."""
+    glossary = (ROOT / "docs" / "glossary-fr.md").read_text(encoding="utf-8")
+    translated = {
+        e.msgid: e.strings.get(0, "")
+        for e in messages.read_po(ROOT / "locale/fr/LC_MESSAGES/django.po")
+        if e.msgid and e.context is None
+    }
+    for english, french in [
+        ("Game", "Partie"),
+        ("Table", "Table"),
+        ("Couple", "Couple"),
+        ("Punch card", "Carte à poinçonner"),
+        ("Booby prize", "Prix citron"),
+        ("Cookie jar", "Cagnotte"),
+        ("Standings", "Classement"),
+    ]:
+        assert translated[english] == french
+        assert f"| {english.lower()} | {french.lower()}" in glossary.lower()

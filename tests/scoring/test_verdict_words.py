@@ -1,0 +1,62 @@
+"""The engine's verdicts on a final score, in the reader's language: the engine speaks English
+only, scoring.services.verdict_words says the same in the language active (the table's phone
+of a French hall, the desk of a French scorer)."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import translation
+
+from engine.rules import PRESETS
+from engine.scores import check_final_score
+from scoring.services import verdict_words
+
+SCORES = [(w, loser) for w in range(-20, 200, 5) for loser in range(-40, 200, 5)] + [
+    (47, 10), (45, 12),
+]  # fmt: skip
+
+
+def verdicts():  # type: ignore[no-untyped-def]
+    for name, rules in PRESETS.items():
+        for w, loser in SCORES:
+            verdict = check_final_score(w, loser, rules)
+            if verdict.status != "ok":
+                yield name, rules, w, loser, verdict
+
+
+def test_in_english_the_words_are_the_engines() -> None:
+    """Every verdict the presets give, said again by code: word for word the engine's, so the
+    French templates say what the engine says."""
+    codes = set()
+    with translation.override("en"):
+        for _name, rules, w, loser, verdict in verdicts():
+            assert verdict_words(verdict, w, loser, rules) == verdict.message
+            codes.add(verdict.code)
+    assert {
+        "trumpless_hands", "winner_below_target", "loser_ahead", "too_many_points",
+        "game_already_won", "not_whole_hands", "not_multiple_of_five", "negative_points",
+    } <= codes  # fmt: skip
+
+
+@pytest.mark.parametrize("code", ["trumpless_hands", "winner_below_target", "not_whole_hands"])
+def test_in_french_no_english_is_left(code: str) -> None:
+    seen = 0
+    with translation.override("fr"):
+        for _name, rules, w, loser, verdict in verdicts():
+            if verdict.code != code:
+                continue
+            words = verdict_words(verdict, w, loser, rules)
+            assert words != verdict.message
+            assert " the " not in words and "can only" not in words and "needs" not in words
+            seen += 1
+    assert seen
+
+
+def test_an_unusual_score_at_a_french_table_is_explained_in_french() -> None:
+    rules = PRESETS["cape-breton-45"]
+    verdict = check_final_score(45, 10, rules)
+    assert verdict.code == "trumpless_hands"
+    with translation.override("fr"):
+        words = verdict_words(verdict, 45, 10, rules)
+    assert words.startswith("45–10 n'est possible qu'avec ")
+    assert "où aucun atout n'a été joué" in words
