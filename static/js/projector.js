@@ -1,6 +1,7 @@
-/* The projector's paging: the list ([data-pages]) is cut into screens that fit the window
- * (columns across, as many rows as fit, read down each column) and turns to the next screen
- * every data-page-seconds. poll.js brings a fresh list every few seconds: the same game keeps
+/* The projector's list ([data-pages]) fits the window: columns across, read down each column,
+ * in the largest type at which every couple is on one screen (numbers never under 5% of the
+ * screen's height). Only a list too long for that is cut into screens, turned every
+ * data-page-seconds. poll.js brings a fresh list every few seconds: the same game keeps
  * its screen, a new game starts again at the first screen with the new tables highlighted.
  * Arrow keys turn the screens by hand, F toggles full screen. Without JavaScript the whole
  * list shows, and scrolls.
@@ -16,6 +17,20 @@
 
   function region() { return document.getElementById("projector-live"); }
 
+  // The smallest type the list may take: numbers at 5% of the screen's height, read from
+  // the back of the hall. Above it, the list takes the largest type at which every couple fits
+  // on one screen; only a list too long even at the smallest type is cut into screens.
+  var SMALLEST = 0.05;
+
+  function measure(list, items, room) {
+    var style = getComputedStyle(list);
+    var columns = style.gridTemplateColumns.split(" ").filter(Boolean).length || 1;
+    var gap = parseFloat(style.rowGap) || 0;
+    var rowHeight = items[0].getBoundingClientRect().height + gap;
+    var rows = Math.max(1, Math.floor((room + gap) / rowHeight));
+    return { columns: columns, rows: rows, perPage: rows * columns };
+  }
+
   function layout() {
     var r = region();
     var list = r && r.querySelector("[data-pages]");
@@ -26,24 +41,28 @@
     for (i = 0; i < items.length; i++) items[i].hidden = false;
     list.style.gridAutoFlow = "row";
     list.style.gridTemplateRows = "";
+    list.style.fontSize = "";
     if (!items.length) return;
-    var columns = getComputedStyle(list).gridTemplateColumns.split(" ").filter(Boolean).length || 1;
-    var gap = parseFloat(getComputedStyle(list).rowGap) || 0;
-    var rowHeight = items[0].getBoundingClientRect().height + gap;
     var foot = r.querySelector(".proj-foot");
     var room = window.innerHeight - list.getBoundingClientRect().top -
-      (foot ? foot.getBoundingClientRect().height : 0) - 16;
-    var rows = Math.max(1, Math.floor(room / rowHeight));
-    var perPage = Math.max(1, rows * columns);
-    pages = Math.max(1, Math.ceil(items.length / perPage));
-    if (page >= pages) page = 0;
-    if (pages > 1) {
-      // Read down each column, as on a printed list.
-      list.style.gridAutoFlow = "column";
-      list.style.gridTemplateRows = "repeat(" + Math.min(rows, Math.ceil(Math.min(perPage, items.length) / columns)) + ", auto)";
+      (foot ? foot.getBoundingClientRect().height : 0) - 8;
+    var largest = parseFloat(getComputedStyle(list).fontSize);
+    var smallest = Math.min(largest, SMALLEST * window.innerHeight);
+    var size = largest;
+    var fit = measure(list, items, room);
+    while (fit.perPage < items.length && size > smallest) {
+      size = Math.max(smallest, size - 2);
+      list.style.fontSize = size + "px";
+      fit = measure(list, items, room);
     }
+    pages = Math.max(1, Math.ceil(items.length / fit.perPage));
+    if (page >= pages) page = 0;
+    // Read down each column, as on a printed list.
+    list.style.gridAutoFlow = "column";
+    list.style.gridTemplateRows = "repeat(" +
+      Math.min(fit.rows, Math.ceil(Math.min(fit.perPage, items.length) / fit.columns)) + ", auto)";
     for (i = 0; i < items.length; i++) {
-      items[i].hidden = Math.floor(i / perPage) !== page;
+      items[i].hidden = Math.floor(i / fit.perPage) !== page;
     }
     if (pager) {
       pager.textContent = pages > 1

@@ -53,6 +53,8 @@
     hintOf(box).hidden = false;
     if (!box.hasAttribute("data-scroll-watched")) {
       box.setAttribute("data-scroll-watched", "");
+      // A keyboard reaches the hidden columns too: the box takes the focus, the arrows scroll it.
+      if (!box.hasAttribute("tabindex")) box.setAttribute("tabindex", "0");
       box.addEventListener("scroll", function () { mark(box); }, { passive: true });
     }
   }

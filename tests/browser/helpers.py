@@ -193,3 +193,73 @@ def csp_violations(page: Page) -> list[str]:
 
 def forget_csp_violations(context: BrowserContext) -> list[str]:
     return _CSP_VIOLATIONS.pop(id(context), [])
+
+
+# --- accessibility: axe-core, larger text, colour contrast --------------------------------------
+
+# The rules of WCAG 2.0, 2.1 and 2.2, levels A and AA (axe-core's tags).
+WCAG_AA_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+
+
+def axe_violations(page: Page, *, impacts: tuple[str, ...] = ("serious", "critical")) -> list[str]:
+    """axe-core's WCAG 2.2 AA violations of ``impacts`` on the page as it is now, one line each
+    (rule, impact, how many elements, the first element's selector).
+
+    axe-core comes from the axe-playwright-python package (requirements-dev.txt), which bundles
+    its axe.min.js; it is evaluated by Playwright, so the page's Content-Security-Policy does
+    not apply to it.
+    """
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(
+        page,
+        options={"runOnly": {"type": "tag", "values": WCAG_AA_TAGS}, "resultTypes": ["violations"]},
+    )
+    return [
+        f"{v['id']} ({v['impact']}) ×{len(v['nodes'])}: {v['nodes'][0]['target']} {v['help']}"
+        for v in results.response["violations"]
+        if v["impact"] in impacts
+    ]
+
+
+def text_size(page: Page, percent: int) -> None:
+    """The browser's own text size setting at ``percent`` of its default (16 px), as a
+    reader with "large text" on sets it: rem-based sizes grow, the viewport stays. Reload or
+    navigate after it to lay the page out again."""
+    session = page.context.new_cdp_session(page)
+    standard = round(16 * percent / 100)
+    session.send(
+        "Page.setFontSizes",
+        {"fontSizes": {"standard": standard, "fixed": round(13 * percent / 100)}},
+    )
+
+
+# A page's colours, measured as WCAG does: relative luminance and contrast ratio, over the
+# colour an element is really drawn on (the first ancestor with an opaque background).
+CONTRAST_JS = """
+window.__contrast = (() => {
+  const parse = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = (c) => {
+    const [r, g, b] = parse(c).slice(0, 3).map((v) => {
+      v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ratio = (a, b) => {
+    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
+  const opaque = (c) => {
+    const p = parse(c);
+    return p.length === 3 || (p.length === 4 && p[3] > 0.9);
+  };
+  const behind = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const bg = getComputedStyle(e).backgroundColor;
+      if (opaque(bg)) return bg;
+    }
+    return "rgb(255, 255, 255)";
+  };
+  return { ratio, behind, parse };
+})();
+"""
