@@ -25,11 +25,11 @@ from django.utils import timezone
 from drives import race
 from drives.backup import backup_after_commit
 from drives.errors import Conflict, NotFound, ServiceError
+from drives.guards import admit_unusual, judge_points, lock_drive, require_open, score_points
 from drives.models import AuditEntry, Couple, Drive, Game, Seat, Table
-from drives.services import Actor, _lock, _require_open, audit, game_open
+from drives.services import Actor, audit, game_open
 from engine.movement import MovementError, Seating, TableSeat, check_invariants, next_seating
-from engine.rules import get_ruleset
-from engine.scores import Verdict, check_final_score
+from engine.scores import Verdict
 from scoring.models import Result, ResultVersion
 
 MAX_KEY = 80
@@ -49,7 +49,7 @@ class Recorded:
     replayed: bool = False
 
 
-def _seat_for(
+def seat_for(
     drive: Drive, game_number: Any, table_number: Any, *, lock: bool = False
 ) -> tuple[Game, Seat]:
     """The game and the seat at its table (with its couples), in one query. ``lock``: the
@@ -85,7 +85,7 @@ def _seat_for(
     )
 
 
-def _result_at(seat: Seat) -> Result | None:
+def result_at(seat: Seat) -> Result | None:
     """The table's result in the seat's game, if any (read after the seat's lock)."""
     return Result.objects.filter(seat=seat).select_related("winner").order_by().first()
 
@@ -128,52 +128,6 @@ def _check_winner(seat: Seat, winner: Any) -> Couple:
         "wrong_couple",
         f"Couple {winner} is not at table {seat.table.number} in this game (it seats {numbers}).",
     )
-
-
-def _score(drive: Drive, points: Any) -> tuple[int | None, int | None, Verdict | None]:
-    """(winner's points, loser's points, verdict) as they would be stored, or a 422 for points
-    that are malformed or impossible. An unusual score is judged, not yet refused."""
-    if points is None:
-        return None, None, None
-    if (
-        not isinstance(points, list | tuple)
-        or len(points) != 2
-        or not all(isinstance(p, int) and not isinstance(p, bool) for p in points)
-    ):
-        raise ServiceError("bad_points", "points are two whole numbers, like [50, 40].")
-    rules = get_ruleset(drive.ruleset)
-    first, second = points
-    verdict = check_final_score(first, second, rules)
-    if first < second and not verdict.accepted:
-        # Entered loser first: the winner is named, so the order of entry does not matter.
-        first, second = second, first
-        verdict = check_final_score(first, second, rules)
-    if verdict.status == "impossible":
-        raise ServiceError(verdict.code, verdict.message, verdict=verdict.to_dict())
-    return first, second, verdict
-
-
-def _admit(verdict: Verdict | None, confirm_unusual: Any) -> None:
-    """Refuse an unusual score not confirmed (422), before it is stored."""
-    if verdict is None:
-        return
-    if not isinstance(confirm_unusual, bool):
-        raise ServiceError("bad_field", "confirm_unusual must be true or false.")
-    if verdict.status == "unusual" and not confirm_unusual:
-        raise ServiceError(
-            "unusual_score",
-            f"{verdict.message} Send it again with confirm_unusual set to accept it.",
-            verdict=verdict.to_dict(),
-        )
-
-
-def _judge_points(
-    drive: Drive, points: Any, confirm_unusual: Any
-) -> tuple[int | None, int | None, Verdict | None]:
-    """(winner's points, loser's points, verdict) or a 422 naming the engine's reason."""
-    first, second, verdict = _score(drive, points)
-    _admit(verdict, confirm_unusual)
-    return first, second, verdict
 
 
 def _clean_key(key: Any) -> str:
@@ -223,13 +177,13 @@ def _record(
     drive: Drive, game_number: Any, table_number: Any, winner_number: Any, points: Any,
     key: str, confirm_unusual: Any, actor: Actor,
 ) -> Recorded:  # fmt: skip
-    drive = _lock(drive, shared=True)
-    _require_open(drive)
-    game, seat = _seat_for(drive, game_number, table_number, lock=True)
-    existing = _result_at(seat)
+    drive = lock_drive(drive, shared=True)
+    require_open(drive)
+    game, seat = seat_for(drive, game_number, table_number, lock=True)
+    existing = result_at(seat)
     race.pause("result.read")
     winner = _check_winner(seat, winner_number)
-    win_pts, lose_pts, verdict = _score(drive, points)
+    win_pts, lose_pts, verdict = score_points(drive, points)
     sent = None if win_pts is None else [win_pts, lose_pts]
     subject = f"game {game.number} table {seat.table.number}"
     undone = None
@@ -261,7 +215,7 @@ def _record(
             f"Game {game.number} is over (game {drive.current_game} is in play); "
             "the desk can correct it.",
         )
-    _admit(verdict, confirm_unusual)
+    admit_unusual(verdict, confirm_unusual)
     version = ResultVersion(
         kind=ResultVersion.Kind.ENTERED, winner=winner, winner_points=win_pts,
         loser_points=lose_pts, key=key, channel=actor.channel, user=actor.account,
@@ -403,10 +357,10 @@ def result_undo(*, drive: Drive, game: Any, table: Any, actor: Actor) -> Recorde
     ``confirmed`` (or ``answered``), ``not_yours``; 404 ``no_result``. The same undo again is a
     replay (200, nothing written)."""
     with transaction.atomic():
-        drive = _lock(drive)
-        _require_open(drive)
-        game_row, seat = _seat_for(drive, game, table, lock=True)
-        result = _result_at(seat)
+        drive = lock_drive(drive)
+        require_open(drive)
+        game_row, seat = seat_for(drive, game, table, lock=True)
+        result = result_at(seat)
         if result is None:
             raise NotFound("no_result", "There is no result to undo at this table.")
         versions = list(result.versions.order_by("at", "id"))
@@ -484,8 +438,8 @@ def result_confirm(
     if not isinstance(accept, bool):
         raise ServiceError("bad_field", "accept must be true or false.")
     with transaction.atomic():
-        drive = _lock(drive)
-        _require_open(drive)
+        drive = lock_drive(drive)
+        require_open(drive)
         if not isinstance(game, int) or isinstance(game, bool):
             raise ServiceError("bad_game", "The game must be a number.")
         seat = (
@@ -568,13 +522,13 @@ def result_resolve(
     if len(reason) > MAX_REASON:
         raise ServiceError("reason_too_long", f"The reason has at most {MAX_REASON} characters.")
     with transaction.atomic():
-        drive = _lock(drive)
-        _require_open(drive)
-        game_row, seat = _seat_for(drive, game, table)
+        drive = lock_drive(drive)
+        require_open(drive)
+        game_row, seat = seat_for(drive, game, table)
         couple = _check_winner(seat, winner)
-        win_pts, lose_pts, verdict = _judge_points(drive, points, confirm_unusual)
+        win_pts, lose_pts, verdict = judge_points(drive, points, confirm_unusual)
         after_advance = game_row.number < drive.current_game
-        result = _result_at(seat)
+        result = result_at(seat)
         if result is not None and _settled_already(
             result, couple, win_pts, lose_pts, reason.strip(), actor
         ):
@@ -672,8 +626,8 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
     if not isinstance(game, int) or isinstance(game, bool):
         raise ServiceError("bad_game", "The game must be a number.")
     with transaction.atomic():
-        drive = _lock(drive)
-        _require_open(drive)
+        drive = lock_drive(drive)
+        require_open(drive)
         if drive.state != Drive.State.RUNNING:
             raise ServiceError("not_started", "The night has not started.")
         if game < drive.current_game:

@@ -36,8 +36,8 @@ from drives.services import (
     DRIVE_SETTINGS,
     SYSTEM,
     Actor,
-    _clean_settings,
     audit,
+    clean_settings,
     club_get_or_create,
 )
 from drives.text import text_refuse_unstorable
@@ -197,7 +197,7 @@ def drive_restore(
     if not club_name.strip():
         raise bad("drive.club", "the club needs a name")
     try:
-        settings = _clean_settings(
+        settings = clean_settings(
             {
                 key: _get(info, key, "drive", object, null=True)
                 for key in DRIVE_SETTINGS
