@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 PY := $(BIN)/python
 STAMP := $(VENV)/.installed
 BOOT_PYTHON := $(shell command -v python3.11 || command -v python3)
-# Extra arguments for pytest, e.g. make pytest PYTEST_ARGS='-k healthz -x'
+# Extra arguments for pytest, e.g. make pytest PYTEST_ARGS='-k healthz -x' (markers: PYTEST_MARK)
 PYTEST_ARGS ?=
 
 .PHONY: help install run hall stack load lint fmt contracts migrations-check typecheck pytest test bench lock clean
@@ -75,8 +75,19 @@ migrations-check: install
 typecheck: install
 	$(BIN)/mypy
 
+# pytest in two passes: first the tests that share the machine well, spread over its cores by
+# pytest-xdist (each worker on its own test database: pytest-django names it test_<db>_gw<n>,
+# or test-db.sqlite3_gw<n>), then the ``serial`` ones one at a time (tests/conftest.py: the
+# browser and integration tests). PYTEST_MARK selects by marker in both passes (CI:
+# PYTEST_MARK='not postgres and not redis'); PYTEST_WORKERS=0 runs the first pass in one
+# process. pytest's exit 5 (nothing selected in that pass) is no failure.
+PYTEST_WORKERS ?= auto
+PYTEST_MARK ?=
+AND_MARK = $(if $(PYTEST_MARK), and ($(PYTEST_MARK)))
 pytest: install
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile -m "not serial$(AND_MARK)" $(PYTEST_ARGS) \
+		|| [ $$? -eq 5 ]
+	$(BIN)/pytest -p no:xdist -m "serial$(AND_MARK)" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 test: lint contracts migrations-check typecheck pytest
 
