@@ -28,6 +28,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.management.color import no_style
 from django.db import DataError, IntegrityError, connection, transaction
 
 from drives.errors import Conflict, ServiceError
@@ -53,8 +54,8 @@ from scoring.models import (
     Tie,
     TieChoice,
 )
+from scoring.records.schema import FORMAT, check_export
 
-FORMAT = "fortyfives-drive/1"
 MAX_EXPORT_BYTES = 200_000_000
 _SLUG = re.compile(r"^[-a-zA-Z0-9_]{1,80}$")
 _MISSING = object()
@@ -189,6 +190,7 @@ def drive_restore(
     text_refuse_unstorable(data)  # NUL or a lone surrogate: 422 bad_text naming its place
     if data.get("format") != FORMAT:
         raise bad("format", f"expected {FORMAT!r}, not {data.get('format')!r}")
+    check_export(data)  # the published schema (scoring.records.schema): 422 bad_export
     info = _get(data, "drive", "", dict)
     slug = _get(info, "slug", "drive", str)
     if not _SLUG.match(slug):
@@ -762,15 +764,12 @@ def _write_prizes(drive: Drive, prizes: dict[str, Any], users: dict[str, Any]) -
 
 
 def _sequence_past_max(model: Any) -> None:
-    """Rows written with their ids: move the id sequence past them (never backwards)."""
-    table = connection.ops.quote_name(model._meta.db_table)
+    """Rows written with their ids: the id sequence moved past the largest id of the table,
+    by Django's own ``sequence_reset_sql`` (PostgreSQL; nothing to do on SQLite)."""
+    statements = connection.ops.sequence_reset_sql(no_style(), [model])
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT setval(pg_get_serial_sequence(%s, 'id')::regclass, GREATEST("
-            f"(SELECT MAX(id) FROM {table}), "
-            "nextval(pg_get_serial_sequence(%s, 'id')::regclass)))",
-            [model._meta.db_table, model._meta.db_table],
-        )
+        for statement in statements:
+            cursor.execute(statement)
 
 
 def _users(names: list[str | None]) -> dict[str, Any]:
