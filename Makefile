@@ -10,7 +10,7 @@ BOOT_PYTHON := $(shell command -v python3.11 || command -v python3)
 # Extra arguments for pytest, e.g. make pytest PYTEST_ARGS='-k healthz -x' (markers: PYTEST_MARK)
 PYTEST_ARGS ?=
 
-.PHONY: help install run hall stack load lint fmt contracts migrations-check typecheck pytest test bench lock clean
+.PHONY: help install run hall stack load lint fmt contracts migrations-check typecheck pytest test bench mutation lock clean
 
 help:
 	@echo "make run               install, migrate, load the demo night, serve on 127.0.0.1:8000"
@@ -19,6 +19,7 @@ help:
 	@echo "make load              load figures with locust: PostgreSQL + Redis, then SQLite (BENCHMARKS.md, Load)"
 	@echo "make test              lint + contracts + migrations-check + typecheck + pytest"
 	@echo "make bench             engine benchmarks (figures for BENCHMARKS.md; never a pass/fail on time)"
+	@echo "make mutation          mutation testing of the engine's rules of a drive (mutmut; slow: docs/quality.md)"
 	@echo "make install           create .venv and install requirements-dev.txt"
 	@echo "make fmt               ruff format and ruff check --fix"
 	@echo "make lock              re-pin requirements*.txt from requirements*.in"
@@ -96,9 +97,19 @@ bench: install
 	$(PY) scripts/bench_engine.py
 	$(PY) scripts/bench_night.py
 
+# Mutation testing (docs/quality.md): mutmut changes the modules [tool.mutmut] names one mutant
+# at a time in a copy (mutants/) and runs their tests against each; then the survivors are
+# listed (`.venv/bin/mutmut show NAME` shows one). MUTATION_ARGS: e.g. '--max-children 4', or a
+# glob of mutants such as 'engine.standings*'. Long: run it on a quiet machine.
+MUTATION_ARGS ?= --max-children 2
+mutation: install
+	rm -rf mutants
+	$(BIN)/mutmut run $(MUTATION_ARGS)
+	$(BIN)/mutmut results
+
 lock:
 	scripts/lock-requirements.sh
 
 clean:
-	rm -rf $(VENV) .ruff_cache .mypy_cache .pytest_cache .hypothesis .benchmarks
+	rm -rf $(VENV) .ruff_cache .mypy_cache .pytest_cache .hypothesis .benchmarks mutants
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
