@@ -35,7 +35,8 @@ Channel = Literal["", "desk", "table", "couple", "api", "import", "cli", "admin"
 
 
 class Part(BaseModel):
-    """A part of the export: every field present, JSON's types only."""
+    """A part of the export: every field present, JSON's types only. (The parts' names begin
+    with Export: the API's OpenAPI description holds them beside its own schemas.)"""
 
     model_config = ConfigDict(strict=True, extra="forbid")
 
@@ -46,7 +47,7 @@ class View(BaseModel):
     model_config = ConfigDict(strict=True, extra="allow")
 
 
-class DriveInfo(Part):
+class ExportDrive(Part):
     slug: str = Field(pattern=r"^[-a-zA-Z0-9_]{1,80}$")
     club: str
     name: str
@@ -71,7 +72,7 @@ class DriveInfo(Part):
     closed_at: Time | None
 
 
-class CoupleRow(Part):
+class ExportCouple(Part):
     number: Number
     players: Annotated[list[str], Field(min_length=2, max_length=2)]
     paid: bool
@@ -86,7 +87,7 @@ class CoupleRow(Part):
     place: int | None
 
 
-class VersionRow(Part):
+class ExportVersion(Part):
     kind: str
     winner: int
     points: Points | None
@@ -100,7 +101,7 @@ class VersionRow(Part):
     at: Time
 
 
-class TableRow(Part):
+class ExportTable(Part):
     table: Number
     stays: int | None
     arrives: int | None
@@ -108,37 +109,37 @@ class TableRow(Part):
     points: Points | None
     state: str | None
     verdict: str | None
-    versions: list[VersionRow]
+    versions: list[ExportVersion]
 
 
-class GameRow(Part):
+class ExportGame(Part):
     number: Number
     state: Literal["finished", "playing"]
     started_at: Time
     finished_at: Time | None
-    tables: list[TableRow]
+    tables: list[ExportTable]
 
 
-class PlaceSetup(Part):
+class ExportPlace(Part):
     place: Number
     amount: Amount | None
     description: str
 
 
-class PrizeSetup(View):
+class ExportPrizeSetup(View):
     prize_places: int
-    places: list[PlaceSetup]
+    places: list[ExportPlace]
     booby: bool
     cookie_jar: bool
     house_rule: str
     updated_at: Time
 
 
-class PrizeRow(View):
+class ExportPrize(View):
     kind: str
 
 
-class TieRow(View):
+class ExportTie(View):
     id: int
     key: str
     kind: str
@@ -147,7 +148,7 @@ class TieRow(View):
     created_at: Time
 
 
-class AwardRow(Part):
+class ExportAward(Part):
     kind: str
     place: int | None
     couple: int
@@ -160,11 +161,11 @@ class AwardRow(Part):
     at: Time
 
 
-class CookieJar(View):
+class ExportCookieJar(View):
     enabled: bool
 
 
-class AuditRow(Part):
+class ExportAudit(Part):
     at: Time
     user: str | None
     channel: Channel
@@ -187,16 +188,16 @@ class DriveExport(Part):
 
     format: Literal["fortyfives-drive/1"]
     version: Literal[1] = Field(1, description="the format's version; absent means 1")
-    drive: DriveInfo
-    couples: list[CoupleRow]
-    games: list[GameRow]
+    drive: ExportDrive
+    couples: list[ExportCouple]
+    games: list[ExportGame]
     closed_tables: dict[str, int] = Field(description="table number → the game it closed at")
-    prize_setup: PrizeSetup | None
-    prizes: list[PrizeRow]
-    ties: list[TieRow]
-    awards: list[AwardRow]
-    cookie_jar: CookieJar
-    audit: list[AuditRow]
+    prize_setup: ExportPrizeSetup | None
+    prizes: list[ExportPrize]
+    ties: list[ExportTie]
+    awards: list[ExportAward]
+    cookie_jar: ExportCookieJar
+    audit: list[ExportAudit]
 
 
 def json_schema() -> dict[str, Any]:
