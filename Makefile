@@ -7,10 +7,10 @@ BIN := $(VENV)/bin
 PY := $(BIN)/python
 STAMP := $(VENV)/.installed
 BOOT_PYTHON := $(shell command -v python3.11 || command -v python3)
-# Extra arguments for pytest, e.g. make pytest PYTEST_ARGS='-k healthz -x'
+# Extra arguments for pytest, e.g. make pytest PYTEST_ARGS='-k healthz -x' (markers: PYTEST_MARK)
 PYTEST_ARGS ?=
 
-.PHONY: help install run hall stack load lint fmt contracts migrations-check typecheck pytest test bench lock clean messages compilemessages
+.PHONY: help install run hall stack load lint fmt contracts migrations-check typecheck pytest test bench mutation lock clean messages compilemessages
 
 help:
 	@echo "make run               install, migrate, load the demo night, serve on 127.0.0.1:8000"
@@ -19,6 +19,7 @@ help:
 	@echo "make load              load figures with locust: PostgreSQL + Redis, then SQLite (BENCHMARKS.md, Load)"
 	@echo "make test              lint + contracts + migrations-check + typecheck + pytest"
 	@echo "make bench             engine benchmarks (figures for BENCHMARKS.md; never a pass/fail on time)"
+	@echo "make mutation          mutation testing of the engine's rules of a drive (mutmut; slow: docs/quality.md)"
 	@echo "make install           create .venv and install requirements-dev.txt"
 	@echo "make fmt               ruff format and ruff check --fix"
 	@echo "make messages          find the strings to translate (locale/), then list what is untranslated or fuzzy"
@@ -89,8 +90,19 @@ migrations-check: install
 typecheck: install
 	$(BIN)/mypy
 
+# pytest in two passes: first the tests that share the machine well, spread over its cores by
+# pytest-xdist (each worker on its own test database: pytest-django names it test_<db>_gw<n>,
+# or test-db.sqlite3_gw<n>), then the ``serial`` ones one at a time (tests/conftest.py: the
+# browser and integration tests). PYTEST_MARK selects by marker in both passes (CI:
+# PYTEST_MARK='not postgres and not redis'); PYTEST_WORKERS=0 runs the first pass in one
+# process. pytest's exit 5 (nothing selected in that pass) is no failure.
+PYTEST_WORKERS ?= auto
+PYTEST_MARK ?=
+AND_MARK = $(if $(PYTEST_MARK), and ($(PYTEST_MARK)))
 pytest: install
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile -m "not serial$(AND_MARK)" $(PYTEST_ARGS) \
+		|| [ $$? -eq 5 ]
+	$(BIN)/pytest -p no:xdist -m "serial$(AND_MARK)" $(PYTEST_ARGS) || [ $$? -eq 5 ]
 
 test: lint contracts migrations-check typecheck pytest
 
@@ -99,9 +111,19 @@ bench: install
 	$(PY) scripts/bench_engine.py
 	$(PY) scripts/bench_night.py
 
+# Mutation testing (docs/quality.md): mutmut changes the modules [tool.mutmut] names one mutant
+# at a time in a copy (mutants/) and runs their tests against each; then the survivors are
+# listed (`.venv/bin/mutmut show NAME` shows one). MUTATION_ARGS: e.g. '--max-children 4', or a
+# glob of mutants such as 'engine.standings*'. Long: run it on a quiet machine.
+MUTATION_ARGS ?= --max-children 2
+mutation: install
+	rm -rf mutants
+	$(BIN)/mutmut run $(MUTATION_ARGS)
+	$(BIN)/mutmut results
+
 lock:
 	scripts/lock-requirements.sh
 
 clean:
-	rm -rf $(VENV) .ruff_cache .mypy_cache .pytest_cache .hypothesis .benchmarks
+	rm -rf $(VENV) .ruff_cache .mypy_cache .pytest_cache .hypothesis .benchmarks mutants
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -280,7 +280,7 @@ class DriveVersion(models.Model):
     ``drives.services.drive_changed`` in the transaction of every change (``audit`` calls it),
     so every process sees the same number. A row of its own, not a column of the drive: the
     results of different tables are recorded side by side under a shared lock on the drive row
-    (``drives.services._lock``), which an UPDATE of that row would turn into a queue (and, on
+    (``drives.guards.lock_drive``), which an UPDATE of that row would turn into a queue (and, on
     PostgreSQL, into deadlocks between two shared holders upgrading)."""
 
     drive = models.OneToOneField(

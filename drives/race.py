@@ -8,7 +8,7 @@ test_race_drive_create.py).
   checking every table has its result, before creating the next game), ``"slug.checked"``
   (a drive's creation, after finding its slug free, before inserting it) and
   ``"couples.checked"`` (a couples CSV import, after looking for couples already registered).
-* ``settings.SERVICES_LOCKING`` (default ``True``): ``False`` makes ``drives.services._lock``
+* ``settings.SERVICES_LOCKING`` (default ``True``): ``False`` makes ``drives.guards.lock_drive``
   read the drive row without SELECT … FOR UPDATE, and a drive's creation give up (the
   database's error) when another writer took its slug first instead of trying the next one.
   On SQLite the lock is the IMMEDIATE transaction itself (config/settings/env.py), a

@@ -24,7 +24,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
@@ -33,6 +33,7 @@ from django.utils.translation import gettext, gettext_lazy
 from drives import race
 from drives.backup import backup_after_commit
 from drives.errors import Conflict, Forbidden, NotFound, ServiceError
+from drives.guards import lock_drive, require_open
 from drives.models import (
     ApiToken,
     AuditEntry,
@@ -197,7 +198,7 @@ DRIVE_SETTINGS = (
 )  # fmt: skip
 
 
-def _clean_settings(data: dict[str, Any], *, partial: bool) -> dict[str, Any]:
+def clean_settings(data: dict[str, Any], *, partial: bool) -> dict[str, Any]:
     """Check and normalise drive settings; every problem is named."""
     unknown = sorted(set(data) - set(DRIVE_SETTINGS))
     if unknown:
@@ -317,7 +318,7 @@ def _clean_setting(key: str, value: Any) -> Any:
 
 
 def drive_create(*, club: Club, actor: Actor = SYSTEM, **settings: Any) -> Drive:
-    values = _clean_settings(settings, partial=False)
+    values = clean_settings(settings, partial=False)
     with transaction.atomic():
         base = slugify(f"{values['name']}-{values['date']}")[:70] or "drive"
         drive = _create_with_slug(Drive, base, club=club, **values)
@@ -326,11 +327,11 @@ def drive_create(*, club: Club, actor: Actor = SYSTEM, **settings: Any) -> Drive
 
 
 def drive_update(*, drive: Drive, actor: Actor, **settings: Any) -> Drive:
-    values = _clean_settings(settings, partial=True)
+    values = clean_settings(settings, partial=True)
     with transaction.atomic():
-        drive = _lock(drive)
+        drive = lock_drive(drive)
         if set(values) != {"published"}:  # results are published (or withdrawn) after closing
-            _require_open(drive)
+            require_open(drive)
         if drive.state != Drive.State.SETUP:
             fixed = {"games", "first_seating", "seed", "movement"} & set(values)
             if fixed:
@@ -393,40 +394,6 @@ def _create_with_slug(model: Any, base: str, **fields: Any) -> Any:
         "slug_taken",
         gettext("Too many drives of that name and date are being created at once; try again."),
     )
-
-
-def _lock(drive: Drive, *, shared: bool = False) -> Drive:
-    """The drive row (with its club), read again and locked for this transaction
-    (PostgreSQL: FOR UPDATE; SQLite: the IMMEDIATE transaction already holds the write lock).
-    Not locked in a test's control run only (``SERVICES_LOCKING``, drives/race.py).
-
-    ``shared`` (PostgreSQL only): FOR SHARE, for writes that may run side by side but never
-    alongside an exclusive one — the results of different tables are recorded at the same time
-    (their commits share the disk flushes), while the advance, which locks FOR UPDATE, waits
-    for them and they wait for it. Two writes to the same table are taken one after the
-    other by a lock on that table's seat row (scoring.services). The ORM's row locks are all
-    exclusive (``select_for_update``: FOR UPDATE, or FOR NO KEY UPDATE, which also conflicts
-    with itself and would queue the tables' results one behind the other), so this one lock
-    is written out: the drive's columns, its club then read on first use.
-    """
-    if shared and race.locking() and connection.features.has_select_for_update_of:
-        for locked in Drive.objects.raw(_DRIVE_FOR_SHARE, [drive.pk]):
-            return locked
-        raise Drive.DoesNotExist(f"drive {drive.pk} is gone")
-    rows = Drive.objects.select_related("club")
-    if race.locking():
-        rows = rows.select_for_update(of=("self",))
-    return rows.get(pk=drive.pk)
-
-
-_DRIVE_FOR_SHARE = f"SELECT * FROM {Drive._meta.db_table} WHERE id = %s FOR SHARE"
-
-
-def _require_open(drive: Drive) -> None:
-    if drive.state == Drive.State.CLOSED:
-        raise ServiceError(
-            "drive_closed", gettext("The drive is closed: nothing can change any more.")
-        )
 
 
 # --- couples ----------------------------------------------------------------------------------
@@ -523,8 +490,8 @@ def couples_register(
     if not cleaned:
         raise ServiceError("no_couples", gettext("No couples were given."))
     with transaction.atomic():
-        drive = _lock(drive)
-        _require_open(drive)
+        drive = lock_drive(drive)
+        require_open(drive)
         # Under the drive's lock: two desks registering the same couple cannot both pass.
         allowed = []
         if not allow_duplicates:
@@ -628,8 +595,8 @@ def couples_import_csv(
     parsed = parse_couples_csv(data)
     with transaction.atomic():
         # Looked for under the drive's lock, so two imports of one file cannot both pass.
-        drive = _lock(drive)
-        _require_open(drive)
+        drive = lock_drive(drive)
+        require_open(drive)
         duplicates = couples_duplicates(drive=drive, parsed=parsed)
         race.pause("couples.checked")
         if duplicates and not allow_duplicates:
@@ -865,8 +832,8 @@ def couple_update(*, couple: Couple, actor: Actor, **changes: Any) -> Couple:
             field=unknown[0],
         )
     with transaction.atomic():
-        drive = _lock(couple.drive)
-        _require_open(drive)
+        drive = lock_drive(couple.drive)
+        require_open(drive)
         couple = Couple.objects.select_for_update().get(pk=couple.pk)
         old: dict[str, Any] = {}
         new: dict[str, Any] = {}
@@ -925,8 +892,8 @@ def couple_delete(*, couple: Couple, actor: Actor) -> None:
     the early numbers; deleting the last couple (the usual mistake: the same couple entered
     twice) frees its number for the next one, so no hole is left at the end."""
     with transaction.atomic():
-        drive = _lock(couple.drive)
-        _require_open(drive)
+        drive = lock_drive(couple.drive)
+        require_open(drive)
         if drive.state != Drive.State.SETUP:
             raise Conflict(
                 "started",
@@ -980,8 +947,8 @@ def _withdraw(
 def holes_record(*, drive: Drive, holes: dict[int, int], actor: Actor) -> None:
     """Record the holes counted on punch cards at the end (couple number → holes)."""
     with transaction.atomic():
-        drive = _lock(drive)
-        _require_open(drive)
+        drive = lock_drive(drive)
+        require_open(drive)
         couples = {c.number: c for c in Couple.objects.filter(drive=drive, number__in=list(holes))}
         for number, count in holes.items():
             if number not in couples:
@@ -1040,8 +1007,8 @@ def drive_start(
     if seed is not None:
         seed = _clean_setting("seed", seed)
     with transaction.atomic():
-        drive = _lock(drive)
-        _require_open(drive)
+        drive = lock_drive(drive)
+        require_open(drive)
         if drive.state != Drive.State.SETUP:
             raise Conflict("already_started", gettext("The night has already started."))
         method = seating or drive.first_seating
@@ -1095,8 +1062,8 @@ def tables_prepare(*, drive: Drive, actor: Actor) -> int:
     night has started the movement opens the tables and this changes nothing. Fewer than two
     couples: 409 ``no_tables`` saying why the cards must wait."""
     with transaction.atomic():
-        drive = _lock(drive)
-        _require_open(drive)
+        drive = lock_drive(drive)
+        require_open(drive)
         if drive.state != Drive.State.SETUP:
             return Table.objects.filter(drive=drive, closed_game__isnull=True).count()
         couples = Couple.objects.filter(drive=drive, withdrawn_game__isnull=True).count()
@@ -1160,8 +1127,8 @@ def game_open(*, drive: Drive, number: int, seating: Seating) -> Game:
 def drive_close(*, drive: Drive, actor: Actor) -> Drive:
     """Close the night: read-only from now on, every table and couple token dead."""
     with transaction.atomic():
-        drive = _lock(drive)
-        _require_open(drive)
+        drive = lock_drive(drive)
+        require_open(drive)
         old = drive.state
         drive.state = Drive.State.CLOSED
         drive.closed_at = timezone.now()

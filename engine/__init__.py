@@ -1,4 +1,5 @@
 """The rules of Forty-fives, in pure Python: the public surface (docs/engine.md).
+The game as it plays it, preset by preset: docs/rules.md.
 
 Cards and orders (``Card.parse("10C")``, ``str(card)``, ``trump_order``, ``offsuit_order``),
 rulesets (``get_ruleset("cape-breton-45")``, ``make_ruleset``), play (``legal_plays``,

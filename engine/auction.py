@@ -1,4 +1,5 @@
 """Auction 45s to 120: the bidding (:class:`Auction`) and scoring a hand from the bid.
+The rules: docs/rules.md §6 (Auction 45s to 120).
 
 Terms: the *bidder* is the side that won the auction with the *bid* (15, 20, 25 or 30);
 *taken* is the trick points (5 a trick plus the bonus) each side took in the hand.

@@ -1,4 +1,5 @@
 """Computer players: a random one and a sensible beginner, for simulations and empty seats.
+They play by docs/rules.md §3 (play), through ``engine.play``.
 
 Terms: a *bot* answers the five questions a player is asked during a hand, all with the same
 shape (:class:`Bot`): which card to play (:meth:`~Bot.choose_card`), which card the dealer

@@ -1,4 +1,5 @@
 """Cards, suits, the pack, and the order of cards for a given trump suit.
+The rules: docs/rules.md §1 (ranking).
 
 Terms:
 - *trump*: the suit turned up (or named, in auction). The A of hearts is always a trump,

@@ -1,4 +1,5 @@
 """Dealing a hand: the five cards each, the turn-up, the dealer's discard and robbing.
+The rules: docs/rules.md §2 (deal and the turn-up).
 
 Terms:
 - *Seats* are 0..3 clockwise; a seat's *side* is ``seat % 2`` (partners sit across). The

@@ -1,4 +1,5 @@
 """A game between two couples: hands add up until a couple reaches the target.
+The rules: docs/rules.md §5 (a game between two couples).
 
 Terms: a *score sheet* is the list of :class:`HandLine` of a game, one per hand, each holding
 the points each side scored in that hand (negative when an auction bidder is set). Sides are 0

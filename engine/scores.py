@@ -1,4 +1,5 @@
 """Verdicts on scores: is a game's final score, or its hand-by-hand score sheet, possible?
+The rules: docs/rules.md §4–§5 (scoring a hand; which final scores are legal).
 
 Terms: a *verdict* has a ``status`` — ``ok`` (it happens when every hand has a trump),
 ``unusual`` (it needs one or more hands in which no trump was played: a 25-point hand under the

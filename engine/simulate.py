@@ -1,4 +1,5 @@
 """Seeded simulation: whole hands and games played by bots, reproducible from a seed.
+The rules it plays: docs/rules.md §2–§6.
 
 Terms: a *hand* is one deal and its five tricks; a *game* is hands until a side wins
 (``game.end_of_hand`` decides); a *table game* is a game between two numbered couples at a

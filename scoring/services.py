@@ -14,24 +14,23 @@ tokens); these functions check the night's rules and write the audit.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 
 from drives import race
 from drives.backup import backup_after_commit
 from drives.errors import Conflict, NotFound, ServiceError
+from drives.guards import admit_unusual, judge_points, lock_drive, require_open, score_points
 from drives.models import AuditEntry, Couple, Drive, Game, Seat, Table
-from drives.services import Actor, _lock, _require_open, audit, game_open
+from drives.services import Actor, audit, game_open
 from engine.movement import MovementError, Seating, TableSeat, check_invariants, next_seating
-from engine.rules import Ruleset, get_ruleset
-from engine.scores import FULL_HAND, TRUMPLESS_HAND, Verdict, check_final_score
+from engine.scores import Verdict
 from scoring.models import Result, ResultVersion
 
 MAX_KEY = 80
@@ -51,7 +50,7 @@ class Recorded:
     replayed: bool = False
 
 
-def _seat_for(
+def seat_for(
     drive: Drive, game_number: Any, table_number: Any, *, lock: bool = False
 ) -> tuple[Game, Seat]:
     """The game and the seat at its table (with its couples), in one query. ``lock``: the
@@ -93,7 +92,7 @@ def _seat_for(
     )
 
 
-def _result_at(seat: Seat) -> Result | None:
+def result_at(seat: Seat) -> Result | None:
     """The table's result in the seat's game, if any (read after the seat's lock)."""
     return Result.objects.filter(seat=seat).select_related("winner").order_by().first()
 
@@ -139,131 +138,6 @@ def _check_winner(seat: Seat, winner: Any) -> Couple:
         gettext("Couple %(winner)s is not at table %(number)s in this game (it seats %(numbers)s).")
         % {"winner": winner, "number": seat.table.number, "numbers": numbers},
     )
-
-
-def verdict_words(verdict: Verdict, w: int, loser: int, rules: Ruleset) -> str:
-    """The engine's verdict on the final score ``w``–``loser`` in the language active (the
-    engine speaks English only): by its code, with what the score and the rules give; the
-    engine's own words for a code not known here."""
-    said = {"score": f"{w}–{loser}".replace("-", "−"), "target": rules.target}
-    english = verdict.message
-    numbers = [int(n) for n in re.findall(r"\d+", english.partition(":")[2])]
-    five_tricks = "five tricks" in english
-    code = verdict.code
-    if code == "trumpless_hands":
-        hands = verdict.trumpless_hands
-        return ngettext(
-            "%(score)s can only happen with %(hands)s hand in which no trump was played. "
-            "Check it with the table, then confirm it.",
-            "%(score)s can only happen with %(hands)s hands in which no trump was played. "
-            "Check it with the table, then confirm it.",
-            hands,
-        ) % (said | {"hands": hands})
-    if code == "winner_below_target" and five_tricks:
-        text = gettext(
-            "%(score)s: the winner needs at least %(target)s points, or all five tricks of the "
-            "last hand."
-        )
-    elif code == "winner_below_target":
-        text = gettext("%(score)s: the winner needs at least %(target)s points.")
-    elif code == "loser_ahead" and "both reach" in english:
-        text = gettext(
-            "%(score)s: the losing couple can be ahead only when both reach %(target)s in the "
-            "same hand and the winners were the bidders."
-        )
-    elif code == "loser_ahead":
-        text = gettext("%(score)s: the losing couple cannot have more points than the winner.")
-    elif code == "too_many_points" and numbers:
-        said["most"] = numbers[-1]
-        text = (
-            gettext(
-                "%(score)s: more points than the hands could give; a winner ends with at most "
-                "%(most)s."
-            )
-            if "a winner" in english
-            else gettext(
-                "%(score)s: more points than the hands could give; a loser ends with at most "
-                "%(most)s."
-            )
-        )
-    elif code == "game_already_won":
-        text = (
-            gettext(
-                "%(score)s: this needs a hand played after the game was already won (the game "
-                "ends as soon as a couple has %(target)s or takes all five tricks)."
-            )
-            if five_tricks
-            else gettext(
-                "%(score)s: this needs a hand played after the game was already won (the game "
-                "ends as soon as a couple has %(target)s)."
-            )
-        )
-    elif code == "not_whole_hands":
-        said |= {"total": w + loser, "full": FULL_HAND, "trumpless": TRUMPLESS_HAND}
-        text = gettext(
-            "%(score)s: %(total)s points in all is not a number of whole hands (a hand gives "
-            "%(full)s, or %(trumpless)s without a trump)."
-        )
-    elif code == "not_reachable":
-        text = gettext("%(score)s: no last hand of auction ends a game so.")
-    elif code in ("not_multiple_of_five", "negative_points"):
-        said["value"] = english.split(" ", 1)[0].rstrip(":")
-        text = (
-            gettext("%(value)s is not a multiple of 5: points come in fives.")
-            if code == "not_multiple_of_five"
-            else gettext("%(value)s: points cannot go below zero in this game.")
-        )
-    else:
-        return english
-    return text % said
-
-
-def _score(drive: Drive, points: Any) -> tuple[int | None, int | None, Verdict | None]:
-    """(winner's points, loser's points, verdict) as they would be stored, or a 422 for points
-    that are malformed or impossible. An unusual score is judged, not yet refused."""
-    if points is None:
-        return None, None, None
-    if (
-        not isinstance(points, list | tuple)
-        or len(points) != 2
-        or not all(isinstance(p, int) and not isinstance(p, bool) for p in points)
-    ):
-        raise ServiceError("bad_points", gettext("points are two whole numbers, like [50, 40]."))
-    rules = get_ruleset(drive.ruleset)
-    first, second = points
-    verdict = check_final_score(first, second, rules)
-    if first < second and not verdict.accepted:
-        # Entered loser first: the winner is named, so the order of entry does not matter.
-        first, second = second, first
-        verdict = check_final_score(first, second, rules)
-    verdict = replace(verdict, message=verdict_words(verdict, first, second, rules))
-    if verdict.status == "impossible":
-        raise ServiceError(verdict.code, verdict.message, verdict=verdict.to_dict())
-    return first, second, verdict
-
-
-def _admit(verdict: Verdict | None, confirm_unusual: Any) -> None:
-    """Refuse an unusual score not confirmed (422), before it is stored."""
-    if verdict is None:
-        return
-    if not isinstance(confirm_unusual, bool):
-        raise ServiceError("bad_field", gettext("confirm_unusual must be true or false."))
-    if verdict.status == "unusual" and not confirm_unusual:
-        raise ServiceError(
-            "unusual_score",
-            gettext("%(message)s Send it again with confirm_unusual set to accept it.")
-            % {"message": verdict.message},
-            verdict=verdict.to_dict(),
-        )
-
-
-def _judge_points(
-    drive: Drive, points: Any, confirm_unusual: Any
-) -> tuple[int | None, int | None, Verdict | None]:
-    """(winner's points, loser's points, verdict) or a 422 naming the engine's reason."""
-    first, second, verdict = _score(drive, points)
-    _admit(verdict, confirm_unusual)
-    return first, second, verdict
 
 
 def _clean_key(key: Any) -> str:
@@ -316,13 +190,13 @@ def _record(
     drive: Drive, game_number: Any, table_number: Any, winner_number: Any, points: Any,
     key: str, confirm_unusual: Any, actor: Actor,
 ) -> Recorded:  # fmt: skip
-    drive = _lock(drive, shared=True)
-    _require_open(drive)
-    game, seat = _seat_for(drive, game_number, table_number, lock=True)
-    existing = _result_at(seat)
+    drive = lock_drive(drive, shared=True)
+    require_open(drive)
+    game, seat = seat_for(drive, game_number, table_number, lock=True)
+    existing = result_at(seat)
     race.pause("result.read")
     winner = _check_winner(seat, winner_number)
-    win_pts, lose_pts, verdict = _score(drive, points)
+    win_pts, lose_pts, verdict = score_points(drive, points)
     sent = None if win_pts is None else [win_pts, lose_pts]
     subject = f"game {game.number} table {seat.table.number}"
     undone = None
@@ -359,7 +233,7 @@ def _record(
             )
             % {"number": game.number, "current_game": drive.current_game},
         )
-    _admit(verdict, confirm_unusual)
+    admit_unusual(verdict, confirm_unusual)
     version = ResultVersion(
         kind=ResultVersion.Kind.ENTERED, winner=winner, winner_points=win_pts,
         loser_points=lose_pts, key=key, channel=actor.channel, user=actor.account,
@@ -508,10 +382,10 @@ def result_undo(*, drive: Drive, game: Any, table: Any, actor: Actor) -> Recorde
     ``confirmed`` (or ``answered``), ``not_yours``; 404 ``no_result``. The same undo again is a
     replay (200, nothing written)."""
     with transaction.atomic():
-        drive = _lock(drive)
-        _require_open(drive)
-        game_row, seat = _seat_for(drive, game, table, lock=True)
-        result = _result_at(seat)
+        drive = lock_drive(drive)
+        require_open(drive)
+        game_row, seat = seat_for(drive, game, table, lock=True)
+        result = result_at(seat)
         if result is None:
             raise NotFound("no_result", gettext("There is no result to undo at this table."))
         versions = list(result.versions.order_by("at", "id"))
@@ -599,8 +473,8 @@ def result_confirm(
     if not isinstance(accept, bool):
         raise ServiceError("bad_field", gettext("accept must be true or false."))
     with transaction.atomic():
-        drive = _lock(drive)
-        _require_open(drive)
+        drive = lock_drive(drive)
+        require_open(drive)
         if not isinstance(game, int) or isinstance(game, bool):
             raise ServiceError("bad_game", gettext("The game must be a number."))
         seat = (
@@ -693,13 +567,13 @@ def result_resolve(
             % {"MAX_REASON": MAX_REASON},
         )
     with transaction.atomic():
-        drive = _lock(drive)
-        _require_open(drive)
-        game_row, seat = _seat_for(drive, game, table)
+        drive = lock_drive(drive)
+        require_open(drive)
+        game_row, seat = seat_for(drive, game, table)
         couple = _check_winner(seat, winner)
-        win_pts, lose_pts, verdict = _judge_points(drive, points, confirm_unusual)
+        win_pts, lose_pts, verdict = judge_points(drive, points, confirm_unusual)
         after_advance = game_row.number < drive.current_game
-        result = _result_at(seat)
+        result = result_at(seat)
         if result is not None and _settled_already(
             result, couple, win_pts, lose_pts, reason.strip(), actor
         ):
@@ -797,8 +671,8 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
     if not isinstance(game, int) or isinstance(game, bool):
         raise ServiceError("bad_game", gettext("The game must be a number."))
     with transaction.atomic():
-        drive = _lock(drive)
-        _require_open(drive)
+        drive = lock_drive(drive)
+        require_open(drive)
         if drive.state != Drive.State.RUNNING:
             raise ServiceError("not_started", gettext("The night has not started."))
         if game < drive.current_game:

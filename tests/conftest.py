@@ -65,6 +65,20 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         load_messages_script().compile_([str(po) for po in stale])
 
 
+SERIAL_FOLDERS = ("browser", "integration")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``serial`` the tests that do not share the machine well: the browser tests
+    (Chromium against a live server, timed waits) and the integration tests (stacks, workers
+    and Redis servers started as processes, crashes and load timed). ``make pytest`` runs the
+    others spread over the cores (pytest-xdist), then these one at a time."""
+    for item in items:
+        folder = item.path.parent.name if item.path.parent.parent.name == "tests" else ""
+        if folder in SERIAL_FOLDERS or item.get_closest_marker("integration") is not None:
+            item.add_marker(pytest.mark.serial)
+
+
 def pytest_runtest_setup(item: pytest.Item) -> None:
     for marker, (available, reason) in SERVICE_MARKERS.items():
         if item.get_closest_marker(marker) is not None and not available():

@@ -32,6 +32,7 @@ from pydantic_core import PydanticCustomError
 
 from drives.models import Drive as DriveModel
 from engine.rules import PRESETS
+from scoring.records.schema import DriveExport
 
 # --- building blocks -------------------------------------------------------------------------
 
@@ -532,19 +533,8 @@ class HolesRecorded(BaseModel):
     reconciliation: list[Mismatch]
 
 
-class Export(BaseModel):
-    """The drive's full record: drive, couples, games with every table's seating, result and
-    versions, prizes, ties, cookie jar and audit."""
-
-    format: Literal["fortyfives-drive/1"]
-    drive: Drive
-    couples: list[dict[str, Any]]
-    games: list[dict[str, Any]]
-    closed_tables: dict[str, Any] = {}
-    prizes: list[Any] = []
-    ties: list[Any] = []
-    cookie_jar: dict[str, Any] = {}
-    audit: list[dict[str, Any]]
+# The drive's full record: the one schema of the export and the restore.
+Export = DriveExport
 
 
 # --- who am I ----------------------------------------------------------------------------------

@@ -75,6 +75,7 @@ from scoring.prizes.services import (
     tie_playoff_result,
 )
 from scoring.records.export import drive_export
+from scoring.records.schema import json_schema
 from scoring.selectors import (
     couple_summary,
     current_tables,
@@ -828,6 +829,16 @@ def export(request: HttpRequest, slug: str) -> JsonResponse:
         as_attachment=True, filename=f"{drive.slug}.json"
     )
     return response
+
+
+@api.get(
+    "/export-schema", response=answers({200: dict[str, Any]}), url_name="export_schema",
+    operation_id="export_schema", tags=[END], summary="The JSON Schema of a drive's export",
+    description="The schema every export matches and every restore checks "
+    "(docs/export.schema.json): its version field says which version of the format a file is.",
+)  # fmt: skip
+def export_schema(request: HttpRequest) -> JsonResponse:
+    return _ok(json_schema())
 
 
 @api.post(

@@ -7,7 +7,7 @@ The seed of a system draw (a cut, the cookie jar's games) is drawn here by ``new
 chosen by a caller: it is recorded with the draw, shown and exported, so the draw can be
 replayed through the engine (``engine.prizes.draw_cut``, ``draw_cookie_jar_games``) and checked.
 
-Like every service: one transaction, the drive row locked (``drives.services._lock``), input
+Like every service: one transaction, the drive row locked (``drives.guards.lock_drive``), input
 checked, an audit entry written, a ``ServiceError`` with a code for anything refused. The
 rules themselves are the engine's (``engine.prizes``); this module stores what happened.
 
@@ -29,8 +29,9 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from drives.errors import Conflict, NotFound, ServiceError
+from drives.guards import judge_points, lock_drive, require_open
 from drives.models import Couple, Drive
-from drives.services import SYSTEM, Actor, _lock, _require_open, audit
+from drives.services import SYSTEM, Actor, audit
 from engine.cards import Card, CardError
 from engine.prizes import (
     CHOICES,
@@ -62,7 +63,6 @@ from scoring.prizes.selectors import (
     jar_on,
     night_over,
 )
-from scoring.services import _judge_points
 
 MAX_PLACES = 20
 MAX_MONEY = Decimal("99999999.99")
@@ -168,8 +168,8 @@ def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) ->
             field=unknown[0],
         )
     with transaction.atomic():
-        drive = _lock(drive)
-        _require_open(drive)
+        drive = lock_drive(drive)
+        require_open(drive)
         setup = _setup(drive)
         prize_fields = set(fields) - set(COOKIE_FIELDS) - set(CUT_FIELDS)
         if prize_fields and (
@@ -309,8 +309,8 @@ def prizes_open_ties(*, drive: Drive, actor: Actor = SYSTEM, force: bool = False
     prize place, booby prize and jackpot nobody shares, and open a tie for each shared one.
     Pressing again changes nothing; if the standings changed since, 409 standings_changed."""
     with transaction.atomic():
-        drive = _lock(drive)
-        _require_open(drive)
+        drive = lock_drive(drive)
+        require_open(drive)
         if not force and not night_over(drive):
             raise Conflict(
                 "night_not_over",
@@ -405,8 +405,8 @@ def tie_get(drive: Drive, tie_id: Any) -> Tie:
 
 
 def _locked_tie(tie: Tie) -> tuple[Drive, Tie, PrizeSetup]:
-    drive = _lock(tie.drive)
-    _require_open(drive)
+    drive = lock_drive(tie.drive)
+    require_open(drive)
     tie = Tie.objects.select_for_update().get(pk=tie.pk)
     tie.drive = drive
     return drive, tie, _setup(drive)
@@ -723,7 +723,7 @@ def tie_playoff_result(
                 gettext("Couple %(winner)s is not in the match %(pair)s.")
                 % {"winner": winner, "pair": list(pair)},
             )
-        win_pts, lose_pts, verdict = _judge_points(drive, points, confirm_unusual)
+        win_pts, lose_pts, verdict = judge_points(drive, points, confirm_unusual)
         bracket = _bracket(tie)
         before = len(bracket.rounds)
         try:
@@ -761,8 +761,8 @@ def cookie_jar_draw(*, drive: Drive, games: Any = None, actor: Actor = SYSTEM) -
     cookie-jar; none: the pot carries over to the club's next drive."""
     seed: int | None = None
     with transaction.atomic():
-        drive = _lock(drive)
-        _require_open(drive)
+        drive = lock_drive(drive)
+        require_open(drive)
         setup = _setup(drive)
         bought = bought_in(drive)
         if not jar_on(setup, bought):

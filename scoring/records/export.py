@@ -1,4 +1,5 @@
-"""The drive's full export (format ``fortyfives-drive/1``, PRODUCT.md): the drive, its couples
+"""The drive's full export (format ``fortyfives-drive/1``, its schema in
+``scoring.records.schema``; PRODUCT.md): the drive, its couples
 with wins and places, its games with every table's seating, result and result versions, the
 tables closed, the prizes (set-up, prize table, ties, awards, cookie jar) and the audit.
 
@@ -16,6 +17,7 @@ from drives.models import AuditEntry, Couple, Drive, Game, Table
 from scoring.models import Result
 from scoring.prizes.selectors import prizes_export
 from scoring.records.parts import parts
+from scoring.records.schema import FORMAT, VERSION, check_export
 from scoring.selectors import (
     couple_number,
     couple_summary,
@@ -98,7 +100,8 @@ def drive_export(drive: Drive) -> dict[str, Any]:
     audit_rows = AuditEntry.objects.filter(drive=drive).select_related("user").order_by("at", "id")
     prizes = prizes_export(drive)
     record = {
-        "format": "fortyfives-drive/1",
+        "format": FORMAT,
+        "version": VERSION,
         "drive": drive_summary(drive),
         "couples": couples,
         "games": games,
@@ -110,7 +113,8 @@ def drive_export(drive: Drive) -> dict[str, Any]:
         "cookie_jar": prizes["cookie_jar"],
         "audit": [entry.to_dict() for entry in audit_rows],
     }
-    # The parts kept by the apps above scoring (the night's money: scoring/records/parts.py).
+    # The parts kept by the apps above scoring (seasons, the night's money: records/parts.py).
     for part in parts():
         record[part.key] = part.export(drive)
+    check_export(record)  # what leaves matches the published schema (schema.py)
     return record

@@ -28,6 +28,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.management.color import no_style
 from django.db import DataError, IntegrityError, connection, transaction
 from django.utils.translation import gettext
 
@@ -37,8 +38,8 @@ from drives.services import (
     DRIVE_SETTINGS,
     SYSTEM,
     Actor,
-    _clean_settings,
     audit,
+    clean_settings,
     club_get_or_create,
 )
 from drives.text import text_refuse_unstorable
@@ -55,8 +56,8 @@ from scoring.models import (
     TieChoice,
 )
 from scoring.records.parts import parts
+from scoring.records.schema import FORMAT, check_export
 
-FORMAT = "fortyfives-drive/1"
 MAX_EXPORT_BYTES = 200_000_000
 _SLUG = re.compile(r"^[-a-zA-Z0-9_]{1,80}$")
 _MISSING = object()
@@ -215,6 +216,7 @@ def drive_restore(
             gettext("expected %(FORMAT)s, not %(value)s")
             % {"FORMAT": f"{FORMAT!r}", "value": f"{data.get('format')!r}"},
         )
+    check_export(data)  # the published schema (scoring.records.schema): 422 bad_export
     info = _get(data, "drive", "", dict)
     slug = _get(info, "slug", "drive", str)
     if not _SLUG.match(slug):
@@ -226,7 +228,7 @@ def drive_restore(
     if not club_name.strip():
         raise bad("drive.club", gettext("the club needs a name"))
     try:
-        settings = _clean_settings(
+        settings = clean_settings(
             {
                 key: _get(info, key, "drive", object, null=True)
                 for key in DRIVE_SETTINGS
@@ -852,15 +854,12 @@ def _write_prizes(drive: Drive, prizes: dict[str, Any], users: dict[str, Any]) -
 
 
 def _sequence_past_max(model: Any) -> None:
-    """Rows written with their ids: move the id sequence past them (never backwards)."""
-    table = connection.ops.quote_name(model._meta.db_table)
+    """Rows written with their ids: the id sequence moved past the largest id of the table,
+    by Django's own ``sequence_reset_sql`` (PostgreSQL; nothing to do on SQLite)."""
+    statements = connection.ops.sequence_reset_sql(no_style(), [model])
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT setval(pg_get_serial_sequence(%s, 'id')::regclass, GREATEST("
-            f"(SELECT MAX(id) FROM {table}), "
-            "nextval(pg_get_serial_sequence(%s, 'id')::regclass)))",
-            [model._meta.db_table, model._meta.db_table],
-        )
+        for statement in statements:
+            cursor.execute(statement)
 
 
 def _users(names: list[str | None]) -> dict[str, Any]:

@@ -15,11 +15,11 @@ from django.db.models import Model
 from django.test.utils import CaptureQueriesContext
 
 from drives.errors import ServiceError
+from drives.guards import lock_drive
 from drives.models import AuditEntry, Couple, Drive, Seat, Table
-from drives.services import _lock
 from drives.tokens import token_owner
 from scoring.models import Result, ResultVersion
-from scoring.services import _result_at, _seat_for, result_record
+from scoring.services import result_at, result_record, seat_for
 from tests.scoring.nights import DESK, advance, new_drive, play_game, seeded, start, withdraw
 
 pytestmark = pytest.mark.django_db
@@ -77,7 +77,7 @@ def test_an_unknown_token_is_nobodys() -> None:
 
 def test_the_locked_drive_is_the_stored_one(drive: Drive) -> None:
     for shared in (False, True):
-        locked = _lock(drive, shared=shared)
+        locked = lock_drive(drive, shared=shared)
         stored = Drive.objects.select_related("club").get(pk=drive.pk)
         assert values(locked) == values(stored)
         assert values(locked.club) == values(stored.club)
@@ -86,7 +86,7 @@ def test_the_locked_drive_is_the_stored_one(drive: Drive) -> None:
 def test_a_missing_drive_is_an_orm_does_not_exist(drive: Drive) -> None:
     gone = Drive(pk=drive.pk + 1000)
     with pytest.raises(Drive.DoesNotExist):
-        _lock(gone)
+        lock_drive(gone)
 
 
 def test_every_seat_of_a_game_reads_as_the_orm_does_sit_outs_included(drive: Drive) -> None:
@@ -98,7 +98,7 @@ def test_every_seat_of_a_game_reads_as_the_orm_does_sit_outs_included(drive: Dri
             game__drive=drive, game__number=number
         )
         for seat in expected:
-            game, found = _seat_for(drive, number, seat.table.number, lock=True)
+            game, found = seat_for(drive, number, seat.table.number, lock=True)
             assert values(found) == values(seat)
             assert values(game) == values(seat.game)
             for field in ("table", "stays", "arrives"):
@@ -110,11 +110,11 @@ def test_every_seat_of_a_game_reads_as_the_orm_does_sit_outs_included(drive: Dri
 def test_a_tables_result_reads_as_the_orm_does(drive: Drive) -> None:
     play_game(drive, 1, seeded(random.Random(5)))
     for result in Result.objects.select_related("seat", "winner").filter(game__drive=drive):
-        found = _result_at(result.seat)
+        found = result_at(result.seat)
         assert values(found) == values(result)
         assert found is not None and values(found.winner) == values(result.winner)
     empty_seat = Seat(pk=0)
-    assert _result_at(empty_seat) is None
+    assert result_at(empty_seat) is None
 
 
 def test_a_recorded_result_is_stored_whole(drive: Drive) -> None:
@@ -134,7 +134,7 @@ def test_a_recorded_result_is_stored_whole(drive: Drive) -> None:
 def test_numbers_past_a_columns_range_find_no_seat(drive: Drive) -> None:
     for game, table, code in ((2**70, 1, "game_not_started"), (1, 2**70, "no_such_table")):
         with pytest.raises(ServiceError) as caught:
-            _seat_for(drive, game, table)
+            seat_for(drive, game, table)
         assert caught.value.code == code
 
 
@@ -151,7 +151,7 @@ def test_on_postgresql_results_share_the_drive_lock_and_an_exclusive_writer_wait
     def one_result() -> None:
         try:
             with transaction.atomic():
-                _lock(drive, shared=True)
+                lock_drive(drive, shared=True)
                 held.set()
                 release.wait(TIMEOUT)
         finally:
@@ -164,11 +164,11 @@ def test_on_postgresql_results_share_the_drive_lock_and_an_exclusive_writer_wait
         with transaction.atomic():
             with connection.cursor() as cursor:
                 cursor.execute("SET LOCAL lock_timeout = '2s'")
-            assert _lock(drive, shared=True).pk == drive.pk
+            assert lock_drive(drive, shared=True).pk == drive.pk
         with pytest.raises(DatabaseError, match="lock timeout"), transaction.atomic():
             with connection.cursor() as cursor:
                 cursor.execute("SET LOCAL lock_timeout = '200ms'")
-            _lock(drive)
+            lock_drive(drive)
     finally:
         release.set()
         thread.join(TIMEOUT)

@@ -1,7 +1,7 @@
 """Fixtures of the printing tests: a club with an organizer and a scorer, a night with a
 game played, the PDFs kept in the test's folder, Celery eager (in-process) whatever the
-broker, and the renderers: the real ``scoring.printing.pdf`` when it is there, else a small fake of
-the same signature (``FAKE_PAGES`` pages)."""
+broker; the real renderers (``scoring.printing.pdf``), or, for the tests of progress and failures,
+a small fake of the same signature (``FAKE_PAGES`` pages, ``fake_pdf``)."""
 
 from __future__ import annotations
 
@@ -56,26 +56,11 @@ def fake_render(
     return buffer.getvalue()
 
 
-def real_renderer() -> bool:
-    try:
-        from scoring.printing.pdf import render  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 @pytest.fixture
 def fake_pdf(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The renderer replaced by ``fake_render``, for the tests of progress and failures that
+    need a known number of pages."""
     monkeypatch.setattr(rendering, "render_pdf", fake_render)
-
-
-@pytest.fixture
-def renderer(monkeypatch: pytest.MonkeyPatch) -> str:
-    """ "real" (scoring.printing.pdf) or "fake" (before it exists)."""
-    if real_renderer():
-        return "real"
-    monkeypatch.setattr(rendering, "render_pdf", fake_render)
-    return "fake"
 
 
 @pytest.fixture(autouse=True)

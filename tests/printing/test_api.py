@@ -14,7 +14,7 @@ from scoring.services import result_resolve
 from tests.api.helpers import Api
 from tests.printing.conftest import DESK, Night
 
-pytestmark = pytest.mark.usefixtures("eager", "renderer")
+pytestmark = pytest.mark.usefixtures("eager")
 
 
 @pytest.fixture

@@ -11,8 +11,6 @@ from pypdf import PdfReader
 from scoring.models import Document
 from tests.printing.conftest import Night
 
-pytestmark = pytest.mark.usefixtures("renderer")
-
 
 @pytest.mark.parametrize(
     ("args", "name"),

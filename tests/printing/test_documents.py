@@ -42,14 +42,12 @@ def pdf_of(document: Document) -> PdfReader:
 
 @pytest.mark.parametrize("kind", rendering.KINDS)
 def test_each_document_is_rendered_to_a_pdf(
-    night: Night, renderer: str, django_capture_on_commit_callbacks: Any, media: Path, kind: str
+    night: Night, django_capture_on_commit_callbacks: Any, media: Path, kind: str
 ) -> None:
     document = request(django_capture_on_commit_callbacks, night, kind)
     assert document.status == Document.Status.DONE, document.error
     reader = pdf_of(document)
     assert len(reader.pages) == document.pages_total == document.pages_done > 0
-    if renderer == "fake":
-        assert len(reader.pages) == FAKE_PAGES
     assert document.file.name.startswith(f"documents/{night.drive.slug}/")
     assert (media / document.file.name).is_file()
     assert document.finished_at is not None and document.task_id
@@ -76,7 +74,7 @@ def test_each_document_is_rendered_to_a_pdf(
 
 @pytest.mark.parametrize(("paper", "size"), [("letter", (612, 792)), ("a4", (595, 842))])
 def test_the_paper_size(
-    night: Night, renderer: str, django_capture_on_commit_callbacks: Any, paper: str, size: Any
+    night: Night, django_capture_on_commit_callbacks: Any, paper: str, size: Any
 ) -> None:
     document = request(django_capture_on_commit_callbacks, night, "table-cards", paper=paper)
     box = pdf_of(document).pages[0].mediabox
@@ -84,7 +82,7 @@ def test_the_paper_size(
 
 
 def test_one_couples_card_and_the_filled_cards(
-    night: Night, renderer: str, django_capture_on_commit_callbacks: Any
+    night: Night, django_capture_on_commit_callbacks: Any
 ) -> None:
     one = request(django_capture_on_commit_callbacks, night, "punch-cards", couple=3)
     filled = request(django_capture_on_commit_callbacks, night, "punch-cards", filled=True)
@@ -92,13 +90,12 @@ def test_one_couples_card_and_the_filled_cards(
     assert len({one.pk, filled.pk, everyone.pk}) == 3
     assert {d.status for d in (one, filled, everyone)} == {"done"}
     assert document_status(one)["filename"].endswith("-punch-cards-couple-3-letter.pdf")
-    if renderer == "real":
-        assert len(pdf_of(one).pages) == 1
-        assert "Thérèse 2" in pdf_of(one).pages[0].extract_text()
+    assert len(pdf_of(one).pages) == 1
+    assert "Thérèse 2" in pdf_of(one).pages[0].extract_text()
 
 
 def test_an_up_to_date_document_comes_back_at_once(
-    night: Night, renderer: str, django_capture_on_commit_callbacks: Any, monkeypatch: Any
+    night: Night, django_capture_on_commit_callbacks: Any, monkeypatch: Any
 ) -> None:
     first = request(django_capture_on_commit_callbacks, night, "results")
     sent: list[int] = []
@@ -112,7 +109,7 @@ def test_an_up_to_date_document_comes_back_at_once(
 
 
 def test_a_change_of_the_data_makes_it_stale_and_it_is_rendered_again(
-    night: Night, renderer: str, django_capture_on_commit_callbacks: Any, media: Path
+    night: Night, django_capture_on_commit_callbacks: Any, media: Path
 ) -> None:
     first = request(django_capture_on_commit_callbacks, night, "results")
     old_file, old_version = first.file.name, first.data_version

@@ -13,7 +13,7 @@ from django.urls import reverse
 from scoring.models import Document
 from tests.printing.conftest import Night
 
-pytestmark = pytest.mark.usefixtures("eager", "renderer")
+pytestmark = pytest.mark.usefixtures("eager")
 
 
 def client_of(user: Any) -> Client:

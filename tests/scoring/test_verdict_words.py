@@ -1,5 +1,5 @@
 """The engine's verdicts on a final score, in the reader's language: the engine speaks English
-only, scoring.services.verdict_words says the same in the language active (the table's phone
+only, drives.guards.verdict_words says the same in the language active (the table's phone
 of a French hall, the desk of a French scorer)."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
+from drives.guards import verdict_words
 from engine.rules import PRESETS
 from engine.scores import check_final_score
-from scoring.services import verdict_words
 
 SCORES = [(w, loser) for w in range(-20, 200, 5) for loser in range(-40, 200, 5)] + [
     (47, 10), (45, 12),

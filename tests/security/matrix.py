@@ -493,6 +493,12 @@ CASES: list[Case] = [
     Case("practice/<uuid:game_id>/trump", "POST", "/practice/{practice}/trump", everyone(302)),
     # --- the API (scoring/api) --------------------------------------------------------------------
     Case("api/v1/me", "GET", "/api/v1/me", (401, 200, 200, 200, 200, 200, 200, 403, 200)),
+    Case(
+        "api/v1/export-schema",
+        "GET",
+        "/api/v1/export-schema",
+        (401, 200, 200, 200, 200, 200, 200, 403, 200),
+    ),
     Case("api/v1/openapi.json", "GET", "/api/v1/openapi.json", everyone(200)),
     # The practice endpoints need no credentials and read no session: a bearer token is
     # simply not looked at.
