@@ -19,7 +19,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from engine.rules import PRESETS
+from engine.rules import PRESETS, Ruleset, make_ruleset
 
 
 def new_token() -> str:
@@ -112,6 +112,15 @@ class Drive(models.Model):
     ruleset = models.CharField(
         _("ruleset"), max_length=40, choices=RULESET_CHOICES, default="cape-breton-45"
     )
+    rules = models.JSONField(
+        _("rules"),
+        default=dict,
+        blank=True,
+        help_text=_(
+            "the switches that differ from the preset (docs/rules.md §3, §5, §6); drives made "
+            "before the switches keep the rules they were played under"
+        ),
+    )
     movement = models.CharField(
         max_length=20, choices=Movement.choices, default=Movement.WINNERS_MOVE
     )
@@ -154,6 +163,12 @@ class Drive(models.Model):
     @property
     def is_closed(self) -> bool:
         return self.state == self.State.CLOSED
+
+    def rules_in_play(self) -> Ruleset:
+        """The rules the night is played under: the preset with the hall's switches."""
+        if not self.rules:
+            return make_ruleset(self.ruleset, name=self.ruleset)
+        return make_ruleset(self.ruleset, name="custom", **self.rules)
 
     def advance_roles(self) -> tuple[str, ...]:
         """The club roles that may start the next game (the dashboard, the desk, the API)."""

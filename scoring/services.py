@@ -28,7 +28,6 @@ from drives.errors import Conflict, NotFound, ServiceError
 from drives.models import AuditEntry, Couple, Drive, Game, Seat, Table
 from drives.services import Actor, _lock, _require_open, audit, game_open
 from engine.movement import MovementError, Seating, TableSeat, check_invariants, next_seating
-from engine.rules import get_ruleset
 from engine.scores import Verdict, check_final_score
 from scoring.models import Result, ResultVersion
 
@@ -141,7 +140,7 @@ def _score(drive: Drive, points: Any) -> tuple[int | None, int | None, Verdict |
         or not all(isinstance(p, int) and not isinstance(p, bool) for p in points)
     ):
         raise ServiceError("bad_points", "points are two whole numbers, like [50, 40].")
-    rules = get_ruleset(drive.ruleset)
+    rules = drive.rules_in_play()
     first, second = points
     verdict = check_final_score(first, second, rules)
     if first < second and not verdict.accepted:

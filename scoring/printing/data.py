@@ -32,7 +32,7 @@ DOCUMENTS = ("punch-cards", "table-cards", "score-sheets", "movement", "results"
 
 def _ruleset(drive: Drive) -> Ruleset:
     try:
-        return get_ruleset(drive.ruleset)
+        return drive.rules_in_play()
     except RulesetError:
         return get_ruleset()
 
