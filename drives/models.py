@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from typing import Any
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -163,6 +163,17 @@ class Drive(models.Model):
     @property
     def is_closed(self) -> bool:
         return self.state == self.State.CLOSED
+
+    #: What each preset meant before the switches (drives.migrations.0007 keeps a frozen copy):
+    #: a drive stored then, or restored from an export made then, keeps these rules.
+    RULES_BEFORE_SWITCHES: ClassVar[dict[str, dict[str, Any]]] = {
+        "irish-45-joker": {
+            "bonus": "best-trump",
+            "renege": "top-trumps",
+            "offsuit_aces_high": False,
+        },
+        "auction-120": {"rebid_after_hold": False},
+    }
 
     def rules_in_play(self) -> Ruleset:
         """The rules the night is played under: the preset with the hall's switches."""
