@@ -19,6 +19,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from drives.rules_words import house_rules
 from engine.rules import PRESETS, Ruleset, make_ruleset
 
 
@@ -175,11 +176,17 @@ class Drive(models.Model):
         "auction-120": {"rebid_after_hold": False},
     }
 
+    @property
+    def house_rules(self) -> list[str]:
+        """The rules in words, the preset first (the standings, results and score sheets)."""
+        return house_rules(self.ruleset, self.rules or {})
+
     def rules_in_play(self) -> Ruleset:
-        """The rules the night is played under: the preset with the hall's switches."""
+        """The rules the night is played under: the preset (its name) with the hall's
+        switches."""
         if not self.rules:
             return make_ruleset(self.ruleset, name=self.ruleset)
-        return make_ruleset(self.ruleset, name="custom", **self.rules)
+        return make_ruleset(self.ruleset, name=self.ruleset, **self.rules)
 
     def advance_roles(self) -> tuple[str, ...]:
         """The club roles that may start the next game (the dashboard, the desk, the API)."""

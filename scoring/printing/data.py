@@ -61,6 +61,7 @@ def _header(drive: Drive, document: str) -> dict[str, Any]:
             "currency": drive.currency,
         },
         "ranking": ranking_data(_ruleset(drive)),
+        "house_rules": [str(line) for line in drive.house_rules],
     }
 
 

@@ -140,3 +140,27 @@ def test_drives_stored_before_the_switches_keep_their_rules() -> None:
         "top-trumps",
         False,
     )
+
+
+def test_the_chosen_rules_show_on_the_standings_results_and_score_sheets() -> None:
+    from scoring.printing.data import build
+
+    ours = club_people("St. Joseph's Parish", "ours")
+    drive = make_drive(
+        ours.club, 4, start=True, rules={"renege": "five-only", "hearts_on_ace_lead": False}
+    )
+    Drive.objects.filter(pk=drive.pk).update(published=True)
+    client = logged_in(ours.organizer)
+    for url in (
+        reverse("night:standings", kwargs={"slug": drive.slug}),
+        reverse("night:results", kwargs={"slug": drive.slug}),
+    ):
+        page = text(client.get(url))
+        assert "Rules: Cape Breton 45s" in page
+        assert "Trumps that may be held back from a lower trump led: only the 5" in page
+        assert "Ace of hearts led: players with no trump must play a heart: no" in page
+    sheets = build(drive, "score-sheets")
+    assert sheets["house_rules"][1:] == [
+        "Trumps that may be held back from a lower trump led: only the 5",
+        "Ace of hearts led: players with no trump must play a heart: no",
+    ]
