@@ -68,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     hands = run()
     elapsed = time.perf_counter() - start
     print(
-        f"{args.preset} {switches} / {args.bot}: {args.games} games ({hands} hands) in {elapsed:.2f} s = "
+        f"{args.preset} {switches} / {args.bot}: {args.games} games ({hands} hands) "
+        f"in {elapsed:.2f} s = "
         f"{args.games / elapsed:,.0f} games/s, {hands / elapsed:,.0f} hands/s "
         f"(Python {platform.python_version()}, {platform.machine()}, seed {args.seed})"
     )
