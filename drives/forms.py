@@ -13,7 +13,13 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from drives.models import Club, Drive
-from drives.rules_words import RULE_FIELDS, RULESET_DESCRIPTIONS, SWITCH_WORDS, field_value
+from drives.rules_words import (
+    RULE_ERRORS,
+    RULE_FIELDS,
+    RULESET_DESCRIPTIONS,
+    SWITCH_WORDS,
+    field_value,
+)
 from drives.services import CURRENCY
 from engine.rules import PRESETS, RulesetError, make_ruleset
 
@@ -192,7 +198,9 @@ class DriveSettingsForm(PlainForm):
             make_ruleset(preset, **rules)
         except RulesetError as error:
             named = [n for n in RULE_FIELDS if error.message.startswith(n)]
-            self.add_error(f"rule_{named[0]}" if named else None, error.message)
+            self.add_error(
+                f"rule_{named[0]}" if named else None, RULE_ERRORS.get(error.code, error.message)
+            )
         data["rules"] = rules
         return data
 

@@ -111,7 +111,18 @@ SWITCH_WORDS: dict[str, tuple[Any, Any, tuple[tuple[Any, Any], ...]]] = {
         YES_NO,
     ),
 }
-RULE_FIELDS = ("thirty_for_sixty", *SWITCHES)
+_AT = SWITCHES.index("thirty_set_loses")
+RULE_FIELDS = (*SWITCHES[:_AT], "thirty_for_sixty", *SWITCHES[_AT:])
+
+#: A switch refused by the engine (``engine.rules.RulesetError``), in words, by code.
+RULE_ERRORS: dict[str, Any] = {
+    "auction_option": _("This rule is for auction only: choose Auction 45s to 120 above."),
+    "not_in_auction": _("This rule is not played in auction."),
+    "needs_thirty_for_sixty": _("This rule needs “a 30 bid made scores 60”."),
+    "dealer_cannot_hold": _("The dealer may not hold under these rules."),
+    "min_bid_from_100": _("Every bid is already at least 20."),
+    "bad_floor": _("A score below zero in fives, at least −1000 (like −125)."),
+}
 
 
 def field_value(value: Any) -> str:
