@@ -130,11 +130,12 @@ def field_value(value: Any) -> str:
 
 
 def house_rules(ruleset: str, rules: Mapping[str, Any]) -> list[str]:
-    """A drive's rules in words: the preset's name, then each switch that differs from it
-    ("Trumps that may be held back from a lower trump led: only the 5")."""
+    """A drive's rules in words: the preset's name, then each switch that differs from it, in
+    the settings page's order ("Trumps that may be held back from a lower trump led: only the 5")."""
     title = RULESET_DESCRIPTIONS.get(ruleset, (ruleset, ""))[0]
     lines = [str(title)]
-    for name, value in rules.items():
+    order = {name: i for i, name in enumerate(RULE_FIELDS)}
+    for name, value in sorted(rules.items(), key=lambda kv: (order.get(kv[0], 99), kv[0])):
         if name in SWITCH_WORDS:
             label, _example, options = SWITCH_WORDS[name]
             words = next((w for v, w in options if v == value), value)

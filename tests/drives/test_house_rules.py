@@ -100,7 +100,7 @@ def test_the_api_carries_the_rules_and_refuses_nonsense() -> None:
 
 
 def test_the_desks_verdicts_follow_the_house_rules() -> None:
-    """RULES.md §5: with play-on, 65–55 ends a game (a tie at 45 or more, then one hand)."""
+    """docs/rules.md §5: with play-on, 65–55 ends a game (a tie at 45 or more, then one hand)."""
     api, ours = Api(Client()), make_club("St. Joseph's Parish", "ours")
     usual = make_drive(ours.club, 4, start=True)
     play_on = make_drive(ours.club, 4, start=True, rules={"equal_totals": "play-on"})
@@ -163,6 +163,6 @@ def test_the_chosen_rules_show_on_the_standings_results_and_score_sheets() -> No
         assert "Ace of hearts led: players with no trump must play a heart: no" in page
     sheets = build(drive, "score-sheets")
     assert sheets["house_rules"][1:] == [
-        "Trumps that may be held back from a lower trump led: only the 5",
         "Ace of hearts led: players with no trump must play a heart: no",
+        "Trumps that may be held back from a lower trump led: only the 5",
     ]

@@ -1,6 +1,6 @@
 """The switches of docs/rules.md §3, §5 and §6, each tested on its sources' own examples.
 
-The sources are the texts in ../shared/seeds (seed 000: the old Wikipedia text on the Irish
+The sources are the seed texts of the rule book (seed 000: the old Wikipedia text on the Irish
 game; 001: Wikipedia's Forty-fives; 002: 52pickup; 003: a club's rules sheet) and the texts the
 rule book names (Bicycle, Barker, jord.ca). Each test's docstring quotes the text it follows.
 """
@@ -46,7 +46,7 @@ def legal(hand: str, trick: str, trump: Suit, rules: Ruleset, **kw: bool) -> set
 
 
 def test_every_switch_round_trips_and_has_its_default() -> None:
-    """RULES.md §3, §5, §6: each switch by its name, with the default the rule book gives."""
+    """docs/rules.md §3, §5, §6: each switch by its name, with the default the rule book gives."""
     cb = CB.to_dict()
     assert (cb["hearts_on_ace_lead"], cb["renege"], cb["equal_totals"]) == (
         True,
@@ -134,7 +134,7 @@ def test_the_irish_preset_follows_its_sources() -> None:
 def test_hearts_on_the_ace_lead() -> None:
     """Seed 001 (Wikipedia, "one version"): "If the ace of hearts is led ... If they have no
     trump (and trump is not hearts) they must play a heart if there is one in hand." Bicycle,
-    Peel, Barker and Britannica have no such rule (RULES.md §3)."""
+    Peel, Barker and Britannica have no such rule (docs/rules.md §3)."""
     assert legal("KH 9C", "AH", S, CB) == {"KH"}
     off = make_ruleset(hearts_on_ace_lead=False)
     assert legal("KH 9C", "AH", S, off) == {"KH", "9C"}
@@ -305,7 +305,7 @@ def test_floor_a_side_that_far_down_loses() -> None:
 
 
 def test_equal_totals_play_on() -> None:
-    """RULES.md §5: some clubs play another hand on an exact tie at 45 or more; then 65–55,
+    """docs/rules.md §5: some clubs play another hand on an exact tie at 45 or more; then 65–55,
     70–50 and 75–45 end games. Default: the couple first clockwise from the dealer wins."""
     for score in ((65, 55), (70, 50), (75, 45)):
         assert check_final_score(*score, CB).status == "impossible"
