@@ -131,7 +131,8 @@ def field_value(value: Any) -> str:
 
 def house_rules(ruleset: str, rules: Mapping[str, Any]) -> list[str]:
     """A drive's rules in words: the preset's name, then each switch that differs from it, in
-    the settings page's order ("Trumps that may be held back from a lower trump led: only the 5")."""
+    the settings page's order ("Trumps that may be held back from a lower trump led: only
+    the 5")."""
     title = RULESET_DESCRIPTIONS.get(ruleset, (ruleset, ""))[0]
     lines = [str(title)]
     order = {name: i for i, name in enumerate(RULE_FIELDS)}
