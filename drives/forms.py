@@ -14,23 +14,15 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from drives.models import Club, Drive
+from drives.rules_words import (
+    RULE_ERRORS,
+    RULE_FIELDS,
+    RULESET_DESCRIPTIONS,
+    SWITCH_WORDS,
+    field_value,
+)
 from drives.services import CURRENCY
-from engine.rules import PRESETS
-
-RULESET_DESCRIPTIONS = {
-    "cape-breton-45": (
-        _("Cape Breton 45s"),
-        _("The Nova Scotia couples game: 45 points, 52 cards, 5 for the best trump."),
-    ),
-    "irish-45-joker": (
-        _("Irish 45 with the joker"),
-        _("45 points, 53 cards (the joker is the third-best trump); all five tricks win."),
-    ),
-    "auction-120": (
-        _("Auction 45s to 120"),
-        _("Bid 15 to 30 before trump is named; first to 120 wins; scores can go below zero."),
-    ),
-}
+from engine.rules import PRESETS, RulesetError, make_ruleset
 
 # Settings the engine's movement needs fixed once game 1 is seated (drives.services agrees).
 FIXED_ONCE_STARTED = ("games", "movement", "first_seating", "seed")
@@ -162,9 +154,24 @@ class DriveSettingsForm(PlainForm):
     def __init__(self, *args: Any, drive: Drive | None = None, **kwargs: Any) -> None:
         self.drive = drive
         if drive is not None and "initial" not in kwargs:
-            kwargs["initial"] = {name: getattr(drive, name) for name in self.base_fields}
+            kwargs["initial"] = {
+                name: getattr(drive, name) for name in self.base_fields if hasattr(drive, name)
+            } | {f"rule_{k}": field_value(v) for k, v in (drive.rules or {}).items()}
         super().__init__(*args, **kwargs)
         self.fields["ruleset"].choices = ruleset_choices()
+        for name in RULE_FIELDS:
+            label, example, options = SWITCH_WORDS[name]
+            if name == "floor":
+                field: forms.Field = forms.IntegerField(
+                    label=label, help_text=example, required=False, min_value=-1000, max_value=-5
+                )
+            else:
+                choices = [("", _("as the rules above say"))]
+                choices += [(str(value), words) for value, words in options]
+                field = forms.ChoiceField(
+                    label=label, help_text=example, required=False, choices=choices
+                )
+            self.fields[f"rule_{name}"] = field
         self.fields["date"].initial = self.fields["date"].initial or timezone.localdate
         self.read_only = drive is not None and drive.is_closed
         if drive is not None and drive.state != Drive.State.SETUP:
@@ -181,13 +188,53 @@ class DriveSettingsForm(PlainForm):
             raise forms.ValidationError(_("Three letters A–Z, like CAD."))
         return value.upper()
 
+    @property
+    def rule_fields(self) -> list[forms.BoundField]:
+        """The house-rule switches, in the order of the rule book."""
+        return [self[f"rule_{name}"] for name in RULE_FIELDS]
+
+    def clean(self) -> dict[str, Any]:
+        """The switches chosen become ``rules`` (those that differ from the preset), checked
+        with the engine: a switch that makes no sense with the preset is named."""
+        data = super().clean() or {}
+        preset = data.get("ruleset") or (self.drive.ruleset if self.drive else "cape-breton-45")
+        rules: dict[str, Any] = {}
+        if self.drive is not None and preset == self.drive.ruleset:
+            # Options this page does not offer (a drive kept under the rules it was played
+            # under, a custom bonus) stay as they are.
+            rules = {k: v for k, v in (self.drive.rules or {}).items() if k not in RULE_FIELDS}
+        for name in RULE_FIELDS:
+            raw = data.pop(f"rule_{name}", None)
+            if raw in (None, ""):
+                continue
+            if name == "floor":
+                rules[name] = raw
+                continue
+            rules[name] = next(v for v, _w in SWITCH_WORDS[name][2] if str(v) == raw)
+        try:
+            make_ruleset(preset, **rules)
+        except RulesetError as error:
+            named = [n for n in RULE_FIELDS if error.message.startswith(n)]
+            self.add_error(
+                f"rule_{named[0]}" if named else None, RULE_ERRORS.get(error.code, error.message)
+            )
+        data["rules"] = rules
+        return data
+
     def changes(self) -> dict[str, Any]:
-        """The settings that differ from the drive's (disabled fields never do)."""
-        return {
+        """The settings that differ from the drive's (disabled fields never do); the rules go
+        with a new preset, so that they are checked against it."""
+        changed = {
             name: value
             for name, value in self.cleaned_data.items()
-            if not self.fields[name].disabled and value != getattr(self.drive, name)
+            if name in self.fields
+            and not self.fields[name].disabled
+            and value != getattr(self.drive, name)
         }
+        rules = self.cleaned_data.get("rules", {})
+        if "ruleset" in changed or rules != (self.drive.rules if self.drive else {}):
+            changed["rules"] = rules
+        return changed
 
 
 class DriveCreateForm(DriveSettingsForm):

@@ -19,7 +19,7 @@ from django.utils.translation import gettext, ngettext
 from drives import race
 from drives.errors import ServiceError
 from drives.models import Drive
-from engine.rules import Ruleset, get_ruleset
+from engine.rules import Ruleset
 from engine.scores import FULL_HAND, TRUMPLESS_HAND, Verdict, check_final_score
 
 _DRIVE_FOR_SHARE = f"SELECT * FROM {Drive._meta.db_table} WHERE id = %s FOR SHARE"
@@ -148,7 +148,7 @@ def score_points(drive: Drive, points: Any) -> tuple[int | None, int | None, Ver
         or not all(isinstance(p, int) and not isinstance(p, bool) for p in points)
     ):
         raise ServiceError("bad_points", gettext("points are two whole numbers, like [50, 40]."))
-    rules = get_ruleset(drive.ruleset)
+    rules = drive.rules_in_play()
     first, second = points
     verdict = check_final_score(first, second, rules)
     if first < second and not verdict.accepted:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from typing import Any
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -19,7 +19,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from engine.rules import PRESETS
+from drives.rules_words import house_rules
+from engine.rules import PRESETS, Ruleset, make_ruleset
 
 
 def new_token() -> str:
@@ -112,6 +113,15 @@ class Drive(models.Model):
     ruleset = models.CharField(
         _("ruleset"), max_length=40, choices=RULESET_CHOICES, default="cape-breton-45"
     )
+    rules = models.JSONField(
+        _("rules"),
+        default=dict,
+        blank=True,
+        help_text=_(
+            "the switches that differ from the preset (docs/rules.md §3, §5, §6); drives made "
+            "before the switches keep the rules they were played under"
+        ),
+    )
     movement = models.CharField(
         max_length=20, choices=Movement.choices, default=Movement.WINNERS_MOVE
     )
@@ -159,6 +169,29 @@ class Drive(models.Model):
     @property
     def is_closed(self) -> bool:
         return self.state == self.State.CLOSED
+
+    #: What each preset meant before the switches (drives.migrations.0007 keeps a frozen copy):
+    #: a drive stored then, or restored from an export made then, keeps these rules.
+    RULES_BEFORE_SWITCHES: ClassVar[dict[str, dict[str, Any]]] = {
+        "irish-45-joker": {
+            "bonus": "best-trump",
+            "renege": "top-trumps",
+            "offsuit_aces_high": False,
+        },
+        "auction-120": {"rebid_after_hold": False},
+    }
+
+    @property
+    def house_rules(self) -> list[str]:
+        """The rules in words, the preset first (the standings, results and score sheets)."""
+        return house_rules(self.ruleset, self.rules or {})
+
+    def rules_in_play(self) -> Ruleset:
+        """The rules the night is played under: the preset (its name) with the hall's
+        switches."""
+        if not self.rules:
+            return make_ruleset(self.ruleset, name=self.ruleset)
+        return make_ruleset(self.ruleset, name=self.ruleset, **self.rules)
 
     def advance_roles(self) -> tuple[str, ...]:
         """The club roles that may start the next game (the dashboard, the desk, the API)."""

@@ -50,7 +50,7 @@ from drives.names import couple_key, couples_matching
 from drives.signals import couple_paid
 from drives.text import name_strip_bidi, name_visible, text_refuse_unstorable
 from engine.movement import Seating, first_seating
-from engine.rules import PRESETS
+from engine.rules import DEFAULT_PRESET, PRESETS, RulesetError, get_ruleset, make_ruleset
 
 User = AbstractBaseUser | AnonymousUser | None
 
@@ -192,13 +192,30 @@ def require_role(drive_or_club: Drive | Club, user: Any, *roles: str) -> str:
 # --- drives -------------------------------------------------------------------------------------
 
 DRIVE_SETTINGS = (
-    "name", "date", "venue", "games", "ruleset", "movement", "first_seating", "seed",
+    "name", "date", "venue", "games", "ruleset", "rules", "movement", "first_seating", "seed",
     "sit_out_counts_as_win", "ranking", "entry_fee", "currency", "confirm_by_other_couple",
     "scorers_may_advance", "published", "language",
 )  # fmt: skip
 
 
-def clean_settings(data: dict[str, Any], *, partial: bool) -> dict[str, Any]:
+def _clean_rules(rules: Any, preset: str) -> dict[str, Any]:
+    """The hall's switches, checked against the preset: only those that differ from it are
+    kept (``{}``: the preset as it is). Every option of ``engine.rules.Ruleset`` but its name."""
+    if not isinstance(rules, dict):
+        raise _bad("rules", 'rules must be an object of switches, like {"renege": "none"}.')
+    if "name" in rules:
+        raise _bad("rules", "rules name the switches; the preset is the ruleset setting.")
+    try:
+        chosen = make_ruleset(preset, **rules)
+    except RulesetError as error:
+        raise _bad("rules", error.message) from None
+    base = get_ruleset(preset).to_dict()
+    return {k: v for k, v in chosen.to_dict().items() if k != "name" and v != base[k]}
+
+
+def clean_settings(
+    data: dict[str, Any], *, partial: bool, drive: Drive | None = None
+) -> dict[str, Any]:
     """Check and normalise drive settings; every problem is named."""
     unknown = sorted(set(data) - set(DRIVE_SETTINGS))
     if unknown:
@@ -209,7 +226,14 @@ def clean_settings(data: dict[str, Any], *, partial: bool) -> dict[str, Any]:
         )
     out: dict[str, Any] = {}
     for key, value in data.items():
-        out[key] = _clean_setting(key, value)
+        if key != "rules":
+            out[key] = _clean_setting(key, value)
+    if "rules" in data or ("ruleset" in out and drive is not None and drive.rules):
+        # The switches are checked against the preset chosen (a new preset keeps the
+        # switches that still make sense for it only if they all do).
+        preset = out.get("ruleset", drive.ruleset if drive is not None else DEFAULT_PRESET)
+        rules = data["rules"] if "rules" in data else dict(drive.rules if drive else {})
+        out["rules"] = _clean_rules(rules, preset)
     if not partial:
         for required in ("name", "date"):
             if required not in out:
@@ -327,7 +351,7 @@ def drive_create(*, club: Club, actor: Actor = SYSTEM, **settings: Any) -> Drive
 
 
 def drive_update(*, drive: Drive, actor: Actor, **settings: Any) -> Drive:
-    values = clean_settings(settings, partial=True)
+    values = clean_settings(settings, partial=True, drive=drive)
     with transaction.atomic():
         drive = lock_drive(drive)
         if set(values) != {"published"}:  # results are published (or withdrawn) after closing

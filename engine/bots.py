@@ -66,12 +66,14 @@ class PlayState:
     ``seat`` is the player to play, ``leader`` the seat that led the current trick,
     ``trick_number`` 0..4, ``played`` the cards of the finished tricks, ``tricks`` the tricks
     each side (0, 1) has taken, ``dealer`` and (auction) ``bidder`` seats; ``partners`` False
-    in individual play (nobody two cards back is a partner). The simulator keeps
-    one per hand and updates it in place.
+    in individual play (nobody two cards back is a partner); ``ace_low`` when the ace of
+    trumps plays as the lowest trump this hand (``unannounced_ace_lowest``). The simulator
+    keeps one per hand and updates it in place.
     """
 
     __slots__ = (
-        "bidder", "dealer", "leader", "partners", "played", "seat", "trick_number", "tricks",
+        "ace_low", "bidder", "dealer", "leader", "partners", "played", "seat", "trick_number",
+        "tricks",
     )  # fmt: skip
 
     def __init__(
@@ -85,8 +87,10 @@ class PlayState:
         tricks: list[int] | None = None,
         bidder: int | None = None,
         partners: bool = True,
+        ace_low: bool = False,
     ) -> None:
         self.seat = seat
+        self.ace_low = ace_low
         self.partners = partners
         self.dealer = dealer
         self.leader = (dealer + 1) % 4 if leader is None else leader
@@ -152,7 +156,7 @@ class RandomBot:
         rules: Ruleset,
         state: PlayState,
     ) -> Card:
-        return self.rng.choice(legal_plays(hand, trick, trump, rules))
+        return self.rng.choice(legal_plays(hand, trick, trump, rules, ace_low=state.ace_low))
 
     def choose_discard(self, hand: Sequence[Card], trump: Suit, rules: Ruleset) -> Card:
         return self.rng.choice(hand)
@@ -174,6 +178,17 @@ class RandomBot:
 
     def choose_trump(self, hand: Sequence[Card], rules: Ruleset) -> Suit:
         return self.rng.choice(SUITS)
+
+    def choose_draw(self, hand: Sequence[Card], trump: Suit, rules: Ruleset) -> list[Card]:
+        """Auction with a kitty: the cards to throw away before drawing (at random, but
+        enough to keep five)."""
+        keep = self.rng.randint(0, min(len(hand), 5))
+        return self.rng.sample(list(hand), len(hand) - keep)
+
+    def announces(self) -> bool:
+        """Whether a player dealt the ace of trumps who does not rob says so: half the time
+        (``unannounced_ace_lowest`` then makes the ace the lowest trump)."""
+        return self.rng.random() < 0.5
 
 
 # Hand strength, in expected tricks, of each kind of card (HeuristicBot's bidding).
@@ -208,6 +223,17 @@ def hand_strength(hand: Sequence[Card], trump: Suit, rules: Ruleset) -> tuple[fl
         elif card.rank == 13:
             tricks += _OFFSUIT_KING
     return tricks, trumps
+
+
+def draw_discards(hand: Sequence[Card], trump: Suit, rules: Ruleset) -> list[Card]:
+    """The cards a sensible player throws away before drawing (auction with a kitty): all but
+    his trumps and off-suit kings, and the weakest of those when more than five are left."""
+    power = ordering(trump, rules).power
+    keep = sorted(
+        (c for c in hand if power[c.index] >= TRUMP or c.rank == 13),
+        key=lambda c: -power[c.index],
+    )[:5]
+    return [c for c in hand if c not in keep]
 
 
 def _lowest(cards: Sequence[Card], power: Sequence[int]) -> Card:
@@ -276,10 +302,10 @@ class HeuristicBot:
     ) -> tuple[Card, str]:
         """The card :meth:`choose_card` plays, and the code (:data:`REASONS`) of the rule of
         thumb that chose it."""
-        legal = legal_plays(hand, trick, trump, rules)
+        legal = legal_plays(hand, trick, trump, rules, ace_low=state.ace_low)
         if len(legal) == 1:
             return legal[0], "only_card"
-        order = ordering(trump, rules)
+        order = ordering(trump, rules, ace_low=state.ace_low)
         if not trick:
             return self._lead(legal, order, state)
         return self._follow(legal, trick, order, state.partners)
@@ -325,7 +351,7 @@ class HeuristicBot:
         if not winners:
             return _lowest(legal, power), "cannot_win"
         cheapest = _lowest(winners, power)
-        if n < 3 and led_suit is order.trump and cheapest in order.top:
+        if n < 3 and led_suit is order.trump and cheapest in order.reneging:
             # A trump was led and only a top trump would take it: while the trick can still be
             # beaten after us, keep it back (reneging) if a non-trump may be played instead.
             spare = [c for c in legal if power[c.index] < TRUMP]
@@ -335,6 +361,15 @@ class HeuristicBot:
 
     def choose_discard(self, hand: Sequence[Card], trump: Suit, rules: Ruleset) -> Card:
         return _lowest(hand, ordering(trump, rules).power)
+
+    def choose_draw(self, hand: Sequence[Card], trump: Suit, rules: Ruleset) -> list[Card]:
+        """Auction with a kitty: keep the trumps and off-suit kings (the best five at most),
+        throw away the rest to draw for them."""
+        return draw_discards(hand, trump, rules)
+
+    def announces(self) -> bool:
+        """A player dealt the ace of trumps who does not rob always says so."""
+        return True
 
     def choose_rob(
         self, hand: Sequence[Card], turn_up: Card, trump: Suit, rules: Ruleset

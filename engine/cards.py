@@ -188,6 +188,9 @@ class _OrderFlags(Protocol):
     @property
     def offsuit_aces_high(self) -> bool: ...
 
+    @property
+    def renege(self) -> str: ...
+
 
 # Strongest first, as ranks ("red high, black low"), with the ace low (after the K Q J in
 # black, last in red) unless the offsuit_aces_high option puts it on top.
@@ -248,14 +251,26 @@ class Ordering:
     when the ruleset has none). ``follow[i]`` is the card's effective suit.
     """
 
-    __slots__ = ("follow", "joker", "power", "top", "trump", "trumps")
+    __slots__ = ("ace_low", "follow", "joker", "power", "reneging", "top", "trump", "trumps")
 
-    def __init__(self, trump: Suit, joker: bool, aces_high: bool) -> None:
+    def __init__(
+        self,
+        trump: Suit,
+        joker: bool,
+        aces_high: bool,
+        renege: str = "top-trumps",
+        ace_low: bool = False,
+    ) -> None:
         self.trump = trump
         self.joker = joker
+        self.ace_low = ace_low
         power = [0] * N_CARDS
         follow: list[Suit | None] = [None] * N_CARDS
         trumps = trump_order_cached(trump, joker)
+        if ace_low:
+            # The ace of trumps neither robbed with nor announced: the lowest trump.
+            ace = Card(14, trump)
+            trumps = (*(c for c in trumps if c is not ace), ace)
         for pos, card in enumerate(reversed(trumps)):
             power[card.index] = 100 + pos
             follow[card.index] = trump
@@ -268,12 +283,21 @@ class Ordering:
         self.power: tuple[int, ...] = tuple(power)
         self.follow: tuple[Suit | None, ...] = tuple(follow)
         self.trumps: tuple[Card, ...] = trumps
-        # The reneging cards: 5 and J of trumps, the joker, the A♥.
+        # The top four (the ``top-four`` bonus): 5 and J of trumps, the joker, the A♥.
         self.top: frozenset[Card] = frozenset(
             c
             for c in trumps
-            if (c.rank in (5, 11) and c.suit is trump) or c is JOKER or c is ACE_OF_HEARTS
+            if ((c.rank in (5, 11) and c.suit is trump) or c is JOKER or c is ACE_OF_HEARTS)
+            and not (ace_low and c.rank == 14 and c.suit is trump)
         )
+        # The trumps that may renege under the ruleset's ``renege`` switch.
+        self.reneging: frozenset[Card]
+        if renege == "top-trumps":
+            self.reneging = self.top
+        elif renege == "five-only":
+            self.reneging = frozenset({Card(5, trump)})
+        else:
+            self.reneging = frozenset()
 
     def is_trump(self, card: Card) -> bool:
         return self.power[card.index] >= 100
@@ -283,15 +307,19 @@ class Ordering:
 
 
 @cache
-def _ordering(trump: Suit, joker: bool, aces_high: bool) -> Ordering:
-    return Ordering(trump, joker, aces_high)
+def _ordering(
+    trump: Suit, joker: bool, aces_high: bool, renege: str = "top-trumps", ace_low: bool = False
+) -> Ordering:
+    return Ordering(trump, joker, aces_high, renege, ace_low)
 
 
-def ordering(trump: Suit, rules: _OrderFlags | None = None) -> Ordering:
-    """The (cached) :class:`Ordering` for a trump suit under a ruleset's flags."""
+def ordering(trump: Suit, rules: _OrderFlags | None = None, *, ace_low: bool = False) -> Ordering:
+    """The (cached) :class:`Ordering` for a trump suit under a ruleset's flags; ``ace_low``
+    for a hand in which the ace of trumps plays as the lowest trump
+    (``unannounced_ace_lowest``)."""
     if rules is None:
-        return _ordering(trump, False, False)
-    return _ordering(trump, rules.joker, rules.offsuit_aces_high)
+        return _ordering(trump, False, False, "top-trumps", ace_low)
+    return _ordering(trump, rules.joker, rules.offsuit_aces_high, rules.renege, ace_low)
 
 
 def sort_hand(

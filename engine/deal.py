@@ -12,7 +12,13 @@ Terms:
   one card of his hand for the turn-up, once, before he plays his first card. Nobody may rob
   a turned ace: the dealer has already taken it.
 - *Auction* (``rules.auction``): no card is turned; the winning bidder names trump
-  (:func:`name_trump`).
+  (:func:`name_trump`). With a ``kitty`` (3 or 4 cards, dealt face down after the first packet
+  of three) the bidder takes it (:func:`take_kitty`), then each player from the dealer's left
+  throws away what he does not want and is dealt back up to five (:func:`discard_and_draw`).
+- ``turned_ace``: under ``must-take`` the dealer keeps a turned ace (he may not throw it
+  away); under ``may-take`` he may decline it by throwing it away.
+- ``unannounced_ace_lowest``: a player dealt the ace of trumps who neither robs nor announces
+  it (:func:`announce_ace`) plays it as the lowest trump (:func:`ace_is_low`).
 
 A :class:`Deal` is an immutable value and every step (:func:`dealer_discard`, :func:`rob`,
 :func:`name_trump`) returns a new one after checking it is allowed, raising a
@@ -37,14 +43,18 @@ __all__ = [
     "Deal",
     "DealError",
     "DealEvent",
+    "ace_is_low",
     "ace_of_trumps",
+    "announce_ace",
     "check_ready",
     "deal_from_pack",
     "deal_hand",
     "dealer_discard",
+    "discard_and_draw",
     "left_of",
     "name_trump",
     "rob",
+    "take_kitty",
 ]
 
 HAND_SIZE: Final = 5
@@ -101,7 +111,9 @@ class Deal:
     - ``discards``: cards thrown away by the dealer and the robber.
     - ``owed``: how many cards the dealer must still discard.
     - ``robber``: the seat dealt the ace of trumps while the turn-up is still there to take
-      (``None`` if nobody may rob); ``robbed`` once he has.
+      (``None`` if nobody may rob); ``robbed`` once he has; ``announced`` once he has said he
+      holds it without robbing.
+    - ``kitty``: auction with a kitty, the cards dealt face down for the bidder until taken.
     """
 
     dealer: int
@@ -115,6 +127,8 @@ class Deal:
     robbed: bool = False
     log: tuple[DealEvent, ...] = ()
     players: int = SEATS
+    kitty: tuple[Card, ...] = ()
+    announced: bool = False
 
     @property
     def first_to_play(self) -> int:
@@ -179,10 +193,14 @@ def deal_from_pack(pack: Sequence[Card], rules: Ruleset, dealer: int) -> Deal:
 def _deal(pack: Sequence[Card], rules: Ruleset, dealer: int, players: int = SEATS) -> Deal:
     hands: list[list[Card]] = [[] for _ in range(players)]
     pos = 0
+    kitty: tuple[Card, ...] = ()
     for size in _PACKETS:
         for i in range(1, players + 1):
             hands[(dealer + i) % players].extend(pack[pos : pos + size])
             pos += size
+        if size == _PACKETS[0] and rules.kitty:
+            kitty = tuple(pack[pos : pos + rules.kitty])
+            pos += rules.kitty
     log: list[DealEvent] = []
     if rules.auction:
         return Deal(
@@ -192,6 +210,7 @@ def _deal(pack: Sequence[Card], rules: Ruleset, dealer: int, players: int = SEAT
             trump=None,
             stock=tuple(pack[pos:]),
             players=players,
+            kitty=kitty,
         )
     owed = 0
     turn_up = pack[pos]
@@ -241,12 +260,25 @@ def _with_hand(hands: Hands, seat: int, hand: tuple[Card, ...]) -> Hands:
     return (*hands[:seat], hand, *hands[seat + 1 :])
 
 
-def dealer_discard(deal: Deal, discard: Card) -> Deal:
+def dealer_discard(deal: Deal, discard: Card, rules: Ruleset | None = None) -> Deal:
     """The dealer throws away ``discard``, one of the cards he owes after taking a turned joker
-    or ace. Codes: ``no_discard_owed``, ``discard_not_in_hand``."""
+    or ace. Under ``turned_ace: must-take`` (given ``rules``) he keeps a turned ace: throwing
+    it away is refused (``must_keep_turned_ace``); under ``may-take`` throwing it away is how
+    he declines it. Codes: ``no_discard_owed``, ``discard_not_in_hand``,
+    ``must_keep_turned_ace``."""
     if deal.owed <= 0:
         raise DealError(
             "no_discard_owed", "The dealer holds five cards: there is nothing to discard."
+        )
+    if (
+        rules is not None
+        and rules.turned_ace == "must-take"
+        and discard is deal.turn_up
+        and discard.rank == 14
+    ):
+        raise DealError(
+            "must_keep_turned_ace",
+            f"The dealer must keep the turned-up {discard}: discard a card of his hand.",
         )
     dealer = deal.dealer
     hand = _without(deal.hands[dealer], discard, dealer)
@@ -282,6 +314,68 @@ def rob(deal: Deal, seat: int, discard: Card) -> Deal:
         discards=(*deal.discards, discard),
         robbed=True,
         log=(*deal.log, DealEvent("rob", seat, deal.turn_up, discard)),
+    )
+
+
+def announce_ace(deal: Deal, seat: int) -> Deal:
+    """``seat``, dealt the ace of trumps, says so without robbing: under
+    ``unannounced_ace_lowest`` his ace then keeps its rank. Codes: ``bad_seat``,
+    ``not_entitled_to_rob`` (he holds no ace to announce), ``already_robbed``."""
+    _check_seat(seat, players=deal.players)
+    if deal.robbed:
+        raise DealError("already_robbed", "The turn-up has been robbed: the ace is known.")
+    if deal.robber != seat:
+        raise DealError("not_entitled_to_rob", f"Seat {seat} was not dealt the ace of trumps.")
+    return replace(deal, announced=True, log=(*deal.log, DealEvent("announce", seat)))
+
+
+def ace_is_low(deal: Deal, rules: Ruleset) -> bool:
+    """Whether the ace of trumps plays as the lowest trump this hand: under
+    ``unannounced_ace_lowest``, its holder neither robbed nor announced it before play."""
+    return (
+        rules.unannounced_ace_lowest
+        and deal.robber is not None
+        and not deal.robbed
+        and not deal.announced
+    )
+
+
+def take_kitty(deal: Deal, seat: int) -> Deal:
+    """Auction with a kitty: the winning bidder ``seat`` adds the kitty to his hand (after
+    naming trump). Codes: ``bad_seat``, ``no_kitty``, ``no_trump``."""
+    _check_seat(seat)
+    if not deal.kitty:
+        raise DealError("no_kitty", "There is no kitty to take.")
+    if deal.trump is None:
+        raise DealError("no_trump", "Trump is named before the kitty is taken.")
+    hands = _with_hand(deal.hands, seat, (*deal.hands[seat], *deal.kitty))
+    return replace(deal, hands=hands, kitty=(), log=(*deal.log, DealEvent("take_kitty", seat)))
+
+
+def discard_and_draw(deal: Deal, seat: int, discards: Sequence[Card]) -> Deal:
+    """Before play (auction with a kitty): ``seat`` throws away ``discards`` and is dealt from
+    the stock back up to five cards. Codes: ``bad_seat``, ``discard_not_in_hand``,
+    ``keeps_too_many`` (more than five cards left), ``stock_empty``."""
+    _check_seat(seat)
+    hand = deal.hands[seat]
+    for card in discards:
+        hand = _without(hand, card, seat)
+    if len(hand) > HAND_SIZE:
+        raise DealError(
+            "keeps_too_many",
+            f"Seat {seat} would keep {len(hand)} cards: throw away down to {HAND_SIZE}.",
+        )
+    need = HAND_SIZE - len(hand)
+    if need > len(deal.stock):
+        raise DealError("stock_empty", "Not enough cards are left to deal back up to five.")
+    drawn = deal.stock[:need]
+    log = tuple(DealEvent("discard", seat, card) for card in discards)
+    return replace(
+        deal,
+        hands=_with_hand(deal.hands, seat, (*hand, *drawn)),
+        stock=deal.stock[need:],
+        discards=(*deal.discards, *discards),
+        log=(*deal.log, *log, DealEvent("draw", seat)),
     )
 
 

@@ -99,13 +99,18 @@ def end_of_hand(
     total wins. Equal totals: the non-dealing side wins when the dealer is known; otherwise the
     winner is not given by the points (returned as -1: the person entering names it). In
     auction, when both sides reach the target in one hand the bidder's side wins ("bidder goes
-    out"). With ``jink_wins_game`` a side taking all five tricks wins at once.
+    out"). With ``jink_wins_game`` a side taking all five tricks wins at once. With a ``floor``
+    (auction), a side at or below it loses at once. With ``equal_totals: play-on`` equal
+    totals at the target or more end nothing: another hand is played.
     """
     after = (before[0] + line.points[0], before[1] + line.points[1])
     if rules.jink_wins_game:
         jink = hand_is_jink(line, rules)
         if jink is not None:
             return after, jink
+    floor = rules.floor
+    if floor is not None and (after[0] <= floor or after[1] <= floor):
+        return after, 1 if after[0] <= floor else 0
     target = rules.target
     reached = (after[0] >= target, after[1] >= target)
     if not (reached[0] or reached[1]):
@@ -118,6 +123,8 @@ def end_of_hand(
             return after, 0 if reached[0] else 1
     if after[0] != after[1]:
         return after, 0 if after[0] > after[1] else 1
+    if rules.equal_totals == "play-on":
+        return after, None
     if line.dealer is not None:
         return after, 1 - line.dealer
     return after, -1

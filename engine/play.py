@@ -41,18 +41,28 @@ class IllegalPlay(ValueError):
 
 
 def legal_plays(
-    hand: Sequence[Card], trick: Sequence[Card], trump: Suit, rules: Ruleset
+    hand: Sequence[Card],
+    trick: Sequence[Card],
+    trump: Suit,
+    rules: Ruleset,
+    *,
+    ace_low: bool = False,
 ) -> list[Card]:
     """The cards of ``hand`` that may be played to ``trick`` (docs/rules.md §3), in hand order.
 
     1. A non-trump suit led: follow it or trump; holding none of it, any card.
-    2. A trump led: play a trump, except that a top trump (5, J, joker, A♥) may be held back
-       when the led trump ranks below it; holding only such trumps (or none), any card.
-    3. The A♥ led when hearts are not trumps: as 2, then a heart if he holds one.
+    2. A trump led: play a trump, except that a reneging trump (``rules.renege``: the 5, J,
+       joker, A♥; only the 5; none) may be held back when the led trump ranks below it;
+       holding only such trumps (or none), any card.
+    3. The A♥ led when hearts are not trumps: as 2, then a heart if he holds one
+       (``rules.hearts_on_ace_lead``).
+
+    ``ace_low``: the ace of trumps plays as the lowest trump this hand (it was neither robbed
+    with nor announced, under ``unannounced_ace_lowest``).
     """
     if not trick:
         return list(hand)
-    order = ordering(trump, rules)
+    order = ordering(trump, rules, ace_low=ace_low)
     power = order.power
     follow = order.follow
     led = trick[0]
@@ -65,11 +75,11 @@ def legal_plays(
             return list(hand)  # none of the led suit: anything goes
         return following
     led_power = power[led.index]
-    top = order.top
+    top = order.reneging
     trumps = [c for c in hand if follow[c.index] is trump]
     if any(c not in top or power[c.index] < led_power for c in trumps):
         return trumps  # a trump he cannot hold back: he must play a trump
-    if led is ACE_OF_HEARTS and trump is not Suit.HEARTS:
+    if led is ACE_OF_HEARTS and trump is not Suit.HEARTS and rules.hearts_on_ace_lead:
         hearts = [c for c in hand if follow[c.index] is Suit.HEARTS]
         if hearts:
             return [c for c in hand if follow[c.index] is Suit.HEARTS or c in top]
@@ -77,14 +87,20 @@ def legal_plays(
 
 
 def check_play(
-    card: Card, hand: Sequence[Card], trick: Sequence[Card], trump: Suit, rules: Ruleset
+    card: Card,
+    hand: Sequence[Card],
+    trick: Sequence[Card],
+    trump: Suit,
+    rules: Ruleset,
+    *,
+    ace_low: bool = False,
 ) -> None:
     """Raise :class:`IllegalPlay` with the rule broken if ``card`` may not be played."""
     if card not in hand:
         raise IllegalPlay("not_in_hand", f"{card} is not in the hand.")
-    if card in legal_plays(hand, trick, trump, rules):
+    if card in legal_plays(hand, trick, trump, rules, ace_low=ace_low):
         return
-    order = ordering(trump, rules)
+    order = ordering(trump, rules, ace_low=ace_low)
     led = trick[0]
     if order.follow[led.index] is not trump:
         raise IllegalPlay("must_follow_suit", f"{led.suit} was led: play that suit or a trump.")
@@ -93,14 +109,16 @@ def check_play(
     raise IllegalPlay("must_follow_trump", f"{led} is a trump: a trump must be played.")
 
 
-def trick_winner(trick: Sequence[Card], trump: Suit, rules: Ruleset) -> int:
+def trick_winner(
+    trick: Sequence[Card], trump: Suit, rules: Ruleset, *, ace_low: bool = False
+) -> int:
     """Index (in play order, leader 0) of the card that takes the trick.
 
     The highest trump wins; with no trump in the trick, the highest card of the suit led.
     """
     if not trick:
         raise IllegalPlay("empty_trick", "An empty trick has no winner.")
-    order = ordering(trump, rules)
+    order = ordering(trump, rules, ace_low=ace_low)
     power = order.power
     follow = order.follow
     led_suit = follow[trick[0].index]
@@ -144,11 +162,12 @@ def _earns_bonus(best: Card, trump: Suit, top: frozenset[Card], rules: Ruleset) 
 
 
 def bonus_trick_of(
-    tricks: Sequence[Sequence[Card]], trump: Suit, rules: Ruleset
+    tricks: Sequence[Sequence[Card]], trump: Suit, rules: Ruleset, *, ace_low: bool = False
 ) -> tuple[int | None, Card | None]:
     """(the index of the trick that earns the bonus under ``rules.bonus``, or None; the best
     trump played in the hand, or None when no trump was played)."""
-    power = ordering(trump, rules).power
+    order = ordering(trump, rules, ace_low=ace_low)
+    power = order.power
     best_power = 0
     best_trick: int | None = None
     best_card: Card | None = None
@@ -157,15 +176,18 @@ def bonus_trick_of(
             p = power[card.index]
             if p >= 100 and p > best_power:
                 best_power, best_trick, best_card = p, i, card
-    if best_card is not None and not _earns_bonus(
-        best_card, trump, ordering(trump, rules).top, rules
-    ):
+    if best_card is not None and not _earns_bonus(best_card, trump, order.top, rules):
         return None, best_card
     return best_trick, best_card
 
 
 def score_hand(
-    tricks: Sequence[Sequence[Card]], winners: Sequence[int], trump: Suit, rules: Ruleset
+    tricks: Sequence[Sequence[Card]],
+    winners: Sequence[int],
+    trump: Suit,
+    rules: Ruleset,
+    *,
+    ace_low: bool = False,
 ) -> HandScore:
     """Score a hand: ``tricks`` holds each trick's cards, ``winners`` the side (0/1) taking it.
 
@@ -176,7 +198,7 @@ def score_hand(
     """
     if len(tricks) != len(winners):
         raise IllegalPlay("bad_hand", "Every trick needs the side that took it.")
-    bonus_trick, best_card = bonus_trick_of(tricks, trump, rules)
+    bonus_trick, best_card = bonus_trick_of(tricks, trump, rules, ace_low=ace_low)
     taken = [0, 0]
     points = [0, 0]
     for i, side in enumerate(winners):

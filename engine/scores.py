@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final, Literal
 
-from engine.auction import BIDS, auction_hand_points
+from engine.auction import BIDS, auction_hand_points, bids_for
 from engine.game import HandLine, end_of_hand
 from engine.rules import Ruleset
 
@@ -58,7 +58,7 @@ CODES: Final[dict[str, str]] = {
     "empty_sheet": "a score sheet without hands",
     "bad_hand_total": "a hand's points do not add up to a possible hand",
     "missing_bid": "an auction hand without its bidder and bid",
-    "bad_bid": "a bid that is not 15, 20, 25 or 30",
+    "bad_bid": "a bid that is not 15, 20, 25 or 30, or below the lowest bid the rules allow",
     "bad_side": "a side that is not 0 or 1",
     "bad_auction_points": "points that the bid and the tricks cannot give",
     "hand_after_game_won": "a hand played after the game was over",
@@ -70,6 +70,10 @@ CODES: Final[dict[str, str]] = {
 TRICK = 5
 FULL_HAND = 30
 TRUMPLESS_HAND = 25
+#: ``equal_totals: play-on``: the table holds games tied up to this far past the target; a
+#: longer game is the same as a shorter one with 15-15 hands added, so the look-up folds
+#: scores beyond back into the table (``_play_on_key``).
+PLAY_ON_SPAN = 45
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +138,7 @@ def _outcomes(rules: Ruleset, before: tuple[int, int] | None = None) -> tuple[_O
                 found[line] = min(found.get(line, unusual), unusual)
                 continue
             for bidder in (0, 1):
-                for bid in BIDS:
+                for bid in bids_for(rules, (before or (0, 0))[bidder]):
                     split = (taken, total - taken) if bidder == 0 else (total - taken, taken)
                     points = auction_hand_points(split, bidder, bid, before or (0, 0), rules)
                     line = HandLine(points=points, bidder=bidder, bid=bid)
@@ -153,8 +157,10 @@ class _FinalTable:
 
 
 def _prefinal_states(rules: Ruleset) -> dict[tuple[int, int], int]:
-    """States (both sides under the target) a game can be in, with the fewest trumpless hands
+    """States (both sides under the target, or tied past it under ``play-on`` up to
+    ``PLAY_ON_SPAN``) a game can be in before its last hand, with the fewest trumpless hands
     needed to get there (0-1 breadth-first search)."""
+    cap = rules.target + PLAY_ON_SPAN
     best = {(0, 0): 0}
     queue: deque[tuple[int, int]] = deque([(0, 0)])
     while queue:
@@ -162,7 +168,7 @@ def _prefinal_states(rules: Ruleset) -> dict[tuple[int, int], int]:
         cost = best[state]
         for outcome in _outcomes(rules):
             after, winner = end_of_hand(state, outcome.line, rules)
-            if winner is not None:
+            if winner is not None or after[0] > cap:
                 continue
             new_cost = cost + outcome.unusual
             if new_cost < best.get(after, 1 << 30):
@@ -227,9 +233,33 @@ def _sums_without_stopping(rules: Ruleset, limit: int) -> frozenset[tuple[int, i
     return frozenset(seen)
 
 
+def _play_on_key(w: int, loser: int, rules: Ruleset) -> tuple[int, int]:
+    """``play-on``: a final score past the table's span, brought back by 15-15 hands (a game
+    tied at x past the target can end only as one tied at x - 15 ends, plus 15 each)."""
+    while loser > rules.target + PLAY_ON_SPAN - 10:
+        w, loser = w - 15, loser - 15
+    return w, loser
+
+
+def _looked_up(w: int, loser: int, rules: Ruleset) -> Verdict | None:
+    """The table's verdict on a final score, in the score's own numbers."""
+    verdicts = _final_table(rules).verdicts
+    found = verdicts.get((w, loser))
+    if found is not None or rules.equal_totals != "play-on":
+        return found
+    key = _play_on_key(w, loser, rules)
+    found = verdicts.get(key)
+    if found is None or key == (w, loser):
+        return found
+    if found.status == "ok":
+        return Verdict("ok", "ok", f"{_score(w, loser)} is a regular final score.")
+    return _unusual_verdict(w, loser, found.trumpless_hands)
+
+
 def _reason(w: int, loser: int, rules: Ruleset, table: _FinalTable) -> Verdict:
     score = _score(w, loser)
     target = rules.target
+    play_on = rules.equal_totals == "play-on"
     if w < target:
         also = ", or all five tricks of the last hand" if rules.jink_wins_game else ""
         return _impossible(
@@ -239,13 +269,13 @@ def _reason(w: int, loser: int, rules: Ruleset, table: _FinalTable) -> Verdict:
         return _impossible(
             "loser_ahead", f"{score}: the losing couple cannot have more points than the winner."
         )
-    if w > table.max_winner:
+    if w > table.max_winner and not play_on:
         return _impossible(
             "too_many_points",
             f"{score}: more points than the hands could give; "
             f"a winner ends with at most {table.max_winner}.",
         )
-    if loser > table.max_loser:
+    if loser > table.max_loser and not play_on:
         return _impossible(
             "too_many_points",
             f"{score}: more points than the hands could give; "
@@ -270,6 +300,7 @@ def _reason(w: int, loser: int, rules: Ruleset, table: _FinalTable) -> Verdict:
 
 def _auction_final(w: int, loser: int, rules: Ruleset) -> Verdict:
     target = rules.target
+    floor = rules.floor
     best: int | None = None
     for bidder in (0, 1):
         for bid in BIDS:
@@ -284,6 +315,10 @@ def _auction_final(w: int, loser: int, rules: Ruleset) -> Verdict:
                         before = (w - points[0], loser - points[1])
                         if before[0] >= target or before[1] >= target:
                             continue
+                        if floor is not None and min(before) <= floor:
+                            continue  # that side had already lost at the floor
+                        if bid not in bids_for(rules, before[bidder]):
+                            continue
                         if rules.must_bid_to_go_out:
                             defender_guarded = before[1 - bidder] >= 100
                             if defender_guarded != guarded:
@@ -297,9 +332,10 @@ def _auction_final(w: int, loser: int, rules: Ruleset) -> Verdict:
     if best is not None:
         return _unusual_verdict(w, loser, 1)
     score = _score(w, loser)
-    if w < target and not rules.jink_wins_game:
+    if w < target and not rules.jink_wins_game and (floor is None or loser > floor):
+        lost = "" if floor is None else f", or the losers at {floor} or below"
         return _impossible(
-            "winner_below_target", f"{score}: the winner needs at least {target} points."
+            "winner_below_target", f"{score}: the winner needs at least {target} points{lost}."
         )
     bidder_max = 60 if rules.thirty_for_sixty else FULL_HAND
     if w > target - TRICK + bidder_max:
@@ -338,7 +374,7 @@ def _number_problem(values: Iterable[object], rules: Ruleset) -> Verdict | None:
 def check_final_score(winner_points: int, loser_points: int, rules: Ruleset) -> Verdict:
     """Judge a game's final score, given as the named winner's points and the loser's."""
     if not rules.auction and type(winner_points) is int and type(loser_points) is int:
-        found = _final_table(rules).verdicts.get((winner_points, loser_points))
+        found = _looked_up(winner_points, loser_points, rules)
         if found is not None:
             return found
     problem = _number_problem((winner_points, loser_points), rules)
@@ -372,7 +408,8 @@ def check_final_scores(scores: Iterable[tuple[int, int]], rules: Ruleset) -> Ite
 def legal_final_scores(rules: Ruleset, *, include_unusual: bool = False) -> list[tuple[int, int]]:
     """The (winner, loser) final scores that are ``ok`` (and ``unusual`` if asked), winner
     first, highest first: the choices a score picker offers. Not for auction, whose scores are
-    unbounded below."""
+    unbounded below. Under ``equal_totals: play-on`` games tied again and again have no upper
+    bound: the list stops at games tied ``PLAY_ON_SPAN`` past the target."""
     if rules.auction:
         raise ValueError("Auction final scores are unbounded; check them one by one.")
     table = _final_table(rules).verdicts
@@ -389,7 +426,7 @@ def _auction_line_problem(line: HandLine, before: tuple[int, int], rules: Rulese
         return "missing_bid"
     if line.bidder not in (0, 1):
         return "bad_side"
-    if line.bid not in BIDS:
+    if line.bid not in bids_for(rules, before[line.bidder]):
         return "bad_bid"
     for total, _ in _hand_totals(rules):
         for taken in range(0, total + 1, TRICK):

@@ -9,7 +9,9 @@ side ``seat % 2``; the deal passes to the left after each hand.
 Everything random (the shuffle and the bots' choices) comes from the one ``random.Random``
 passed in, so a seed gives the same game every time. A hand goes: deal (``deal``); outside
 auction the dealer discards for a turned ace or joker and the player dealt the ace of trumps
-may rob; in auction the bidding (``auction.Auction``), then the bidder names trump and leads;
+may rob (or announce the ace); in auction the bidding (``auction.Auction``, re-bidding after a
+hold under ``rebid_after_hold``), then the bidder names trump, takes the kitty and everyone
+draws (``kitty``), and the bidder or the player on his left leads (``first_lead``);
 five tricks of legal plays; scoring by ``play.score_hand`` (and ``auction_hand_points``).
 
 The simulator is the hot path of the engine's benchmarks, so the trick loop works on plain
@@ -27,9 +29,20 @@ from dataclasses import dataclass
 from typing import Final
 
 from engine.auction import Auction, AuctionResult, auction_hand_points
-from engine.bots import Bot, BotName, PlayState, make_bot
+from engine.bots import Bot, BotName, PlayState, draw_discards, make_bot
 from engine.cards import Card, Suit, ordering
-from engine.deal import Deal, DealEvent, deal_hand, dealer_discard, name_trump, rob
+from engine.deal import (
+    Deal,
+    DealEvent,
+    ace_is_low,
+    announce_ace,
+    deal_hand,
+    dealer_discard,
+    discard_and_draw,
+    name_trump,
+    rob,
+    take_kitty,
+)
 from engine.game import GameRecord, HandLine, end_of_hand
 from engine.play import HandScore, IllegalPlay, check_play, score_hand
 from engine.rules import Ruleset
@@ -138,22 +151,28 @@ def simulate_hand(
     bids: tuple[tuple[int, int | None], ...] = ()
     result: AuctionResult | None = None
     if rules.auction:
-        auction = Auction(dealer, rules)
-        for i in range(1, 5):
-            seat = (dealer + i) % 4
-            auction.bid(seat, bots[seat].choose_bid(deal.hands[seat], auction, rules))
+        auction = Auction(dealer, rules, totals)
+        while (seat_to_bid := auction.to_bid) is not None:
+            hand = deal.hands[seat_to_bid]
+            auction.bid(seat_to_bid, bots[seat_to_bid].choose_bid(hand, auction, rules))
         result = auction.result
-        assert result is not None  # four bids: the auction is over
+        assert result is not None  # nobody left to speak: the auction is over
         bids = tuple(auction.bids)
         bidder = result.seat
         deal = name_trump(deal, bidder, bots[bidder].choose_trump(deal.hands[bidder], rules))
-        leader = bidder
+        if deal.kitty:
+            deal = _kitty_and_draw(deal, bidder, bots, rules)
+        leader = bidder if rules.first_lead == "bidder" else (bidder + 1) % 4
     else:
         trump = deal.trump
         assert trump is not None  # turned up
         while deal.owed:
-            discard = bots[dealer].choose_discard(deal.hands[dealer], trump, rules)
-            deal = dealer_discard(deal, discard)
+            hand = deal.hands[dealer]
+            turned = deal.turn_up
+            if rules.turned_ace == "must-take" and turned is not None and turned.rank == 14:
+                hand = tuple(c for c in hand if c is not turned)  # he keeps the turned ace
+            discard = bots[dealer].choose_discard(hand, trump, rules)
+            deal = dealer_discard(deal, discard, rules)
         robber = deal.robber
         if robber is not None and deal.turn_up is not None:
             discard_or_none = bots[robber].choose_rob(
@@ -161,14 +180,17 @@ def simulate_hand(
             )
             if discard_or_none is not None:
                 deal = rob(deal, robber, discard_or_none)
+            elif rules.unannounced_ace_lowest and _announces(bots[robber]):
+                deal = announce_ace(deal, robber)
         leader = (dealer + 1) % 4
     trump = deal.trump
     assert trump is not None
+    ace_low = ace_is_low(deal, rules)
 
     leaders, tricks, winners, sides = _play(
-        deal, leader, trump, rules, bots, result, check, on_play
+        deal, leader, trump, rules, bots, result, check, on_play, ace_low
     )
-    score = score_hand(tricks, sides, trump, rules)
+    score = score_hand(tricks, sides, trump, rules, ace_low=ace_low)
     if result is None:
         points = score.points
         line = HandLine(points, dealer=dealer % 2)
@@ -190,6 +212,32 @@ def simulate_hand(
     return line, detail
 
 
+def _announces(bot: Bot) -> bool:
+    """Whether the bot dealt the ace of trumps, not robbing, says so (bots without an
+    ``announces`` answer always do)."""
+    announces = getattr(bot, "announces", None)
+    return True if announces is None else bool(announces())
+
+
+def _kitty_and_draw(deal: Deal, bidder: int, bots: Sequence[Bot], rules: Ruleset) -> Deal:
+    """The bidder takes the kitty; then each player from the dealer's left throws away and is
+    dealt back up to five (bots without a ``choose_draw`` answer throw as the heuristic)."""
+    trump = deal.trump
+    assert trump is not None
+    deal = take_kitty(deal, bidder)
+    for i in range(1, 5):
+        seat = (deal.dealer + i) % 4
+        hand = deal.hands[seat]
+        chooser = getattr(bots[seat], "choose_draw", None)
+        discards = (
+            chooser(hand, trump, rules)
+            if chooser is not None
+            else draw_discards(hand, trump, rules)
+        )
+        deal = discard_and_draw(deal, seat, discards)
+    return deal
+
+
 def _play(
     deal: Deal,
     leader: int,
@@ -199,9 +247,10 @@ def _play(
     result: AuctionResult | None,
     check: bool,
     on_play: PlayHook | None,
+    ace_low: bool = False,
 ) -> tuple[tuple[int, ...], tuple[tuple[Card, ...], ...], tuple[int, ...], list[int]]:
     """The five tricks: (leaders, tricks, winning seats, winning sides)."""
-    order = ordering(trump, rules)
+    order = ordering(trump, rules, ace_low=ace_low)
     power = order.power
     follow = order.follow
     hands = [list(h) for h in deal.hands]
@@ -214,6 +263,7 @@ def _play(
         played=played,
         tricks=taken,
         bidder=None if result is None else result.seat,
+        ace_low=ace_low,
     )
     leaders: list[int] = []
     tricks: list[tuple[Card, ...]] = []
@@ -232,7 +282,7 @@ def _play(
             if on_play is not None:
                 on_play(seat, card, hand, trick, trump)
             if check:
-                _check(card, hand, trick, trump, rules, seat)
+                _check(card, hand, trick, trump, rules, seat, ace_low)
             elif card not in hand:
                 raise SimulationError("illegal_play", f"Seat {seat} played {card}, not in hand.")
             hand.remove(card)
@@ -259,10 +309,16 @@ def _play(
 
 
 def _check(
-    card: Card, hand: list[Card], trick: list[Card], trump: Suit, rules: Ruleset, seat: int
+    card: Card,
+    hand: list[Card],
+    trick: list[Card],
+    trump: Suit,
+    rules: Ruleset,
+    seat: int,
+    ace_low: bool = False,
 ) -> None:
     try:
-        check_play(card, hand, trick, trump, rules)
+        check_play(card, hand, trick, trump, rules, ace_low=ace_low)
     except IllegalPlay as problem:
         raise SimulationError(
             "illegal_play", f"Seat {seat} played {card}: {problem.message} ({problem.code})"

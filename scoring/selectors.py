@@ -246,6 +246,8 @@ def drive_summary(drive: Drive) -> dict[str, Any]:
         "venue": drive.venue,
         "games": drive.games,
         "ruleset": drive.ruleset,
+        "rules": dict(drive.rules),
+        "rules_in_play": drive.rules_in_play().to_dict(),
         "movement": drive.movement,
         "first_seating": drive.first_seating,
         "seed": drive.seed,

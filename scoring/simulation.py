@@ -24,7 +24,6 @@ from drives.errors import ServiceError
 from drives.models import AuditEntry, Drive
 from drives.services import Actor, drive_start
 from engine.bots import BOTS
-from engine.rules import get_ruleset
 from engine.simulate import SimulationError, simulate_table_game
 from scoring.selectors import game_view
 from scoring.services import game_advance, result_record
@@ -82,7 +81,7 @@ def game_simulate(
             "game_not_started", gettext("Game %(game)s has not started.") % {"game": game}
         )
     wanted = None if tables is None else set(tables)
-    rules = get_ruleset(drive.ruleset)
+    rules = drive.rules_in_play()
     played = GamePlayed(game=game)
     for row in view["tables"]:
         if row["sit_out"]:

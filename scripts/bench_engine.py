@@ -3,6 +3,8 @@
     python scripts/bench_engine.py                      # 10,000 cape-breton-45 heuristic games
     python scripts/bench_engine.py --preset auction-120 --bot random --games 2000
     python scripts/bench_engine.py --profile            # and the cProfile top 25
+    python scripts/bench_engine.py --rules '{"renege": "five-only"}'   # switches on the preset
+    python scripts/bench_engine.py --verdict-table --rules '{"equal_totals": "play-on"}'
 
 One process, one core, seeded (the same seed plays the same games). Prints the figure; copying
 it into BENCHMARKS.md with the machine described is left to the person running it.
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import json
 import platform
 import pstats
 import random
@@ -22,7 +25,8 @@ from pathlib import Path
 
 def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from engine.rules import PRESETS, get_ruleset
+    from engine.rules import PRESETS, make_ruleset
+    from engine.scores import legal_final_scores
     from engine.simulate import simulate_game
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -31,9 +35,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bot", choices=["heuristic", "random"], default="heuristic")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true", help="also print a cProfile summary")
+    parser.add_argument(
+        "--rules", default="{}", help="switches changed from the preset, as JSON (docs/rules.md)"
+    )
+    parser.add_argument(
+        "--verdict-table",
+        action="store_true",
+        help="time building the table of final scores for these rules instead (not auction)",
+    )
     args = parser.parse_args(argv)
 
-    rules = get_ruleset(args.preset)
+    switches = json.loads(args.rules)
+    rules = make_ruleset(args.preset, name=args.preset, **switches)
+    if args.verdict_table:
+        start = time.perf_counter()
+        table = legal_final_scores(rules, include_unusual=True)  # a fresh process: built here
+        elapsed = time.perf_counter() - start
+        print(
+            f"{args.preset} {switches}: verdict table of {len(table)} accepted final scores "
+            f"built in {elapsed * 1000:.1f} ms (Python {platform.python_version()})"
+        )
+        return 0
 
     def run() -> int:
         rng = random.Random(args.seed)
@@ -46,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     hands = run()
     elapsed = time.perf_counter() - start
     print(
-        f"{args.preset} / {args.bot}: {args.games} games ({hands} hands) in {elapsed:.2f} s = "
+        f"{args.preset} {switches} / {args.bot}: {args.games} games ({hands} hands) "
+        f"in {elapsed:.2f} s = "
         f"{args.games / elapsed:,.0f} games/s, {hands / elapsed:,.0f} hands/s "
         f"(Python {platform.python_version()}, {platform.machine()}, seed {args.seed})"
     )

@@ -31,7 +31,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from drives.models import Drive as DriveModel
-from engine.rules import PRESETS
+from engine.rules import CHOICES, PRESETS, SWITCHES
 from scoring.records.schema import DriveExport
 
 # --- building blocks -------------------------------------------------------------------------
@@ -177,6 +177,21 @@ SETTINGS_DOC: dict[str, Any] = {
     "venue": {"type": "string", "maxLength": 200},
     "games": {"type": "integer", "minimum": 1, "maximum": 60, "default": 25},
     "ruleset": {"enum": list(PRESETS), "default": "cape-breton-45"},
+    "rules": {
+        "type": "object",
+        "description": "The hall's house rules: the switches that differ from the preset "
+        "(docs/rules.md lists each with its source); {} plays the preset as it is. A switch "
+        "that makes no sense with the preset (an auction switch without the auction) is "
+        "refused, naming it.",
+        "properties": {
+            name: {"enum": list(CHOICES[name])}
+            if name in CHOICES
+            else _nullable("integer", maximum=-5, minimum=-1000)
+            if name == "floor"
+            else BOOLEAN
+            for name in ("thirty_for_sixty", *SWITCHES)
+        },
+    },
     "movement": {"enum": list(DriveModel.Movement.values), "default": "winners-move"},
     "first_seating": {"enum": list(DriveModel.FirstSeating.values), "default": "by-number"},
     "seed": _nullable("integer", minimum=0, maximum=2**63 - 1),
@@ -220,6 +235,7 @@ class DriveSettings(Body):
     venue: documented(SETTINGS_DOC["venue"]) = None
     games: documented(SETTINGS_DOC["games"]) = None
     ruleset: documented(SETTINGS_DOC["ruleset"]) = None
+    rules: documented(SETTINGS_DOC["rules"]) = None
     movement: documented(SETTINGS_DOC["movement"]) = None
     first_seating: documented(SETTINGS_DOC["first_seating"]) = None
     seed: documented(SETTINGS_DOC["seed"]) = None
@@ -251,6 +267,13 @@ class Drive(BaseModel):
     venue: str
     games: int
     ruleset: str
+    rules: dict[str, Any] = Field(
+        default_factory=dict,
+        description="The house rules: the switches that differ from the preset.",
+    )
+    rules_in_play: dict[str, Any] = Field(
+        default_factory=dict, description="Every option of the rules the night is played under."
+    )
     movement: str
     first_seating: str
     seed: int | None

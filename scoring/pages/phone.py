@@ -33,7 +33,6 @@ from django.views.decorators.http import require_http_methods
 from drives.errors import Conflict, ServiceError
 from drives.models import AuditEntry, Couple, Drive, Table
 from drives.services import Actor
-from engine.rules import get_ruleset
 from engine.scores import legal_final_scores
 from scoring.pages.conditional import not_modified, poll_key, tagged
 from scoring.pages.live_access import (
@@ -102,7 +101,7 @@ def score_choices(drive: Drive) -> list[str]:
     """The final scores a table may pick ("70-20", winner's first), the legal ones of the
     drive's ruleset; none for auction, whose scores are typed."""
     try:
-        scores = legal_final_scores(get_ruleset(drive.ruleset))
+        scores = legal_final_scores(drive.rules_in_play())
     except ValueError:
         return []
     return [f"{winner}-{loser}" for winner, loser in scores]

@@ -27,7 +27,6 @@ from drives.models import Couple, Drive
 from drives.views import MEMBERS, ORGANIZER, desk_actor, drive_links, drive_page
 from engine.cards import Card, CardError
 from engine.prizes import PrizeError, judge_cut
-from engine.rules import get_ruleset
 from engine.scores import check_final_score, legal_final_scores
 from scoring.models import Award, CookieJarDraw, CutCard, Tie
 from scoring.pages.forms_prizes import (
@@ -74,7 +73,7 @@ def score_example(drive: Drive) -> str:
     """A final score to show as an example ("like 55-35"), one the drive's ruleset allows: from
     the engine's legal scores, or for auction (unbounded below) the target against the first
     possible score under it."""
-    rules = get_ruleset(drive.ruleset)
+    rules = drive.rules_in_play()
     try:
         scores = legal_final_scores(rules)
     except ValueError:

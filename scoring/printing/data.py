@@ -33,7 +33,7 @@ DOCUMENTS = ("punch-cards", "table-cards", "score-sheets", "movement", "results"
 
 def _ruleset(drive: Drive) -> Ruleset:
     try:
-        return get_ruleset(drive.ruleset)
+        return drive.rules_in_play()
     except RulesetError:
         return get_ruleset()
 
@@ -59,6 +59,7 @@ def _header(drive: Drive, document: str) -> dict[str, Any]:
             "currency": drive.currency,
         },
         "ranking": ranking_data(_ruleset(drive)),
+        "house_rules": [str(line) for line in drive.house_rules],
     }
 
 

@@ -34,6 +34,7 @@ LABELS: dict[str, Any] = {
     "initials": _("Initials"),
     "tally": _("Tally (cross off in fives)"),
     "cheat_sheet": _("Card ranking"),
+    "house_rules": _("Rules"),
     "trump_suit": _("when trumps are"),
     "not_trumps": _("Not trumps"),
     "joker_note": _("the joker is always the third-best trump"),

@@ -113,7 +113,9 @@ def load_export(data: bytes) -> dict[str, Any]:
 
 # Drive settings added after the format's first files: an older file without them restores
 # with the setting's default (the drive's model field's).
-LATER_SETTINGS = frozenset({"scorers_may_advance", "language"})
+# An export made before the rule switches has no "rules": its drive keeps the rules it was
+# played under (Drive.RULES_BEFORE_SWITCHES).
+LATER_SETTINGS = frozenset({"scorers_may_advance", "language", "rules"})
 
 
 def _get(obj: dict[str, Any], key: str, path: str, kinds: Any, *, null: bool = False) -> Any:
@@ -228,14 +230,14 @@ def drive_restore(
     if not club_name.strip():
         raise bad("drive.club", gettext("the club needs a name"))
     try:
-        settings = clean_settings(
-            {
-                key: _get(info, key, "drive", object, null=True)
-                for key in DRIVE_SETTINGS
-                if key in info or key not in LATER_SETTINGS
-            },
-            partial=False,
-        )
+        read = {
+            key: _get(info, key, "drive", object, null=True)
+            for key in DRIVE_SETTINGS
+            if key in info or key not in LATER_SETTINGS
+        }
+        if "rules" not in read and isinstance(read.get("ruleset"), str):
+            read["rules"] = dict(Drive.RULES_BEFORE_SWITCHES.get(read["ruleset"], {}))
+        settings = clean_settings(read, partial=False)
     except ServiceError as error:
         raise bad(f"drive.{error.details.get('field', '')}".rstrip("."), error.message) from None
     # Exports made before the rule have no sit_out_last: their drives keep the old movement.

@@ -55,6 +55,9 @@ class ExportDrive(Part):
     venue: str
     games: int
     ruleset: str
+    rules: dict[str, Any] | None = Field(
+        None, description="added later: the switches that differ from the preset (docs/rules.md)"
+    )
     movement: str
     first_seating: str
     seed: int | None

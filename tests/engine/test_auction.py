@@ -6,9 +6,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.auction import BIDS, Auction, AuctionError, AuctionResult
-from engine.rules import Ruleset, get_ruleset, make_ruleset
+from engine.rules import Ruleset, make_ruleset
 
-AUCTION = get_ruleset("auction-120")
+# Once around: the hold ends the bidding (rebid_after_hold off; the preset has it on).
+AUCTION = make_ruleset("auction-120", rebid_after_hold=False)
 NO_HOLD = make_ruleset("auction-120", dealer_cannot_hold=True)
 
 P = None  # a pass

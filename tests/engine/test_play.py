@@ -58,7 +58,9 @@ def test_legal_plays(hand: str, trick: str, trump: Suit, expected: set[str], why
     ],
 )
 def test_the_joker_reneges_like_a_top_trump(hand: str, trick: str, expected: set[str]) -> None:
-    assert legal(hand, trick, S, IRISH) == expected
+    # The joker among the top trumps (renege: top-trumps; the Irish preset reneges the 5 only).
+    joker_top = make_ruleset("irish-45-joker", renege="top-trumps")
+    assert legal(hand, trick, S, joker_top) == expected
 
 
 def test_check_play_names_the_rule() -> None:

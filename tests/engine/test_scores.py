@@ -275,8 +275,11 @@ def test_a_trumpless_auction_hand_is_unusual() -> None:
 def test_thirty_for_sixty_on_a_sheet() -> None:
     rules = make_ruleset("auction-120", thirty_for_sixty=True)
     assert check_score_sheet(auction((60, 0, 0, 30), (60, 0, 0, 30)), rules).status == "ok"
-    assert check_score_sheet(auction((-60, 10, 0, 30)), rules).code == "game_not_finished"
+    assert check_score_sheet(auction((-30, 10, 0, 30)), rules).code == "game_not_finished"
+    assert check_score_sheet(auction((-60, 10, 0, 30)), rules).code == "bad_auction_points"
     assert check_score_sheet(auction((30, 0, 0, 30)), rules).code == "bad_auction_points"
+    sixty = make_ruleset("auction-120", thirty_for_sixty=True, thirty_set_loses=60)
+    assert check_score_sheet(auction((-60, 10, 0, 30)), sixty).code == "game_not_finished"
 
 
 # --- properties: every perturbation of a legal score that breaks a rule is refused ----------------

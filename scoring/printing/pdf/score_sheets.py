@@ -43,12 +43,19 @@ def draw_cards(doc: Doc, x: float, y: float, cards: list[str], size: float, widt
             c.setFillGray(0)
 
 
-def cheat_sheet(doc: Doc, ranking: dict[str, Any], x: float, y: float, w: float) -> float:
+def cheat_sheet(
+    doc: Doc,
+    ranking: dict[str, Any],
+    x: float,
+    y: float,
+    w: float,
+    rules: list[str] | None = None,
+) -> float:
     """The card ranking of the ruleset, top-left at (x, y); the height used. A row per suit:
-    its order when it is trumps, then when it is not."""
+    its order when it is trumps, then when it is not; then the drive's rules in words."""
     c = doc.canvas
     line = 11.5
-    height = 22 + 4 * line + 16
+    height = cheat_sheet_height(rules)
     c.setStrokeGray(0.6)
     c.setLineWidth(0.6)
     c.roundRect(x, y - height, w, height, 5, stroke=1, fill=0)
@@ -79,9 +86,19 @@ def cheat_sheet(doc: Doc, ranking: dict[str, Any], x: float, y: float, w: float)
     if ranking.get("offsuit_aces_high"):
         notes.append(doc.labels["aces_high"])
     c.setFillGray(0.35)
-    doc.draw(x + 8, y - height + 6, " · ".join(notes), 6.5)
+    bottom = y - height + 6
+    if rules:
+        words = f"{doc.labels['house_rules']}: {' · '.join(rules)}"
+        doc.draw(x + 8, bottom, doc.clip(words, 6.5, w - 16), 6.5)
+        bottom += 10
+    doc.draw(x + 8, bottom, " · ".join(notes), 6.5)
     c.setFillGray(0)
     return height
+
+
+def cheat_sheet_height(rules: list[str] | None = None) -> float:
+    """The card ranking's height, with a line for the drive's rules when there are any."""
+    return 22 + 4 * 11.5 + 16 + (10 if rules else 0)
 
 
 class ScoreSheets:
@@ -96,7 +113,8 @@ class ScoreSheets:
         for share in SHARES:
             self.xs.append(self.xs[-1] + share * self.grid_w)
         self.grid_top = d.height - MARGIN - 84
-        self.cheat_h = 22 + 4 * 11.5 + 16
+        self.rules: list[str] = list(data.get("house_rules") or [])
+        self.cheat_h = cheat_sheet_height(self.rules)
         self.tally_top = MARGIN + 14 + self.cheat_h + 12 + 74
         rows = len(self.games) + 1
         self.row_h = min(22.0, (self.grid_top - self.tally_top - 10) / rows)
@@ -191,7 +209,9 @@ class ScoreSheets:
                 c.setFillGray(0.55)
                 doc.draw(bx + box_w - 3, row_top - 21, points, 7, align="right")
                 c.setFillGray(0)
-        cheat_sheet(doc, self.data["ranking"], MARGIN, MARGIN + 14 + self.cheat_h, self.grid_w)
+        cheat_sheet(
+            doc, self.data["ranking"], MARGIN, MARGIN + 14 + self.cheat_h, self.grid_w, self.rules
+        )
         doc.footer_fixed()
 
     def _page(self, sheet: dict[str, Any], page: int, pages: int) -> None:
