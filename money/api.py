@@ -252,14 +252,14 @@ def raffle_unclaimed(request: HttpRequest, slug: str, raffle: int) -> JsonRespon
 
 
 @router.get(
-    "/clubs/{slug:slug}/money", response=READ, url_name="club-money",
+    "/clubs/{club}/money", response=READ, url_name="club-money",
     summary="The net raised by each of the club's drives",
 )  # fmt: skip
-def club_money(request: HttpRequest, slug: str) -> JsonResponse:
-    club = club_for(request.auth, slug)  # type: ignore[attr-defined]
-    rows = selectors.club_net(club)
+def club_money(request: HttpRequest, club: str) -> JsonResponse:
+    found = club_for(request.auth, club)  # type: ignore[attr-defined]
+    rows = selectors.club_net(found)
     return _ok({
-        "club": club.slug,
+        "club": found.slug,
         "drives": [
             {"slug": row["drive"].slug, "name": row["drive"].name,
              "date": row["drive"].date, "currency": row["drive"].currency,

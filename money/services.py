@@ -162,8 +162,8 @@ def line_record(
     *,
     drive: Drive,
     actor: Actor,
-    kind: Any,
-    amount: Any,
+    kind: Any = None,
+    amount: Any = None,
     way: Any = None,
     couple: Any = None,
     note: Any = "",
@@ -172,7 +172,7 @@ def line_record(
     """A line entered by hand: an entry fee taken apart from the door's tick, a donation, an
     expense, or a prize paid that the prizes do not carry (a prize in kind bought). The other
     kinds are written by the app (ticket sales, payouts) or read (the jar, the prizes)."""
-    if kind not in HAND_KINDS:
+    if not isinstance(kind, str) or kind not in HAND_KINDS:
         hand = ", ".join(sorted(HAND_KINDS))
         raise ServiceError(
             "kind_not_by_hand",
@@ -260,7 +260,7 @@ def fifty_fifty_of(drive: Drive) -> Pool:
     return pool
 
 
-def raffle_add(*, drive: Drive, actor: Actor, name: Any) -> Pool:
+def raffle_add(*, drive: Drive, actor: Actor, name: Any = None) -> Pool:
     """A raffle item (a ham, a quilt), with its own tickets from 1."""
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 120:
         raise ServiceError("bad_name", "A raffle item needs a name of 1 to 120 characters.",

@@ -58,6 +58,9 @@ class ExportDrive(Part):
     rules: dict[str, Any] | None = Field(
         None, description="added later: the switches that differ from the preset (docs/rules.md)"
     )
+    rules_in_play: dict[str, Any] | None = Field(
+        None, description="the preset with the hall's switches, every rule spelled out (read only)"
+    )
     movement: str
     first_seating: str
     seed: int | None

@@ -35,6 +35,7 @@ from hypothesis import HealthCheck, Phase, settings
 
 from drives.models import AuditEntry, Drive
 from drives.services import Actor, drive_close
+from money.services import line_record, raffle_add
 from practice.models import PracticeGame
 from practice.table import start as practice_start
 from scoring.models import Document, Tie
@@ -77,6 +78,8 @@ class World:
     tokens: dict[str, str] = field(default_factory=dict)
     practice: list[str] = field(default_factory=list)  # practice games' ids
     seasons: list[str] = field(default_factory=list)  # our club's seasons' slugs
+    lines: list[int] = field(default_factory=list)  # the running drive's ledger lines
+    raffles: list[int] = field(default_factory=list)  # the running drive's raffle items
 
     def slug(self, name: str) -> str:
         return self.drives[name].slug
@@ -95,6 +98,8 @@ class World:
             "game_id": [*self.practice, "00000000-0000-4000-8000-000000000000"],
             "club": [self.ours.club.slug, self.theirs.club.slug, "no-such-club"],
             "season": [*self.seasons, "no-such-season"],
+            "line": [*self.lines, NO_SUCH],
+            "raffle": [*self.raffles, NO_SUCH],
         }
 
     def targets(self, names: Iterable[str]) -> list[list[dict[str, Any]]]:
@@ -204,6 +209,8 @@ def seed_world() -> World:
     for drive in (running, over, closed):
         season_add_drive(season=season, drive=drive)
     world.seasons = [season.slug]
+    world.lines = [line_record(drive=running, actor=DESK, kind="donation", amount="5.00").pk]
+    world.raffles = [raffle_add(drive=running, actor=DESK, name="A ham").pk]
     world.tokens = {
         "table": table_token(running, 2),
         "couple": couple_token(running, 3),
@@ -220,7 +227,7 @@ def snapshot() -> dict[str, Any]:
     """Every row of the project's own models (drives and scoring), as comparable values: a
     request that was refused must leave this unchanged."""
     state: dict[str, Any] = {}
-    for label in ("drives", "scoring", "seasons"):
+    for label in ("drives", "scoring", "seasons", "money"):
         for model in apps.get_app_config(label).get_models():
             rows = model.objects.order_by("pk").values()
             state[model._meta.label] = [_plain(row) for row in rows]

@@ -759,7 +759,7 @@ CASES: list[Case] = [
         for tail in ("tickets", "draw", "claim", "unclaimed")
     ],
     Case(
-        "api/v1/clubs/<slug:slug>/money",
+        "api/v1/clubs/<club>/money",
         "GET",
         "/api/v1/clubs/{club}/money",
         (401, 403, 200, 404, 403, 403, 403, 403, 403),
