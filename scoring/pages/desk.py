@@ -114,9 +114,7 @@ def _rows_html(
         except Exception:
             log.warning("desk grid: the cache did not answer; rows not kept", exc_info=True)
     token = escape(get_token(request))
-    return mark_safe(
-        "".join(found[key] for key in keys).replace(CSRF_PLACEHOLDER, token)
-    )
+    return mark_safe("".join(found[key] for key in keys).replace(CSRF_PLACEHOLDER, token))
 
 
 def _shown_game(request: HttpRequest, drive: Drive) -> tuple[int, bool]:
