@@ -10,7 +10,7 @@ BOOT_PYTHON := $(shell command -v python3.11 || command -v python3)
 # Extra arguments for pytest, e.g. make pytest PYTEST_ARGS='-k healthz -x' (markers: PYTEST_MARK)
 PYTEST_ARGS ?=
 
-.PHONY: help install run hall stack load lint fmt contracts migrations-check typecheck pytest test bench mutation lock clean messages compilemessages
+.PHONY: help install run hall stack load hall-night lint fmt contracts migrations-check typecheck pytest test bench mutation lock clean messages compilemessages
 
 help:
 	@echo "make run               install, migrate, load the demo night, serve on 127.0.0.1:8000"
@@ -72,6 +72,12 @@ LOAD_ARGS ?=
 load: install
 	$(PY) -m tools.load figures --stack postgres --json load-postgres.json $(LOAD_ARGS)
 	$(PY) -m tools.load figures --stack sqlite --json load-sqlite.json $(LOAD_ARGS)
+
+# The hall's real load (BENCHMARKS.md, "A whole night's load"): every phone, desk and the
+# projector polling through a time-compressed night, on make hall's server, then on the stack.
+hall-night: install
+	$(PY) -m tools.load hall-night --stack hall --json hall-night-hall.json $(LOAD_ARGS)
+	$(PY) -m tools.load hall-night --stack postgres --json hall-night-postgres.json $(LOAD_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

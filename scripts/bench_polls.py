@@ -4,7 +4,7 @@ the ETag sent back) against 200 (rendered), in-process, with /livez as the yards
     python scripts/bench_polls.py                 # SQLite file, 200 polls a page and kind
     python scripts/bench_polls.py --polls 500
 
-Django's WSGI handler with the production settings is called directly (no server, no
+Django's WSGI handler with the hall's settings (``make hall``) is called directly (no server, no
 network), as scripts/bench_result.py does. The night: 500 couples at 250 tables, game 1 in
 play with half its tables reported. Per page: CPU milliseconds a request
 (``time.process_time``) and statements, for a poll with the fragment's ETag (304) and one
@@ -30,16 +30,27 @@ sys.path.insert(0, str(ROOT))
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--polls", type=int, default=200, help="requests a page and kind")
+    parser.add_argument(
+        "--game", type=int, default=1, help="the game in play (the earlier ones all reported)"
+    )
+    parser.add_argument(
+        "--views", type=int, default=20, help="renders of each whole page (the page budgets)"
+    )
+    parser.add_argument("--profile", default="", help="cProfile one page of the budgets, by name")
+    parser.add_argument(
+        "--data",
+        default="",
+        help="a folder to keep the night in and to reuse it from (default: a new one)",
+    )
     args = parser.parse_args()
-    folder = Path(tempfile.mkdtemp(prefix="fortyfives-bench-"))
-    os.environ["DATABASE_URL"] = f"sqlite:///{folder / 'night.sqlite3'}"
+    folder = Path(args.data or tempfile.mkdtemp(prefix="fortyfives-bench-"))
+    # The hall's settings (``make hall``: DEBUG off, SQLite, whitenoise's manifest), with
+    # their data folder in a temporary one.
+    os.environ.pop("DATABASE_URL", None)
     os.environ.update(
-        DJANGO_SETTINGS_MODULE="config.settings.prod",
-        SECRET_KEY="bench-" + "x" * 60,
+        DJANGO_SETTINGS_MODULE="config.settings.hall",
+        HALL_DATA_DIR=str(folder),
         ALLOWED_HOSTS="127.0.0.1",
-        SECURE_SSL_REDIRECT="false",
-        SECURE_COOKIES="false",
-        MEDIA_ROOT=str(folder / "media"),
     )
     os.environ.pop("CELERY_BROKER_URL", None)
     run(args)
@@ -58,9 +69,17 @@ def run(args: argparse.Namespace) -> None:
     from django.db import connection
     from django.test import Client
 
-    call_command("migrate", verbosity=0)
+    from drives.models import Drive
+
     app = get_wsgi_application()
-    drive, user = make_night()
+    kept = args.data and (Path(args.data) / "db.sqlite3").exists()
+    drive = Drive.objects.filter(name="Bench night").first() if kept else None
+    if drive is not None and drive.current_game == args.game:
+        user = drive.club.memberships.get().user
+    else:
+        call_command("migrate", verbosity=0)
+        call_command("collectstatic", verbosity=0, interactive=False)
+        drive, user = make_night(args.game)
     client = Client()
     client.force_login(user)
     session = client.cookies[settings.SESSION_COOKIE_NAME].value
@@ -120,6 +139,7 @@ def run(args: argparse.Namespace) -> None:
             f"{name:<24} {same:8.3f} {same_q:8d} {fresh:10.3f} {fresh_q:8d} {fresh / same:7.0f}×"
             f" {packed:10.3f}"
         )
+    budgets(args, call, cpu, livez, drive, table, couple)
     _s, _h, plain = call(pages["desk grid"])
     _s, headers, packed = call(pages["desk grid"], **{"Accept-Encoding": "gzip"})
     assert headers.get("Content-Encoding") == "gzip"
@@ -127,8 +147,92 @@ def run(args: argparse.Namespace) -> None:
     print(f"desk grid: {len(plain)} bytes, gzipped {len(packed)} bytes, 304 {len(nothing)} bytes")
 
 
-def make_night() -> tuple[Any, Any]:
-    """500 couples at 250 tables, game 1 in play, the first 125 tables reported."""
+def budgets(
+    args: argparse.Namespace, call: Any, cpu: Any, livez: float, drive: Any, table: str, couple: str
+) -> None:
+    """Every page a 250-table night shows, rendered in full (no ETag) after a result came in:
+    CPU ms, statements, bytes, and × /livez (the bar: 300 ×)."""
+    slug = drive.slug
+    pages = {
+        "desk (page)": f"/drives/{slug}/desk/",
+        "desk grid (poll)": f"/drives/{slug}/desk/?partial=grid",
+        "projector (page)": f"/drives/{slug}/projector/",
+        "projector (poll)": f"/drives/{slug}/projector/?partial=1",
+        "projector standings": f"/drives/{slug}/projector/?partial=1&show=standings",
+        "dashboard": f"/drives/{slug}/",
+        "standings": f"/drives/{slug}/standings/",
+        "win grid": f"/drives/{slug}/grid/",
+        "couple page": f"/c/{couple}/",
+        "couple (poll)": f"/c/{couple}/?partial=1",
+        "table page": f"/t/{table}/",
+        "table (poll)": f"/t/{table}/?partial=1",
+    }
+    if args.profile:
+        import cProfile
+        import pstats
+
+        path = pages[args.profile]
+        profile = cProfile.Profile()
+        profile.enable()
+        for _ in range(args.views):
+            call(path)
+        profile.disable()
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(45)
+        return
+    from django.db import connection
+
+    from drives.models import AuditEntry
+    from drives.services import Actor
+    from scoring.selectors import game_view
+    from scoring.services import result_resolve
+
+    desk = Actor(channel=AuditEntry.Channel.DESK)
+    reported = [row for row in game_view(drive, drive.current_game)["tables"] if row["winner"]]
+
+    def a_result(turn: int) -> None:
+        """A change at one table (a correction, so the night keeps its shape), before a view."""
+        row = reported[turn % len(reported)]
+        winner = row["arrives"] if turn // len(reported) % 2 == 0 else row["stays"]
+        result_resolve(
+            drive=drive, game=drive.current_game, table=row["table"], winner=winner,
+            reason="bench", actor=desk,
+        )  # fmt: skip
+
+    turns = iter(range(10**6))
+
+    def after_a_result(path: str, count: int) -> tuple[float, int, str]:
+        """CPU ms of the first view after a result (the page has changed), and its queries."""
+        call(path)
+        a_result(next(turns))
+        queries: list[str] = []
+        with connection.execute_wrapper(
+            lambda ex, sql, *rest: queries.append(sql) or ex(sql, *rest)
+        ):
+            status, _h, _b = call(path)
+        spent = 0.0
+        for _ in range(count):
+            a_result(next(turns))
+            started = time.process_time()
+            call(path)
+            spent += time.process_time() - started
+        return spent / count * 1e3, len(queries), status[:3]
+
+    print(f"\nwhole pages, each view after a result, {args.views} views; bar 300 × /livez")
+    print(f"{'page':<22} {'CPU ms':>8} {'× livez':>8} {'queries':>8} {'bytes':>9} {'gzipped':>8}")
+    for name, path in pages.items():
+        spent, queries, status = after_a_result(path, args.views)
+        assert status == "200", (name, status)
+        _s, _h, body = call(path)
+        _s, headers, packed = call(path, **{"Accept-Encoding": "gzip"})
+        zipped = len(packed) if headers.get("Content-Encoding") == "gzip" else len(body)
+        print(
+            f"{name:<22} {spent:8.1f} {spent / livez:8.0f} {queries:8d} {len(body):9d} {zipped:8d}"
+        )
+
+
+def make_night(game: int = 1) -> tuple[Any, Any]:
+    """500 couples at 250 tables, ``game`` in play (the games before it all reported and
+    advanced by the engine's bots), the first 125 tables of it reported."""
     from datetime import date
 
     from django.contrib.auth import get_user_model
@@ -144,6 +248,7 @@ def make_night() -> tuple[Any, Any]:
     )
     from scoring.selectors import game_view
     from scoring.services import result_record
+    from scoring.simulation import drive_simulate
 
     desk = Actor(channel=AuditEntry.Channel.DESK)
     club = club_create(name="Bench club")
@@ -156,9 +261,12 @@ def make_night() -> tuple[Any, Any]:
     )
     drive_start(drive=drive, actor=desk)
     drive.refresh_from_db()
-    view = game_view(drive, 1)
+    if game > 1:
+        drive_simulate(drive=drive, until_game=game - 1, seed=7, bot="random")
+        drive.refresh_from_db()
+    view = game_view(drive, game)
     for row in view["tables"][:125]:
-        result_record(drive=drive, game=1, table=row["table"], winner=row["stays"], actor=desk)
+        result_record(drive=drive, game=game, table=row["table"], winner=row["stays"], actor=desk)
     drive.refresh_from_db()
     return drive, user
 

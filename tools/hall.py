@@ -33,6 +33,10 @@ from pathlib import Path
 BASE_DIR = Path(__file__).resolve().parent.parent
 DEFAULT_PORT = 8000
 DEFAULT_THREADS = 8
+# Every phone in the hall keeps its connection open between polls (5 or 6 s, under the
+# channel timeout): 500 couples' and 250 tables' phones, the desks and the projector are some
+# 760 connections at once. waitress's own limit (100) would turn most of them away.
+DEFAULT_CONNECTIONS = 1000
 # A documentation address (RFC 5737): "connecting" a UDP socket to it sends nothing, it only
 # asks the system which of its addresses would be used, the one on the network with the route.
 PROBE = ("192.0.2.1", 9)
@@ -161,7 +165,7 @@ def banner(url: str, port: int, data_dir: Path, reachable: bool) -> str:
     return "\n".join(lines)
 
 
-def serve(address: str, port: int, threads: int) -> None:
+def serve(address: str, port: int, threads: int, connections: int = DEFAULT_CONNECTIONS) -> None:
     import waitress
     from django.core.wsgi import get_wsgi_application
 
@@ -170,6 +174,7 @@ def serve(address: str, port: int, threads: int) -> None:
         get_wsgi_application(),
         listen=" ".join(listen),
         threads=threads,
+        connection_limit=connections,
         ident="fortyfives-hall",
         # A phone that loses the Wi-Fi mid-request must not hold a thread for long.
         channel_timeout=30,
@@ -188,6 +193,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         "--data-dir", type=Path, default=BASE_DIR / "hall-data", help="database, key and backups"
     )
     parser.add_argument("--threads", type=int, default=DEFAULT_THREADS)
+    parser.add_argument(
+        "--connections", type=int, default=DEFAULT_CONNECTIONS,
+        help="open connections at once (every phone keeps one)",
+    )  # fmt: skip
     parser.add_argument("--no-input", action="store_true", help="never ask for an account")
     parser.add_argument("--prepare-only", action="store_true", help="prepare the folder, then exit")
     return parser.parse_args(argv)
@@ -206,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     if options.prepare_only:
         return 0
     with contextlib.suppress(KeyboardInterrupt):
-        serve(address, options.port, options.threads)
+        serve(address, options.port, options.threads, options.connections)
     return 0
 
 

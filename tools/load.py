@@ -18,12 +18,22 @@ files and its JSON stats beside a summary of the figures:
     4 games of the same night with every phone reporting within the same 60 s of its game's
     start; with ``--pages``, every table's page, one couple's page in two, the desk and the
     projector polling meanwhile as their scripts do.
+``hall-night``
+    The hall's real load, on the hall's own server (``--stack hall``: ``make hall``'s waitress
+    on SQLite) or the production stack: 250 tables, every couple's phone polling its page every
+    6 s, every table's phone every 5 s, 3 desks and the projector every 3 s (each with the
+    ETag of its last answer, as static/js/poll.js does), each game played ``--play`` seconds and
+    its results arriving within ``--spread`` seconds after, the organizer advancing; ``--games``
+    games of the night (time-compressed: a real game is played in some 5 minutes). The
+    server's own CPU time (psutil: the server process and its children), minute by minute,
+    beside locust's percentiles, bytes and errors.
 ``figures``
     ``steady`` at 50 and 250 clients, ``night``, ``hall``, and 2 games of ``hall --pages``:
     the section in one command.
 
     python -m tools.load figures --stack postgres --out load-postgres
     python -m tools.load hall --stack sqlite --games 2 --tables 50
+    python -m tools.load hall-night --stack hall --games 4 --play 30
 """
 
 from __future__ import annotations
@@ -35,6 +45,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -61,14 +72,79 @@ def run_locust(
     ]  # fmt: skip
     load_before = os.getloadavg()[0]
     started = time.monotonic()
-    done = subprocess.run(argv, cwd=BASE_DIR, timeout=3600, check=False)
+    meter = CpuMeter(stack.web.pid if stack.web is not None else None)
+    meter.start()
+    try:
+        done = subprocess.run(argv, cwd=BASE_DIR, timeout=3600, check=False)
+    finally:
+        meter.stop()
     if not summary.exists():
         raise LoadError(f"locust wrote no summary (exit {done.returncode}): {' '.join(argv)}")
     report: dict[str, Any] = json.loads(summary.read_text(encoding="utf-8"))
     report["locust_exit"] = done.returncode
     report["wall_seconds"] = round(time.monotonic() - started, 1)
     report["load_average"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
+    report["server_cpu_by_minute"] = meter.by_minute()
     return report
+
+
+class CpuMeter:
+    """The server's CPU seconds (user + system of the server process and its children: the
+    gunicorn master and its workers, or waitress's one process), read every second by psutil,
+    summed minute by minute from the start."""
+
+    def __init__(self, pid: int | None, every: float = 1.0) -> None:
+        self.pid, self.every = pid, every
+        self.samples: list[tuple[float, float]] = []
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.seen: dict[int, float] = {}  # each process's last reading (workers that exit)
+
+    def read(self) -> float:
+        import psutil
+
+        try:
+            root = psutil.Process(self.pid)
+            processes = [root, *root.children(recursive=True)]
+        except psutil.Error:
+            return sum(self.seen.values())
+        for process in processes:
+            try:
+                times = process.cpu_times()
+            except psutil.Error:
+                continue
+            self.seen[process.pid] = times.user + times.system
+        return sum(self.seen.values())
+
+    def run(self) -> None:
+        started = time.monotonic()
+        while True:
+            self.samples.append((time.monotonic() - started, self.read()))
+            if self.done.wait(self.every):
+                self.samples.append((time.monotonic() - started, self.read()))
+                return
+
+    def start(self) -> None:
+        if self.pid is not None:
+            self.thread.start()
+
+    def stop(self) -> None:
+        self.done.set()
+        if self.thread.is_alive():
+            self.thread.join(timeout=10)
+
+    def by_minute(self) -> list[float]:
+        """CPU seconds used in each minute of the run (the last one may be partial)."""
+        if len(self.samples) < 2:
+            return []
+        first = self.samples[0][1]
+        out: list[float] = []
+        for moment, total in self.samples:
+            minute = int(moment // 60)
+            while len(out) <= minute:
+                out.append(0.0)
+            out[minute] = total - first - sum(out[:minute])
+        return [round(value, 2) for value in out]
 
 
 def steady(stack: Stack, args: argparse.Namespace, clients: int) -> dict[str, Any]:
@@ -94,10 +170,10 @@ def night(
     setup = set_up_night(stack, tables=args.tables, games=games, name=name)
     options = ["--retry", str(args.retry), "--conflict", str(args.conflict)]
     if phase == "hall":
-        options += ["--spread", str(args.spread)]
+        options += ["--spread", str(args.spread), "--play", str(args.play)]
     if pages:
         couples = args.couple_phones if args.couple_phones is not None else args.tables
-        options += ["--pages", "--couple-phones", str(couples)]
+        options += ["--pages", "--couple-phones", str(couples), "--desks", str(args.desks)]
     label = f"{phase}-pages" if pages else phase
     report = run_locust(stack, setup, phase, args.out, label, *options)
     report["drive_check"] = stack.manage("drive", "check", setup.slug).stdout.strip()
@@ -129,6 +205,27 @@ def print_steady(report: dict[str, Any], backend: str) -> None:
     )
 
 
+def print_hall_night(report: dict[str, Any], backend: str) -> None:
+    """The hall night's own figures: the server's CPU and the bytes, minute by minute."""
+    print_night(report, backend)
+    cpu = report.get("server_cpu_by_minute", [])
+    sent = report.get("bytes_by_minute", [])
+    full = cpu[:-1] or cpu  # the last minute is partial
+    if full:
+        print(
+            f"server CPU s a minute: average {sum(cpu) / max(len(cpu), 1):.1f} over {len(cpu)} "
+            f"minutes ({sum(cpu):.1f} s in all, {sum(cpu) / 60 / max(len(cpu), 1):.0%} of a "
+            f"core), busiest minute {max(full):.1f}"
+        )
+    print("  CPU s by minute: " + " ".join(f"{v:.1f}" for v in cpu))
+    if sent:
+        print(
+            f"bytes sent a minute (bodies): average {sum(sent) / len(sent) / 1e6:.2f} MB, "
+            f"busiest {max(sent) / 1e6:.2f} MB"
+        )
+    print(row("all polls", report.get("all_polls", {})))
+
+
 def print_night(report: dict[str, Any], backend: str) -> None:
     spread = report.get("spread_seconds") or 0
     how = f"each game's results within {spread:g} s" if spread else "all at once"
@@ -157,8 +254,11 @@ def parser() -> argparse.ArgumentParser:
     main = argparse.ArgumentParser(
         prog="python -m tools.load", description="The load figures, played by locust."
     )
-    main.add_argument("mode", choices=["figures", "steady", "night", "hall"])
-    main.add_argument("--stack", choices=["postgres", "sqlite"], required=True)
+    main.add_argument("mode", choices=["figures", "steady", "night", "hall", "hall-night"])
+    main.add_argument(
+        "--stack", choices=["postgres", "sqlite", "hall"], required=True,
+        help="hall: make hall's server (waitress, SQLite); sqlite/postgres: gunicorn",
+    )  # fmt: skip
     main.add_argument(
         "--postgres", default=DEFAULT_POSTGRES_SERVER, help="the server for --stack postgres"
     )
@@ -167,6 +267,10 @@ def parser() -> argparse.ArgumentParser:
         help=f"with --stack postgres by default {DEFAULT_BROKER_URL} (broker and cache, as in "
         'production); with sqlite "none"',
     )
+    main.add_argument("--port", type=int, help="the server's port on 127.0.0.1 (a free one)")
+    main.add_argument(
+        "--database", help="postgres: the database to create and drop (fortyfives_load_<pid>)"
+    )
     main.add_argument("--workers", type=int, help="gunicorn workers (2 × cores, SQLite 1 ×)")
     main.add_argument("--tables", type=int, default=250, help="tables (250)")
     main.add_argument("--clients", default="50,250", help="steady: concurrencies (50,250)")
@@ -174,6 +278,8 @@ def parser() -> argparse.ArgumentParser:
     main.add_argument("--warmup", type=float, default=4.0, help="steady: warm-up (4)")
     main.add_argument("--games", type=int, help="night: 25, hall: 4 (figures: both)")
     main.add_argument("--spread", type=float, default=60.0, help="hall: seconds (60)")
+    main.add_argument("--play", type=float, help="hall: seconds a game is played (hall-night 30)")
+    main.add_argument("--desks", type=int, default=1, help="--pages: desks (hall-night 3)")
     main.add_argument("--pages", action="store_true", help="hall: every page polls meanwhile")
     main.add_argument("--pages-games", type=int, default=2, help="figures: hall --pages (2)")
     main.add_argument("--couple-phones", type=int, help="--pages: couples polling (= tables)")
@@ -186,6 +292,13 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if args.mode == "hall-night":  # the hall's real load: every page, every phone
+        args.pages = True
+        args.desks = max(args.desks, 3)
+        args.couple_phones = args.couple_phones or 2 * args.tables
+        args.play = 30.0 if args.play is None else args.play
+        args.games = args.games or 4
+    args.play = args.play or 0.0
     args.out = args.out or Path(tempfile.mkdtemp(prefix="fortyfives-locust-"))
     broker = args.broker_url or (DEFAULT_BROKER_URL if args.stack == "postgres" else None)
     broker = None if broker and broker.lower() == "none" else broker
@@ -198,10 +311,11 @@ def main(argv: list[str] | None = None) -> int:
     }
     try:
         with own_stack(
-            args.stack, postgres_server=args.postgres, broker_url=broker, workers=args.workers
-        ) as stack:
+            args.stack, postgres_server=args.postgres, broker_url=broker, workers=args.workers,
+            database_name=args.database, port=args.port,
+        ) as stack:  # fmt: skip
             summary["web_workers"] = stack.config.web_workers
-            print(f"{args.stack} at {stack.url}, {stack.config.web_workers} gunicorn workers; "
+            print(f"{args.stack} at {stack.url}, {stack.config.web_workers} server process(es); "
                   f"locust's files in {args.out}")  # fmt: skip
             if args.mode in ("figures", "steady"):
                 summary["steady"] = []
@@ -216,6 +330,9 @@ def main(argv: list[str] | None = None) -> int:
                 games = args.games if args.mode == "hall" and args.games else 4
                 summary["hall"] = night(stack, args, "hall", games, pages=args.pages)
                 print_night(summary["hall"], args.stack)
+            if args.mode == "hall-night":
+                summary["hall_night"] = night(stack, args, "hall", args.games, pages=True)
+                print_hall_night(summary["hall_night"], args.stack)
             if args.mode == "figures" and args.pages_games > 0:
                 summary["hall_pages"] = night(stack, args, "hall", args.pages_games, pages=True)
                 print_night(summary["hall_pages"], args.stack)
@@ -226,7 +343,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
         print(f"figures written to {args.json}")
-    runs = [*summary.get("steady", []), *(summary.get(k) for k in ("night", "hall", "hall_pages"))]
+    kinds = ("night", "hall", "hall_pages", "hall_night")
+    runs = [*summary.get("steady", []), *(summary.get(k) for k in kinds)]
     return 1 if any(r and (r["failures"] or r["anomalies"]) for r in runs) else 0
 
 

@@ -65,7 +65,8 @@ from engine.rules import PRESETS
 from engine.scores import legal_final_scores
 
 API = "/api/v1"
-FRAGMENT = {"X-Requested-With": "fetch", "Accept": "text/html"}  # as static/js/poll.js asks
+# As static/js/poll.js asks (with the ETag of the last answer), through a browser's gzip.
+FRAGMENT = {"X-Requested-With": "fetch", "Accept": "text/html", "Accept-Encoding": "gzip"}
 POLL_URL = re.compile(r'data-poll-url="([^"]+)"')
 POLL_EVERY = re.compile(r'data-poll-every="([0-9.]+)"')
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -78,6 +79,10 @@ def add_options(parser: Any) -> None:
     night.add_argument("--night", help="the night set up by tools/night.py, as JSON")
     night.add_argument("--phase", choices=["night", "hall", "steady"], default="hall")
     night.add_argument("--spread", type=float, default=60.0, help="hall: seconds (60)")
+    night.add_argument(
+        "--play", type=float, default=0.0,
+        help="hall: seconds a game is played before its results start coming in (0)",
+    )  # fmt: skip
     night.add_argument("--retry", type=float, default=0.10, help="same-key retries (0.10)")
     night.add_argument("--conflict", type=float, default=0.05, help="second results (0.05)")
     night.add_argument(
@@ -124,6 +129,9 @@ class Night:
         self.outstanding = 0
         self.ready = Event()
         self.first_game = setup["first_game"]
+        self.born = time.monotonic()
+        self.bytes_by_minute: Counter[int] = Counter()
+        self.requests_by_minute: Counter[int] = Counter()
 
     def path(self, game: int, tail: str = "") -> str:
         return f"{API}/drives/{self.slug}/games/{game}{tail}"
@@ -156,9 +164,10 @@ class Night:
         """When the phone of ``table`` reports ``game``: None before the game started."""
         if game not in self.started:
             return None
-        spread = self.options.spread if self.options.phase == "hall" else 0.0
+        hall = self.options.phase == "hall"
+        spread = self.options.spread if hall else 0.0
         moment = random.Random(f"{self.options.seed}-spread-{game}-{table}").uniform(0, spread)
-        return self.started[game] + moment
+        return self.started[game] + (self.options.play if hall else 0.0) + moment
 
     def answer(self, game: int) -> None:
         self.answered[game] += 1
@@ -196,6 +205,7 @@ class PollingUser(FastHttpUser):
     page_name = "page"
     poll_url: str | None = None
     poll_every = 5.0
+    etag = ""
 
     def open_page(self, path: str) -> None:
         with self.client.get(path, name=self.page_name, catch_response=True) as response:
@@ -209,10 +219,13 @@ class PollingUser(FastHttpUser):
             night().over.wait(self.poll_every)
             return
         name = f"{self.page_name} fragment"
+        headers = {**FRAGMENT, "If-None-Match": self.etag} if self.etag else FRAGMENT
         with self.client.get(
-            self.poll_url, name=name, headers=FRAGMENT, catch_response=True
+            self.poll_url, name=name, headers=headers, catch_response=True
         ) as response:
-            if response.status_code != 200:
+            if response.status_code == 200:
+                self.etag = response.headers.get("ETag") or ""
+            elif response.status_code != 304 or not self.etag:
                 response.failure(f"{name} answered {response.status_code}")
 
     def wait_time(self) -> float:
@@ -565,11 +578,22 @@ def on_init(environment: Environment, **_kwargs: Any) -> None:
     NIGHT = Night(json.loads(Path(options.night).read_text(encoding="utf-8")), options)
 
 
+POLLS = ("table page fragment", "couple page fragment", "desk fragment", "projector fragment")
+
+
 @events.request.add_listener
-def on_request(name: str, response: Any, exception: Any, **_kwargs: Any) -> None:
+def on_request(
+    name: str, response: Any, exception: Any, response_length: int = 0, **_kwargs: Any
+) -> None:
     if NIGHT is not None:
         status = getattr(response, "status_code", None) or type(exception).__name__
         NIGHT.statuses[f"{name} {status}"] += 1
+        # The body's bytes as sent (gzipped where the server gzipped it), by minute of the run.
+        headers = getattr(response, "headers", None) or {}
+        sent = headers.get("Content-Length")
+        minute = int((time.monotonic() - NIGHT.born) // 60)
+        NIGHT.bytes_by_minute[minute] += int(sent) if sent and sent.isdigit() else response_length
+        NIGHT.requests_by_minute[minute] += 1
 
 
 @events.spawning_complete.add_listener
@@ -615,7 +639,16 @@ def on_quitting(environment: Environment, **_kwargs: Any) -> None:
                 "conflicts": sum(len(t) for t in the.told_conflict.values()),
                 "spread_seconds": options.spread if options.phase == "hall" else 0,
                 "pages": bool(options.pages),
+                "play_seconds": options.play if options.phase == "hall" else 0,
                 "all_results": figures(put),
+                "all_polls": figures(merged(stats, POLLS, "all polls")),
+                "bytes_by_minute": [
+                    the.bytes_by_minute[m] for m in range(max(the.bytes_by_minute, default=-1) + 1)
+                ],
+                "requests_by_minute": [
+                    the.requests_by_minute[m]
+                    for m in range(max(the.requests_by_minute, default=-1) + 1)
+                ],
                 "by_name": {
                     name: figures(entry) for (name, _method), entry in sorted(stats.entries.items())
                 },

@@ -17,6 +17,7 @@ import os
 import secrets
 import shutil
 import socket
+import sys
 import tempfile
 import urllib.error
 import urllib.request
@@ -159,6 +160,40 @@ def drop_postgres_database(url: str) -> None:
         )
 
 
+class HallStack(Stack):
+    """The hall's own server (``python -m tools.hall``: waitress, the hall's settings, SQLite in
+    its data folder), as ``make hall`` runs it, on 127.0.0.1 with the data folder in
+    ``state_dir``. ``manage`` runs with the same settings and folder."""
+
+    def env(self) -> dict[str, str]:
+        environ = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings.hall",
+            "HALL_DATA_DIR": str(self.state_dir),
+            "PYTHONUNBUFFERED": "1",
+        }
+        for name in ("DATABASE_URL", "CELERY_BROKER_URL", "CACHE_URL", "STATIC_ROOT", "MEDIA_ROOT"):
+            environ.pop(name, None)
+        return environ
+
+    def prepare(self) -> None:
+        """The hall's command prepares its folder itself (migrate, collectstatic)."""
+
+    def start_web(self) -> None:
+        self.web = self._spawn(
+            "web",
+            [
+                sys.executable, "-m", "tools.hall", "--address", "127.0.0.1",
+                "--port", str(self.config.port), "--data-dir", str(self.state_dir), "--no-input",
+            ],
+        )  # fmt: skip
+
+    def start(self, prepare: bool = True) -> Stack:
+        self.start_web()
+        self.wait_healthy(timeout=600)  # collectstatic compresses every file the first time
+        return self
+
+
 @contextlib.contextmanager
 def own_stack(
     kind: str,
@@ -167,6 +202,7 @@ def own_stack(
     broker_url: str | None = None,
     workers: int | None = None,
     database_name: str | None = None,
+    port: int | None = None,
 ) -> Iterator[Stack]:
     """gunicorn (no Celery worker: results need none) on a new database (on PostgreSQL
     ``database_name``, by default ``fortyfives_load_<pid>``), stopped and the database
@@ -175,16 +211,16 @@ def own_stack(
     if kind == "postgres":
         name = database_name or f"fortyfives_load_{os.getpid()}"
         database = with_database(postgres_server, name)
-    elif kind == "sqlite":
+    elif kind in ("sqlite", "hall"):
         database = f"sqlite:///{state / 'db.sqlite3'}"
     else:
-        raise LoadError(f"the stack is postgres or sqlite, not {kind!r}")
-    stack = Stack(
+        raise LoadError(f"the stack is postgres, sqlite or hall, not {kind!r}")
+    stack = (HallStack if kind == "hall" else Stack)(
         StackConfig(
             database_url=database,
             broker_url=broker_url,
-            port=free_port(),
-            web_workers=workers or default_web_workers(database),
+            port=port or free_port(),
+            web_workers=1 if kind == "hall" else workers or default_web_workers(database),
             worker=False,
             state_dir=state,
         )

@@ -11,11 +11,19 @@ correcting calls ``result_resolve`` with a reason. The rules are the services'.
 from __future__ import annotations
 
 import hashlib
+import logging
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import render
+from django.template.loader import get_template
+from django.utils import timezone
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods
@@ -57,9 +65,56 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
         # The grid differs by role (who may advance) and carries the user's CSRF token.
         key = poll_key("desk", drive, request.user.pk, role, game, int(fixed))
         return not_modified(request, key) or tagged(
-            render(request, "scoring/desk_grid.html", _grid_context(drive, role, game, fixed)), key
+            render(
+                request, "scoring/desk_grid.html", _grid_context(request, drive, role, game, fixed)
+            ),
+            key,
         )
-    return render(request, "scoring/desk.html", _page_context(drive, role, game, fixed))
+    return render(request, "scoring/desk.html", _page_context(request, drive, role, game, fixed))
+
+
+# The grid's rows are cached, each under what it shows (its table's row, the game, whether the
+# game is in play, the drive's flags, the language and time zone): after a result only that
+# table's row is rendered again, the others come from the cache (Django's: each process's
+# memory in the hall, Redis on the production stack). The CSRF token is not in the cache: the
+# rows carry a placeholder, replaced by the asking user's token.
+ROWS_TEMPLATE = "scoring/desk_grid_rows.html"
+ROW_END = "<!--/row-->"
+CSRF_PLACEHOLDER = "csrf-placeholder-9f2c"
+ROWS_CACHE_SECONDS = 6 * 3600
+log = logging.getLogger(__name__)
+
+
+def _rows_html(
+    request: HttpRequest, drive: Drive, game: int, in_play: bool, rows: list[Any]
+) -> str:
+    """The grid's rows as HTML: from the cache where a row's content was rendered before, the
+    rest rendered (in one pass) and cached."""
+    shown = (
+        ROWS_TEMPLATE, drive.pk, drive.slug, game, in_play, drive.is_closed,
+        drive.sit_out_counts_as_win, get_language(), timezone.get_current_timezone_name(),
+    )  # fmt: skip
+    keys = ["desk-row:" + hashlib.sha1(repr((shown, row)).encode()).hexdigest() for row in rows]
+    try:
+        found = cache.get_many(keys)
+    except Exception:
+        log.warning("desk grid: the cache did not answer; rendering every row", exc_info=True)
+        found = {}
+    missing = [i for i, key in enumerate(keys) if key not in found]
+    if missing:
+        context = {
+            "drive": drive, "game": game, "in_play": in_play, "csrf_token": CSRF_PLACEHOLDER,
+            "rows": [rows[i] for i in missing], "marker": mark_safe(ROW_END),
+        }  # fmt: skip
+        rendered = get_template(ROWS_TEMPLATE).render(context).split(ROW_END)
+        new = {keys[i]: html for i, html in zip(missing, rendered, strict=False)}
+        found.update(new)
+        try:
+            cache.set_many(new, ROWS_CACHE_SECONDS)
+        except Exception:
+            log.warning("desk grid: the cache did not answer; rows not kept", exc_info=True)
+    token = escape(get_token(request))
+    return mark_safe("".join(found[key] for key in keys).replace(CSRF_PLACEHOLDER, token))
 
 
 def _shown_game(request: HttpRequest, drive: Drive) -> tuple[int, bool]:
@@ -71,7 +126,9 @@ def _shown_game(request: HttpRequest, drive: Drive) -> tuple[int, bool]:
     return drive.current_game, False
 
 
-def _grid_context(drive: Drive, role: str, game: int, fixed: bool) -> dict[str, Any]:
+def _grid_context(
+    request: HttpRequest, drive: Drive, role: str, game: int, fixed: bool
+) -> dict[str, Any]:
     view = game_view(drive, game) if game else None
     rows = []
     if view is not None:
@@ -96,6 +153,7 @@ def _grid_context(drive: Drive, role: str, game: int, fixed: bool) -> dict[str, 
         ).hexdigest()[:16],
         "view": view,
         "rows": rows,
+        "rows_html": _rows_html(request, drive, game, in_play, rows),
         "advance": advance,
         "games": range(1, drive.current_game + 1),
         "poll_seconds": POLL_SECONDS,
@@ -113,8 +171,10 @@ def _claims(versions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(claims.values())
 
 
-def _page_context(drive: Drive, role: str, game: int, fixed: bool, **entry: Any) -> dict[str, Any]:
-    context = _grid_context(drive, role, game, fixed)
+def _page_context(
+    request: HttpRequest, drive: Drive, role: str, game: int, fixed: bool, **entry: Any
+) -> dict[str, Any]:
+    context = _grid_context(request, drive, role, game, fixed)
     context.update(
         role=role,
         entry={"table": "", "winner": "", "points": "", "confirm": False, **entry},
@@ -178,7 +238,7 @@ def _post(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
         )
     drive.refresh_from_db()
     shown, fixed = (game, game != drive.current_game) if game else (drive.current_game, False)
-    context = _page_context(drive, role, shown, fixed, **entry)
+    context = _page_context(request, drive, role, shown, fixed, **entry)
     return render(request, "scoring/desk.html", context, status=status)
 
 
@@ -210,7 +270,7 @@ def _advance(request: HttpRequest, drive: Drive, role: str, game: int) -> HttpRe
         )  # fmt: skip
     drive.refresh_from_db()
     context = _page_context(
-        drive, role, drive.current_game, False, message=message, level=level, code=code
+        request, drive, role, drive.current_game, False, message=message, level=level, code=code
     )
     return render(request, "scoring/desk.html", context, status=status)
 

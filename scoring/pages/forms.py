@@ -8,6 +8,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from django import forms
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -81,6 +83,27 @@ class CorrectionForm(PlainForm):
             self.fields[name].widget.attrs.update({"inputmode": "numeric"})
 
 
+class LeanNumberInput(forms.NumberInput):
+    """Django's number input with the same markup, written in Python rather than through the
+    form renderer's template: the holes form has a box a couple (500 on a big night), and the
+    template costs the dashboard about 0.2 ms a box."""
+
+    def render(
+        self, name: str, value: Any, attrs: dict[str, Any] | None = None, renderer: Any = None
+    ) -> SafeString:
+        widget = self.get_context(name, value, attrs)["widget"]
+        parts = [f'<input type="{escape(widget["type"])}" name="{escape(widget["name"])}"']
+        if widget["value"] is not None:
+            parts.append(f' value="{escape(widget["value"])}"')
+        for key, given in widget["attrs"].items():
+            if given is True:
+                parts.append(f" {escape(key)}")
+            elif given is not False:
+                parts.append(f' {escape(key)}="{escape(given)}"')
+        parts.append(">")
+        return mark_safe("".join(parts))
+
+
 class HolesForm(PlainForm):
     """The holes counted on each couple's punch card; an empty box is a card not yet counted."""
 
@@ -96,7 +119,7 @@ class HolesForm(PlainForm):
                 min_value=0,
                 max_value=games,
                 initial=couple.holes,
-                widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "holes"}),
+                widget=LeanNumberInput(attrs={"inputmode": "numeric", "class": "holes"}),
             )
 
     def holes(self) -> dict[int, int]:

@@ -1,0 +1,124 @@
+"""Every page a big night shows is built in a fixed number of queries, whatever the size of the
+night (the page budgets of BENCHMARKS.md, "A page that did change"): the same count for a night
+of 8 couples and one of 40, after a result came in. And what makes the pages cheap keeps them
+right: the desk grid's cached rows show each change and carry the asking user's CSRF token, the
+standings' and the win grid's lean rows escape what the couples typed and follow the sorting."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from drives.services import couple_update
+from scoring.selectors import game_view
+from scoring.services import result_record
+from tests.pages.live_helpers import DESK, advance, logged_in, night, people, play, text
+
+pytestmark = pytest.mark.django_db
+
+# Statements a page takes (the session, the user, the drive and the member's role are the first
+# four of the members' pages; a card's page finds its token with its drive).
+BUDGETS = {
+    "desk": 7,
+    "desk-grid": 7,
+    "projector": 7,
+    "projector-poll": 7,
+    "projector-standings": 7,
+    "dashboard": 14,
+    "standings": 7,
+    "grid": 7,
+    "couple": 5,
+    "couple-poll": 3,
+    "table": 5,
+    "table-poll": 3,
+}
+
+
+def _url(page: str, drive, table_token: str, couple_token: str) -> str:  # type: ignore[no-untyped-def]
+    slug = drive.slug
+    return {
+        "desk": reverse("night:desk", args=[slug]),
+        "desk-grid": reverse("night:desk", args=[slug]) + "?partial=grid",
+        "projector": reverse("night:projector", args=[slug]),
+        "projector-poll": reverse("night:projector", args=[slug]) + "?partial=1",
+        "projector-standings": reverse("night:projector", args=[slug])
+        + "?partial=1&show=standings",
+        "dashboard": reverse("night:dashboard", args=[slug]),
+        "standings": reverse("night:standings", args=[slug]),
+        "grid": reverse("night:grid", args=[slug]),
+        "couple": reverse("night:couple", args=[couple_token]),
+        "couple-poll": reverse("night:couple", args=[couple_token]) + "?partial=1",
+        "table": reverse("night:table", args=[table_token]),
+        "table-poll": reverse("night:table", args=[table_token]) + "?partial=1",
+    }[page]
+
+
+@pytest.mark.parametrize("couples", [8, 40])
+@pytest.mark.parametrize("page", list(BUDGETS))
+def test_each_page_takes_the_same_queries_at_any_size(
+    page: str, couples: int, django_assert_num_queries
+) -> None:  # type: ignore[no-untyped-def]
+    ours = people()
+    drive = night(ours.club, couples, games=6)
+    play(drive, 1)
+    advance(drive, 1)
+    play(drive, 2, skip=(2, 3))
+    client = logged_in(ours.organizer)
+    table = drive.tables.get(number=1).token
+    couple = drive.couples.get(number=1).token
+    url = _url(page, drive, table, couple)
+    assert client.get(url).status_code == 200  # the cached rows are there: the usual poll
+    # A result comes in: the page has changed.
+    row = next(r for r in game_view(drive, 2)["tables"] if r["table"] == 2)
+    result_record(drive=drive, game=2, table=2, winner=row["stays"], actor=DESK)
+    with django_assert_num_queries(BUDGETS[page]):
+        response = client.get(url)
+    assert response.status_code == 200
+
+
+def test_the_desk_grids_cached_rows_show_each_change_with_the_users_token() -> None:
+    ours = people()
+    drive = night(ours.club, 8)
+    desk = logged_in(ours.scorer)
+    url = reverse("night:desk", args=[drive.slug]) + "?partial=grid"
+    before = text(desk.get(url))
+    assert 'id="table-1" data-table="1" data-couples="1 2" data-state="missing"' in before
+    result_record(drive=drive, game=1, table=1, winner=2, actor=DESK)
+    after = text(desk.get(url))
+    assert re.search(r'id="table-1"[^>]*data-winner="2"', after)
+    # The other rows, from the cache, are as they were.
+    assert re.search(r'id="table-2"[^>]*data-state="missing"', after)
+    # Another user's grid: the same rows, with that user's token, which the desk accepts.
+    organizer = logged_in(ours.organizer)
+    page = text(organizer.get(url))
+    assert "placeholder" not in page
+    organizer_csrf = logged_in(ours.organizer)
+    organizer_csrf.handler.enforce_csrf_checks = True
+    page = text(organizer_csrf.get(url))
+    row = page[page.index('id="table-2"') :]
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', row)  # a cached row's
+    assert token is not None
+    posted = organizer_csrf.post(
+        reverse("night:desk", args=[drive.slug]),
+        {"csrfmiddlewaretoken": token.group(1), "action": "enter", "game": "1", "table": "2",
+         "winner": "3"},
+    )  # fmt: skip
+    assert posted.status_code == 201
+
+
+def test_the_lean_rows_escape_names_and_follow_the_sorting() -> None:
+    ours = people()
+    drive = night(ours.club, 8)
+    couple_update(couple=drive.couples.get(number=3), actor=DESK, player1="<b>Zoé</b>")
+    play(drive, 1)
+    client = logged_in(ours.organizer)
+    for name in ("night:standings", "night:grid"):
+        page = text(client.get(reverse(name, args=[drive.slug])))
+        assert "&lt;b&gt;Zoé&lt;/b&gt; &amp; Joe 3" in page and "<b>Zoé" not in page
+    by_players = text(client.get(reverse("night:grid", args=[drive.slug]) + "?sort=players"))
+    order = [int(n) for n in re.findall(r'<tr data-couple="(\d+)"', by_players)]
+    assert order[0] == 3 and order[1:] == [1, 2, 4, 5, 6, 7, 8]  # "<" sorts before "a"
+    assert re.search(r'<tr data-couple="1" class="(even|odd)"><td>1</td>', by_players)
+    assert 'class="mark-win">W</td>' in by_players and 'class="mark-loss">L</td>' in by_players
