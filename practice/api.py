@@ -30,6 +30,8 @@ class Start(Body):
     # engine.beginner.STRENGTHS: the computer players' strength.
     bots: Literal["heuristic", "beginner"] = "heuristic"
     seed: StrictInt | None = Field(default=None, ge=0, le=2**31 - 1)
+    # The house-rule switches, as a drive's ``rules`` (docs/rules.md): checked by the engine.
+    rules: dict[str, Any] = Field(default_factory=dict, max_length=40)
 
 
 class Play(Body):
@@ -60,6 +62,8 @@ class State(BaseModel):
     model_config = ConfigDict(extra="allow")
     id: str
     ruleset: str
+    rules: dict[str, Any]
+    house_rules: list[str]
     mode: str
     dealer: str
     turned: str | None
@@ -92,10 +96,17 @@ MOVE_ANSWERS = {200: State, 400: Problem, 404: Problem, 409: Problem, 413: Probl
     "`three-handed`: you against two, each for themselves (not in auction). `bots`: the "
     "computer players' strength, `heuristic` (default) or `beginner`. The state answered "
     "is after the computer players have played up to your first decision. At most "
-    "`PRACTICE_GAMES_PER_HOUR` games per address an hour (429 `rate_limited`).",
+    "`PRACTICE_GAMES_PER_HOUR` games per address an hour (429 `rate_limited`). `rules`: the "
+    "house-rule switches of docs/rules.md, as a drive's (`{\"renege\": \"none\"}`); a switch "
+    "that does not go with the ruleset is 422 with the engine's code and `switch` naming it "
+    "(`not_at_practice`: `kitty` and `unannounced_ace_lowest` are not played here yet). The "
+    "state carries `rules` (the switches that differ from the preset) and `house_rules` (the "
+    "rules in words).",
 )  # fmt: skip
 def practice_start(request: HttpRequest, payload: Start) -> JsonResponse:
-    game = services.game_start(request, payload.ruleset, payload.mode, payload.seed, payload.bots)
+    game = services.game_start(
+        request, payload.ruleset, payload.mode, payload.seed, payload.bots, payload.rules
+    )
     return _ok(game, 201)
 
 

@@ -1,0 +1,161 @@
+"""The practice table's house-rule switches (issue 20): chosen at the start through the API or
+the start page, checked by the engine (a switch that does not go with the ruleset is 422
+naming it), kept with the game and played by the computer players to the end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from engine.cards import JOKER, Card, Suit
+from practice import table
+from practice.models import PracticeGame
+from tests.practice.test_api import API, _decide, _post, _start
+
+pytestmark = pytest.mark.django_db
+
+
+def _play_out(client: Client, state: dict[str, Any]) -> dict[str, Any]:
+    for _ in range(2000):
+        if state["finished"]:
+            return state
+        state = _decide(client, state)
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "rules"),
+    [
+        ("cape-breton-45", {"hearts_on_ace_lead": False, "renege": "none"}),
+        ("cape-breton-45", {"equal_totals": "play-on", "turned_ace": "may-take"}),
+        ("irish-45-joker", {"renege": "top-trumps", "hearts_on_ace_lead": False}),
+        (
+            "auction-120",
+            {"first_lead": "left-of-bidder", "min_bid": 20, "rebid_after_hold": False},
+        ),
+        (
+            "auction-120",
+            {
+                "thirty_for_sixty": True,
+                "thirty_set_loses": 60,
+                "floor": -125,
+                "dealer_min_hold": 20,
+            },
+        ),
+    ],
+)
+def test_a_game_under_house_rules_is_kept_with_them_and_played_to_the_end(
+    client: Client, ruleset: str, rules: dict[str, Any]
+) -> None:
+    state = _start(client, ruleset=ruleset, rules=rules, seed=11)
+    assert state["rules"] == rules
+    assert PracticeGame.objects.get(pk=state["id"]).state["rules"] == rules
+    # The rules in words, the preset first, then each switch as the settings page words it.
+    assert len(state["house_rules"]) == 1 + len(rules)
+    if "renege" in rules and rules["renege"] == "none":
+        assert (
+            "Trumps that may be held back from a lower trump led: none: every trump must follow"
+            in state["house_rules"]
+        )
+    again = client.get(f"{API}/{state['id']}").json()
+    assert again["rules"] == rules
+    final = _play_out(client, state)
+    assert final["winner"] is not None
+
+
+def test_a_switch_equal_to_the_preset_is_not_kept(client: Client) -> None:
+    state = _start(client, rules={"renege": "top-trumps", "hearts_on_ace_lead": False})
+    assert state["rules"] == {"hearts_on_ace_lead": False}
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "rules", "code", "switch"),
+    [
+        ("cape-breton-45", {"first_lead": "left-of-bidder"}, "auction_option", "first_lead"),
+        ("cape-breton-45", {"min_bid": 20}, "auction_option", "min_bid"),
+        ("auction-120", {"renege": "sometimes"}, "bad_option", "renege"),
+        ("auction-120", {"turned_ace": "may-take"}, "not_in_auction", "turned_ace"),
+        ("auction-120", {"floor": 7}, "bad_floor", "floor"),
+        ("auction-120", {"kitty": 3}, "not_at_practice", "kitty"),
+        ("auction-120", {"thirty_set_loses": 60}, "needs_thirty_for_sixty", "thirty_set_loses"),
+        ("cape-breton-45", {"no_such_rule": True}, "unknown_option", "no_such_rule"),
+        ("cape-breton-45", {"name": "mine"}, "bad_rules", "name"),
+    ],
+)
+def test_a_switch_the_engine_refuses_is_422_naming_it_and_starts_nothing(
+    client: Client, ruleset: str, rules: dict[str, Any], code: str, switch: str
+) -> None:
+    response = _post(client, API, {"ruleset": ruleset, "rules": rules})
+    assert response.status_code == 422, response.content
+    body = response.json()
+    assert body["code"] == code
+    assert body["switch"] == switch
+    assert body["field"] == "rules"
+    assert switch in body["message"]
+    assert not PracticeGame.objects.exists()
+
+
+def test_rules_that_are_not_an_object_are_422(client: Client) -> None:
+    response = _post(client, API, {"ruleset": "cape-breton-45", "rules": ["renege"]})
+    assert response.status_code == 422
+    assert not PracticeGame.objects.exists()
+
+
+def _find(rules: dict[str, Any], ruleset: str, test: Any) -> dict[str, Any]:
+    for seed in range(400):
+        game = table.start(ruleset, seed=seed, rules=rules)
+        if test(game):
+            return game
+    raise AssertionError("no seed found")
+
+
+def test_without_hearts_on_ace_lead_a_player_with_no_trump_may_discard_on_the_ace_of_hearts() -> (
+    None
+):
+    """Bicycle, Peel, Barker: the A♥ led calls for nothing more than any lead of a non-trump
+    suit, so a player without trumps or hearts … here, without trumps, may throw any card."""
+
+    def ace_of_hearts_led_to_you(game: dict[str, Any]) -> bool:
+        view = table.view(game, "x")
+        hand = [Card.parse(c) for c in view["hand"]]
+        trump = view["trump"]
+        return (
+            view["actions"] == ["play"]
+            and bool(view["trick"])
+            and view["trick"][0]["card"] == "AH"
+            and trump != "H"
+            and not any(c.suit is Suit.parse(trump) or c is JOKER for c in hand)
+            and any(c.suit is Suit.HEARTS for c in hand)
+            and any(c.suit is not Suit.HEARTS for c in hand)
+        )
+
+    strict = _find({}, "cape-breton-45", ace_of_hearts_led_to_you)
+    view = table.view(strict, "x")
+    assert all(Card.parse(c).suit is Suit.HEARTS for c in view["legal"])
+    loose = table.start("cape-breton-45", seed=strict["seed"], rules={"hearts_on_ace_lead": False})
+    assert set(table.view(loose, "x")["legal"]) == set(view["hand"])
+
+
+def test_first_lead_left_of_bidder_the_player_after_the_bidder_leads() -> None:
+    """Auction texts that let the player on the bidder's left lead: the same deal and bids,
+    the first trick led by the next player."""
+    checked = 0
+    for seed in range(60):
+        games = [
+            table.start("auction-120", seed=seed, rules=rules)
+            for rules in ({}, {"first_lead": "left-of-bidder"})
+        ]
+        for game in games:
+            if game["phase"] == "bid":
+                table.bid(game, None)  # you pass; the others bid and name trump
+        plain, left = games
+        if plain["phase"] != "play" or plain["tricks"] or left["tricks"]:
+            continue  # you won the bidding, or a trick is already over
+        bidder = plain["auction"]["seat"]
+        assert left["auction"]["seat"] == bidder
+        assert plain["leader"] == bidder
+        assert left["leader"] == (bidder + 1) % 4
+        checked += 1
+    assert checked >= 5
