@@ -159,3 +159,45 @@ def test_first_lead_left_of_bidder_the_player_after_the_bidder_leads() -> None:
         assert left["leader"] == (bidder + 1) % 4
         checked += 1
     assert checked >= 5
+
+
+def test_the_start_page_offers_house_rules_in_plain_words_and_keeps_them(client: Client) -> None:
+    page = client.get("/practice/").content.decode()
+    assert "Ace of hearts led: players with no trump must play a heart" in page
+    assert "Auction: who leads the first trick" in page
+    assert 'name="renege"' in page
+    response = client.post(
+        "/practice/",
+        {"ruleset": "cape-breton-45", "mode": "partners", "renege": "none",
+         "hearts_on_ace_lead": "False"},
+    )  # fmt: skip
+    assert response.status_code == 302
+    game = PracticeGame.objects.get()
+    assert game.state["rules"] == {"renege": "none", "hearts_on_ace_lead": False}
+    table_page = client.get(response["Location"]).content.decode()
+    assert "House rules of this game" in table_page
+    assert (
+        "Trumps that may be held back from a lower trump led: none: every trump must follow"
+        in table_page
+    )
+    # "Play again", once the game is over, deals under the same house rules.
+    _play_out(client, client.get(f"{API}/{game.id}").json())
+    table_page = client.get(response["Location"]).content.decode()
+    assert 'data-testid="again"' in table_page
+    assert '<input type="hidden" name="renege" value="none">' in table_page
+
+
+def test_the_start_page_refuses_an_auction_rule_for_a_45_game_naming_it(client: Client) -> None:
+    response = client.post(
+        "/practice/",
+        {"ruleset": "cape-breton-45", "mode": "partners", "first_lead": "left-of-bidder"},
+    )
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert "This rule is for auction only" in page
+    assert "Auction: who leads the first trick" in page
+    assert 'value="cape-breton-45" checked' in page
+    assert not PracticeGame.objects.exists()
+    bad = client.post("/practice/", {"ruleset": "auction-120", "min_bid": "17"})
+    assert bad.status_code == 422
+    assert not PracticeGame.objects.exists()
