@@ -13,6 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from drives.models import Drive
+from scoring.models import Result
 from tests.api.helpers import Api, make_club, make_drive
 from tests.pages.organizer_helpers import club_people, logged_in, text
 
@@ -183,6 +184,13 @@ def test_the_rules_change_after_the_start_until_a_result_is_recorded() -> None:
     assert before.status_code == 200, before.json()
     assert before.json()["rules"] == {"renege": "five-only"}
     _record_first_result(api, drive, ours.org_token)
+    # A result taken back at once is no result: the rules may still change.
+    Result.objects.update(state=Result.State.UNDONE)
+    undone = api.patch(url, {"rules": {"renege": "none"}}, token=ours.org_token)
+    assert undone.status_code == 200, undone.json()
+    back = api.patch(url, {"rules": {"renege": "five-only"}}, token=ours.org_token)
+    assert back.status_code == 200, back.json()
+    Result.objects.update(state=Result.State.ACCEPTED)
     for body, field in (
         ({"rules": {"equal_totals": "play-on"}}, "rules"),
         ({"ruleset": "irish-45-joker"}, "ruleset"),
