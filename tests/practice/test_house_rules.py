@@ -12,9 +12,39 @@ from django.test import Client
 from engine.cards import JOKER, Card, Suit
 from practice import table
 from practice.models import PracticeGame
-from tests.practice.test_api import API, _decide, _post, _start
+from tests.practice.test_api import API
 
 pytestmark = pytest.mark.django_db
+
+
+def _post(client: Client, url: str, body: dict[str, Any]) -> Any:
+    return client.post(url, body, content_type="application/json")
+
+
+def _start(client: Client, **body: Any) -> dict[str, Any]:
+    response = _post(client, API, {"ruleset": "cape-breton-45", **body})
+    assert response.status_code == 201, response.content
+    return response.json()  # type: ignore[no-any-return]
+
+
+def _decide(client: Client, state: dict[str, Any]) -> dict[str, Any]:
+    """One decision: the first allowed card, the lowest bid every other hand (else a pass),
+    the hint's trump, no robbing (the first card thrown away when the dealer must)."""
+    url = f"{API}/{state['id']}"
+    if "play" in state["actions"]:
+        response = _post(client, url + "/play", {"card": state["legal"][0]})
+    elif "bid" in state["actions"]:
+        amount = (
+            state["legal_bids"][0] if state["hand_number"] % 2 and state["legal_bids"] else None
+        )
+        response = _post(client, url + "/bid", {"bid": amount})
+    elif "trump" in state["actions"]:
+        response = _post(client, url + "/trump", {"suit": state["hint"]["suit"]})
+    else:
+        discard = state["hand"][0] if state["must_discard"] else None
+        response = _post(client, url + "/rob", {"discard": discard})
+    assert response.status_code == 200, response.content
+    return response.json()  # type: ignore[no-any-return]
 
 
 def _play_out(client: Client, state: dict[str, Any]) -> dict[str, Any]:
