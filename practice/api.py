@@ -46,6 +46,10 @@ class Bid(Body):
     bid: StrictInt | None
 
 
+class Draw(Body):
+    discards: list[str] = Field(max_length=9)
+
+
 class Trump(Body):
     suit: Literal["C", "D", "H", "S"]
 
@@ -99,7 +103,7 @@ MOVE_ANSWERS = {200: State, 400: Problem, 404: Problem, 409: Problem, 413: Probl
     "`PRACTICE_GAMES_PER_HOUR` games per address an hour (429 `rate_limited`). `rules`: the "
     "house-rule switches of docs/rules.md, as a drive's (`{\"renege\": \"none\"}`); a switch "
     "that does not go with the ruleset is 422 with the engine's code and `switch` naming it "
-    "(`not_at_practice`: `kitty` and `unannounced_ace_lowest` are not played here yet). The "
+    "(`not_at_practice`: `unannounced_ace_lowest` is not played here yet). The "
     "state carries `rules` (the switches that differ from the preset) and `house_rules` (the "
     "rules in words).",
 )  # fmt: skip
@@ -153,6 +157,18 @@ def practice_rob(request: HttpRequest, game_id: UUID, payload: Rob) -> JsonRespo
 )  # fmt: skip
 def practice_bid(request: HttpRequest, game_id: UUID, payload: Bid) -> JsonResponse:
     return _ok(services.game_bid(game_id, payload.bid))
+
+
+@router.post(
+    PATH + "/draw", response=MOVE_ANSWERS,
+    url_name="practice-draw", operation_id="practice_draw",
+    summary="Throw away and draw (auction with a kitty)",
+    description="`{\"discards\": [\"2C\", \"9D\"]}`: the cards you throw away; you are dealt "
+    "back up to five. 422 `discard_not_in_hand`, `keeps_too_many` (more than five kept); 409 "
+    "`not_now` unless trump is named and it is your turn to draw.",
+)  # fmt: skip
+def practice_draw(request: HttpRequest, game_id: UUID, payload: Draw) -> JsonResponse:
+    return _ok(services.game_draw(game_id, payload.discards))
 
 
 @router.post(

@@ -134,6 +134,11 @@ def game_trump(game_id: uuid.UUID | str, suit: str) -> PracticeGame:
     return _move(game_id, lambda state: table.name(state, suit))
 
 
+def game_draw(game_id: uuid.UUID | str, discards: list[str]) -> PracticeGame:
+    """Auction with a kitty: throw ``discards`` away and be dealt back up to five."""
+    return _move(game_id, lambda state: table.draw(state, discards))
+
+
 def game_view(game: PracticeGame) -> dict[str, Any]:
     """The state (``table.view``) with the computer players' reasons in words, and the rules
     in words (``house_rules``: the preset's name, then each switch that differs from it)."""

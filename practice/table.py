@@ -31,9 +31,17 @@ from engine.beginner import (
     explain_trump,
     make_practice_bot,
 )
-from engine.bots import REASONS, HeuristicBot, PlayState
+from engine.bots import REASONS, HeuristicBot, PlayState, draw_discards
 from engine.cards import Card, CardError, Suit, ordering
-from engine.deal import Deal, DealError, deal_hand, dealer_discard, name_trump
+from engine.deal import (
+    Deal,
+    DealError,
+    deal_hand,
+    dealer_discard,
+    discard_and_draw,
+    name_trump,
+    take_kitty,
+)
 from engine.deal import rob as engine_rob
 from engine.game import HandLine, end_of_hand
 from engine.individual import check_individual, end_of_individual_hand, score_individual
@@ -41,7 +49,7 @@ from engine.play import IllegalPlay, check_play, legal_plays, score_hand, trick_
 from engine.rules import Ruleset, RulesetError, get_ruleset, make_ruleset
 
 __all__ = [
-    "MODES", "RULESETS", "SEATS", "STRENGTHS", "TableError", "bid", "name", "play", "rob",
+    "MODES", "RULESETS", "SEATS", "STRENGTHS", "TableError", "bid", "draw", "name", "play", "rob",
     "start", "view",
 ]  # fmt: skip
 
@@ -71,9 +79,8 @@ class TableError(ValueError):
 
 
 #: House-rule switches the practice table does not play yet, with the value that means "off":
-#: the kitty's discard-and-draw and the unannounced ace ask decisions the table has no place
-#: for.
-NOT_PLAYED: Final = {"kitty": 0, "unannounced_ace_lowest": False}
+#: the unannounced ace asks a decision (announcing it) the table has no place for.
+NOT_PLAYED: Final = {"unannounced_ace_lowest": False}
 
 
 def _switch_named(error: RulesetError, rules: Mapping[str, Any]) -> str:
@@ -142,6 +149,7 @@ ROB_REASONS: Final = {
     "keep_hand": "every card in its hand is better than the turned card",
     "dealer_weakest": "the dealer throws away the weakest card",
     "always_rob": "a beginner always robs when dealt the ace of trumps, throwing its lowest card",
+    "draw_keep": "it keeps its trumps and off-suit kings, throws the rest away and draws",
 }
 
 
@@ -264,6 +272,8 @@ def _deal_dict(deal: Deal) -> dict[str, Any]:
         "owed": deal.owed,
         "robber": deal.robber,
         "robbed": deal.robbed,
+        "stock": _texts(deal.stock),
+        "kitty": _texts(deal.kitty),
     }
 
 
@@ -274,12 +284,13 @@ def _deal_of(game: dict[str, Any]) -> Deal:
         hands=tuple(_cards(h) for h in d["hands"]),
         turn_up=Card.parse(d["turn_up"]) if d["turn_up"] else None,
         trump=Suit.parse(d["trump"]) if d["trump"] else None,
-        stock=(),
         discards=_cards(d["discards"]),
         owed=d["owed"],
         robber=d["robber"],
         robbed=d["robbed"],
         players=len(d["hands"]),
+        stock=_cards(d.get("stock", [])),
+        kitty=_cards(d.get("kitty", [])),
     )
 
 
@@ -328,7 +339,7 @@ def _pending(game: dict[str, Any]) -> str | None:
         if d["owed"]:
             return "discard"
         return "rob"
-    if game["phase"] in ("bid", "trump"):
+    if game["phase"] in ("bid", "trump", "draw"):
         return str(game["phase"])
     return "play"
 
@@ -372,6 +383,15 @@ def _advance(game: dict[str, Any]) -> None:
                 return
             suit, code, figures = explain_trump(bot, _cards(game["deal"]["hands"][bidder]), rules)
             _name(game, bidder, suit, _reason(code, **figures))
+            continue
+        if game["phase"] == "draw":
+            seat = game["draw_seat"]
+            if seat == YOU:
+                return
+            hand = _cards(game["deal"]["hands"][seat])
+            chooser = getattr(bot, "choose_draw", None)
+            throw = (chooser or draw_discards)(hand, _trump(game), rules)
+            _draw(game, seat, throw, _reason("draw_keep"))
             continue
         if game["phase"] == "deal":
             deal = _deal_of(game)
@@ -607,13 +627,54 @@ def name(game: dict[str, Any], text: str) -> None:
 
 
 def _name(game: dict[str, Any], seat: int, suit: Suit, why: dict[str, Any] | None = None) -> None:
-    game["deal"] = _deal_dict(name_trump(_deal_of(game), seat, suit))
+    deal = name_trump(_deal_of(game), seat, suit)
     event = {"kind": "trump_named", "seat": _names(game)[seat], "suit": suit.value}
     game["events"].append(event | ({"why": why} if why else {}))
+    if deal.kitty:
+        # The kitty: the bidder takes it, then each player from the dealer's left throws away
+        # and is dealt back up to five (engine.deal.take_kitty, discard_and_draw).
+        game["events"].append(
+            {"kind": "kitty", "seat": _names(game)[seat], "count": len(deal.kitty)}
+        )
+        deal = take_kitty(deal, seat)
+    game["deal"] = _deal_dict(deal)
     # The bidder leads, or under ``first_lead: left-of-bidder`` the player on his left.
     left = _rules(game).first_lead == "left-of-bidder"
     game["leader"] = (seat + 1) % _players(game) if left else seat
     game["phase"] = "play"
+    if _rules(game).kitty:
+        game["phase"] = "draw"
+        game["draw_seat"] = (game["dealer"] + 1) % _players(game)
+
+
+def _draw(
+    game: dict[str, Any], seat: int, throw: list[Card], why: dict[str, Any] | None = None
+) -> None:
+    """``seat`` throws ``throw`` away and is dealt back up to five; after the dealer, play."""
+    game["deal"] = _deal_dict(discard_and_draw(_deal_of(game), seat, throw))
+    event = {"kind": "draw", "seat": _names(game)[seat], "count": len(throw)}
+    game["events"].append(event | ({"why": why} if why else {}))
+    if seat == game["dealer"]:
+        game["phase"] = "play"
+        game["draw_seat"] = None
+    else:
+        game["draw_seat"] = (seat + 1) % _players(game)
+
+
+def draw(game: dict[str, Any], texts: list[str]) -> None:
+    """Auction with a kitty: throw ``texts`` away and be dealt back up to five (you must keep
+    at most five). Codes: ``not_now`` (409), ``bad_card``, ``discard_not_in_hand``,
+    ``keeps_too_many``."""
+    if _pending(game) != "draw":
+        raise TableError("not_now", _not_now(game, "throw away and draw"), 409)
+    throw = [_parse(t) for t in texts]
+    if len(set(throw)) != len(throw):
+        raise TableError("discard_not_in_hand", "The same card is thrown away twice.")
+    try:
+        _draw(game, YOU, throw)
+    except DealError as error:
+        raise TableError(error.code, error.message) from None
+    _advance(game)
 
 
 def _parse(text: str) -> Card:
@@ -637,6 +698,8 @@ def _not_now(game: dict[str, Any], what: str) -> str:
         return "First bid or pass."
     if pending == "trump":
         return "First name trump: you won the bidding."
+    if pending == "draw":
+        return "First throw away the cards you do not keep, and draw."
     return f"You cannot {what} now: it is your turn to play a card."
 
 
@@ -708,8 +771,12 @@ def view(game: dict[str, Any], game_id: str) -> dict[str, Any]:
         hint = {"card": str(card), "reason": _reason(why)}
     if hint is not None:
         hint["why"] = _reason_text(hint["reason"])
+    if pending == "draw" and d["trump"]:
+        throw = draw_discards(hand, _trump(game), rules)
+        hint = {"discards": _texts(throw), "reason": _reason("draw_keep")}
+        hint["why"] = _reason_text(hint["reason"])
     actions = {"play": ["play"], "rob": ["rob"], "discard": ["rob"], "bid": ["bid"],
-               "trump": ["trump"], None: []}[pending]  # fmt: skip
+               "trump": ["trump"], "draw": ["draw"], None: []}[pending]  # fmt: skip
     auction_won = game.get("auction")
     names = _names(game)
     alone = _alone(game)

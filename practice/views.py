@@ -153,6 +153,8 @@ def _hint(view: dict[str, Any]) -> dict[str, Any] | None:
     for key in ("card", "discard"):
         if hint.get(key):
             shown[key] = _card(hint[key])
+    if hint.get("discards") is not None:
+        shown["discard_names"] = [_card(text)["pretty"] for text in hint["discards"]]
     if hint.get("suit"):
         shown["suit_name"] = words.suit_name(hint["suit"])
     return shown
@@ -258,6 +260,12 @@ def bid(request: HttpRequest, game_id: UUID) -> HttpResponse:
     raw = request.POST.get("bid", "")
     amount = int(raw) if raw.isdigit() and len(raw) < 4 else None if raw == "" else -1
     return _move(request, game_id, lambda: services.game_bid(game_id, amount))
+
+
+@require_POST
+def draw(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    discards = request.POST.getlist("discard")[:9]
+    return _move(request, game_id, lambda: services.game_draw(game_id, discards))
 
 
 @require_POST

@@ -33,6 +33,9 @@ REFUSALS: Final = {
     "not_entitled_to_rob": _("Only the player dealt the ace of trumps may rob."),
     "already_robbed": _("The turned card has already been robbed."),
     "no_discard_owed": _("You have no card to throw away now."),
+    "keeps_too_many": _("Keep five cards at most: throw the others away."),
+    "stock_empty": _("Not enough cards are left to deal you back up to five."),
+    "no_kitty": _("There is no kitty to take."),
     "must_keep_turned_ace": _("The dealer keeps a turned ace: throw away a card of your hand."),
     "no_turn_up": _("No card was turned up: there is nothing to rob."),
     "auction_over": _("The bidding is over."),
@@ -91,6 +94,7 @@ REASONS: Final = {
     ),
     "keep_hand": _("every card in its hand is better than the turned card"),
     "dealer_weakest": _("the dealer throws away the weakest card"),
+    "draw_keep": _("it keeps its trumps and off-suit kings, throws the rest away and draws"),
     "always_rob": _(
         "a beginner always robs when dealt the ace of trumps, throwing its lowest card"
     ),

@@ -40,6 +40,8 @@ def _decide(client: Client, state: dict[str, Any]) -> dict[str, Any]:
         response = _post(client, url + "/bid", {"bid": amount})
     elif "trump" in state["actions"]:
         response = _post(client, url + "/trump", {"suit": state["hint"]["suit"]})
+    elif "draw" in state["actions"]:
+        response = _post(client, url + "/draw", {"discards": state["hint"]["discards"]})
     else:
         discard = state["hand"][0] if state["must_discard"] else None
         response = _post(client, url + "/rob", {"discard": discard})
@@ -108,7 +110,18 @@ def test_a_switch_equal_to_the_preset_is_not_kept(client: Client) -> None:
         ("auction-120", {"renege": "sometimes"}, "bad_option", "renege"),
         ("auction-120", {"turned_ace": "may-take"}, "not_in_auction", "turned_ace"),
         ("auction-120", {"floor": 7}, "bad_floor", "floor"),
-        ("auction-120", {"kitty": 3}, "not_at_practice", "kitty"),
+        (
+            "auction-120",
+            {"unannounced_ace_lowest": True},
+            "not_in_auction",
+            "unannounced_ace_lowest",
+        ),
+        (
+            "cape-breton-45",
+            {"unannounced_ace_lowest": True},
+            "not_at_practice",
+            "unannounced_ace_lowest",
+        ),
         ("auction-120", {"thirty_set_loses": 60}, "needs_thirty_for_sixty", "thirty_set_loses"),
         ("cape-breton-45", {"no_such_rule": True}, "unknown_option", "no_such_rule"),
         ("cape-breton-45", {"name": "mine"}, "bad_rules", "name"),
@@ -231,3 +244,45 @@ def test_the_start_page_refuses_an_auction_rule_for_a_45_game_naming_it(client: 
     bad = client.post("/practice/", {"ruleset": "auction-120", "min_bid": "17"})
     assert bad.status_code == 422
     assert not PracticeGame.objects.exists()
+
+
+def test_the_kitty_the_bidder_takes_it_and_everyone_draws_back_to_five(client: Client) -> None:
+    """Every auction text: the bidder takes the kitty, then each player from the dealer's left
+    throws away and is dealt back up to five; you do it from the page too."""
+    seen_draw = False
+    for seed in range(40):
+        state = _start(client, ruleset="auction-120", rules={"kitty": 3}, seed=seed)
+        for _ in range(60):
+            if state["finished"] or state["hand_number"] > 2:
+                break
+            if "draw" in state["actions"]:
+                seen_draw = True
+                assert state["hint"]["discards"] is not None
+                hand = state["hand"]
+                url = f"{API}/{state['id']}/draw"
+                # Keeping more than five is refused in words, the game unchanged.
+                if len(hand) > 5:
+                    refused = _post(client, url, {"discards": []})
+                    assert refused.status_code == 422
+                    assert refused.json()["code"] == "keeps_too_many"
+                page = client.get(f"/practice/{state['id']}/").content.decode()
+                assert 'data-testid="draw-turn"' in page
+                throw = hand[: max(len(hand) - 5, 2)]
+                answer = client.post(f"/practice/{state['id']}/draw", {"discard": throw})
+                assert answer.status_code == 302
+                state = client.get(f"{API}/{state['id']}").json()
+                assert len(state["hand"]) == 5 or state["trick_number"] or state["trick"]
+                continue
+            if "play" in state["actions"]:
+                # Every hand holds five cards before the first trick.
+                if state["trick_number"] == 0:
+                    assert len(state["hand"]) == 5 - (
+                        1 if any(p["seat"] == "you" for p in state["trick"]) else 0
+                    )
+                kinds = [e["kind"] for e in state["events"]]
+                if "kitty" in kinds:
+                    assert kinds.count("draw") >= 1
+            state = _decide(client, state)
+        if seen_draw:
+            break
+    assert seen_draw
