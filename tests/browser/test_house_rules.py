@@ -56,3 +56,37 @@ def test_the_practice_start_page_offers_house_rules_on_a_phone(
     shown = page.locator(".practice-rules").get_by_test_id("house-rules")
     expect(shown).to_contain_text("Ace of hearts led: players with no trump must play a heart: no")
     expect(shown).to_contain_text("none: every trump must follow")
+
+
+def test_the_kitty_on_a_phone_tick_the_cards_and_draw(new_context: ContextFactory) -> None:
+    """Auction with a kitty of 3: play by the hints up to your turn to draw, tick the cards
+    the hint names, draw, and hold five cards."""
+    page = new_context(phone=True, viewport={"width": 390, "height": 844}).new_page()
+    for _attempt in range(12):
+        page.goto("/practice/")
+        page.locator("input[name=ruleset][value=auction-120]").check()
+        page.get_by_test_id("house-rules").locator("summary").click()
+        page.get_by_label("Auction: cards in the kitty").select_option("3")
+        page.get_by_test_id("start").click()
+        for _step in range(8):
+            if page.get_by_test_id("draw-turn").count():
+                break
+            if page.get_by_test_id("pass").count():
+                page.get_by_test_id("bid-20").or_(page.get_by_test_id("pass")).first.click()
+            elif page.locator("[data-testid^=suit-]").count():
+                page.locator("[data-testid^=suit-]").first.click()
+            else:
+                break
+        if page.get_by_test_id("draw-turn").count():
+            break
+    expect(page.get_by_test_id("draw-turn")).to_be_visible()
+    boxes = page.locator(".draw-form input[type=checkbox]")
+    held = boxes.count()
+    assert held >= 5
+    for i in range(max(held - 5, 2)):
+        boxes.nth(i).check()
+    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    screenshot(page, "practice-kitty-draw", full_page=True)
+    page.get_by_test_id("draw").click()
+    expect(page.get_by_test_id("draw-turn")).to_have_count(0)
+    expect(page.locator(".practice-hand .hand-card, .practice-hand .card")).not_to_have_count(0)
