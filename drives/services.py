@@ -365,12 +365,35 @@ def drive_update(*, drive: Drive, actor: Actor, **settings: Any) -> Drive:
                     gettext("%(field)s cannot change once the night started.") % {"field": field},
                     field=field,
                 )
+        _require_rules_open(drive, values)
         old = {k: _jsonable(getattr(drive, k)) for k in values}
         for key, value in values.items():
             setattr(drive, key, value)
         drive.save(update_fields=list(values))
         audit(drive, actor, "drive.update", subject=drive.slug, old=old, new=_jsonable(values))
     return drive
+
+
+def _require_rules_open(drive: Drive, values: dict[str, Any]) -> None:
+    """The rules stay as they are once a result is recorded: the results entered were judged
+    under them, and are not judged again (docs/rules.md). 409 ``rules_fixed``."""
+    now = {"ruleset": drive.ruleset, "rules": drive.rules or {}}
+    changed = [k for k in now if k in values and values[k] != now[k]]
+    if not changed:
+        return
+    # A result taken back at once ("undone") is no result (scoring.models.Result.State).
+    recorded = Seat.objects.filter(game__drive=drive, result__isnull=False).exclude(
+        result__state="undone"
+    )
+    if recorded.exists():
+        raise Conflict(
+            "rules_fixed",
+            gettext(
+                "The rules cannot change once a result is recorded: the results already "
+                "entered were judged under these rules."
+            ),
+            field=changed[0],
+        )
 
 
 def _jsonable(value: Any) -> Any:

@@ -30,6 +30,8 @@ class Start(Body):
     # engine.beginner.STRENGTHS: the computer players' strength.
     bots: Literal["heuristic", "beginner"] = "heuristic"
     seed: StrictInt | None = Field(default=None, ge=0, le=2**31 - 1)
+    # The house-rule switches, as a drive's ``rules`` (docs/rules.md): checked by the engine.
+    rules: dict[str, Any] = Field(default_factory=dict, max_length=40)
 
 
 class Play(Body):
@@ -42,6 +44,10 @@ class Rob(Body):
 
 class Bid(Body):
     bid: StrictInt | None
+
+
+class Draw(Body):
+    discards: list[str] = Field(max_length=9)
 
 
 class Trump(Body):
@@ -60,6 +66,8 @@ class State(BaseModel):
     model_config = ConfigDict(extra="allow")
     id: str
     ruleset: str
+    rules: dict[str, Any]
+    house_rules: list[str]
     mode: str
     dealer: str
     turned: str | None
@@ -92,10 +100,17 @@ MOVE_ANSWERS = {200: State, 400: Problem, 404: Problem, 409: Problem, 413: Probl
     "`three-handed`: you against two, each for themselves (not in auction). `bots`: the "
     "computer players' strength, `heuristic` (default) or `beginner`. The state answered "
     "is after the computer players have played up to your first decision. At most "
-    "`PRACTICE_GAMES_PER_HOUR` games per address an hour (429 `rate_limited`).",
+    "`PRACTICE_GAMES_PER_HOUR` games per address an hour (429 `rate_limited`). `rules`: the "
+    "house-rule switches of docs/rules.md, as a drive's (`{\"renege\": \"none\"}`); a switch "
+    "that does not go with the ruleset is 422 with the engine's code and `switch` naming it "
+    "(`not_at_practice`: `unannounced_ace_lowest` is not played here yet). The "
+    "state carries `rules` (the switches that differ from the preset) and `house_rules` (the "
+    "rules in words).",
 )  # fmt: skip
 def practice_start(request: HttpRequest, payload: Start) -> JsonResponse:
-    game = services.game_start(request, payload.ruleset, payload.mode, payload.seed, payload.bots)
+    game = services.game_start(
+        request, payload.ruleset, payload.mode, payload.seed, payload.bots, payload.rules
+    )
     return _ok(game, 201)
 
 
@@ -142,6 +157,18 @@ def practice_rob(request: HttpRequest, game_id: UUID, payload: Rob) -> JsonRespo
 )  # fmt: skip
 def practice_bid(request: HttpRequest, game_id: UUID, payload: Bid) -> JsonResponse:
     return _ok(services.game_bid(game_id, payload.bid))
+
+
+@router.post(
+    PATH + "/draw", response=MOVE_ANSWERS,
+    url_name="practice-draw", operation_id="practice_draw",
+    summary="Throw away and draw (auction with a kitty)",
+    description="`{\"discards\": [\"2C\", \"9D\"]}`: the cards you throw away; you are dealt "
+    "back up to five. 422 `discard_not_in_hand`, `keeps_too_many` (more than five kept); 409 "
+    "`not_now` unless trump is named and it is your turn to draw.",
+)  # fmt: skip
+def practice_draw(request: HttpRequest, game_id: UUID, payload: Draw) -> JsonResponse:
+    return _ok(services.game_draw(game_id, payload.discards))
 
 
 @router.post(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
@@ -22,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from drives import ratelimit
 from drives.errors import NotFound, ServiceError
+from drives.rules_words import house_rules
 from practice import table, words
 from practice.models import PracticeGame, expiry
 
@@ -36,6 +38,12 @@ def _refused(error: table.TableError, game: dict[str, Any] | None = None) -> Ser
     led = ""
     if game is not None and game.get("trick"):
         led = game["trick"][0]["card"]
+    if error.switch:
+        message = words.rule_refusal(error.code, error.switch)
+        return ServiceError(
+            error.code, message, status=error.status, rule=error.rule, field="rules",
+            switch=error.switch,
+        )  # fmt: skip
     return ServiceError(
         error.code, words.refusal(error.code, led=led), status=error.status, rule=error.rule
     )
@@ -52,11 +60,13 @@ def game_start(
     mode: str = "partners",
     seed: int | None = None,
     bots: str = "heuristic",
+    rules: Mapping[str, Any] | None = None,
 ) -> PracticeGame:
     """A new game for this address (rate-limited), dealt and played up to your decision;
-    ``bots`` the computer players' strength (``heuristic`` or ``beginner``)."""
+    ``bots`` the computer players' strength (``heuristic`` or ``beginner``), ``rules`` the
+    house-rule switches (a refused one is 422 naming it: ``switch``, ``field: rules``)."""
     try:
-        state = table.start(ruleset, mode, seed, bots)
+        state = table.start(ruleset, mode, seed, bots, rules)
     except table.TableError as error:
         raise _refused(error) from None
     counter = _counter(request)
@@ -124,6 +134,14 @@ def game_trump(game_id: uuid.UUID | str, suit: str) -> PracticeGame:
     return _move(game_id, lambda state: table.name(state, suit))
 
 
+def game_draw(game_id: uuid.UUID | str, discards: list[str]) -> PracticeGame:
+    """Auction with a kitty: throw ``discards`` away and be dealt back up to five."""
+    return _move(game_id, lambda state: table.draw(state, discards))
+
+
 def game_view(game: PracticeGame) -> dict[str, Any]:
-    """The state (``table.view``) with the computer players' reasons in words."""
-    return words.translate_view(table.view(game.state, str(game.id)))
+    """The state (``table.view``) with the computer players' reasons in words, and the rules
+    in words (``house_rules``: the preset's name, then each switch that differs from it)."""
+    view = words.translate_view(table.view(game.state, str(game.id)))
+    view["house_rules"] = [str(line) for line in house_rules(view["ruleset"], view["rules"])]
+    return view

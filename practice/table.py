@@ -18,6 +18,7 @@ module knows nothing of Django.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, Final
 
 from engine.auction import Auction, AuctionError, auction_hand_points
@@ -30,17 +31,25 @@ from engine.beginner import (
     explain_trump,
     make_practice_bot,
 )
-from engine.bots import REASONS, HeuristicBot, PlayState
+from engine.bots import REASONS, HeuristicBot, PlayState, draw_discards
 from engine.cards import Card, CardError, Suit, ordering
-from engine.deal import Deal, DealError, deal_hand, dealer_discard, name_trump
+from engine.deal import (
+    Deal,
+    DealError,
+    deal_hand,
+    dealer_discard,
+    discard_and_draw,
+    name_trump,
+    take_kitty,
+)
 from engine.deal import rob as engine_rob
 from engine.game import HandLine, end_of_hand
 from engine.individual import check_individual, end_of_individual_hand, score_individual
 from engine.play import IllegalPlay, check_play, legal_plays, score_hand, trick_winner
-from engine.rules import RulesetError, get_ruleset
+from engine.rules import Ruleset, RulesetError, get_ruleset, make_ruleset
 
 __all__ = [
-    "MODES", "RULESETS", "SEATS", "STRENGTHS", "TableError", "bid", "name", "play", "rob",
+    "MODES", "RULESETS", "SEATS", "STRENGTHS", "TableError", "bid", "draw", "name", "play", "rob",
     "start", "view",
 ]  # fmt: skip
 
@@ -61,11 +70,53 @@ class TableError(ValueError):
     """A move the table refuses: ``code`` (the engine's where the engine judged it), the
     engine's ``rule`` in its own words, and ``status`` (422 refused, 409 not now)."""
 
-    def __init__(self, code: str, rule: str, status: int = 422) -> None:
+    def __init__(self, code: str, rule: str, status: int = 422, switch: str = "") -> None:
         super().__init__(rule)
         self.code = code
         self.rule = rule
         self.status = status
+        self.switch = switch  # the house-rule switch refused, when one was
+
+
+#: House-rule switches the practice table does not play yet, with the value that means "off":
+#: the unannounced ace asks a decision (announcing it) the table has no place for.
+NOT_PLAYED: Final = {"unannounced_ace_lowest": False}
+
+
+def _switch_named(error: RulesetError, rules: Mapping[str, Any]) -> str:
+    """The switch an engine refusal is about (its message names it first)."""
+    for name in sorted(rules, key=len, reverse=True):
+        if error.message.startswith(name) or f" {name}" in error.message:
+            return name
+    if error.code == "bad_floor":
+        return "floor"
+    return next(iter(rules), "")
+
+
+def house_rules(ruleset: str, rules: Any) -> dict[str, Any]:
+    """The house-rule switches chosen for a game of ``ruleset``, checked by the engine; only
+    those that differ from the preset are kept. Codes: ``bad_rules``, ``not_at_practice``
+    (a switch the table does not play yet) and the engine's (``auction_option`` …)."""
+    if not isinstance(rules, Mapping) or "name" in rules:
+        raise TableError(
+            "bad_rules", 'rules name the switches, like {"renege": "none"}.', switch="name"
+        )
+    try:
+        chosen = make_ruleset(ruleset, name=ruleset, **rules)
+    except RulesetError as error:
+        raise TableError(error.code, error.message, switch=_switch_named(error, rules)) from None
+    for name, off in NOT_PLAYED.items():
+        if getattr(chosen, name) != off:
+            raise TableError(
+                "not_at_practice", f"The practice table does not play {name} yet.", switch=name
+            )
+    base = get_ruleset(ruleset).to_dict()
+    return {k: v for k, v in chosen.to_dict().items() if k != "name" and v != base[k]}
+
+
+def _rules(game: dict[str, Any]) -> Ruleset:
+    """The rules this game is played under: its preset with its house-rule switches."""
+    return make_ruleset(game["ruleset"], name=game["ruleset"], **game.get("rules", {}))
 
 
 def _names(game: dict[str, Any]) -> tuple[str, ...]:
@@ -98,6 +149,7 @@ ROB_REASONS: Final = {
     "keep_hand": "every card in its hand is better than the turned card",
     "dealer_weakest": "the dealer throws away the weakest card",
     "always_rob": "a beginner always robs when dealt the ace of trumps, throwing its lowest card",
+    "draw_keep": "it keeps its trumps and off-suit kings, throws the rest away and draws",
 }
 
 
@@ -126,10 +178,15 @@ def _texts(cards: Any) -> list[str]:
 
 
 def start(
-    ruleset: str, mode: str = "partners", seed: int | None = None, bots: str = "heuristic"
+    ruleset: str,
+    mode: str = "partners",
+    seed: int | None = None,
+    bots: str = "heuristic",
+    rules: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """A new game, dealt and played by the computer players up to your first decision;
-    ``bots`` is their strength (:data:`STRENGTHS`)."""
+    ``bots`` is their strength (:data:`STRENGTHS`), ``rules`` the house-rule switches
+    (:func:`house_rules`; none: the preset as it is)."""
     if ruleset not in RULESETS:
         raise TableError(
             "unknown_ruleset",
@@ -143,10 +200,11 @@ def start(
         raise TableError(
             "unknown_bots", f"The computer players are {' or '.join(STRENGTHS)}; not {bots!r}."
         )
+    switches = house_rules(ruleset, rules or {})
     players = 4 if mode == "partners" else 3
     if players != 4:
         try:
-            check_individual(get_ruleset(ruleset), players)
+            check_individual(make_ruleset(ruleset, name=ruleset, **switches), players)
         except RulesetError as error:
             raise TableError(error.code, error.message) from None
     if seed is None:
@@ -154,6 +212,7 @@ def start(
     game: dict[str, Any] = {
         "version": 1,
         "ruleset": ruleset,
+        "rules": switches,
         "mode": mode,
         "bots": bots,
         "seed": seed,
@@ -177,7 +236,7 @@ def _deal(game: dict[str, Any]) -> None:
     if game["hand_number"]:
         game["dealer"] = (game["dealer"] + 1) % _players(game)
     game["hand_number"] += 1
-    rules = get_ruleset(game["ruleset"])
+    rules = _rules(game)
     rng = random.Random(f"{game['seed']}:{game['hand_number']}")
     deal = deal_hand(rng, rules, game["dealer"], _players(game))
     game["deal"] = _deal_dict(deal)
@@ -213,6 +272,8 @@ def _deal_dict(deal: Deal) -> dict[str, Any]:
         "owed": deal.owed,
         "robber": deal.robber,
         "robbed": deal.robbed,
+        "stock": _texts(deal.stock),
+        "kitty": _texts(deal.kitty),
     }
 
 
@@ -223,12 +284,13 @@ def _deal_of(game: dict[str, Any]) -> Deal:
         hands=tuple(_cards(h) for h in d["hands"]),
         turn_up=Card.parse(d["turn_up"]) if d["turn_up"] else None,
         trump=Suit.parse(d["trump"]) if d["trump"] else None,
-        stock=(),
         discards=_cards(d["discards"]),
         owed=d["owed"],
         robber=d["robber"],
         robbed=d["robbed"],
         players=len(d["hands"]),
+        stock=_cards(d.get("stock", [])),
+        kitty=_cards(d.get("kitty", [])),
     )
 
 
@@ -238,7 +300,8 @@ def _trump(game: dict[str, Any]) -> Suit:
 
 def _auction(game: dict[str, Any]) -> Auction:
     """The bidding so far, replayed through the engine's :class:`Auction`."""
-    auction = Auction(game["dealer"], get_ruleset(game["ruleset"]))
+    totals = game["totals"]
+    auction = Auction(game["dealer"], _rules(game), (totals[0], totals[1]))
     for seat, amount, *_why in game["bids"]:
         auction.bid(seat, amount)
     return auction
@@ -276,7 +339,7 @@ def _pending(game: dict[str, Any]) -> str | None:
         if d["owed"]:
             return "discard"
         return "rob"
-    if game["phase"] in ("bid", "trump"):
+    if game["phase"] in ("bid", "trump", "draw"):
         return str(game["phase"])
     return "play"
 
@@ -299,7 +362,7 @@ def _state(game: dict[str, Any], seat: int) -> PlayState:
 
 def _advance(game: dict[str, Any]) -> None:
     """Let the computer players act until it is your decision or the game is over."""
-    rules = get_ruleset(game["ruleset"])
+    rules = _rules(game)
     bot = _bot(game)
     for _ in range(MAX_HANDS * 30):
         if game["finished"]:
@@ -321,6 +384,15 @@ def _advance(game: dict[str, Any]) -> None:
             suit, code, figures = explain_trump(bot, _cards(game["deal"]["hands"][bidder]), rules)
             _name(game, bidder, suit, _reason(code, **figures))
             continue
+        if game["phase"] == "draw":
+            seat = game["draw_seat"]
+            if seat == YOU:
+                return
+            hand = _cards(game["deal"]["hands"][seat])
+            chooser = getattr(bot, "choose_draw", None)
+            throw = (chooser or draw_discards)(hand, _trump(game), rules)
+            _draw(game, seat, throw, _reason("draw_keep"))
+            continue
         if game["phase"] == "deal":
             deal = _deal_of(game)
             trump = _trump(game)
@@ -328,7 +400,7 @@ def _advance(game: dict[str, Any]) -> None:
                 if deal.dealer == YOU:
                     return
                 card = bot.choose_discard(deal.hands[deal.dealer], trump, rules)
-                game["deal"] = _deal_dict(dealer_discard(deal, card))
+                game["deal"] = _deal_dict(dealer_discard(deal, card, rules))
                 game["events"].append(
                     {
                         "kind": "discard",
@@ -372,7 +444,7 @@ def _advance(game: dict[str, Any]) -> None:
 def _put(game: dict[str, Any], seat: int, card: Card, why: str | None) -> None:
     """Play ``card`` (already judged legal) from ``seat``; settle the trick, the hand and the
     game when they are complete."""
-    rules = get_ruleset(game["ruleset"])
+    rules = _rules(game)
     hands = game["deal"]["hands"]
     hands[seat] = [c for c in hands[seat] if c != str(card)]
     game["trick"].append({"seat": seat, "card": str(card), "why": why})
@@ -392,7 +464,7 @@ def _put(game: dict[str, Any], seat: int, card: Card, why: str | None) -> None:
 def _bonus(game: dict[str, Any], tricks: list[tuple[Card, ...]], bonus_trick: int | None) -> Any:
     if bonus_trick is None:
         return None
-    order = ordering(_trump(game), get_ruleset(game["ruleset"]))
+    order = ordering(_trump(game), _rules(game))
     best = max(tricks[bonus_trick], key=lambda c: order.power[c.index])
     return {"trick": bonus_trick + 1, "card": str(best),
             "seat": _names(game)[game["winners"][bonus_trick]]}  # fmt: skip
@@ -400,7 +472,7 @@ def _bonus(game: dict[str, Any], tricks: list[tuple[Card, ...]], bonus_trick: in
 
 def _end_alone(game: dict[str, Any]) -> None:
     """Three-handed: each for themselves (``engine.individual``)."""
-    rules = get_ruleset(game["ruleset"])
+    rules = _rules(game)
     names = _names(game)
     tricks = [_cards(t) for t in game["tricks"]]
     score = score_individual(tricks, game["winners"], _trump(game), rules, _players(game))
@@ -429,7 +501,7 @@ def _end_hand(game: dict[str, Any]) -> None:
     if _alone(game):
         _end_alone(game)
         return
-    rules = get_ruleset(game["ruleset"])
+    rules = _rules(game)
     trump = _trump(game)
     tricks = [_cards(t) for t in game["tricks"]]
     sides = [w % 2 for w in game["winners"]]
@@ -485,7 +557,7 @@ def play(game: dict[str, Any], text: str) -> None:
     if _pending(game) != "play":
         raise TableError("not_your_turn", _not_now(game, "play a card"), 409)
     card = _parse(text)
-    rules = get_ruleset(game["ruleset"])
+    rules = _rules(game)
     hand = _cards(game["deal"]["hands"][YOU])
     trick = [Card.parse(p["card"]) for p in game["trick"]]
     try:
@@ -512,7 +584,7 @@ def rob(game: dict[str, Any], text: str | None) -> None:
                 f"The dealer holds {len(deal.hands[YOU])} cards and must discard {deal.owed}.",
             )
         try:
-            game["deal"] = _deal_dict(dealer_discard(deal, _parse(text)))
+            game["deal"] = _deal_dict(dealer_discard(deal, _parse(text), _rules(game)))
         except DealError as error:
             raise TableError(error.code, error.message) from None
         game["events"].append({"kind": "discard", "seat": "you"})
@@ -555,11 +627,54 @@ def name(game: dict[str, Any], text: str) -> None:
 
 
 def _name(game: dict[str, Any], seat: int, suit: Suit, why: dict[str, Any] | None = None) -> None:
-    game["deal"] = _deal_dict(name_trump(_deal_of(game), seat, suit))
+    deal = name_trump(_deal_of(game), seat, suit)
     event = {"kind": "trump_named", "seat": _names(game)[seat], "suit": suit.value}
     game["events"].append(event | ({"why": why} if why else {}))
-    game["leader"] = seat
+    if deal.kitty:
+        # The kitty: the bidder takes it, then each player from the dealer's left throws away
+        # and is dealt back up to five (engine.deal.take_kitty, discard_and_draw).
+        game["events"].append(
+            {"kind": "kitty", "seat": _names(game)[seat], "count": len(deal.kitty)}
+        )
+        deal = take_kitty(deal, seat)
+    game["deal"] = _deal_dict(deal)
+    # The bidder leads, or under ``first_lead: left-of-bidder`` the player on his left.
+    left = _rules(game).first_lead == "left-of-bidder"
+    game["leader"] = (seat + 1) % _players(game) if left else seat
     game["phase"] = "play"
+    if _rules(game).kitty:
+        game["phase"] = "draw"
+        game["draw_seat"] = (game["dealer"] + 1) % _players(game)
+
+
+def _draw(
+    game: dict[str, Any], seat: int, throw: list[Card], why: dict[str, Any] | None = None
+) -> None:
+    """``seat`` throws ``throw`` away and is dealt back up to five; after the dealer, play."""
+    game["deal"] = _deal_dict(discard_and_draw(_deal_of(game), seat, throw))
+    event = {"kind": "draw", "seat": _names(game)[seat], "count": len(throw)}
+    game["events"].append(event | ({"why": why} if why else {}))
+    if seat == game["dealer"]:
+        game["phase"] = "play"
+        game["draw_seat"] = None
+    else:
+        game["draw_seat"] = (seat + 1) % _players(game)
+
+
+def draw(game: dict[str, Any], texts: list[str]) -> None:
+    """Auction with a kitty: throw ``texts`` away and be dealt back up to five (you must keep
+    at most five). Codes: ``not_now`` (409), ``bad_card``, ``discard_not_in_hand``,
+    ``keeps_too_many``."""
+    if _pending(game) != "draw":
+        raise TableError("not_now", _not_now(game, "throw away and draw"), 409)
+    throw = [_parse(t) for t in texts]
+    if len(set(throw)) != len(throw):
+        raise TableError("discard_not_in_hand", "The same card is thrown away twice.")
+    try:
+        _draw(game, YOU, throw)
+    except DealError as error:
+        raise TableError(error.code, error.message) from None
+    _advance(game)
 
 
 def _parse(text: str) -> Card:
@@ -583,6 +698,8 @@ def _not_now(game: dict[str, Any], what: str) -> str:
         return "First bid or pass."
     if pending == "trump":
         return "First name trump: you won the bidding."
+    if pending == "draw":
+        return "First throw away the cards you do not keep, and draw."
     return f"You cannot {what} now: it is your turn to play a card."
 
 
@@ -606,7 +723,7 @@ def _play_view(entry: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
 
 def view(game: dict[str, Any], game_id: str) -> dict[str, Any]:
     """The state as the API describes it (docs/api.md, the practice table)."""
-    rules = get_ruleset(game["ruleset"])
+    rules = _rules(game)
     d = game["deal"]
     trump = _trump(game) if d["trump"] else None
     pending = _pending(game)
@@ -647,15 +764,19 @@ def view(game: dict[str, Any], game_id: str) -> dict[str, Any]:
             led_power = order.power[trick[0].index]
             keep_back = [
                 str(c) for c in legal
-                if c in order.top and order.power[c.index] > led_power
+                if c in order.reneging and order.power[c.index] > led_power
                 and any(not order.is_trump(o) for o in legal)
             ]  # fmt: skip
         card, why = adviser.decide(hand, trick, trump, rules, _state(game, YOU))
         hint = {"card": str(card), "reason": _reason(why)}
     if hint is not None:
         hint["why"] = _reason_text(hint["reason"])
+    if pending == "draw" and d["trump"]:
+        throw = draw_discards(hand, _trump(game), rules)
+        hint = {"discards": _texts(throw), "reason": _reason("draw_keep")}
+        hint["why"] = _reason_text(hint["reason"])
     actions = {"play": ["play"], "rob": ["rob"], "discard": ["rob"], "bid": ["bid"],
-               "trump": ["trump"], None: []}[pending]  # fmt: skip
+               "trump": ["trump"], "draw": ["draw"], None: []}[pending]  # fmt: skip
     auction_won = game.get("auction")
     names = _names(game)
     alone = _alone(game)
@@ -666,6 +787,7 @@ def view(game: dict[str, Any], game_id: str) -> dict[str, Any]:
     return {
         "id": game_id,
         "ruleset": game["ruleset"],
+        "rules": dict(game.get("rules", {})),
         "mode": game["mode"],
         "target": rules.target,
         "seats": [

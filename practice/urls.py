@@ -13,4 +13,5 @@ urlpatterns = [
     path("<uuid:game_id>/rob", views.rob, name="rob"),
     path("<uuid:game_id>/bid", views.bid, name="bid"),
     path("<uuid:game_id>/trump", views.trump, name="trump"),
+    path("<uuid:game_id>/draw", views.draw, name="draw"),
 ]

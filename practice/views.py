@@ -18,6 +18,7 @@ from engine.cards import Card
 from engine.chart import ranking_chart
 from engine.rules import get_ruleset
 from practice import services, table, words
+from practice.forms import PAGE_SWITCHES, HouseRulesForm
 
 SESSION_KEY = "practice_game"
 
@@ -37,18 +38,28 @@ def start(request: HttpRequest) -> HttpResponse:
     """GET: choose a game (and find the one this browser was playing). POST: start it."""
     error = None
     status = 200
+    rules_form = HouseRulesForm(request.POST if request.method == "POST" else None)
     if request.method == "POST":
         ruleset = request.POST.get("ruleset", "cape-breton-45")
         mode = request.POST.get("mode", "partners")
         bots = request.POST.get("bots", "heuristic")
-        try:
-            game = services.game_start(request, ruleset, mode, bots=bots)
-        except ServiceError as refused:
-            error = refused.message
-            status = refused.status
+        if not rules_form.is_valid():
+            error = _("Choose each house rule from its list.")
+            status = 422
         else:
-            request.session[SESSION_KEY] = str(game.id)
-            return redirect("practice:table", game_id=game.id)
+            try:
+                game = services.game_start(
+                    request, ruleset, mode, bots=bots, rules=rules_form.rules()
+                )
+            except ServiceError as refused:
+                error = refused.message
+                status = refused.status
+                switch = refused.details.get("switch")
+                if switch in rules_form.fields:
+                    rules_form.add_error(switch, refused.message)
+            else:
+                request.session[SESSION_KEY] = str(game.id)
+                return redirect("practice:table", game_id=game.id)
     current = _current(request)
     context = {
         "rulesets": [(key, words.RULESET_NAMES[key]) for key in table.RULESETS],
@@ -57,6 +68,8 @@ def start(request: HttpRequest) -> HttpResponse:
             ("partners", _("Partners: you and a computer partner against two")),
             ("three-handed", _("Three-handed: you against two, each for themselves")),
         ],
+        "rules_form": rules_form,
+        "chosen": request.POST if request.method == "POST" else {},
         "current": current,
         "current_view": services.game_view(current) if current else None,
         "error": error,
@@ -140,6 +153,8 @@ def _hint(view: dict[str, Any]) -> dict[str, Any] | None:
     for key in ("card", "discard"):
         if hint.get(key):
             shown[key] = _card(hint[key])
+    if hint.get("discards") is not None:
+        shown["discard_names"] = [_card(text)["pretty"] for text in hint["discards"]]
     if hint.get("suit"):
         shown["suit_name"] = words.suit_name(hint["suit"])
     return shown
@@ -210,6 +225,10 @@ def table_page(request: HttpRequest, game_id: UUID) -> HttpResponse:
         "won": view["winner"] in ("us", "you"),
         "winner_name": words.seat_name(view["winner"] or ""),
         "alone": view["mode"] == "three-handed",
+        # "Play again" keeps the house rules the start page offers.
+        "again_rules": [
+            (name, str(value)) for name, value in view["rules"].items() if name in PAGE_SWITCHES
+        ],
     }
     return render(request, "practice/table.html", context)
 
@@ -241,6 +260,12 @@ def bid(request: HttpRequest, game_id: UUID) -> HttpResponse:
     raw = request.POST.get("bid", "")
     amount = int(raw) if raw.isdigit() and len(raw) < 4 else None if raw == "" else -1
     return _move(request, game_id, lambda: services.game_bid(game_id, amount))
+
+
+@require_POST
+def draw(request: HttpRequest, game_id: UUID) -> HttpResponse:
+    discards = request.POST.getlist("discard")[:9]
+    return _move(request, game_id, lambda: services.game_draw(game_id, discards))
 
 
 @require_POST

@@ -13,6 +13,7 @@ from typing import Any, Final
 from django.utils import formats
 from django.utils.translation import gettext_lazy as _
 
+from drives.rules_words import RULE_ERRORS, SWITCH_WORDS
 from engine.cards import Card
 
 SUIT_NAMES: Final = {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")}
@@ -32,6 +33,10 @@ REFUSALS: Final = {
     "not_entitled_to_rob": _("Only the player dealt the ace of trumps may rob."),
     "already_robbed": _("The turned card has already been robbed."),
     "no_discard_owed": _("You have no card to throw away now."),
+    "keeps_too_many": _("Keep five cards at most: throw the others away."),
+    "stock_empty": _("Not enough cards are left to deal you back up to five."),
+    "no_kitty": _("There is no kitty to take."),
+    "must_keep_turned_ace": _("The dealer keeps a turned ace: throw away a card of your hand."),
     "no_turn_up": _("No card was turned up: there is nothing to rob."),
     "auction_over": _("The bidding is over."),
     "not_a_bid": _("Bid 15, 20, 25 or 30, or pass."),
@@ -89,6 +94,7 @@ REASONS: Final = {
     ),
     "keep_hand": _("every card in its hand is better than the turned card"),
     "dealer_weakest": _("the dealer throws away the weakest card"),
+    "draw_keep": _("it keeps its trumps and off-suit kings, throws the rest away and draws"),
     "always_rob": _(
         "a beginner always robs when dealt the ace of trumps, throwing its lowest card"
     ),
@@ -129,6 +135,25 @@ def refusal(code: str, led: str = "") -> str:
     with contextlib.suppress(ValueError):
         led = Card.parse(led).pretty  # the card led, as printed: K♣
     return str(text).format(led=led)
+
+
+#: A house-rule switch the table refuses (``practice.table.house_rules``), beyond the settings
+#: page's words (``drives.rules_words.RULE_ERRORS``).
+RULE_REFUSALS: Final = RULE_ERRORS | {
+    "not_at_practice": _("The practice table does not play this rule yet."),
+    "bad_rules": _('The rules are an object of switches, like {"renege": "none"}.'),
+    "unknown_option": _("There is no such rule."),
+    "bad_option": _("That is not one of this rule's choices."),
+}
+
+
+def rule_refusal(code: str, switch: str) -> str:
+    """A refused house-rule switch in words: the switch (as the settings page words it), then
+    why ("Ace of hearts led: …: This rule is for auction only …")."""
+    why = str(RULE_REFUSALS.get(code, _("These rules do not go together.")))
+    if switch in SWITCH_WORDS:
+        return f"{SWITCH_WORDS[switch][0]} ({switch}): {why}"
+    return f"{switch}: {why}" if switch else why
 
 
 def suit_name(letter: str) -> str:

@@ -13,6 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from drives.models import Drive
+from scoring.models import Result
 from tests.api.helpers import Api, make_club, make_drive
 from tests.pages.organizer_helpers import club_people, logged_in, text
 
@@ -166,3 +167,61 @@ def test_the_chosen_rules_show_on_the_standings_results_and_score_sheets() -> No
         "Ace of hearts led: players with no trump must play a heart: no",
         "Trumps that may be held back from a lower trump led: only the 5",
     ]
+
+
+def _record_first_result(api: Api, drive: Drive, token: str) -> None:
+    url = f"drives/{drive.slug}/games/1/tables/1/result"
+    answer = api.put(url, {"winner": 1, "points": [45, 15]}, token=token)
+    assert answer.status_code == 201, answer.json()
+
+
+def test_the_rules_change_after_the_start_until_a_result_is_recorded() -> None:
+    """Stored results are not judged again: once one is recorded the rules stay (409)."""
+    api, ours = Api(Client()), make_club("St. Joseph's Parish", "ours")
+    drive = make_drive(ours.club, 4, start=True)
+    url = f"drives/{drive.slug}"
+    before = api.patch(url, {"rules": {"renege": "five-only"}}, token=ours.org_token)
+    assert before.status_code == 200, before.json()
+    assert before.json()["rules"] == {"renege": "five-only"}
+    _record_first_result(api, drive, ours.org_token)
+    # A result taken back at once is no result: the rules may still change.
+    Result.objects.update(state=Result.State.UNDONE)
+    undone = api.patch(url, {"rules": {"renege": "none"}}, token=ours.org_token)
+    assert undone.status_code == 200, undone.json()
+    back = api.patch(url, {"rules": {"renege": "five-only"}}, token=ours.org_token)
+    assert back.status_code == 200, back.json()
+    Result.objects.update(state=Result.State.ACCEPTED)
+    for body, field in (
+        ({"rules": {"equal_totals": "play-on"}}, "rules"),
+        ({"ruleset": "irish-45-joker"}, "ruleset"),
+        ({"rules": {}}, "rules"),
+    ):
+        refused = api.patch(url, body, token=ours.org_token)
+        assert refused.status_code == 409, refused.json()
+        assert refused.json()["code"] == "rules_fixed"
+        assert refused.json()["field"] == field
+        assert "result is recorded" in refused.json()["message"]
+    drive.refresh_from_db()
+    assert (drive.ruleset, drive.rules) == ("cape-breton-45", {"renege": "five-only"})
+    # The same rules sent again, and the other settings, still save.
+    same = api.patch(
+        url, {"rules": {"renege": "five-only"}, "venue": "Legion Hall"}, token=ours.org_token
+    )
+    assert same.status_code == 200, same.json()
+
+
+def test_the_settings_form_names_why_the_rules_are_fixed_and_writes_nothing() -> None:
+    api, ours = Api(Client()), make_club("St. Joseph's Parish", "ours")
+    drive = make_drive(ours.club, 4, start=True)
+    _record_first_result(api, drive, ours.org_token)
+    client = logged_in(ours.organizer)
+    url = reverse("drives:settings", kwargs={"slug": drive.slug})
+    data = {
+        k: v for k, v in form_data(ours.club.pk, rule_renege="none", venue="Legion Hall").items()
+        if k != "club"
+    }  # fmt: skip
+    response = client.post(url, data)
+    assert response.status_code == 422
+    assert "The rules cannot change once a result is recorded" in text(response)
+    drive.refresh_from_db()
+    assert (drive.rules, drive.venue) == ({}, "")
