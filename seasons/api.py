@@ -6,14 +6,14 @@ selector of ``seasons`` and answers with what it returned. Members read; organiz
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from ninja import Router
 from pydantic import BaseModel, ConfigDict, Field
 
-from drives.errors import NotFound
+from drives.errors import NotFound, ServiceError
 from drives.models import Club, Drive
 from scoring.api.auth import AUTH, MEMBERS, ORGANIZER, Caller, club_for
 from scoring.api.schemas import Body, documented
@@ -36,41 +36,41 @@ PLAYER = {"type": "string", "maxLength": 80}
 
 
 class SeasonIn(Body):
-    name: documented(TEXT)
-    starts: documented(DATE)
-    ends: documented(DATE)
-    published: documented({"type": "boolean"}) = False
+    name: Annotated[Any, documented(TEXT)]
+    starts: Annotated[Any, documented(DATE)]
+    ends: Annotated[Any, documented(DATE)]
+    published: Annotated[Any, documented({"type": "boolean"})] = False
 
 
 class SeasonPatch(Body):
-    name: documented(TEXT) = None
-    starts: documented(DATE) = None
-    ends: documented(DATE) = None
-    published: documented({"type": "boolean"}) = None
+    name: Annotated[Any, documented(TEXT)] = None
+    starts: Annotated[Any, documented(DATE)] = None
+    ends: Annotated[Any, documented(DATE)] = None
+    published: Annotated[Any, documented({"type": "boolean"})] = None
 
 
 class DriveIn(Body):
-    drive: documented({"type": "string", "description": "the drive's slug"})
+    drive: Annotated[Any, documented({"type": "string", "description": "the drive's slug"})]
 
 
 class MergeIn(Body):
-    name: documented(PLAYER)
-    into: documented(PLAYER)
+    name: Annotated[Any, documented(PLAYER)]
+    into: Annotated[Any, documented(PLAYER)]
 
 
 class UnmergeIn(Body):
-    name: documented(PLAYER)
+    name: Annotated[Any, documented(PLAYER)]
 
 
 class SplitIn(Body):
-    drive: documented({"type": "string", "description": "the drive's slug"})
-    name: documented(PLAYER)
-    as_name: documented(PLAYER)
+    drive: Annotated[Any, documented({"type": "string", "description": "the drive's slug"})]
+    name: Annotated[Any, documented(PLAYER)]
+    as_name: Annotated[Any, documented(PLAYER)]
 
 
 class UnsplitIn(Body):
-    drive: documented({"type": "string", "description": "the drive's slug"})
-    name: documented(PLAYER)
+    drive: Annotated[Any, documented({"type": "string", "description": "the drive's slug"})]
+    name: Annotated[Any, documented(PLAYER)]
 
 
 # --- answers --------------------------------------------------------------------------------------
@@ -177,7 +177,7 @@ def _club_drive(club: Club, slug: Any) -> Drive:
     if drive is None:
         raise NotFound("no_such_drive", _("No drive %(drive)r.") % {"drive": slug}, field="drive")
     if drive.club_id != club.pk:
-        raise services.ServiceError(
+        raise ServiceError(
             "drive_of_another_club",
             _("The drive %(drive)r is not one of %(club)s's drives.")
             % {"drive": slug, "club": club.name},
