@@ -12,7 +12,7 @@ one. Tokens, seatings and the audit trail are shown, never edited.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib import admin, messages
@@ -57,7 +57,7 @@ class ServiceForm(forms.ModelForm):  # type: ignore[type-arg]
         raise NotImplementedError
 
     def clean(self) -> dict[str, Any]:
-        cleaned: dict[str, Any] = super().clean()
+        cleaned = super().clean() or self.cleaned_data
         if self.errors:
             return cleaned
         try:
@@ -81,7 +81,8 @@ class ServiceAdmin(ClubScopedAdmin):
     def get_form(
         self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
     ) -> Any:
-        form = super().get_form(request, obj, change=change, **kwargs)
+        # A subclass of self.form, a ServiceForm, built by modelform_factory.
+        form = cast("type[ServiceForm]", super().get_form(request, obj, change=change, **kwargs))
         form.actor = admin_actor(request)
         return form
 

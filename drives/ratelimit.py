@@ -157,7 +157,8 @@ class Counter:
 def client_ip(request: HttpRequest) -> str:
     """The address failures are counted against (see the module's docstring)."""
     if getattr(settings, "RATELIMIT_TRUST_X_FORWARDED_FOR", False):
-        hops = [h.strip() for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+        forwarded: str = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        hops = [h.strip() for h in forwarded.split(",")]
         hops = [h for h in hops if h]
         if hops:
             return hops[-1][:100]

@@ -393,7 +393,7 @@ SLUG_TRIES = 20
 SLUG_CHECKED = "slug.checked"  # drives/race.py
 
 
-def _create_with_slug(model: Any, base: str, **fields: Any) -> Any:
+def _create_with_slug(model: type[Drive], base: str, **fields: Any) -> Drive:
     """Insert a row with the first free slug among ``base``, ``base-2``, ``base-3`` …
 
     The slug is checked, then inserted in a savepoint. Two organizers creating the same drive
