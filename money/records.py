@@ -159,7 +159,8 @@ def read(data: Any, numbers: set[int]) -> dict[str, Any]:
         if kind not in Pool.Kind.values:
             raise _bad(f"{path}.kind", "unknown")
         fifty += kind == Pool.Kind.FIFTY_FIFTY
-        sales, sold = [], set()
+        sales: list[dict[str, Any]] = []
+        sold: set[int] = set()
         for j, sale in enumerate(_get(item, "sales", path, list)):
             where = f"{path}.sales[{j}]"
             first, last = _get(sale, "first", where, int), _get(sale, "last", where, int)

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -73,7 +74,7 @@ def game_start(
     return PracticeGame.objects.create(state=state)
 
 
-def _alive(game_id: uuid.UUID | str) -> Any:
+def _alive(game_id: uuid.UUID | str) -> QuerySet[PracticeGame]:
     return PracticeGame.objects.filter(pk=game_id, expires_at__gt=timezone.now())
 
 

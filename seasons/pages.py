@@ -96,7 +96,8 @@ def _here(season: Season, name: str = "season_detail") -> str:
 def season_list(request: HttpRequest) -> HttpResponse:
     """The user's clubs and their seasons; an organizer makes a new season here (POST with
     ``club``)."""
-    memberships = Membership.objects.filter(user=request.user).select_related("club")
+    user: Any = request.user  # signed in (login_required)
+    memberships = Membership.objects.filter(user=user).select_related("club")
     roles = {m.club_id: m.role for m in memberships}
     clubs = list(Club.objects.filter(pk__in=roles).order_by("name"))
     status, failed, form_club = 200, None, None
@@ -285,11 +286,11 @@ def season_players(request: HttpRequest, club: str, season: str) -> HttpResponse
             messages.success(request, _("The spellings count as different players again."))
             return redirect(_here(found, "season_players"))
         elif action == "unsplit":
-            drive = view.by_slug.get(request.POST.get("drive", ""))
-            if drive is None:
+            split_at = view.by_slug.get(request.POST.get("drive", ""))
+            if split_at is None:
                 raise Http404(_("No such drive in this season."))
             services.player_unsplit(
-                season=found, drive=drive, name=request.POST.get("name", ""), actor=actor
+                season=found, drive=split_at, name=request.POST.get("name", ""), actor=actor
             )
             messages.success(request, _("The split is undone."))
             return redirect(_here(found, "season_players"))

@@ -31,14 +31,14 @@ def _name(value: Any, field: str = "name", limit: int = 120) -> str:
             "bad_field", _("%(field)s: send some text.") % {"field": field}, field=field
         )
     text_refuse_unstorable(value, field)
-    value = " ".join(name_strip_bidi(value).split())
-    if not name_visible(value) or len(value) > limit:
+    name = " ".join(name_strip_bidi(value).split())
+    if not name_visible(name) or len(name) > limit:
         raise ServiceError(
             "bad_name",
             _("%(field)s: a name of 1 to %(limit)s characters.") % {"field": field, "limit": limit},
             field=field,
         )
-    return value
+    return name
 
 
 def _date(value: Any, field: str) -> date:

@@ -291,7 +291,7 @@ class TablePhone(PollingUser):
         with self.client.put(
             path, json=body, headers=self.auth, name=f"result-{kind}", catch_response=True
         ) as response:
-            status = response.status_code
+            status: int = response.status_code
             if kind == "conflict":
                 ok = status == 409
             else:
@@ -527,13 +527,13 @@ class NightShape(LoadTestShape):
             ("results", seconds, SteadyPhone),
         ]
         ends = 0.0
-        for name, length, user in plan:
+        for name, length, who in plan:
             ends += length
             if now < ends:
                 self.enter(name)
-                if user is SteadyPhone:
+                if who is SteadyPhone:
                     return clients + 1, float(clients), [SteadyPhone, Organizer]
-                if user is None:
+                if who is None:
                     return 0, float(clients), [Livez]
                 return clients, float(clients), [Livez]
         self.enter(None)
@@ -542,6 +542,7 @@ class NightShape(LoadTestShape):
     def enter(self, phase: str | None) -> None:
         if phase == self.phase:
             return
+        assert self.runner is not None  # a shape is asked only by its runner
         stats = self.runner.stats
         now = time.monotonic()
         if self.phase in ("livez", "results"):
