@@ -42,7 +42,7 @@ class _Rehearsed(Exception):
     """Rolls back a service call made only to check a form."""
 
 
-class ServiceForm(forms.ModelForm):  # type: ignore[type-arg]
+class ServiceForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable at run time
     """An admin form whose changes a service makes (``apply``). ``clean`` rehearses them: the
     service runs in a savepoint that is rolled back, and its refusal becomes an error on the
     field it names (else on the form). ``ServiceAdmin.save_model`` then runs it for real."""

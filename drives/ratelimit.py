@@ -68,7 +68,7 @@ try:  # Django's Redis cache raises redis-py's own errors (ConnectionError, Time
     from redis.exceptions import RedisError
 except ImportError:  # pragma: no cover - redis-py is installed with the project
 
-    class RedisError(Exception):  # type: ignore[no-redef]
+    class RedisError(Exception):  # type: ignore[no-redef]  # the stand-in when redis-py is absent
         pass
 
 
@@ -231,7 +231,7 @@ def login_succeeded(request: HttpRequest, username: str) -> None:
     or this address's for the username; not the address's), and earns the browser a fresh
     device cookie (set on the response by :func:`remember_device`)."""
     _login_counters(request, username)[0].clear(time.time())
-    request._login_device = _username(username)  # type: ignore[attr-defined]
+    request._login_device = _username(username)  # type: ignore[attr-defined]  # read by remember_device
 
 
 # --- device cookies -----------------------------------------------------------------------------

@@ -93,7 +93,7 @@ def audit(
     note: str = "",
 ) -> AuditEntry:
     entry = AuditEntry.objects.create(
-        club_id=club.pk if club is not None else drive.club_id,  # type: ignore[union-attr]
+        club_id=club.pk if club is not None else drive.club_id,  # type: ignore[union-attr]  # callers give a club or a drive
         drive=drive,
         user=actor.account,
         channel=actor.channel,

@@ -84,7 +84,7 @@ def _ok(data: Any, status: int = 200) -> JsonResponse:
 
 def money_drive(request: HttpRequest, slug: str) -> tuple[Drive, Caller]:
     """The drive, if the caller is its organizer, or a scorer where scorers take money."""
-    caller: Caller = request.auth  # type: ignore[attr-defined]
+    caller: Caller = request.auth  # type: ignore[attr-defined]  # set by ninja's auth
     drive = drive_for(caller, slug, roles=MEMBERS)
     allowed_scorers = selectors.setup_of(drive).scorers_allowed
     role = (
@@ -150,7 +150,7 @@ def count(request: HttpRequest, slug: str, payload: CountIn) -> JsonResponse:
     D + "/accounts/setup", response=CHANGE, url_name="money-setup", summary="Float, prices, share"
 )
 def setup(request: HttpRequest, slug: str, payload: SetupIn) -> JsonResponse:
-    caller: Caller = request.auth  # type: ignore[attr-defined]
+    caller: Caller = request.auth  # type: ignore[attr-defined]  # set by ninja's auth
     drive = drive_for(caller, slug, roles=(ORGANIZER,))  # the settings are the organizer's
     services.setup_update(drive=drive, actor=caller.actor, **payload.sent())
     return _ok(accounts_json(drive)["setup"])
@@ -256,7 +256,7 @@ def raffle_unclaimed(request: HttpRequest, slug: str, raffle: int) -> JsonRespon
     summary="The net raised by each of the club's drives",
 )  # fmt: skip
 def club_money(request: HttpRequest, slug: str) -> JsonResponse:
-    club = club_for(request.auth, slug)  # type: ignore[attr-defined]
+    club = club_for(request.auth, slug)  # type: ignore[attr-defined]  # set by ninja's auth
     rows = selectors.club_net(club)
     return _ok({
         "club": club.slug,

@@ -117,7 +117,7 @@ def _line_audit(drive: Drive, actor: Actor, action: str, line: Line) -> None:
     audit(
         drive, actor, action, subject=f"line {line.pk}",
         new={"kind": line.kind, "amount": str(line.amount), "way": line.way,
-             "couple": line.couple.number if line.couple_id else None,  # type: ignore[union-attr]
+             "couple": line.couple.number if line.couple is not None else None,
              "reverses": line.reverses_id, "note": line.note},
     )  # fmt: skip
 

@@ -384,6 +384,9 @@ class Document(models.Model):
     couple = models.PositiveIntegerField(null=True, blank=True)
     filled = models.BooleanField(default=False)
     base_url = models.CharField(max_length=200, blank=True)
+    #: Not stored: set by ``scoring.printing.services`` when a document is asked for, True
+    #: when its file was already made from the same data.
+    up_to_date: bool = False
     language = models.CharField(max_length=16, blank=True)
     data_version = models.CharField(max_length=64, blank=True)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)

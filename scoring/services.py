@@ -109,7 +109,9 @@ def _key_seen(result: Result, key: str) -> tuple[int, list[int] | None] | None:
     if row is None:
         return None
     winner_id, winner_points, loser_points = row
-    return winner_id, None if winner_points is None else [winner_points, loser_points]
+    return winner_id, (
+        None if winner_points is None or loser_points is None else [winner_points, loser_points]
+    )
 
 
 def _said(couple: int, points: list[int] | None) -> str:
@@ -197,7 +199,7 @@ def _record(
     race.pause("result.read")
     winner = _check_winner(seat, winner_number)
     win_pts, lose_pts, verdict = score_points(drive, points)
-    sent = None if win_pts is None else [win_pts, lose_pts]
+    sent = None if win_pts is None or lose_pts is None else [win_pts, lose_pts]
     subject = f"game {game.number} table {seat.table.number}"
     undone = None
     if existing is not None and existing.state == Result.State.UNDONE:
@@ -578,7 +580,7 @@ def result_resolve(
             result, couple, win_pts, lose_pts, reason.strip(), actor
         ):
             return Recorded(200, result, replayed=True)
-        old = None
+        old: dict[str, Any] | None = None
         if result is None:
             result = Result.objects.create(
                 game=game_row, seat=seat, winner=couple, winner_points=win_pts,
@@ -676,12 +678,12 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
         if drive.state != Drive.State.RUNNING:
             raise ServiceError("not_started", gettext("The night has not started."))
         if game < drive.current_game:
-            following = Game.objects.filter(drive=drive, number=game + 1).first()
-            if following is None:
+            advanced = Game.objects.filter(drive=drive, number=game + 1).first()
+            if advanced is None:
                 raise NotFound(
                     "no_such_game", gettext("There is no game %(value)s.") % {"value": game + 1}
                 )
-            return 200, following
+            return 200, advanced
         if game > drive.current_game:
             raise ServiceError(
                 "game_not_started", gettext("Game %(game)s has not started.") % {"game": game}
@@ -695,12 +697,13 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
         current = Game.objects.get(drive=drive, number=game)
         # Plain values rather than model instances: building ~2,000 instances for a 250-table
         # game cost more than all the queries of the advance together.
-        seats = sorted(
+        # (table, stays, arrives, seat): no couple stays or arrives at the sit-out's seat.
+        seats: list[tuple[int, int | None, int | None, int]] = sorted(
             Seat.objects.filter(game=current).values_list(
                 "table__number", "stays__number", "arrives__number", "id"
             )
         )
-        results = {
+        results: dict[int, tuple[str, int]] = {
             seat_id: (state, winner)
             for seat_id, state, winner in Result.objects.filter(game=current).values_list(
                 "seat_id", "state", "winner__number"
@@ -711,8 +714,8 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
         for table, stays, arrives, seat_id in seats:
             if stays is None or arrives is None:
                 continue
-            state, winner = results.get(seat_id, (None, None))
-            if state is None or state == Result.State.UNDONE:
+            state, winner = results.get(seat_id, (Result.State.UNDONE, 0))  # no result: missing
+            if state == Result.State.UNDONE:
                 missing.append(table)
             elif state == Result.State.CONFLICT:
                 conflicts.append(table)
@@ -753,9 +756,9 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
             following = next_seating(
                 seating,
                 winners,
-                movement=drive.movement,
+                movement=drive.movement,  # type: ignore[arg-type]  # one of Drive.Movement
                 withdrawn=withdrawn,
-                late=late,  # type: ignore[arg-type]
+                late=late,
                 sit_out_last=drive.sit_out_last,
             )
         except MovementError as error:

@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> None:
             **{"HTTP_" + k.upper().replace("-", "_"): v for k, v in headers.items()},
         }  # fmt: skip
         got: list[Any] = []
-        body = b"".join(app(environ, lambda s, h, *a: got.append((s, dict(h)))))  # type: ignore[arg-type]
+        body = b"".join(app(environ, lambda s, h, *a: got.append((s, dict(h)))))  # type: ignore[arg-type]  # WSGI start_response
         return got[0][0], got[0][1], body
 
     def cpu(path: str, count: int, **headers: str) -> tuple[float, int, str]:

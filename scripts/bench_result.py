@@ -98,7 +98,7 @@ def run(args: argparse.Namespace, folder: Path) -> None:
             "REMOTE_ADDR": "127.0.0.1", "HTTP_AUTHORIZATION": f"Bearer {token}",
         }  # fmt: skip
         status: list[str] = []
-        answer = b"".join(app(environ, lambda s, h, *a: status.append(s)))  # type: ignore[arg-type]
+        answer = b"".join(app(environ, lambda s, h, *a: status.append(s)))  # type: ignore[arg-type]  # WSGI start_response
         return status[0], answer
 
     slug, token = make_night(folder)

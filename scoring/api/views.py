@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 
 from csp.decorators import csp_update
 from django.contrib.auth.views import redirect_to_login
@@ -25,9 +25,13 @@ from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
 from django.urls import register_converter, reverse
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext
-from ninja import Body, NinjaAPI, Query
+from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.openapi.docs import Swagger
+
+# ninja.Body(...) and ninja.Query(...) are these functions at run time; for a type checker
+# ninja names Annotated aliases instead (Body[T]), which take no call.
+from ninja.params.functions import Body, Query
 from ninja.parser import Parser
 
 from drives.errors import NotFound, ServiceError
@@ -236,7 +240,8 @@ class Api(NinjaAPI):
                         answer["description"] = ERRORS.get(int(status), answer["description"])
         for name, text in SECURITY.items():
             schema["components"]["securitySchemes"][name]["description"] = text
-        return json.loads(json.dumps(schema))  # as served: status codes as strings
+        served: dict[str, Any] = json.loads(json.dumps(schema))  # as served: codes as strings
+        return served
 
     def get_openapi_schema(self, **kwargs: Any) -> Any:
         return self._schema()
@@ -298,7 +303,13 @@ class MembersOnlySwagger(Swagger):
         user = getattr(request, "user", None)
         if user is None or not user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        return _swagger_csp(super().render_page)(request, api, **kwargs)
+        render = super().render_page
+
+        def page(request: HttpRequest) -> HttpResponse:
+            return render(request, api, **kwargs)
+
+        # The decorator hands back the page's own response, its policy updated.
+        return cast(HttpResponse, _swagger_csp(page)(request))
 
 
 # Swagger UI draws its icons from data: URIs: allowed on its page alone (django-csp's per-view
@@ -399,7 +410,7 @@ def _result(recorded: Recorded, game: int, table: int) -> JsonResponse:
 
 
 def _caller(request: HttpRequest) -> Caller:
-    return request.auth  # type: ignore[attr-defined, no-any-return]
+    return request.auth  # type: ignore[attr-defined, no-any-return]  # set by ninja's auth: a Caller
 
 
 D = "/drives/{slug:slug}"
@@ -569,7 +580,7 @@ def couples_list(request: HttpRequest, slug: str) -> JsonResponse:
     "ignoring case, accents and spaces) or an earlier item is 409 duplicate_couple naming the "
     "couple, unless duplicate_ok is true.",
 )  # fmt: skip
-def couples_add(request: HttpRequest, slug: str, payload: s.COUPLES_IN = Body(...)) -> JsonResponse:  # type: ignore[valid-type]
+def couples_add(request: HttpRequest, slug: str, payload: s.COUPLES_IN = Body(...)) -> JsonResponse:
     caller = _caller(request)
     drive = drive_for(caller, slug, roles=MEMBERS)
     data = [payload] if isinstance(payload, dict) else payload
@@ -597,7 +608,7 @@ def couples_add(request: HttpRequest, slug: str, payload: s.COUPLES_IN = Body(..
 def couples_import(
     request: HttpRequest,
     slug: str,
-    allow_duplicates: s.AllowDuplicates = Query(  # type: ignore[valid-type]
+    allow_duplicates: s.AllowDuplicates = Query(
         False,
         description="Register the file's couples even those already registered or listed "
         "twice (409 duplicate_couples otherwise); the audit entry names them.",
@@ -754,7 +765,7 @@ def result_confirm_view(
     require_table(caller, drive, n, t)
     recorded = result_confirm(
         drive=drive,
-        couple=caller.couple,  # type: ignore[arg-type]
+        couple=caller.couple,  # type: ignore[arg-type]  # require_table: a couple's token
         game=n,
         accept=payload.accept,
         actor=caller.actor,
@@ -1128,4 +1139,4 @@ def not_found(request: HttpRequest, path: str = "") -> JsonResponse:
     )
 
 
-not_found.csrf_exempt = True  # type: ignore[attr-defined]
+not_found.csrf_exempt = True  # type: ignore[attr-defined]  # what csrf_exempt sets

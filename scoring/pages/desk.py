@@ -132,6 +132,7 @@ def _post(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
     winner = int_or_none(data.get("winner"))
     confirm = data.get("confirm_unusual") in ("on", "1", "true", "yes")
     status, level, code = 422, "error", "bad_input"
+    field: str | None
     message, field = "", "table"
     if table is None:
         message = _("Type the table number.")

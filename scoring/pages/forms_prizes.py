@@ -206,7 +206,8 @@ class BuyInForm(PlainForm):
         self.fields["buy_in"].widget.attrs["inputmode"] = "decimal"
 
     def amount(self) -> str:
-        return self.cleaned_data["buy_in"].strip().lstrip("$€£").strip().replace(",", ".")
+        typed: str = self.cleaned_data["buy_in"]
+        return typed.strip().lstrip("$€£").strip().replace(",", ".")
 
 
 class SettleForm(PlainForm):
@@ -249,7 +250,8 @@ class CutRuleForm(PlainForm):
         super().__init__(*args, **kwargs)
 
     def rule_label(self) -> str:
-        return str(dict(self.fields["rule"].choices)[self.cleaned_data["rule"]]).lower()
+        labels = {v: label for v, label, *_rest in CUT_RULES}
+        return str(labels[self.cleaned_data["rule"]]).lower()
 
 
 class CutDrawForm(PlainForm):

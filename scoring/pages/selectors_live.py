@@ -10,6 +10,7 @@ counts as a win) are those of ``scoring.selectors``, restated here for one coupl
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -149,7 +150,8 @@ def couple_card(couple: Couple) -> dict[str, Any]:
     sit-out not credited, ? no accepted result yet), wins and games played, by the rules of
     ``scoring.selectors.couple_records``. One query."""
     drive = couple.drive
-    seats = (
+    # (game, stays, arrives, its result's state, winner): no couple arrives at a sit-out's seat
+    seats: Iterable[tuple[int, int | None, int | None, str | None, int | None]] = (
         Seat.objects.filter(game__drive=drive)
         .filter(Q(stays=couple) | Q(arrives=couple))
         .order_by()
@@ -179,7 +181,7 @@ def undo_until(now: dict[str, Any] | None, channel: str, couple: Couple | None) 
     if result is None:
         return None
     versions = list(ResultVersion.objects.filter(result_id=result["id"]).order_by("at", "id"))
-    until = undo_open_until(result["state"], versions)
+    until: datetime | None = undo_open_until(result["state"], versions)
     entry = versions[-1] if versions else None
     if until is None or entry is None or entry.channel != channel:
         return None

@@ -32,7 +32,7 @@ def _standings_table(request: HttpRequest, drive: Drive) -> StandingsTable:
 def _export_or_page(
     request: HttpRequest, table: Any, filename: str, template: str, context: dict[str, Any]
 ) -> HttpResponse:
-    export = table.export_response(request.GET.get(EXPORT_PARAM), filename)
+    export: HttpResponse | None = table.export_response(request.GET.get(EXPORT_PARAM), filename)
     if export is not None:
         return export
     context.update(table=table, export_formats=table.export_formats)

@@ -183,7 +183,7 @@ def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) ->
             raise Conflict("cookie_jar_drawn", gettext("The cookie jar is drawn: it is fixed."))
         old = _setup_dict(setup, drive)
         places = fields.get("prize_places", setup.prize_places)
-        setup.prize_places = _int("prize_places", places, 0, MAX_PLACES)  # type: ignore[assignment]
+        setup.prize_places = _int("prize_places", places, 0, MAX_PLACES)  # type: ignore[assignment]  # not nullable: an int
         if "prizes" in fields:
             prizes = fields["prizes"]
             if not isinstance(prizes, list) or len(prizes) > setup.prize_places:
@@ -222,11 +222,11 @@ def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) ->
                 "booby_prize", fields["booby_prize"]
             )
         if "cookie_jar_k" in fields:
-            setup.cookie_jar_k = _int("cookie_jar_k", fields["cookie_jar_k"], 1, drive.games)  # type: ignore[assignment]
+            setup.cookie_jar_k = _int("cookie_jar_k", fields["cookie_jar_k"], 1, drive.games)  # type: ignore[assignment]  # not nullable: an int
         if setup.cookie_jar_k > drive.games:
             setup.cookie_jar_k = drive.games
         if "buy_in" in fields:
-            setup.buy_in = _amount("buy_in", fields["buy_in"])  # type: ignore[assignment]
+            setup.buy_in = _amount("buy_in", fields["buy_in"])  # type: ignore[assignment]  # not nullable: a Decimal
         if "jackpot_threshold" in fields:
             setup.jackpot_threshold = _int(
                 "jackpot_threshold", fields["jackpot_threshold"], 1, drive.games, nullable=True
@@ -727,7 +727,7 @@ def tie_playoff_result(
         bracket = _bracket(tie)
         before = len(bracket.rounds)
         try:
-            bracket.record(pair, winner)  # type: ignore[arg-type]
+            bracket.record(pair, winner)
         except PrizeError as error:
             raise _error(error, 409 if error.code == "already_played" else 422) from None
         row = PlayoffMatch.objects.get(tie=tie, round=before, a__number=pair[0])
