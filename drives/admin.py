@@ -144,8 +144,14 @@ class DriveAdmin(ServiceAdmin):
     list_filter = ["state"]
     search_fields = ["name", "slug"]
     readonly_fields = [
-        "club", "slug", "state", "current_game", "seed", "created_at", "closed_at",
-    ]  # fmt: skip
+        "club",
+        "slug",
+        "state",
+        "current_game",
+        "seed",
+        "created_at",
+        "closed_at",
+    ]
 
 
 class CoupleForm(ServiceForm):
@@ -202,5 +208,14 @@ class AuditEntryAdmin(ReadOnlyAdmin):
     list_display = ["at", "drive", "user", "channel", "action", "subject"]
     list_filter = ["channel", "action"]
     readonly_fields = [
-        "club", "drive", "at", "user", "channel", "action", "subject", "old", "new", "note",
-    ]  # fmt: skip
+        "club",
+        "drive",
+        "at",
+        "user",
+        "channel",
+        "action",
+        "subject",
+        "old",
+        "new",
+        "note",
+    ]

@@ -210,9 +210,13 @@ def _login_counters(request: HttpRequest, username: str) -> list[Counter]:
             )
         ]
     return _address_counters(
-        request, "login", user, "RATELIMIT_LOGIN_FAILURES", "RATELIMIT_LOGIN_IP_FAILURES",
+        request,
+        "login",
+        user,
+        "RATELIMIT_LOGIN_FAILURES",
+        "RATELIMIT_LOGIN_IP_FAILURES",
         "RATELIMIT_LOGIN_WINDOW",
-    )  # fmt: skip
+    )
 
 
 def login_blocked(request: HttpRequest, username: str) -> int | None:
@@ -284,9 +288,13 @@ def remember_device(request: HttpRequest, response: HttpResponse) -> HttpRespons
 def _reset_counters(request: HttpRequest, email: str) -> list[Counter]:
     address = email.strip().lower()[:254]
     return _address_counters(
-        request, "reset", address, "RATELIMIT_RESET_REQUESTS", "RATELIMIT_RESET_IP_REQUESTS",
+        request,
+        "reset",
+        address,
+        "RATELIMIT_RESET_REQUESTS",
+        "RATELIMIT_RESET_IP_REQUESTS",
         "RATELIMIT_RESET_WINDOW",
-    )  # fmt: skip
+    )
 
 
 def reset_blocked(request: HttpRequest, email: str) -> int | None:
