@@ -101,10 +101,13 @@ def accounts_json(drive: Drive) -> dict[str, Any]:
     data = selectors.accounts(drive)
     setup = data.pop("setup")
     data["setup"] = {
-        "opening_float": setup.opening_float, "ticket_price": setup.ticket_price,
-        "strip_size": setup.strip_size, "strip_price": setup.strip_price,
-        "share_percent": setup.share_percent, "scorers_allowed": setup.scorers_allowed,
-    }  # fmt: skip
+        "opening_float": setup.opening_float,
+        "ticket_price": setup.ticket_price,
+        "strip_size": setup.strip_size,
+        "strip_price": setup.strip_price,
+        "share_percent": setup.share_percent,
+        "scorers_allowed": setup.scorers_allowed,
+    }
     return data
 
 
@@ -126,9 +129,11 @@ def line_add(request: HttpRequest, slug: str, payload: LineIn) -> JsonResponse:
 
 
 @router.post(
-    D + "/accounts/lines/{int:line}/reverse", response=WRITE, url_name="money-reverse",
+    D + "/accounts/lines/{int:line}/reverse",
+    response=WRITE,
+    url_name="money-reverse",
     summary="Correct a line by a reversing one",
-)  # fmt: skip
+)
 def line_reverse(request: HttpRequest, slug: str, line: int, payload: ReverseIn) -> JsonResponse:
     drive, caller = money_drive(request, slug)
     back = services.line_reverse(drive=drive, line_id=line, actor=caller.actor, **payload.sent())
@@ -157,13 +162,24 @@ def setup(request: HttpRequest, slug: str, payload: SetupIn) -> JsonResponse:
 
 
 def _sale(sale: Any) -> dict[str, Any]:
-    return {"first": sale.first, "last": sale.last, "amount": sale.line.amount,
-            "way": sale.line.way, "line": sale.line_id}  # fmt: skip
+    return {
+        "first": sale.first,
+        "last": sale.last,
+        "amount": sale.line.amount,
+        "way": sale.line.way,
+        "line": sale.line_id,
+    }
 
 
 def _draw(draw: Any) -> dict[str, Any]:
-    return {"round": draw.round, "ticket": draw.ticket, "seed": draw.seed, "among": draw.sold,
-            "prize": draw.prize, "state": draw.state}  # fmt: skip
+    return {
+        "round": draw.round,
+        "ticket": draw.ticket,
+        "seed": draw.seed,
+        "among": draw.sold,
+        "prize": draw.prize,
+        "state": draw.state,
+    }
 
 
 @router.post(
@@ -194,9 +210,11 @@ def fifty_claim(request: HttpRequest, slug: str, payload: ClaimIn) -> JsonRespon
 
 
 @router.post(
-    D + "/fifty-fifty/unclaimed", response=CHANGE, url_name="fifty-unclaimed",
+    D + "/fifty-fifty/unclaimed",
+    response=CHANGE,
+    url_name="fifty-unclaimed",
     summary="Nobody holds the ticket drawn: set it aside for a redraw",
-)  # fmt: skip
+)
 def fifty_unclaimed(request: HttpRequest, slug: str) -> JsonResponse:
     drive, caller = money_drive(request, slug)
     return _ok(_draw(services.draw_unclaimed(drive=drive, actor=caller.actor)))
@@ -252,18 +270,28 @@ def raffle_unclaimed(request: HttpRequest, slug: str, raffle: int) -> JsonRespon
 
 
 @router.get(
-    "/clubs/{slug:slug}/money", response=READ, url_name="club-money",
+    "/clubs/{slug:slug}/money",
+    response=READ,
+    url_name="club-money",
     summary="The net raised by each of the club's drives",
-)  # fmt: skip
+)
 def club_money(request: HttpRequest, slug: str) -> JsonResponse:
     club = club_for(request.auth, slug)  # type: ignore[attr-defined]  # set by ninja's auth
     rows = selectors.club_net(club)
-    return _ok({
-        "club": club.slug,
-        "drives": [
-            {"slug": row["drive"].slug, "name": row["drive"].name,
-             "date": row["drive"].date, "currency": row["drive"].currency,
-             "money_in": row["money_in"], "money_out": row["money_out"], "net": row["net"]}
-            for row in rows
-        ],
-    })  # fmt: skip
+    return _ok(
+        {
+            "club": club.slug,
+            "drives": [
+                {
+                    "slug": row["drive"].slug,
+                    "name": row["drive"].name,
+                    "date": row["drive"].date,
+                    "currency": row["drive"].currency,
+                    "money_in": row["money_in"],
+                    "money_out": row["money_out"],
+                    "net": row["net"],
+                }
+                for row in rows
+            ],
+        }
+    )
