@@ -272,9 +272,12 @@ def season_players(request: HttpRequest, club: str, season: str) -> HttpResponse
             if form.is_valid():
                 drive = view.by_slug[form.cleaned_data["drive"]]
                 services.player_split(
-                    season=found, drive=drive, name=form.cleaned_data["name"],
-                    as_name=form.cleaned_data["as_name"], actor=actor,
-                )  # fmt: skip
+                    season=found,
+                    drive=drive,
+                    name=form.cleaned_data["name"],
+                    as_name=form.cleaned_data["as_name"],
+                    actor=actor,
+                )
                 messages.success(
                     request,
                     _("At %(drive)s, %(name)s now counts as %(as_name)s.")
