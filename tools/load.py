@@ -54,11 +54,29 @@ def run_locust(
     night_file, summary = out / f"{name}-night.json", out / f"{name}-summary.json"
     night_file.write_text(json.dumps(dataclasses.asdict(setup)), encoding="utf-8")
     argv = [
-        sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--headless",
-        "--host", stack.url, "--only-summary", "--loglevel", "WARNING",
-        "--csv", str(out / name), "--json-file", str(out / f"{name}-stats"),
-        "--night", str(night_file), "--phase", phase, "--summary", str(summary), *options,
-    ]  # fmt: skip
+        sys.executable,
+        "-m",
+        "locust",
+        "-f",
+        str(LOCUSTFILE),
+        "--headless",
+        "--host",
+        stack.url,
+        "--only-summary",
+        "--loglevel",
+        "WARNING",
+        "--csv",
+        str(out / name),
+        "--json-file",
+        str(out / f"{name}-stats"),
+        "--night",
+        str(night_file),
+        "--phase",
+        phase,
+        "--summary",
+        str(summary),
+        *options,
+    ]
     load_before = os.getloadavg()[0]
     started = time.monotonic()
     done = subprocess.run(argv, cwd=BASE_DIR, timeout=3600, check=False)
@@ -74,9 +92,18 @@ def run_locust(
 def steady(stack: Stack, args: argparse.Namespace, clients: int) -> dict[str, Any]:
     setup = set_up_night(stack, tables=args.tables, games=60, name=f"Steady {clients}")
     report = run_locust(
-        stack, setup, "steady", args.out, f"steady-{clients}",
-        "--clients", str(clients), "--seconds", str(args.seconds), "--warmup", str(args.warmup),
-    )  # fmt: skip
+        stack,
+        setup,
+        "steady",
+        args.out,
+        f"steady-{clients}",
+        "--clients",
+        str(clients),
+        "--seconds",
+        str(args.seconds),
+        "--warmup",
+        str(args.warmup),
+    )
     results, livez = report.get("results", {}), report.get("livez", {})
     advance = report.get("advance", {"total_ms": 0})
     between = results.get("seconds", 0) - advance["total_ms"] / 1000
@@ -201,8 +228,10 @@ def main(argv: list[str] | None = None) -> int:
             args.stack, postgres_server=args.postgres, broker_url=broker, workers=args.workers
         ) as stack:
             summary["web_workers"] = stack.config.web_workers
-            print(f"{args.stack} at {stack.url}, {stack.config.web_workers} gunicorn workers; "
-                  f"locust's files in {args.out}")  # fmt: skip
+            print(
+                f"{args.stack} at {stack.url}, {stack.config.web_workers} gunicorn workers; "
+                f"locust's files in {args.out}"
+            )
             if args.mode in ("figures", "steady"):
                 summary["steady"] = []
                 for clients in [int(c) for c in args.clients.split(",") if c.strip()]:

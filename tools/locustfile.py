@@ -335,9 +335,12 @@ class LoggedIn(PollingUser):
             "csrfmiddlewaretoken": found.group(1) if found else "",
         }
         with self.client.post(
-            "/accounts/login/", data=form, name="login", catch_response=True,
+            "/accounts/login/",
+            data=form,
+            name="login",
+            catch_response=True,
             headers={"Referer": f"{self.host}/accounts/login/"},
-        ) as response:  # fmt: skip
+        ) as response:
             if response.status_code != 200 or 'name="password"' in (response.text or ""):
                 response.failure(f"the organizer's login answered {response.status_code}")
                 raise StopUser()
@@ -407,12 +410,17 @@ class Organizer(FastHttpUser):
                 "reason": "both couples checked the score sheet",
             }
             with self.client.post(
-                the.path(game, f"/tables/{table}/resolve"), json=body, headers=self.auth,
-                name="resolve", catch_response=True,
-            ) as response:  # fmt: skip
+                the.path(game, f"/tables/{table}/resolve"),
+                json=body,
+                headers=self.auth,
+                name="resolve",
+                catch_response=True,
+            ) as response:
                 if response.status_code != 200:
-                    the.anomaly(f"game {game} table {table}: resolve answered "
-                                f"{response.status_code}", response)  # fmt: skip
+                    the.anomaly(
+                        f"game {game} table {table}: resolve answered {response.status_code}",
+                        response,
+                    )
 
 
 class SteadyPhone(FastHttpUser):
@@ -438,10 +446,12 @@ class SteadyPhone(FastHttpUser):
                 "key": f"steady-{game}-{table}",
             }
             with self.client.put(
-                the.path(game, f"/tables/{table}/result"), json=body, name="result",
+                the.path(game, f"/tables/{table}/result"),
+                json=body,
+                name="result",
                 headers={"Authorization": f"Bearer {the.table_tokens[table]}"},
                 catch_response=True,
-            ) as response:  # fmt: skip
+            ) as response:
                 if response.status_code != 201:
                     response.failure(f"game {game} table {table}: {response.status_code}")
         finally:

@@ -100,10 +100,21 @@ def set_up_night(
             encoding="utf-8",
         )
         slug = stack.manage(
-            "drive", "create", "--club", "Load Test Club", "--name", name,
-            "--date", date.today().isoformat(), "--couples", str(couples),
-            "--games", str(games), "--ruleset", ruleset,
-        ).stdout.strip()  # fmt: skip
+            "drive",
+            "create",
+            "--club",
+            "Load Test Club",
+            "--name",
+            name,
+            "--date",
+            date.today().isoformat(),
+            "--couples",
+            str(couples),
+            "--games",
+            str(games),
+            "--ruleset",
+            ruleset,
+        ).stdout.strip()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     username, password = "load-organizer", secrets.token_urlsafe(12)
