@@ -69,9 +69,11 @@ def _endpoints() -> list[Any]:
         methods = served.get(str(pattern.pattern), ["GET"])  # or the description, its page
         if methods:
             pattern = URLPattern(
-                pattern.pattern, _json_405(pattern.callback, methods), pattern.default_args,
+                pattern.pattern,
+                _json_405(pattern.callback, methods),
+                pattern.default_args,
                 pattern.name,
-            )  # fmt: skip
+            )
         endpoints.append(pattern)
     return endpoints
 

@@ -205,10 +205,17 @@ def _advance(request: HttpRequest, drive: Drive, role: str, game: int) -> HttpRe
             ) % where
     if wants_json(request):
         return JsonResponse(
-            {"ok": status < 400, "status": status, "code": code, "level": level,
-             "message": message, "game": game, "field": None},
+            {
+                "ok": status < 400,
+                "status": status,
+                "code": code,
+                "level": level,
+                "message": message,
+                "game": game,
+                "field": None,
+            },
             status=status,
-        )  # fmt: skip
+        )
     drive.refresh_from_db()
     context = _page_context(
         drive, role, drive.current_game, False, message=message, level=level, code=code
@@ -217,9 +224,16 @@ def _advance(request: HttpRequest, drive: Drive, role: str, game: int) -> HttpRe
 
 
 def _act(
-    drive: Drive, request: HttpRequest, action: str, game: int, table: int, winner: int,
-    points: list[int] | None, confirm: bool, data: Any,
-) -> tuple[int, str, str, str, str | None]:  # fmt: skip
+    drive: Drive,
+    request: HttpRequest,
+    action: str,
+    game: int,
+    table: int,
+    winner: int,
+    points: list[int] | None,
+    confirm: bool,
+    data: Any,
+) -> tuple[int, str, str, str, str | None]:
     """Call the service; (HTTP status, level, code, message for the scorer, the entry line's
     field a refusal is about: "table", "winner", "points", "confirm", or None when stored)."""
     actor = Actor(user=request.user, channel=AuditEntry.Channel.DESK)
@@ -227,9 +241,14 @@ def _act(
     try:
         if action == "resolve":
             result_resolve(
-                drive=drive, game=game, table=table, winner=winner,
-                reason=data.get("reason", ""), points=points, actor=actor,
-            )  # fmt: skip
+                drive=drive,
+                game=game,
+                table=table,
+                winner=winner,
+                reason=data.get("reason", ""),
+                points=points,
+                actor=actor,
+            )
             return (
                 200,
                 "success",
@@ -238,9 +257,14 @@ def _act(
                 None,
             )
         recorded = result_record(
-            drive=drive, game=game, table=table, winner=winner, points=points,
-            confirm_unusual=confirm, actor=actor,
-        )  # fmt: skip
+            drive=drive,
+            game=game,
+            table=table,
+            winner=winner,
+            points=points,
+            confirm_unusual=confirm,
+            actor=actor,
+        )
     except Conflict as error:
         if error.code == "result_conflict":
             return (

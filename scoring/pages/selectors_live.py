@@ -205,9 +205,15 @@ def couple_night(couple: Couple) -> dict[str, Any]:
         for award in entry.get("awards", []):
             if award["couple"] == couple.number:
                 prizes.append(
-                    {"kind": kind, "place": place, "amount": award["amount"],
-                     "description": award["description"], "how": award["how"], "tied": False}
-                )  # fmt: skip
+                    {
+                        "kind": kind,
+                        "place": place,
+                        "amount": award["amount"],
+                        "description": award["description"],
+                        "how": award["how"],
+                        "tied": False,
+                    }
+                )
         if entry.get("status") == "tie" and couple.number in entry.get("couples", []):
             prizes.append({"kind": kind, "place": place, "tied": True})
 
@@ -217,8 +223,16 @@ def couple_night(couple: Couple) -> dict[str, Any]:
         take("booby", None, table["booby"])
     share = table["jackpot"]["shares"].get(str(couple.number))
     if share is not None:
-        prizes.append({"kind": "jackpot", "place": None, "amount": share, "description": "",
-                       "how": "split", "tied": False})  # fmt: skip
+        prizes.append(
+            {
+                "kind": "jackpot",
+                "place": None,
+                "amount": share,
+                "description": "",
+                "how": "split",
+                "tied": False,
+            }
+        )
     jar = table["cookie_jar"]
     if jar.get("enabled"):
         take("cookie-jar", None, jar)
