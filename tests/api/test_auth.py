@@ -68,8 +68,12 @@ def test_me_for_every_kind_of_caller(api, ours) -> None:  # type: ignore[no-unty
     couple = api.get("me", token=couple_token(drive, 3)).json()
     assert couple["kind"] == "couple" and couple["couple"]["number"] == 3
     assert couple["seat"] == {
-        "number": 3, "table": 2, "opponents": 4, "deals": False, "sit_out": False,
-    }  # fmt: skip
+        "number": 3,
+        "table": 2,
+        "opponents": 4,
+        "deals": False,
+        "sit_out": False,
+    }
     session = Api(Client())
     session.client.force_login(ours.organizer)
     assert session.get("me").json()["via"] == "session"

@@ -10,13 +10,41 @@ from tests.api.helpers import make_drive
 pytestmark = pytest.mark.django_db
 
 ODD: list[Any] = [
-    None, True, 0, -1, 2**70, 1.5, 1e308, "", "x" * 5000, "1", [], [1], [1, 2, 3], ["a", "b"],
-    {}, {"a": 1}, [2**70, 0], [50, -10], [0, 0],
-]  # fmt: skip
+    None,
+    True,
+    0,
+    -1,
+    2**70,
+    1.5,
+    1e308,
+    "",
+    "x" * 5000,
+    "1",
+    [],
+    [1],
+    [1, 2, 3],
+    ["a", "b"],
+    {},
+    {"a": 1},
+    [2**70, 0],
+    [50, -10],
+    [0, 0],
+]
 DRIVE_FIELDS = [
-    "name", "date", "venue", "games", "ruleset", "movement", "first_seating", "seed",
-    "sit_out_counts_as_win", "ranking", "entry_fee", "currency", "confirm_by_other_couple",
-]  # fmt: skip
+    "name",
+    "date",
+    "venue",
+    "games",
+    "ruleset",
+    "movement",
+    "first_seating",
+    "seed",
+    "sit_out_counts_as_win",
+    "ranking",
+    "entry_fee",
+    "currency",
+    "confirm_by_other_couple",
+]
 COUPLE_FIELDS = ["players", "player1", "player2", "paid", "checked_in", "cookie_jar", "withdrawn"]
 
 

@@ -31,13 +31,15 @@ def test_importing_the_same_file_twice_is_refused_naming_every_couple(api, ours)
     body = again.json()
     assert body["code"] == "duplicate_couples"
     assert body["duplicates"] == [
-        {"line": 2, "players": ["Mary MacDonald", "Angus MacDonald"], "couple": 3,
-         "same_as_line": None},
-        {"line": 3, "players": ["Thérèse Aucoin", "Joe Aucoin"], "couple": 4,
-         "same_as_line": None},
-        {"line": 4, "players": ["Flora Gillis", "Dan Gillis"], "couple": 5,
-         "same_as_line": None},
-    ]  # fmt: skip
+        {
+            "line": 2,
+            "players": ["Mary MacDonald", "Angus MacDonald"],
+            "couple": 3,
+            "same_as_line": None,
+        },
+        {"line": 3, "players": ["Thérèse Aucoin", "Joe Aucoin"], "couple": 4, "same_as_line": None},
+        {"line": 4, "players": ["Flora Gillis", "Dan Gillis"], "couple": 5, "same_as_line": None},
+    ]
     assert "line 2: Mary MacDonald & Angus MacDonald is already couple 3" in body["message"]
     assert "Nothing was imported" in body["message"]
     assert Couple.objects.filter(drive=drive).count() == 5

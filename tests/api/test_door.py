@@ -23,8 +23,9 @@ def test_a_couple_is_deleted_before_the_start_and_audited(api, ours) -> None:  #
     entry = AuditEntry.objects.get(drive=drive, action="couple.delete")
     assert entry.channel == "api" and entry.subject == "couple 2"
     assert entry.old["number"] == 2 and len(entry.old["players"]) == 2
-    added = api.post(f"drives/{drive.slug}/couples", {"players": ["New", "Pair"]},
-                     token=ours.org_token)  # fmt: skip
+    added = api.post(
+        f"drives/{drive.slug}/couples", {"players": ["New", "Pair"]}, token=ours.org_token
+    )
     assert added.json()[0]["number"] == 5
     assert delete(api, drive, 2, ours.org_token).status_code == 404
 
@@ -59,8 +60,13 @@ def test_the_start_may_leave_out_the_couples_not_checked_in(api, ours) -> None: 
     seated = {n for t in response.json()["tables"] for n in (t["stays"], t["arrives"]) if n}
     assert seated == {1, 2, 4, 5}
     assert dict(Couple.objects.filter(drive=drive).values_list("number", "withdrawn_game")) == {
-        1: None, 2: None, 3: 1, 4: None, 5: None, 6: 1,
-    }  # fmt: skip
+        1: None,
+        2: None,
+        3: 1,
+        4: None,
+        5: None,
+        6: 1,
+    }
     entry = AuditEntry.objects.get(drive=drive, action="drive.start")
     assert entry.new["withdrawn_not_checked_in"] == [3, 6]
 

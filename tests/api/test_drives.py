@@ -176,8 +176,10 @@ def test_start_by_number_and_shuffled(api, ours) -> None:  # type: ignore[no-unt
     game = api.post(url, {"seating": "by-number"}, token=ours.org_token)
     assert game.status_code == 201
     assert [(t["table"], t["stays"], t["arrives"], t["deals"]) for t in game.json()["tables"]] == [
-        (1, 1, 2, 2), (2, 3, 4, 4), (3, 5, None, 5),
-    ]  # fmt: skip
+        (1, 1, 2, 2),
+        (2, 3, 4, 4),
+        (3, 5, None, 5),
+    ]
     again = api.post(url, {}, token=ours.org_token)
     assert again.status_code == 409 and again.json()["code"] == "already_started"
     detail = api.get(f"drives/{drive.slug}", token=ours.org_token).json()

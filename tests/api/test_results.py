@@ -21,9 +21,14 @@ def test_stored_then_replayed_by_key_and_by_winner(api, ours) -> None:  # type: 
     stored = api.put(url, {"winner": 2, "points": [50, 40], "key": "k1"}, token=ours.org_token)
     assert stored.status_code == 201, stored.json()
     assert stored.json() == {
-        "game": 1, "table": 1, "winner": 2, "points": [50, 40], "state": "accepted",
-        "verdict": "ok", "replayed": False,
-    }  # fmt: skip
+        "game": 1,
+        "table": 1,
+        "winner": 2,
+        "points": [50, 40],
+        "state": "accepted",
+        "verdict": "ok",
+        "replayed": False,
+    }
     again = api.put(url, {"winner": 2, "points": [50, 40], "key": "k1"}, token=ours.org_token)
     assert again.status_code == 200 and again.json()["replayed"] is True
     same_winner = api.put(url, {"winner": 2}, token=ours.scorer_token)
@@ -77,9 +82,11 @@ def test_the_same_key_with_another_body_is_refused_not_replayed(api, ours) -> No
     assert ResultVersion.objects.count() == 1
     refusals = AuditEntry.objects.filter(drive=drive, action="result.key_reused").order_by("id")
     assert [entry.new for entry in refusals] == [
-        {"winner": 2, "points": [60, 30]}, {"winner": 2, "points": None},
-        {"winner": 1, "points": [50, 40]}, {"winner": 1, "points": [60, 30]},
-    ]  # fmt: skip
+        {"winner": 2, "points": [60, 30]},
+        {"winner": 2, "points": None},
+        {"winner": 1, "points": [50, 40]},
+        {"winner": 1, "points": [60, 30]},
+    ]
     assert refusals[0].old == {"winner": 2, "points": [50, 40]}
     # The identical body again (points in either order) is a replay.
     for points in ([50, 40], [40, 50]):
@@ -394,8 +401,10 @@ def test_advance_409_then_201_then_200(api, ours) -> None:  # type: ignore[no-un
     game2 = started.json()
     assert game2["number"] == 2 and game2["state"] == "playing"
     assert [(t["table"], t["stays"], t["arrives"]) for t in game2["tables"]] == [
-        (1, 2, 5), (2, 4, 1), (3, None, 3),
-    ]  # fmt: skip
+        (1, 2, 5),
+        (2, 4, 1),
+        (3, None, 3),
+    ]
     replay = api.post(url, token=ours.org_token)
     assert replay.status_code == 200 and replay.json() == game2
     current = api.get(f"drives/{drive.slug}/games/current", token=ours.scorer_token)
@@ -481,11 +490,17 @@ def test_late_arrival_and_withdrawal_apply_from_the_next_game(api, ours) -> None
     assert late.status_code == 201
     assert late.json() == [
         {
-            "number": 7, "players": ["Late", "Comer"], "paid": False, "checked_in": False,
-            "cookie_jar": False, "withdrawn": False, "joined_game": 2, "withdrawn_game": None,
+            "number": 7,
+            "players": ["Late", "Comer"],
+            "paid": False,
+            "checked_in": False,
+            "cookie_jar": False,
+            "withdrawn": False,
+            "joined_game": 2,
+            "withdrawn_game": None,
             "holes": None,
         }
-    ]  # fmt: skip
+    ]
     gone = api.patch(f"drives/{slug}/couples/4", {"withdrawn": True}, token=ours.scorer_token)
     assert gone.status_code == 200 and gone.json()["withdrawn_game"] == 2
     # Game 1 is unchanged by either.

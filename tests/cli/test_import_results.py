@@ -91,9 +91,11 @@ def test_the_last_game_of_the_file_stays_in_play_when_incomplete(new_drive, writ
 def test_a_sit_out_table_needs_no_row_but_may_name_the_couple_sitting_out(new_drive, write) -> None:
     slug = new_drive(3)
     out = run(
-        "drive", "import-results", slug,
+        "drive",
+        "import-results",
+        slug,
         write("r.csv", "game,table,winner\n1,1,2\n1,2,3\n"),
-    )  # fmt: skip
+    )
     assert "Game 2 is in play." in out
 
 

@@ -14,9 +14,17 @@ def test_list_shows_every_drive_and_filters_by_club(new_drive, write) -> None:
     assert run("drive", "list") == "No drives.\n"
     slug = new_drive(4)
     run(
-        "drive", "create", "--club", "Legion Branch 12", "--name", "Legion 45s",
-        "--date", "2026-12-01", "--couples", write("c.csv", "player1,player2\nA,B\nC,D\n"),
-    )  # fmt: skip
+        "drive",
+        "create",
+        "--club",
+        "Legion Branch 12",
+        "--name",
+        "Legion 45s",
+        "--date",
+        "2026-12-01",
+        "--couples",
+        write("c.csv", "player1,player2\nA,B\nC,D\n"),
+    )
     lines = run("drive", "list").splitlines()
     assert lines[0].split() == ["slug", "date", "state", "game", "couples", "club"]
     assert lines[1].startswith("legion-45s-2026-12-01")  # newest first

@@ -102,10 +102,22 @@ def drive_form(drive: Drive, **changes: Any) -> dict[str, Any]:
     """What the admin's change form of ``drive`` posts (unchecked boxes are left out; the club
     too, which the admin shows read-only)."""
     fields = [
-        "name", "date", "venue", "games", "ruleset", "movement", "first_seating",
-        "sit_out_counts_as_win", "ranking", "entry_fee", "currency", "confirm_by_other_couple",
-        "scorers_may_advance", "published", "language",
-    ]  # fmt: skip
+        "name",
+        "date",
+        "venue",
+        "games",
+        "ruleset",
+        "movement",
+        "first_seating",
+        "sit_out_counts_as_win",
+        "ranking",
+        "entry_fee",
+        "currency",
+        "confirm_by_other_couple",
+        "scorers_may_advance",
+        "published",
+        "language",
+    ]
     values = {name: getattr(drive, name) for name in fields} | {"club": drive.club_id} | changes
     return {
         name: "on" if value is True else value

@@ -121,9 +121,15 @@ def test_sit_out_last_a_withdrawal_in_the_middle_moves_the_last_table_into_the_h
     assert (4, 8, None) in rows(plain)
     seating = next_seating(first, winners, withdrawn=[5], sit_out_last=True)
     assert rows(seating) == [
-        (1, 2, 15), (2, 4, 1), (3, 6, 3), (4, 16, 13), (5, 10, 7), (6, 12, 9), (7, 14, 11),
+        (1, 2, 15),
+        (2, 4, 1),
+        (3, 6, 3),
+        (4, 16, 13),
+        (5, 10, 7),
+        (6, 12, 9),
+        (7, 14, 11),
         (8, 8, None),
-    ]  # fmt: skip
+    ]
     assert seating.closed == frozenset()
     # Next game: the lone couple moves on to table 1 as a winner would.
     after = next_seating(

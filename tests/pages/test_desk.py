@@ -188,10 +188,16 @@ def test_entry_answers_json_to_the_pages_script(ours, drive) -> None:  # type: i
     answer = client.post(desk_url(drive), post, HTTP_ACCEPT="application/json")
     assert answer.status_code == 201
     assert answer.json() == {
-        "ok": True, "status": 201, "code": "stored", "level": "success",
-        "message": "Table 2: couple 4 won (game 1).", "game": 1, "table": 2, "winner": 4,
+        "ok": True,
+        "status": 201,
+        "code": "stored",
+        "level": "success",
+        "message": "Table 2: couple 4 won (game 1).",
+        "game": 1,
+        "table": 2,
+        "winner": 4,
         "field": None,
-    }  # fmt: skip
+    }
     wrong = client.post(desk_url(drive), post | {"winner": "1"}, HTTP_ACCEPT="application/json")
     assert wrong.status_code == 422
     assert wrong.json()["code"] == "wrong_couple" and not wrong.json()["ok"]

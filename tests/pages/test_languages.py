@@ -106,12 +106,20 @@ def test_the_drives_form_and_the_api_carry_the_language(ours) -> None:  # type: 
     made = organizer.post(
         "/drives/new",
         {
-            "club": ours.club.pk, "name": "Soirée du vendredi", "date": "2026-11-27",
-            "language": "fr", "games": 25, "ruleset": "cape-breton-45",
-            "movement": "winners-move", "first_seating": "by-number", "ranking": "dense",
-            "entry_fee": "0", "currency": "CAD", "scorers_may_advance": "on",
+            "club": ours.club.pk,
+            "name": "Soirée du vendredi",
+            "date": "2026-11-27",
+            "language": "fr",
+            "games": 25,
+            "ruleset": "cape-breton-45",
+            "movement": "winners-move",
+            "first_seating": "by-number",
+            "ranking": "dense",
+            "entry_fee": "0",
+            "currency": "CAD",
+            "scorers_may_advance": "on",
         },
-    )  # fmt: skip
+    )
     assert made.status_code == 302, text(made)
     drive = ours.club.drives.get(name="Soirée du vendredi")
     assert drive.language == "fr"

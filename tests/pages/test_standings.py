@@ -94,9 +94,13 @@ def test_csv_export(ours, drive) -> None:  # type: ignore[no-untyped-def]
     assert len(rows) == 1 + len(expected)
     first = expected[0]
     assert rows[1] == [
-        str(first["place"]), str(first["number"]), " & ".join(first["players"]),
-        str(first["wins"]), str(first["played"]), "",
-    ]  # fmt: skip
+        str(first["place"]),
+        str(first["number"]),
+        " & ".join(first["players"]),
+        str(first["wins"]),
+        str(first["played"]),
+        "",
+    ]
     assert ["", "4", "Ann 4 & Joe 4", "0", "1", "yes"] in rows
 
 

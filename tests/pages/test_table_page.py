@@ -218,9 +218,12 @@ def test_the_page_takes_the_same_queries_for_4_and_40_tables() -> None:
         play(drive, 1)
         advance(drive, 1)
         result_record(
-            drive=drive, game=2, table=2, winner=_winner(drive, 2),
+            drive=drive,
+            game=2,
+            table=2,
+            winner=_winner(drive, 2),
             actor=Actor(channel=AuditEntry.Channel.TABLE),
-        )  # fmt: skip
+        )
         client = Client()
         counts.append(
             (

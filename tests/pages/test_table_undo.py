@@ -82,8 +82,13 @@ def test_refused_once_the_other_couple_confirmed(client) -> None:  # type: ignor
     saved = client.post(page(drive), {"game": "1", "winner": "1"})
     assert undo_form(text(saved)) is not None  # pending: still the table's to take back
     loser = drive.couples.get(number=2)
-    result_confirm(drive=drive, couple=loser, game=1, accept=True,
-                   actor=Actor(channel=AuditEntry.Channel.COUPLE, couple=loser))  # fmt: skip
+    result_confirm(
+        drive=drive,
+        couple=loser,
+        game=1,
+        accept=True,
+        actor=Actor(channel=AuditEntry.Channel.COUPLE, couple=loser),
+    )
     assert undo_form(text(client.get(page(drive)))) is None
     refused = client.post(page(drive), {"game": "1", "action": "undo"})
     assert refused.status_code == 409

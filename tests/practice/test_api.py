@@ -46,9 +46,25 @@ def _decide(client: Client, state: dict[str, Any]) -> dict[str, Any]:
 
 def test_start_gives_the_state_with_every_field(client: Client) -> None:
     state = _start(client, seed=7)
-    for field in ("id", "ruleset", "mode", "seats", "dealer", "turned", "trump", "hand", "trick",
-                  "to_play", "legal", "actions", "last_trick", "hand_scores", "scores",
-                  "finished", "winner"):  # fmt: skip
+    for field in (
+        "id",
+        "ruleset",
+        "mode",
+        "seats",
+        "dealer",
+        "turned",
+        "trump",
+        "hand",
+        "trick",
+        "to_play",
+        "legal",
+        "actions",
+        "last_trick",
+        "hand_scores",
+        "scores",
+        "finished",
+        "winner",
+    ):
         assert field in state, field
     assert [s["seat"] for s in state["seats"]] == ["you", "left", "partner", "right"]
     assert [s["side"] for s in state["seats"]] == ["us", "them", "us", "them"]

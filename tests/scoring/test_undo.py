@@ -107,8 +107,9 @@ def test_just_inside_the_window(drive) -> None:  # type: ignore[no-untyped-def]
 def test_too_late_once_the_other_couple_confirmed() -> None:
     drive = night(people().club, 4, confirm_by_other_couple=True)
     result_record(drive=drive, game=1, table=1, winner=1, actor=TABLE)
-    result_confirm(drive=drive, couple=couple(drive, 2), game=1, accept=True,
-                   actor=as_couple(drive, 2))  # fmt: skip
+    result_confirm(
+        drive=drive, couple=couple(drive, 2), game=1, accept=True, actor=as_couple(drive, 2)
+    )
     with pytest.raises(Conflict) as refused:
         result_undo(drive=drive, game=1, table=1, actor=TABLE)
     assert refused.value.code == "confirmed"
@@ -120,8 +121,9 @@ def test_a_pending_result_can_be_undone_and_is_then_nothing_to_confirm() -> None
     result_record(drive=drive, game=1, table=1, winner=1, actor=TABLE)
     result_undo(drive=drive, game=1, table=1, actor=TABLE)
     with pytest.raises(NotFound):
-        result_confirm(drive=drive, couple=couple(drive, 2), game=1, accept=True,
-                       actor=as_couple(drive, 2))  # fmt: skip
+        result_confirm(
+            drive=drive, couple=couple(drive, 2), game=1, accept=True, actor=as_couple(drive, 2)
+        )
 
 
 def test_too_late_once_the_game_advanced(drive) -> None:  # type: ignore[no-untyped-def]

@@ -261,9 +261,13 @@ def build_world() -> World:
     )
     # Club A's season: the closed (published) night, published too.
     season = season_create(
-        club=club_a, actor=DESK, name="Fall", starts=date(2026, 9, 1), ends=date(2026, 12, 31),
+        club=club_a,
+        actor=DESK,
+        name="Fall",
+        starts=date(2026, 9, 1),
+        ends=date(2026, 12, 31),
         published=True,
-    )  # fmt: skip
+    )
     season_add_drive(season=season, drive=closed, actor=DESK)
     PracticeGame.objects.create(
         id=PRACTICE_ID, state=practice_start("cape-breton-45", seed=PRACTICE_SEED)
