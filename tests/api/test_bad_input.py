@@ -49,7 +49,7 @@ COUPLE_FIELDS = ["players", "player1", "player2", "paid", "checked_in", "cookie_
 
 
 @pytest.mark.parametrize("ruleset", ["cape-breton-45", "auction-120"])
-def test_odd_values_never_make_a_500(api, ours, ruleset) -> None:  # type: ignore[no-untyped-def]
+def test_odd_values_never_make_a_500(api, ours, ruleset) -> None:
     drive = make_drive(ours.club, 4, start=True, ruleset=ruleset)
     slug, token = drive.slug, ours.org_token
     for value in ODD:
@@ -94,7 +94,7 @@ def test_odd_values_never_make_a_500(api, ours, ruleset) -> None:  # type: ignor
         (b"\n", "bad_header"),
     ],
 )
-def test_bad_csv_files_are_named(api, ours, raw, code) -> None:  # type: ignore[no-untyped-def]
+def test_bad_csv_files_are_named(api, ours, raw, code) -> None:
     drive = make_drive(ours.club, 0)
     answer = api.post(
         f"drives/{drive.slug}/couples/import",

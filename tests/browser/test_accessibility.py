@@ -282,7 +282,7 @@ def test_the_punch_card_tells_won_lost_and_to_play_apart_without_colour(
     for word in ("Won", "Lost", "To play"):
         expect(legend).to_contain_text(word)
     for forced in ("none", "active"):
-        phone.emulate_media(forced_colors=forced)  # type: ignore[arg-type]
+        phone.emulate_media(forced_colors=forced)
         looks = phone.evaluate(HOLE_LOOKS)
         assert len(set(looks.values())) == len(looks), (forced, looks)
         # In high contrast the won holes stay filled: not the same as the page behind.
@@ -366,7 +366,7 @@ def test_forced_colours_keep_buttons_and_states_apart(
     # The phones: "Couple N won" at the table, "Confirm" on the couple's page.
     game = drive.current_game
     small = night(people().club, 4, confirm_by_other_couple=True)
-    seat = game_view(small, 1)["tables"][0]  # type: ignore[index]
+    seat = game_view(small, 1)["tables"][0]
     winner, loser = seat["stays"], seat["arrives"]
     by_winner = Actor(channel=AuditEntry.Channel.COUPLE, couple=small.couples.get(number=winner))
     result_record(drive=small, game=1, table=seat["table"], winner=winner, actor=by_winner)

@@ -76,7 +76,7 @@ def finished(club: Any) -> tuple[Drive, Tie]:
     prizes_open_ties(drive=drive, actor=DESK)
     drive_close(drive=drive, actor=DESK)
     drive_update(drive=drive, actor=DESK, published=True)
-    return drive, Tie.objects.filter(drive=drive).order_by("id").first()  # type: ignore[return-value]
+    return drive, Tie.objects.filter(drive=drive).order_by("id").first()
 
 
 def check_width(phone: Page, path: str) -> list[dict[str, Any]]:

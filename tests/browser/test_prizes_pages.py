@@ -40,7 +40,7 @@ def test_keys_on_the_ties_page_belong_to_the_focused_field_or_button(
     context = new_context()
     force_login(context, organizer, live_server.url)
     page: Page = context.new_page()
-    page.goto(f"/drives/{drive.slug}/prizes/ties/{tie.pk}/")  # type: ignore[attr-defined]
+    page.goto(f"/drives/{drive.slug}/prizes/ties/{tie.pk}/")
     expect(page.locator("[data-reveal] .cut-card").first).to_be_visible()
     field = page.get_by_label("Couple 1 drew")
     field.click()

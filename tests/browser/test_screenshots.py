@@ -184,7 +184,7 @@ def test_the_pages_of_a_night_in_progress(
     expect(desk.locator(f"tr[data-table='{UNUSUAL_TABLE}']")).to_have_class(
         "state-accepted is-unusual"
     )
-    row = game_view(drive, game)["tables"][ENTERED_AT_THE_DESK - 1]  # type: ignore[index]
+    row = game_view(drive, game)["tables"][ENTERED_AT_THE_DESK - 1]
     desk.keyboard.type(str(ENTERED_AT_THE_DESK))
     desk.keyboard.press("Enter")
     desk.keyboard.type(str(row["arrives"]))
@@ -207,7 +207,7 @@ def test_the_pages_of_a_night_in_progress(
     screenshot(phone, "table-phone")
 
     # A couple's page on a phone: the one that deals at that table; its punch card below.
-    seat = game_view(drive, game)["tables"][PHONE_TABLE - 1]  # type: ignore[index]
+    seat = game_view(drive, game)["tables"][PHONE_TABLE - 1]
     couple = Couple.objects.get(drive=drive, number=seat["arrives"])
     phone.goto(f"/c/{couple.token}/")
     expect(phone.get_by_test_id("next-table")).to_have_attribute("data-table", str(PHONE_TABLE))

@@ -73,7 +73,7 @@ def eventful_night() -> Drive:
     play(drive, 1, desk, skip=(1,))
     table_one = Actor(channel=AuditEntry.Channel.TABLE)
     drive.refresh_from_db()
-    seat = game_view(drive, 1)["tables"][0]  # type: ignore[index]
+    seat = game_view(drive, 1)["tables"][0]
     result_record(drive=drive, game=1, table=1, winner=seat["stays"], actor=table_one)
     with pytest.raises(Exception, match="already has"):
         result_record(drive=drive, game=1, table=1, winner=seat["arrives"], actor=desk)

@@ -37,7 +37,7 @@ def test_show_gives_the_game_in_play_the_missing_tables_and_the_top_ten(new_driv
     slug = new_drive(24)
     assert "No game has started." in run("drive", "show", slug)
     run("drive", "simulate", slug, "--seed", "3", "--until-game", "2")
-    table_one = game_view(Drive.objects.get(slug=slug), 3)["tables"][0]  # type: ignore[index]
+    table_one = game_view(Drive.objects.get(slug=slug), 3)["tables"][0]
     path = write("r.csv", f"game,table,winner\n3,1,{table_one['stays']}\n")
     run("drive", "import-results", slug, path)
     out = run("drive", "show", slug)

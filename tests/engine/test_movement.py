@@ -169,7 +169,7 @@ def test_bad_movement_input_is_refused(
     winners: dict[int, int], kwargs: dict[str, object], code: str
 ) -> None:
     with pytest.raises(MovementError) as info:
-        next_seating(first_seating(range(1, 5)), winners, **kwargs)  # type: ignore[arg-type]
+        next_seating(first_seating(range(1, 5)), winners, **kwargs)
     assert info.value.code == code
 
 
@@ -197,7 +197,7 @@ def nights(draw: st.DrawFn) -> tuple[int, list[tuple[list[int], list[int], list[
 
 @settings(max_examples=150, deadline=None)
 @given(nights(), st.booleans(), st.booleans())
-def test_random_nights_keep_the_invariants(night, sit_out_counts, sit_out_last) -> None:  # type: ignore[no-untyped-def]
+def test_random_nights_keep_the_invariants(night, sit_out_counts, sit_out_last) -> None:
     n, games, movement = night
     active = set(range(1, n + 1))
     next_number = n + 1

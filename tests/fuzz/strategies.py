@@ -91,7 +91,7 @@ def body(
     optional = {
         name: st.one_of(plausible[name], junk) if name in plausible else junk for name in fields
     }
-    obj = st.fixed_dictionaries({}, optional=optional)  # type: ignore[arg-type]
+    obj = st.fixed_dictionaries({}, optional=optional)
     with_unknown = st.builds(lambda o, k, v: {**o, k: v}, obj, text, junk)
     return st.one_of(obj, obj, with_unknown, junk)
 

@@ -61,7 +61,7 @@ class Form:
             name: st.one_of(st.sampled_from(v if isinstance(v, list) else [v]), form_value())
             for name, v in self.fields.items()
         }
-        return st.fixed_dictionaries({}, optional=boxes)  # type: ignore[arg-type]
+        return st.fixed_dictionaries({}, optional=boxes)
 
     def explicit(self) -> list[dict[str, str]]:
         """The typical submission, and with one box at a time holding text a number check may

@@ -30,7 +30,7 @@ def desk(ours: ClubUsers) -> Client:
 
 
 def messages_of(response: object) -> list[str]:
-    return [str(m) for m in response.context["messages"]]  # type: ignore[attr-defined]
+    return [str(m) for m in response.context["messages"]]
 
 
 def test_a_strip_in_one_press_a_line_and_its_reversal(desk: Client, drive: Drive) -> None:

@@ -22,7 +22,7 @@ def url(drive: Any, rest: str = "") -> str:
 
 
 @pytest.fixture
-def ours():  # type: ignore[no-untyped-def]
+def ours():
     return club_people("Ours", "ours")
 
 
@@ -58,7 +58,7 @@ def choose(client: Any, drive: Any, tie: Tie, couple: int, choice: str) -> Any:
     return client.post(url(drive, f"ties/{tie.pk}/choice"), {"choice": f"{couple}:{choice}"})
 
 
-def test_the_halls_example_through_the_pages(ours) -> None:  # type: ignore[no-untyped-def]
+def test_the_halls_example_through_the_pages(ours) -> None:
     drive = hall(ours.club, games=18)
     org = logged_in(ours.organizer)
     page = org.get(url(drive))
@@ -128,7 +128,7 @@ def test_the_halls_example_through_the_pages(ours) -> None:  # type: ignore[no-u
     assert 'data-testid="projector-prizes"' in proj and "a ham" in proj
 
 
-def test_a_play_off_of_three_with_a_bye(ours) -> None:  # type: ignore[no-untyped-def]
+def test_a_play_off_of_three_with_a_bye(ours) -> None:
     drive = night(
         [10, 10, 10, 4],
         club=ours.club,
@@ -171,7 +171,7 @@ def test_a_play_off_of_three_with_a_bye(ours) -> None:  # type: ignore[no-untype
     assert 'data-place="2" data-status="awarded"' in table and 'data-couple="4"' in table
 
 
-def test_a_system_cut_and_the_projector_reveal(ours) -> None:  # type: ignore[no-untyped-def]
+def test_a_system_cut_and_the_projector_reveal(ours) -> None:
     drive = night(
         [5, 5, 2], club=ours.club, prizes={"prize_places": 1, "prizes": [{"amount": "9"}]}
     )
@@ -194,7 +194,7 @@ def test_a_system_cut_and_the_projector_reveal(ours) -> None:  # type: ignore[no
     assert 'class="cut-card' in text(proj) and "takes it!" in text(proj)
 
 
-def test_the_cookie_jar_draw_page(ours) -> None:  # type: ignore[no-untyped-def]
+def test_the_cookie_jar_draw_page(ours) -> None:
     wins = {1: [1, 2, 3], 2: [1, 2], 3: [3], 4: []}
     drive = night(
         wins,
@@ -222,7 +222,7 @@ def test_the_cookie_jar_draw_page(ours) -> None:  # type: ignore[no-untyped-def]
     assert "Couple 1 wins 3.00 CAD (split)" in page and "Couple 2 wins 3.00 CAD (split)" in page
 
 
-def test_the_jar_carries_over(ours) -> None:  # type: ignore[no-untyped-def]
+def test_the_jar_carries_over(ours) -> None:
     drive = night(
         {1: [1], 2: [2]},
         games=2,
@@ -240,7 +240,7 @@ def test_the_jar_carries_over(ours) -> None:  # type: ignore[no-untyped-def]
     assert "No winner: the pot of 10.00" in done and "carries over to the next drive" in done
 
 
-def test_permissions(ours) -> None:  # type: ignore[no-untyped-def]
+def test_permissions(ours) -> None:
     drive = hall(ours.club, games=18)
     theirs = club_people("Theirs", "theirs")
     outsider, scorer = logged_in(theirs.organizer), logged_in(ours.scorer)
@@ -271,7 +271,7 @@ def test_permissions(ours) -> None:  # type: ignore[no-untyped-def]
     assert bad.status_code == 422 and "not in this tie" in text(bad)
 
 
-def test_settle_before_the_last_game_is_refused_in_words(ours) -> None:  # type: ignore[no-untyped-def]
+def test_settle_before_the_last_game_is_refused_in_words(ours) -> None:
     from drives.services import drive_start
     from tests.pages.organizer_helpers import a_drive
 
@@ -282,7 +282,7 @@ def test_settle_before_the_last_game_is_refused_in_words(ours) -> None:  # type:
     assert refused.status_code == 409 and "The last game is not complete" in text(refused)
 
 
-def test_the_jars_games_read_in_numeric_order(ours) -> None:  # type: ignore[no-untyped-def]
+def test_the_jars_games_read_in_numeric_order(ours) -> None:
     """Drawn from a hat as 9, 3, 1, 11: the flash message, the prize page and the projector
     list them 1, 3, 9, 11 (numeric, not as drawn and not as text); the record keeps the draw."""
     wins = {1: [1, 3, 9, 11], 2: [2], 3: []}
@@ -306,7 +306,7 @@ def test_the_jars_games_read_in_numeric_order(ours) -> None:  # type: ignore[no-
     assert CookieJarDraw.objects.get(drive=drive).games == [9, 3, 1, 11]
 
 
-def test_the_tie_page_words_agree_with_the_rule(ours) -> None:  # type: ignore[no-untyped-def]
+def test_the_tie_page_words_agree_with_the_rule(ours) -> None:
     """docs/rules.md §9: once a couple asks for a play-off each other couple plays or forfeits.
     The page says so (not that the others forfeit), and asks them at once, offering just
     those two answers."""
@@ -330,7 +330,7 @@ def test_the_tie_page_words_agree_with_the_rule(ours) -> None:  # type: ignore[n
     assert 'data-testid="choose-1-split"' in page  # couple 1 may still change its mind
 
 
-def test_split_is_not_offered_for_a_prize_in_kind(ours) -> None:  # type: ignore[no-untyped-def]
+def test_split_is_not_offered_for_a_prize_in_kind(ours) -> None:
     drive = night(
         [5, 5, 2], club=ours.club, prizes={"prize_places": 1, "prizes": [{"description": "a ham"}]}
     )
@@ -349,7 +349,7 @@ def test_split_is_not_offered_for_a_prize_in_kind(ours) -> None:  # type: ignore
 
 
 @pytest.mark.parametrize("ruleset", ["cape-breton-45", "irish-45-joker", "auction-120"])
-def test_the_play_offs_example_fits_the_drives_game(ours, ruleset) -> None:  # type: ignore[no-untyped-def]
+def test_the_play_offs_example_fits_the_drives_game(ours, ruleset) -> None:
     """The example score on the play-off form is one the drive's ruleset accepts; an unusual
     score's refusal says what to tick, not a field's name."""
     from engine.rules import get_ruleset
@@ -385,7 +385,7 @@ def test_the_play_offs_example_fits_the_drives_game(ours, ruleset) -> None:  # t
     assert "Couple 1 wins the play-off" in done
 
 
-def test_a_cut_by_the_highest_card(ours) -> None:  # type: ignore[no-untyped-def]
+def test_a_cut_by_the_highest_card(ours) -> None:
     """Offered beside the lowest on the tie's page until the first card is cut; the cards
     may be typed with a space ("10 C")."""
     drive = night(
@@ -414,7 +414,7 @@ def test_a_cut_by_the_highest_card(ours) -> None:  # type: ignore[no-untyped-def
     assert AuditEntry.objects.filter(drive=drive, action="prizes.setup").exists()
 
 
-def scorer_cannot_choose(ours, drive, tie) -> bool:  # type: ignore[no-untyped-def]
+def scorer_cannot_choose(ours, drive, tie) -> bool:
     scorer = logged_in(ours.scorer)
     assert 'data-testid="cut-rule-form"' not in text(scorer.get(url(drive, f"ties/{tie.pk}/")))
     return (
@@ -422,7 +422,7 @@ def scorer_cannot_choose(ours, drive, tie) -> bool:  # type: ignore[no-untyped-d
     )
 
 
-def test_a_late_couple_and_the_booby_prize(ours) -> None:  # type: ignore[no-untyped-def]
+def test_a_late_couple_and_the_booby_prize(ours) -> None:
     """Couple 7 came for game 2 and is last; the booby goes to couple 6, and the page says why
     (the rule, couple 7 named as left out) and lets the organizer let late couples in."""
     from tests.prizes.helpers import arrived_late
@@ -461,7 +461,7 @@ def test_a_late_couple_and_the_booby_prize(ours) -> None:  # type: ignore[no-unt
     assert entry.old["booby_late_couples"] is False and entry.new["booby_late_couples"] is True
 
 
-def test_couples_bought_in_so_the_jar_is_on_and_asks_for_the_buy_in(ours) -> None:  # type: ignore[no-untyped-def]
+def test_couples_bought_in_so_the_jar_is_on_and_asks_for_the_buy_in(ours) -> None:
     """Couples bought in at the door, the prize set-up was never touched (jar off, buy-in
     0.00): the jar is on, says no buy-in is set and asks for it; then it can be drawn."""
     drive = night({1: [1, 2], 2: [1], 3: [2]}, games=2, club=ours.club, cookie_jar=[1, 2])
@@ -490,7 +490,7 @@ def test_couples_bought_in_so_the_jar_is_on_and_asks_for_the_buy_in(ours) -> Non
     assert "couple 1 wins the cookie jar (5.00)" in drawn
 
 
-def test_the_prizes_on_the_projector_name_the_couples_and_their_prizes(ours) -> None:  # type: ignore[no-untyped-def]
+def test_the_prizes_on_the_projector_name_the_couples_and_their_prizes(ours) -> None:
     """Names, each prize with its currency (or the thing), the booby prize and the jar's
     shares: what the hall reads on the wall, not couple numbers alone."""
     from drives.models import Couple
@@ -547,7 +547,7 @@ def test_the_prizes_on_the_projector_name_the_couples_and_their_prizes(ours) -> 
     assert shares.count("2.00 CAD") == 3  # the pot of 6.00 split three ways
 
 
-def test_the_projectors_prizes_take_the_same_queries_for_a_small_and_a_big_night(ours) -> None:  # type: ignore[no-untyped-def]
+def test_the_projectors_prizes_take_the_same_queries_for_a_small_and_a_big_night(ours) -> None:
     """The wall polls every few seconds: its queries do not grow with the couples."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext

@@ -228,7 +228,7 @@ def test_the_server_draws_the_seed_of_a_cut_and_of_the_cookie_jar(
         ({"seed": 7}, "seed_not_accepted", "seed"),
     ],
 )
-def test_a_cut_that_is_neither_cards_nor_a_draw_is_named(  # type: ignore[no-untyped-def]
+def test_a_cut_that_is_neither_cards_nor_a_draw_is_named(
     api: Api, ours: ClubUsers, body, code, field
 ) -> None:
     drive = night({1: {1, 2}, 2: {1, 2}, 3: {3}, 4: {3}}, club=ours.club, cookie_jar=[1, 2])
@@ -241,7 +241,7 @@ def test_a_cut_that_is_neither_cards_nor_a_draw_is_named(  # type: ignore[no-unt
 
 
 @pytest.mark.parametrize("force", ["true", 1, 0, None])
-def test_force_is_a_json_boolean(api: Api, ours: ClubUsers, force) -> None:  # type: ignore[no-untyped-def]
+def test_force_is_a_json_boolean(api: Api, ours: ClubUsers, force) -> None:
     drive = night({1: {1, 2}, 2: {1, 2}, 3: {3}, 4: {3}}, club=ours.club)
     answer = api.post(path(drive, "/ties"), {"force": force}, token=ours.org_token)
     assert answer.status_code == 422, answer.json()

@@ -215,7 +215,7 @@ def test_aces_low_or_high(ace_high, winner) -> None:
 def test_a_system_cut_reproduces_from_its_recorded_seed() -> None:
     _, t = cut_tie([6, 6, 6, 2])
     with pytest.raises(TypeError):  # the seed is the system's to draw, not the caller's
-        tie_cut_draw(tie=t, seed=12345, actor=DESK)  # type: ignore[call-arg]
+        tie_cut_draw(tie=t, seed=12345, actor=DESK)
     assert not CutCard.objects.filter(tie=t).exists()
     drawn = tie_cut_draw(tie=t, actor=DESK)
     (recorded,) = set(CutCard.objects.filter(tie=t).values_list("seed", flat=True))
@@ -384,7 +384,7 @@ def test_cookie_jar_several_winners_tie() -> None:
 def test_cookie_jar_no_winner_carries_over_to_the_next_drive() -> None:
     drive = jar_night({1: {1}, 2: {2}, 3: {3}, 4: {4}})
     with pytest.raises(TypeError):  # the seed is the system's to draw, not the caller's
-        cookie_jar_draw(drive=drive, seed=7, actor=DESK)  # type: ignore[call-arg]
+        cookie_jar_draw(drive=drive, seed=7, actor=DESK)
     draw = cookie_jar_draw(drive=drive, actor=DESK)
     assert draw.winners == [] and draw.method == "system" and isinstance(draw.seed, int)
     assert tuple(draw.games) == draw_cookie_jar_games(4, 2, draw.seed)  # replayed

@@ -34,7 +34,7 @@ def a_drive(couples: int, **settings: object) -> Drive:
     return drive
 
 
-def play_game(drive: Drive, n: int, pick=min) -> None:  # type: ignore[no-untyped-def]
+def play_game(drive: Drive, n: int, pick=min) -> None:
     view = game_view(drive, n)
     assert view is not None
     for table in view["tables"]:
@@ -134,7 +134,7 @@ def test_a_replay_is_only_a_call_that_changes_nothing() -> None:
     with pytest.raises(Conflict) as other:
         result_record(drive=drive, game=1, table=1, winner=2, points=[60, 30], actor=DESK)
     assert other.value.code == "result_conflict" and other.value.details["differs"] == ["points"]
-    assert game_view(drive, 1)["conflicts"] == [1]  # type: ignore[index]
+    assert game_view(drive, 1)["conflicts"] == [1]
     settled = result_resolve(
         drive=drive, game=1, table=1, winner=2, points=[60, 30], reason="the sheet", actor=DESK
     )

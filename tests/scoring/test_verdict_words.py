@@ -17,7 +17,7 @@ SCORES = [(w, loser) for w in range(-20, 200, 5) for loser in range(-40, 200, 5)
 ]
 
 
-def verdicts():  # type: ignore[no-untyped-def]
+def verdicts():
     for name, rules in PRESETS.items():
         for w, loser in SCORES:
             verdict = check_final_score(w, loser, rules)

@@ -68,7 +68,7 @@ def start(data_dir: Path, port: int) -> subprocess.Popen[str]:
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise AssertionError(f"the hall server stopped: {server.stdout.read()}")  # type: ignore[union-attr]
+            raise AssertionError(f"the hall server stopped: {server.stdout.read()}")
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/livez", timeout=2):
                 return server
@@ -134,7 +134,7 @@ def get(url: str, opener: urllib.request.OpenerDirector | None = None) -> tuple[
 
 
 @pytest.mark.slow
-def test_the_hall_server_serves_a_night_over_plain_http(served) -> None:  # type: ignore[no-untyped-def]
+def test_the_hall_server_serves_a_night_over_plain_http(served) -> None:
     base, data_dir, _server = served
     status, home, _ = get(base + "/")
     assert status == 200 and "Forty-Fives Card Drives" in home
@@ -204,7 +204,7 @@ def current_game_in(path: Path) -> int:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_database_is_copied_after_every_advance_and_the_close(tmp_path: Path, settings) -> None:  # type: ignore[no-untyped-def]
+def test_the_database_is_copied_after_every_advance_and_the_close(tmp_path: Path, settings) -> None:
     """Committed for real (a transactional test): the copy is taken after the commit."""
     if connection.vendor != "sqlite":
         pytest.skip("the hall server's backups are SQLite's; PostgreSQL has its own")
@@ -231,7 +231,7 @@ def test_the_database_is_copied_after_every_advance_and_the_close(tmp_path: Path
 @pytest.mark.django_db(transaction=True)
 def test_no_backup_without_the_hall_settings_or_after_a_refused_advance(
     tmp_path: Path, settings
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     drive = night_of(4)
     actor = Actor(channel=AuditEntry.Channel.DESK)
     settings.HALL_BACKUP_DIR = tmp_path / "backups"
