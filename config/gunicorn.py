@@ -10,9 +10,12 @@ is logged as ``/t/…/`` and ``/c/…/``, never with the token of its card (conf
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from gunicorn.glogging import Logger
+
+if TYPE_CHECKING:
+    from gunicorn.glogging import _AtomsDict
 
 from config.redact import mask_tokens
 
@@ -23,12 +26,13 @@ class TokenMaskingLogger(Logger):
     request headers and WSGI environment (``{referer}i``, ``{authorization}i``,
     ``{raw_uri}e``…) that a custom ``access_log_format`` may name."""
 
-    def atoms(self, resp: Any, req: Any, environ: Any, request_time: timedelta) -> dict[str, Any]:
-        atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)
-        return {
+    def atoms(self, resp: Any, req: Any, environ: Any, request_time: timedelta) -> _AtomsDict:
+        atoms = super().atoms(resp, req, environ, request_time)
+        masked = {
             name: mask_tokens(value) if isinstance(value, str) else value
             for name, value in atoms.items()
         }
+        return cast("_AtomsDict", masked)  # the same atoms, each text masked
 
 
 logger_class = TokenMaskingLogger

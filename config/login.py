@@ -12,7 +12,7 @@ resets passwords."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from django import forms
 from django.conf import settings
@@ -22,10 +22,11 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import LoginView, PasswordResetDoneView, PasswordResetView
 from django.core.exceptions import ValidationError
 from django.forms.utils import ErrorList
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views import View
 
 from drives import ratelimit
 
@@ -46,7 +47,7 @@ class RateLimitedLogin(forms.Form):
             if wait is not None:
                 raise ValidationError(too_many_message(wait), code=RATE_LIMITED)
         try:
-            cleaned: dict[str, Any] = super().clean()  # type: ignore[misc]
+            cleaned = super().clean() or self.cleaned_data
         except ValidationError as error:
             if request is not None and error.code == "invalid_login":
                 ratelimit.login_failed(request, username)
@@ -73,7 +74,7 @@ class AdminLoginForm(RateLimitedLogin, AdminAuthenticationForm):
     pass
 
 
-def rate_limited(form: Any) -> bool:
+def rate_limited(form: Any) -> TypeGuard[forms.BaseForm]:
     return bool(form is not None and form.is_bound and form.has_error("__all__", RATE_LIMITED))
 
 
@@ -118,15 +119,15 @@ def admin_login(request: HttpRequest, extra_context: Any = None) -> HttpResponse
 BY_ADMINISTRATOR = "registration/password_reset_by_administrator.html"
 
 
-class ResetByEmailOnly:
+class ResetByEmailOnly(View):
     """Where this installation sends no e-mail (``PASSWORD_RESET_BY_EMAIL`` off), the page
     says that the club's administrator resets passwords, whatever was asked (GET or POST);
     nothing is sent and no form is offered."""
 
-    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if not settings.PASSWORD_RESET_BY_EMAIL:
             return render(request, BY_ADMINISTRATOR)
-        return super().dispatch(request, *args, **kwargs)  # type: ignore[misc, no-any-return]
+        return super().dispatch(request, *args, **kwargs)
 
 
 class PasswordResetDone(ResetByEmailOnly, PasswordResetDoneView):

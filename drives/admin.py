@@ -12,7 +12,7 @@ one. Tokens, seatings and the audit trail are shown, never edited.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib import admin, messages
@@ -42,7 +42,7 @@ class _Rehearsed(Exception):
     """Rolls back a service call made only to check a form."""
 
 
-class ServiceForm(forms.ModelForm):  # type: ignore[type-arg]
+class ServiceForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable at run time
     """An admin form whose changes a service makes (``apply``). ``clean`` rehearses them: the
     service runs in a savepoint that is rolled back, and its refusal becomes an error on the
     field it names (else on the form). ``ServiceAdmin.save_model`` then runs it for real."""
@@ -57,7 +57,7 @@ class ServiceForm(forms.ModelForm):  # type: ignore[type-arg]
         raise NotImplementedError
 
     def clean(self) -> dict[str, Any]:
-        cleaned: dict[str, Any] = super().clean()
+        cleaned = super().clean() or self.cleaned_data
         if self.errors:
             return cleaned
         try:
@@ -81,7 +81,8 @@ class ServiceAdmin(ClubScopedAdmin):
     def get_form(
         self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
     ) -> Any:
-        form = super().get_form(request, obj, change=change, **kwargs)
+        # A subclass of self.form, a ServiceForm, built by modelform_factory.
+        form = cast("type[ServiceForm]", super().get_form(request, obj, change=change, **kwargs))
         form.actor = admin_actor(request)
         return form
 
@@ -143,8 +144,14 @@ class DriveAdmin(ServiceAdmin):
     list_filter = ["state"]
     search_fields = ["name", "slug"]
     readonly_fields = [
-        "club", "slug", "state", "current_game", "seed", "created_at", "closed_at",
-    ]  # fmt: skip
+        "club",
+        "slug",
+        "state",
+        "current_game",
+        "seed",
+        "created_at",
+        "closed_at",
+    ]
 
 
 class CoupleForm(ServiceForm):
@@ -201,5 +208,14 @@ class AuditEntryAdmin(ReadOnlyAdmin):
     list_display = ["at", "drive", "user", "channel", "action", "subject"]
     list_filter = ["channel", "action"]
     readonly_fields = [
-        "club", "drive", "at", "user", "channel", "action", "subject", "old", "new", "note",
-    ]  # fmt: skip
+        "club",
+        "drive",
+        "at",
+        "user",
+        "channel",
+        "action",
+        "subject",
+        "old",
+        "new",
+        "note",
+    ]

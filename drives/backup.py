@@ -48,7 +48,9 @@ def database_backup(label: str) -> Path | None:
         # wait for ever); on_commit callbacks run after the commit, so this is a caller's error.
         logger.error("backup of the database skipped: called inside a transaction")
         return None
-    folder = Path(settings.HALL_BACKUP_DIR)
+    # Only the hall's settings name them (backups_wanted has checked): read as it reads them.
+    folder = Path(getattr(settings, "HALL_BACKUP_DIR", ""))
+    keep: int = getattr(settings, "HALL_BACKUPS", 0)
     name = f"{timezone.now():%Y%m%d-%H%M%S-%f}-{re.sub(r'[^a-z0-9-]+', '-', label.lower())}"
     target = folder / f"{name}{SUFFIX}"
     partial = folder / f"{name}.partial"
@@ -65,7 +67,7 @@ def database_backup(label: str) -> Path | None:
         logger.exception("backup of the database to %s failed", target)
         partial.unlink(missing_ok=True)
         return None
-    for old in sorted(folder.glob(f"*{SUFFIX}"))[: -settings.HALL_BACKUPS]:
+    for old in sorted(folder.glob(f"*{SUFFIX}"))[:-keep]:
         old.unlink(missing_ok=True)
     logger.info("database backed up to %s", target)
     return target

@@ -20,15 +20,15 @@ def organizer_club_ids(request: HttpRequest) -> list[int] | None:
     if user.is_superuser:
         return None
     if not hasattr(request, "_organizer_club_ids"):
-        request._organizer_club_ids = list(  # type: ignore[attr-defined]
+        request._organizer_club_ids = list(  # type: ignore[attr-defined]  # cached on the request
             Membership.objects.filter(user=user, role=Membership.Role.ORGANIZER).values_list(
                 "club_id", flat=True
             )
         )
-    return request._organizer_club_ids  # type: ignore[attr-defined,no-any-return]
+    return request._organizer_club_ids  # type: ignore[attr-defined,no-any-return]  # cached above
 
 
-class ClubScopedAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ClubScopedAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # not subscriptable at run time
     """A ModelAdmin whose rows belong to a club through ``club_path`` (``"club"``,
     ``"drive__club"``, …). Foreign-key choices are limited the same way (accounts to the
     members of the user's clubs)."""

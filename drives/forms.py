@@ -4,7 +4,7 @@ are the services' (``drives.services``) to judge, and a refusal comes back as a 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.conf import settings
@@ -158,7 +158,7 @@ class DriveSettingsForm(PlainForm):
                 name: getattr(drive, name) for name in self.base_fields if hasattr(drive, name)
             } | {f"rule_{k}": field_value(v) for k, v in (drive.rules or {}).items()}
         super().__init__(*args, **kwargs)
-        self.fields["ruleset"].choices = ruleset_choices()
+        cast(forms.ChoiceField, self.fields["ruleset"]).choices = ruleset_choices()
         for name in RULE_FIELDS:
             label, example, options = SWITCH_WORDS[name]
             if name == "floor":
@@ -246,7 +246,7 @@ class DriveCreateForm(DriveSettingsForm):
 
     def __init__(self, *args: Any, clubs: QuerySet[Club], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["club"].queryset = clubs
+        cast("forms.ModelChoiceField[Club]", self.fields["club"]).queryset = clubs
 
     def settings(self) -> dict[str, Any]:
         return {k: v for k, v in self.cleaned_data.items() if k != "club"}

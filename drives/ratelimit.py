@@ -68,7 +68,7 @@ try:  # Django's Redis cache raises redis-py's own errors (ConnectionError, Time
     from redis.exceptions import RedisError
 except ImportError:  # pragma: no cover - redis-py is installed with the project
 
-    class RedisError(Exception):  # type: ignore[no-redef]
+    class RedisError(Exception):  # type: ignore[no-redef]  # the stand-in when redis-py is absent
         pass
 
 
@@ -157,7 +157,8 @@ class Counter:
 def client_ip(request: HttpRequest) -> str:
     """The address failures are counted against (see the module's docstring)."""
     if getattr(settings, "RATELIMIT_TRUST_X_FORWARDED_FOR", False):
-        hops = [h.strip() for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+        forwarded: str = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        hops = [h.strip() for h in forwarded.split(",")]
         hops = [h for h in hops if h]
         if hops:
             return hops[-1][:100]
@@ -209,9 +210,13 @@ def _login_counters(request: HttpRequest, username: str) -> list[Counter]:
             )
         ]
     return _address_counters(
-        request, "login", user, "RATELIMIT_LOGIN_FAILURES", "RATELIMIT_LOGIN_IP_FAILURES",
+        request,
+        "login",
+        user,
+        "RATELIMIT_LOGIN_FAILURES",
+        "RATELIMIT_LOGIN_IP_FAILURES",
         "RATELIMIT_LOGIN_WINDOW",
-    )  # fmt: skip
+    )
 
 
 def login_blocked(request: HttpRequest, username: str) -> int | None:
@@ -230,7 +235,7 @@ def login_succeeded(request: HttpRequest, username: str) -> None:
     or this address's for the username; not the address's), and earns the browser a fresh
     device cookie (set on the response by :func:`remember_device`)."""
     _login_counters(request, username)[0].clear(time.time())
-    request._login_device = _username(username)  # type: ignore[attr-defined]
+    request._login_device = _username(username)  # type: ignore[attr-defined]  # read by remember_device
 
 
 # --- device cookies -----------------------------------------------------------------------------
@@ -283,9 +288,13 @@ def remember_device(request: HttpRequest, response: HttpResponse) -> HttpRespons
 def _reset_counters(request: HttpRequest, email: str) -> list[Counter]:
     address = email.strip().lower()[:254]
     return _address_counters(
-        request, "reset", address, "RATELIMIT_RESET_REQUESTS", "RATELIMIT_RESET_IP_REQUESTS",
+        request,
+        "reset",
+        address,
+        "RATELIMIT_RESET_REQUESTS",
+        "RATELIMIT_RESET_IP_REQUESTS",
         "RATELIMIT_RESET_WINDOW",
-    )  # fmt: skip
+    )
 
 
 def reset_blocked(request: HttpRequest, email: str) -> int | None:

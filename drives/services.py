@@ -93,7 +93,7 @@ def audit(
     note: str = "",
 ) -> AuditEntry:
     entry = AuditEntry.objects.create(
-        club_id=club.pk if club is not None else drive.club_id,  # type: ignore[union-attr]
+        club_id=club.pk if club is not None else drive.club_id,  # type: ignore[union-attr]  # callers give a club or a drive
         drive=drive,
         user=actor.account,
         channel=actor.channel,
@@ -192,10 +192,24 @@ def require_role(drive_or_club: Drive | Club, user: Any, *roles: str) -> str:
 # --- drives -------------------------------------------------------------------------------------
 
 DRIVE_SETTINGS = (
-    "name", "date", "venue", "games", "ruleset", "rules", "movement", "first_seating", "seed",
-    "sit_out_counts_as_win", "ranking", "entry_fee", "currency", "confirm_by_other_couple",
-    "scorers_may_advance", "published", "language",
-)  # fmt: skip
+    "name",
+    "date",
+    "venue",
+    "games",
+    "ruleset",
+    "rules",
+    "movement",
+    "first_seating",
+    "seed",
+    "sit_out_counts_as_win",
+    "ranking",
+    "entry_fee",
+    "currency",
+    "confirm_by_other_couple",
+    "scorers_may_advance",
+    "published",
+    "language",
+)
 
 
 def _clean_rules(rules: Any, preset: str) -> dict[str, Any]:
@@ -416,7 +430,7 @@ SLUG_TRIES = 20
 SLUG_CHECKED = "slug.checked"  # drives/race.py
 
 
-def _create_with_slug(model: Any, base: str, **fields: Any) -> Any:
+def _create_with_slug(model: type[Drive], base: str, **fields: Any) -> Drive:
     """Insert a row with the first free slug among ``base``, ``base-2``, ``base-3`` …
 
     The slug is checked, then inserted in a savepoint. Two organizers creating the same drive
@@ -704,11 +718,15 @@ def _duplicate_text(duplicate: dict[str, Any]) -> str:
     who = " & ".join(duplicate["players"])
     if duplicate["couple"] is not None:
         return gettext("line %(line)s: %(who)s is already couple %(couple)s") % {
-            "line": duplicate["line"], "who": who, "couple": duplicate["couple"],
-        }  # fmt: skip
+            "line": duplicate["line"],
+            "who": who,
+            "couple": duplicate["couple"],
+        }
     return gettext("line %(line)s: %(who)s is the same couple as line %(first)s") % {
-        "line": duplicate["line"], "who": who, "first": duplicate["same_as_line"],
-    }  # fmt: skip
+        "line": duplicate["line"],
+        "who": who,
+        "first": duplicate["same_as_line"],
+    }
 
 
 _TRUE = {"yes", "y", "true", "1", "x", "oui"}

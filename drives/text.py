@@ -69,7 +69,7 @@ def text_refuse_unstorable(data: Any, where: str = "", *, what: str = "a text") 
 def _refuse(path: str, what: str, problem: str | None) -> None:
     if problem is not None:
         place = f"{path}: " if path else ""
-        details = {"path": path} if path else {}
+        details: dict[str, Any] = {"path": path} if path else {}
         raise ServiceError(BAD_TEXT, f"{place}{what} {problem}.", **details)
 
 

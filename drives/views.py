@@ -18,10 +18,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.validators import slug_re
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import NoReverseMatch, reverse
+from django.utils.functional import Promise
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -56,7 +57,8 @@ ORGANIZER = Membership.Role.ORGANIZER
 SCORER = Membership.Role.SCORER
 MEMBERS = (ORGANIZER, SCORER)
 
-DriveView = Callable[..., HttpResponse]
+# A page of a drive: an HTML page, a JSON answer or a file (a FileResponse streams).
+DriveView = Callable[..., HttpResponseBase]
 
 
 # --- shared by the pages of one drive (scoring's organizer pages use them too) -----------------
@@ -76,7 +78,7 @@ def drive_page(*roles: str) -> Callable[[DriveView], DriveView]:
     def decorate(view: DriveView) -> DriveView:
         @login_required
         @wraps(view)
-        def wrapper(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
+        def wrapper(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponseBase:
             drive = Drive.objects.select_related("club").filter(slug=slug).first()
             if drive is None:
                 raise Http404(_("No such drive."))
@@ -93,7 +95,10 @@ def drive_page(*roles: str) -> Callable[[DriveView], DriveView]:
     return decorate
 
 
-ROLE_NAMES = {ORGANIZER: gettext_lazy("an organizer"), SCORER: gettext_lazy("a scorer")}
+ROLE_NAMES: dict[str, str | Promise] = {
+    ORGANIZER: gettext_lazy("an organizer"),
+    SCORER: gettext_lazy("a scorer"),
+}
 
 
 def forbidden(request: HttpRequest, drive: Drive, roles: tuple[str, ...]) -> HttpResponse:

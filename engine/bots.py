@@ -72,9 +72,16 @@ class PlayState:
     """
 
     __slots__ = (
-        "ace_low", "bidder", "dealer", "leader", "partners", "played", "seat", "trick_number",
+        "ace_low",
+        "bidder",
+        "dealer",
+        "leader",
+        "partners",
+        "played",
+        "seat",
+        "trick_number",
         "tricks",
-    )  # fmt: skip
+    )
 
     def __init__(
         self,

@@ -153,8 +153,10 @@ def split_money(amount: Decimal, couples: Sequence[int]) -> dict[int, Decimal]:
     ordered = sorted(set(couples))
     cents = int(amount / CENT)
     base, extra = divmod(cents, len(ordered))
-    return {c: (Decimal(base + (1 if i < extra else 0)) * CENT).quantize(CENT, ROUND_DOWN)
-            for i, c in enumerate(ordered)}  # fmt: skip
+    return {
+        c: (Decimal(base + (1 if i < extra else 0)) * CENT).quantize(CENT, ROUND_DOWN)
+        for i, c in enumerate(ordered)
+    }
 
 
 # --- ties ----------------------------------------------------------------------------------------

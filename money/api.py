@@ -84,7 +84,7 @@ def _ok(data: Any, status: int = 200) -> JsonResponse:
 
 def money_drive(request: HttpRequest, slug: str) -> tuple[Drive, Caller]:
     """The drive, if the caller is its organizer, or a scorer where scorers take money."""
-    caller: Caller = request.auth  # type: ignore[attr-defined]
+    caller: Caller = request.auth  # type: ignore[attr-defined]  # set by ninja's auth
     drive = drive_for(caller, slug, roles=MEMBERS)
     allowed_scorers = selectors.setup_of(drive).scorers_allowed
     role = (
@@ -101,10 +101,13 @@ def accounts_json(drive: Drive) -> dict[str, Any]:
     data = selectors.accounts(drive)
     setup = data.pop("setup")
     data["setup"] = {
-        "opening_float": setup.opening_float, "ticket_price": setup.ticket_price,
-        "strip_size": setup.strip_size, "strip_price": setup.strip_price,
-        "share_percent": setup.share_percent, "scorers_allowed": setup.scorers_allowed,
-    }  # fmt: skip
+        "opening_float": setup.opening_float,
+        "ticket_price": setup.ticket_price,
+        "strip_size": setup.strip_size,
+        "strip_price": setup.strip_price,
+        "share_percent": setup.share_percent,
+        "scorers_allowed": setup.scorers_allowed,
+    }
     return data
 
 
@@ -126,9 +129,11 @@ def line_add(request: HttpRequest, slug: str, payload: LineIn) -> JsonResponse:
 
 
 @router.post(
-    D + "/accounts/lines/{int:line}/reverse", response=WRITE, url_name="money-reverse",
+    D + "/accounts/lines/{int:line}/reverse",
+    response=WRITE,
+    url_name="money-reverse",
     summary="Correct a line by a reversing one",
-)  # fmt: skip
+)
 def line_reverse(request: HttpRequest, slug: str, line: int, payload: ReverseIn) -> JsonResponse:
     drive, caller = money_drive(request, slug)
     back = services.line_reverse(drive=drive, line_id=line, actor=caller.actor, **payload.sent())
@@ -150,20 +155,31 @@ def count(request: HttpRequest, slug: str, payload: CountIn) -> JsonResponse:
     D + "/accounts/setup", response=CHANGE, url_name="money-setup", summary="Float, prices, share"
 )
 def setup(request: HttpRequest, slug: str, payload: SetupIn) -> JsonResponse:
-    caller: Caller = request.auth  # type: ignore[attr-defined]
+    caller: Caller = request.auth  # type: ignore[attr-defined]  # set by ninja's auth
     drive = drive_for(caller, slug, roles=(ORGANIZER,))  # the settings are the organizer's
     services.setup_update(drive=drive, actor=caller.actor, **payload.sent())
     return _ok(accounts_json(drive)["setup"])
 
 
 def _sale(sale: Any) -> dict[str, Any]:
-    return {"first": sale.first, "last": sale.last, "amount": sale.line.amount,
-            "way": sale.line.way, "line": sale.line_id}  # fmt: skip
+    return {
+        "first": sale.first,
+        "last": sale.last,
+        "amount": sale.line.amount,
+        "way": sale.line.way,
+        "line": sale.line_id,
+    }
 
 
 def _draw(draw: Any) -> dict[str, Any]:
-    return {"round": draw.round, "ticket": draw.ticket, "seed": draw.seed, "among": draw.sold,
-            "prize": draw.prize, "state": draw.state}  # fmt: skip
+    return {
+        "round": draw.round,
+        "ticket": draw.ticket,
+        "seed": draw.seed,
+        "among": draw.sold,
+        "prize": draw.prize,
+        "state": draw.state,
+    }
 
 
 @router.post(
@@ -194,9 +210,11 @@ def fifty_claim(request: HttpRequest, slug: str, payload: ClaimIn) -> JsonRespon
 
 
 @router.post(
-    D + "/fifty-fifty/unclaimed", response=CHANGE, url_name="fifty-unclaimed",
+    D + "/fifty-fifty/unclaimed",
+    response=CHANGE,
+    url_name="fifty-unclaimed",
     summary="Nobody holds the ticket drawn: set it aside for a redraw",
-)  # fmt: skip
+)
 def fifty_unclaimed(request: HttpRequest, slug: str) -> JsonResponse:
     drive, caller = money_drive(request, slug)
     return _ok(_draw(services.draw_unclaimed(drive=drive, actor=caller.actor)))
@@ -252,18 +270,28 @@ def raffle_unclaimed(request: HttpRequest, slug: str, raffle: int) -> JsonRespon
 
 
 @router.get(
-    "/clubs/{club}/money", response=READ, url_name="club-money",
+    "/clubs/{club}/money",
+    response=READ,
+    url_name="club-money",
     summary="The net raised by each of the club's drives",
-)  # fmt: skip
+)
 def club_money(request: HttpRequest, club: str) -> JsonResponse:
-    found = club_for(request.auth, club)  # type: ignore[attr-defined]
+    found = club_for(request.auth, club)  # type: ignore[attr-defined]  # set by ninja's auth
     rows = selectors.club_net(found)
-    return _ok({
-        "club": found.slug,
-        "drives": [
-            {"slug": row["drive"].slug, "name": row["drive"].name,
-             "date": row["drive"].date, "currency": row["drive"].currency,
-             "money_in": row["money_in"], "money_out": row["money_out"], "net": row["net"]}
-            for row in rows
-        ],
-    })  # fmt: skip
+    return _ok(
+        {
+            "club": found.slug,
+            "drives": [
+                {
+                    "slug": row["drive"].slug,
+                    "name": row["drive"].name,
+                    "date": row["drive"].date,
+                    "currency": row["drive"].currency,
+                    "money_in": row["money_in"],
+                    "money_out": row["money_out"],
+                    "net": row["net"],
+                }
+                for row in rows
+            ],
+        }
+    )

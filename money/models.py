@@ -10,6 +10,7 @@ entered twice. Writes go through ``money.services``; reads through ``money.selec
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import TypedDict
 
 from django.conf import settings
 from django.db import models
@@ -19,7 +20,15 @@ from django.utils.translation import gettext_lazy as _
 
 from drives.models import AuditEntry, Couple, Drive
 
-MONEY = {"max_digits": 10, "decimal_places": 2}
+
+class MoneyDigits(TypedDict):
+    """The digits of an amount of money (``models.DecimalField(**MONEY)``)."""
+
+    max_digits: int
+    decimal_places: int
+
+
+MONEY: MoneyDigits = {"max_digits": 10, "decimal_places": 2}
 
 
 class Kind(models.TextChoices):

@@ -42,9 +42,14 @@ def _act(request: HttpRequest, drive: Drive, role: str) -> str:
     action = post.get("action", "")
     raffle = _optional(post.get("raffle"))
     if action == "sell":
-        sale = services.tickets_sell(drive=drive, actor=actor, count=_optional(post.get("count")),
-                                     first=_optional(post.get("first")), raffle=raffle,
-                                     way=post.get("way"))  # fmt: skip
+        sale = services.tickets_sell(
+            drive=drive,
+            actor=actor,
+            count=_optional(post.get("count")),
+            first=_optional(post.get("first")),
+            raffle=raffle,
+            way=post.get("way"),
+        )
         return _("Sold tickets %(first)s–%(last)s for %(amount)s.") % {
             "first": sale.first,
             "last": sale.last,
@@ -52,9 +57,14 @@ def _act(request: HttpRequest, drive: Drive, role: str) -> str:
         }
     if action == "line":
         services.line_record(
-            drive=drive, actor=actor, kind=post.get("kind"), amount=post.get("amount"),
-            way=post.get("way"), couple=_optional(post.get("couple")), note=post.get("note", ""),
-        )  # fmt: skip
+            drive=drive,
+            actor=actor,
+            kind=post.get("kind"),
+            amount=post.get("amount"),
+            way=post.get("way"),
+            couple=_optional(post.get("couple")),
+            note=post.get("note", ""),
+        )
         return _("Line recorded.")
     if action == "reverse":
         services.line_reverse(drive=drive, line_id=_optional(post.get("line")), actor=actor)
@@ -79,9 +89,11 @@ def _act(request: HttpRequest, drive: Drive, role: str) -> str:
     if action == "setup":
         if role != ORGANIZER:
             raise ServiceError("organizers_only", _("Only the organizers change these settings."))
-        fields = {k: _optional(post.get(k)) for k in
-                  ("opening_float", "ticket_price", "strip_size", "strip_price", "share_percent")
-                  if post.get(k)}  # fmt: skip
+        fields = {
+            k: _optional(post.get(k))
+            for k in ("opening_float", "ticket_price", "strip_size", "strip_price", "share_percent")
+            if post.get(k)
+        }
         services.setup_update(drive=drive, actor=actor, **fields)
         return _("Settings saved.")
     raise ServiceError("bad_action", _("Choose what to do."))
@@ -101,11 +113,20 @@ def money_page(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
     kinds, ways = dict(Kind.choices), dict(Way.choices)
     for line in data["lines"]:
         line["kind_name"], line["way_name"] = kinds[line["kind"]], ways[line["way"]]
-    return render(request, "money/money_page.html", {
-        "drive": drive, "data": data, "links": drive_links(drive, "money:page", role),
-        "ways": Way.choices, "hand_kinds": [(k, v) for k, v in Kind.choices if k in HAND_KINDS],
-        "setup": data["setup"], "denominations": DENOMINATIONS, "role": role,
-    })  # fmt: skip
+    return render(
+        request,
+        "money/money_page.html",
+        {
+            "drive": drive,
+            "data": data,
+            "links": drive_links(drive, "money:page", role),
+            "ways": Way.choices,
+            "hand_kinds": [(k, v) for k, v in Kind.choices if k in HAND_KINDS],
+            "setup": data["setup"],
+            "denominations": DENOMINATIONS,
+            "role": role,
+        },
+    )
 
 
 def _pot(request: HttpRequest, drive: Drive, template: str, page: str) -> HttpResponse:

@@ -25,12 +25,37 @@ def accounts_csv(drive: Drive, data: dict[str, Any]) -> str:
     """Every line: time, kind, amount, way, couple, note, who, the line it corrects."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["at", "kind", "amount", "currency", "way", "couple", "note", "user",
-                     "line", "reverses", "source"])  # fmt: skip
+    writer.writerow(
+        [
+            "at",
+            "kind",
+            "amount",
+            "currency",
+            "way",
+            "couple",
+            "note",
+            "user",
+            "line",
+            "reverses",
+            "source",
+        ]
+    )
     for line in data["lines"]:
-        writer.writerow([line["at"].isoformat(), line["kind"], line["amount"], drive.currency,
-                         line["way"], line["couple"] or "", line["note"], line["user"] or "",
-                         line["id"] or "", line["reverses"] or "", line["source"]])  # fmt: skip
+        writer.writerow(
+            [
+                line["at"].isoformat(),
+                line["kind"],
+                line["amount"],
+                drive.currency,
+                line["way"],
+                line["couple"] or "",
+                line["note"],
+                line["user"] or "",
+                line["id"] or "",
+                line["reverses"] or "",
+                line["source"],
+            ]
+        )
     return out.getvalue()
 
 
@@ -43,8 +68,13 @@ def accounts_pdf(drive: Drive, data: dict[str, Any]) -> bytes:
     buffer = io.BytesIO()
     styles = getSampleStyleSheet()
     cur = drive.currency
-    doc = SimpleDocTemplate(buffer, pagesize=letter, title=_("The night's accounts"),
-                            topMargin=0.6 * inch, bottomMargin=0.6 * inch)  # fmt: skip
+    doc = SimpleDocTemplate(
+        buffer,
+        pagesize=letter,
+        title=_("The night's accounts"),
+        topMargin=0.6 * inch,
+        bottomMargin=0.6 * inch,
+    )
     story: list[Any] = [
         Paragraph(_("The night's accounts"), styles["Title"]),
         Paragraph(f"{drive.club.name} · {drive.name} · {drive.date.isoformat()}", styles["Normal"]),
@@ -54,9 +84,11 @@ def accounts_pdf(drive: Drive, data: dict[str, Any]) -> bytes:
         [str(KIND_NAMES.get(kind, kind)), _money(total, cur)]
         for kind, total in data["totals_by_kind"].items()
     ]
-    rows += [[_("Money in"), _money(data["money_in"], cur)],
-             [_("Money out"), _money(data["money_out"], cur)],
-             [_("Net raised"), _money(data["net"], cur)]]  # fmt: skip
+    rows += [
+        [_("Money in"), _money(data["money_in"], cur)],
+        [_("Money out"), _money(data["money_out"], cur)],
+        [_("Net raised"), _money(data["net"], cur)],
+    ]
     ways = [[_("Way of payment"), _("Net")]] + [
         [str(WAY_NAMES.get(way, way)), _money(total, cur)]
         for way, total in data["totals_by_way"].items()
@@ -70,23 +102,37 @@ def accounts_pdf(drive: Drive, data: dict[str, Any]) -> bytes:
         [_("Counted"), _money(data["counted_cash"], cur)],
         [_("Difference"), _money(data["difference"], cur)],
     ]
-    style = TableStyle([
-        ("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold"),
-        ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black),
-        ("ALIGN", (1, 0), (1, -1), "RIGHT"),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
-    ])  # fmt: skip
+    style = TableStyle(
+        [
+            ("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold"),
+            ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black),
+            ("ALIGN", (1, 0), (1, -1), "RIGHT"),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+        ]
+    )
     for table in (rows, ways, box):
-        story += [Table(table, colWidths=[3.2 * inch, 2 * inch], style=style),
-                  Spacer(1, 0.25 * inch)]  # fmt: skip
+        story += [
+            Table(table, colWidths=[3.2 * inch, 2 * inch], style=style),
+            Spacer(1, 0.25 * inch),
+        ]
     fifty = data["fifty_fifty"]
     if fifty and fifty["last_draw"]:
         draw = fifty["last_draw"]
-        story.append(Paragraph(
-            _("50/50: ticket %(ticket)s of %(sold)s sold, %(prize)s (%(state)s); seed %(seed)s.")
-            % {"ticket": draw["ticket"], "sold": fifty["sold"], "prize": _money(draw["prize"], cur),
-               "state": dict(Draw.State.choices)[draw["state"]], "seed": draw["seed"]},
-            styles["Normal"],
-        ))  # fmt: skip
+        story.append(
+            Paragraph(
+                _(
+                    "50/50: ticket %(ticket)s of %(sold)s sold, %(prize)s (%(state)s); "
+                    "seed %(seed)s."
+                )
+                % {
+                    "ticket": draw["ticket"],
+                    "sold": fifty["sold"],
+                    "prize": _money(draw["prize"], cur),
+                    "state": dict(Draw.State.choices)[draw["state"]],
+                    "seed": draw["seed"],
+                },
+                styles["Normal"],
+            )
+        )
     doc.build(story)
     return buffer.getvalue()

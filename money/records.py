@@ -37,34 +37,64 @@ def export(drive: Drive) -> dict[str, Any]:
     place = {line.pk: i for i, line in enumerate(lines)}
     pools = list(Pool.objects.filter(drive=drive).order_by("id"))
     return {
-        "setup": None if setup is None else {
-            "opening_float": str(setup.opening_float), "ticket_price": str(setup.ticket_price),
-            "strip_size": setup.strip_size, "strip_price": str(setup.strip_price),
-            "share_percent": setup.share_percent, "scorers_allowed": setup.scorers_allowed,
+        "setup": None
+        if setup is None
+        else {
+            "opening_float": str(setup.opening_float),
+            "ticket_price": str(setup.ticket_price),
+            "strip_size": setup.strip_size,
+            "strip_price": str(setup.strip_price),
+            "share_percent": setup.share_percent,
+            "scorers_allowed": setup.scorers_allowed,
         },
         "lines": [
-            {"kind": line.kind, "amount": str(line.amount), "way": line.way,
-             "couple": line.couple.number if line.couple else None, "note": line.note,
-             "reverses": place.get(line.reverses_id) if line.reverses_id else None,
-             "user": line.user.get_username() if line.user else None,
-             "channel": line.channel, "at": line.at.isoformat()}
+            {
+                "kind": line.kind,
+                "amount": str(line.amount),
+                "way": line.way,
+                "couple": line.couple.number if line.couple else None,
+                "note": line.note,
+                "reverses": place.get(line.reverses_id) if line.reverses_id else None,
+                "user": line.user.get_username() if line.user else None,
+                "channel": line.channel,
+                "at": line.at.isoformat(),
+            }
             for line in lines
         ],
         "pools": [
-            {"kind": pool.kind, "name": pool.name,
-             "sales": [{"first": s.first, "last": s.last, "line": place[s.line_id],
-                        "refunded": not s.tickets.exists()} for s in pool.sales.order_by("id")],
-             "draws": [{"round": d.round, "seed": d.seed, "ticket": d.ticket, "among": d.sold,
-                        "prize": None if d.prize is None else str(d.prize), "state": d.state,
+            {
+                "kind": pool.kind,
+                "name": pool.name,
+                "sales": [
+                    {
+                        "first": s.first,
+                        "last": s.last,
+                        "line": place[s.line_id],
+                        "refunded": not s.tickets.exists(),
+                    }
+                    for s in pool.sales.order_by("id")
+                ],
+                "draws": [
+                    {
+                        "round": d.round,
+                        "seed": d.seed,
+                        "ticket": d.ticket,
+                        "among": d.sold,
+                        "prize": None if d.prize is None else str(d.prize),
+                        "state": d.state,
                         "line": place.get(d.line_id) if d.line_id else None,
-                        "at": d.at.isoformat()} for d in pool.draws.order_by("round")]}
+                        "at": d.at.isoformat(),
+                    }
+                    for d in pool.draws.order_by("round")
+                ],
+            }
             for pool in pools
         ],
         "counts": [
             {"total": str(c.total), "denominations": c.denominations, "at": c.at.isoformat()}
             for c in CashCount.objects.filter(drive=drive).order_by("at", "id")
         ],
-    }  # fmt: skip
+    }
 
 
 def _bad(path: str, message: str) -> ServiceError:
@@ -136,13 +166,19 @@ def read(data: Any, numbers: set[int]) -> dict[str, Any]:
         channel = _get(item, "channel", path, str)
         if channel not in AuditEntry.Channel.values:
             raise _bad(f"{path}.channel", "unknown channel")
-        lines.append({
-            "kind": kind, "way": way, "couple": couple, "reverses": reverses, "channel": channel,
-            "amount": _money(item.get("amount"), f"{path}.amount", signed=reverses is not None),
-            "note": str(_get(item, "note", path, str))[:200],
-            "user": _get(item, "user", path, str, null=True),
-            "at": _time(item.get("at"), f"{path}.at"),
-        })  # fmt: skip
+        lines.append(
+            {
+                "kind": kind,
+                "way": way,
+                "couple": couple,
+                "reverses": reverses,
+                "channel": channel,
+                "amount": _money(item.get("amount"), f"{path}.amount", signed=reverses is not None),
+                "note": str(_get(item, "note", path, str))[:200],
+                "user": _get(item, "user", path, str, null=True),
+                "at": _time(item.get("at"), f"{path}.at"),
+            }
+        )
 
     def line_ref(value: Any, path: str, null: bool = False) -> int | None:
         if value is None and null:
@@ -159,7 +195,8 @@ def read(data: Any, numbers: set[int]) -> dict[str, Any]:
         if kind not in Pool.Kind.values:
             raise _bad(f"{path}.kind", "unknown")
         fifty += kind == Pool.Kind.FIFTY_FIFTY
-        sales, sold = [], set()
+        sales: list[dict[str, Any]] = []
+        sold: set[int] = set()
         for j, sale in enumerate(_get(item, "sales", path, list)):
             where = f"{path}.sales[{j}]"
             first, last = _get(sale, "first", where, int), _get(sale, "last", where, int)
@@ -171,8 +208,14 @@ def read(data: Any, numbers: set[int]) -> dict[str, Any]:
                 raise _bad(where, "overlaps a range sold before")
             if not refunded:
                 sold |= numbers_of
-            sales.append({"first": first, "last": last, "refunded": refunded,
-                          "line": line_ref(sale.get("line"), f"{where}.line")})  # fmt: skip
+            sales.append(
+                {
+                    "first": first,
+                    "last": last,
+                    "refunded": refunded,
+                    "line": line_ref(sale.get("line"), f"{where}.line"),
+                }
+            )
         draws = []
         for j, draw in enumerate(_get(item, "draws", path, list)):
             where = f"{path}.draws[{j}]"
@@ -180,24 +223,39 @@ def read(data: Any, numbers: set[int]) -> dict[str, Any]:
             if state not in Draw.State.values:
                 raise _bad(f"{where}.state", "unknown")
             prize = _get(draw, "prize", where, str, null=True)
-            draws.append({
-                "round": _get(draw, "round", where, int), "seed": _get(draw, "seed", where, int),
-                "ticket": _get(draw, "ticket", where, int), "sold": _get(draw, "among", where, int),
-                "prize": None if prize is None else _money(prize, f"{where}.prize", zero=True),
-                "state": state, "line": line_ref(draw.get("line"), f"{where}.line", null=True),
-                "at": _time(draw.get("at"), f"{where}.at"),
-            })  # fmt: skip
-        pools.append({"kind": kind, "name": str(_get(item, "name", path, str))[:120],
-                      "sales": sales, "draws": draws})  # fmt: skip
+            draws.append(
+                {
+                    "round": _get(draw, "round", where, int),
+                    "seed": _get(draw, "seed", where, int),
+                    "ticket": _get(draw, "ticket", where, int),
+                    "sold": _get(draw, "among", where, int),
+                    "prize": None if prize is None else _money(prize, f"{where}.prize", zero=True),
+                    "state": state,
+                    "line": line_ref(draw.get("line"), f"{where}.line", null=True),
+                    "at": _time(draw.get("at"), f"{where}.at"),
+                }
+            )
+        pools.append(
+            {
+                "kind": kind,
+                "name": str(_get(item, "name", path, str))[:120],
+                "sales": sales,
+                "draws": draws,
+            }
+        )
     if fifty > 1:
         raise _bad("pools", "more than one 50/50")
     counts = []
     for i, item in enumerate(_get(data, "counts", "", list)):
         path = f"counts[{i}]"
         denominations = _get(item, "denominations", path, dict)
-        counts.append({"total": _money(item.get("total"), f"{path}.total", zero=True),
-                       "denominations": denominations,
-                       "at": _time(item.get("at"), f"{path}.at")})  # fmt: skip
+        counts.append(
+            {
+                "total": _money(item.get("total"), f"{path}.total", zero=True),
+                "denominations": denominations,
+                "at": _time(item.get("at"), f"{path}.at"),
+            }
+        )
     return {"setup": setup, "lines": lines, "pools": pools, "counts": counts}
 
 
@@ -213,34 +271,50 @@ def write(drive: Drive, part: dict[str, Any], people: dict[str, Any]) -> None:
     for line in part["lines"]:
         rows.append(
             Line.objects.create(
-                drive=drive, kind=line["kind"], amount=line["amount"], way=line["way"],
+                drive=drive,
+                kind=line["kind"],
+                amount=line["amount"],
+                way=line["way"],
                 couple=couples.get(line["couple"]) if line["couple"] else None,
-                note=line["note"], channel=line["channel"], at=line["at"],
+                note=line["note"],
+                channel=line["channel"],
+                at=line["at"],
                 reverses=rows[line["reverses"]] if line["reverses"] is not None else None,
                 user=people.get(line["user"]) if line["user"] else None,
             )
-        )  # fmt: skip
+        )
     for item in part["pools"]:
         pool = Pool.objects.create(drive=drive, kind=item["kind"], name=item["name"])
         for sale in item["sales"]:
             line = rows[sale["line"]]
             line.pool = pool
             line.save(update_fields=["pool"])
-            made = TicketSale.objects.create(pool=pool, first=sale["first"], last=sale["last"],
-                                             line=line, at=line.at)  # fmt: skip
+            made = TicketSale.objects.create(
+                pool=pool, first=sale["first"], last=sale["last"], line=line, at=line.at
+            )
             if not sale["refunded"]:
                 Ticket.objects.bulk_create(
-                    [Ticket(pool=pool, sale=made, number=n)
-                     for n in range(sale["first"], sale["last"] + 1)]
-                )  # fmt: skip
+                    [
+                        Ticket(pool=pool, sale=made, number=n)
+                        for n in range(sale["first"], sale["last"] + 1)
+                    ]
+                )
         for draw in item["draws"]:
             paid = rows[draw["line"]] if draw["line"] is not None else None
             if paid is not None:
                 paid.pool = pool
                 paid.save(update_fields=["pool"])
-            Draw.objects.create(pool=pool, round=draw["round"], seed=draw["seed"],
-                                ticket=draw["ticket"], sold=draw["sold"], prize=draw["prize"],
-                                state=draw["state"], line=paid, at=draw["at"])  # fmt: skip
+            Draw.objects.create(
+                pool=pool,
+                round=draw["round"],
+                seed=draw["seed"],
+                ticket=draw["ticket"],
+                sold=draw["sold"],
+                prize=draw["prize"],
+                state=draw["state"],
+                line=paid,
+                at=draw["at"],
+            )
         # the refunds of the pool's sales belong to it too
         Line.objects.filter(reverses__pool=pool).update(pool=pool)
     CashCount.objects.bulk_create([CashCount(drive=drive, **c) for c in part["counts"]])

@@ -82,10 +82,19 @@ def _derived(drive: Drive) -> list[dict[str, Any]]:
 
 def _read_line(kind: str, amount: Any, couple: int | None, source: str, at: Any) -> dict[str, Any]:
     return {
-        "id": None, "kind": kind, "amount": Decimal(amount), "way": Way.CASH, "couple": couple,
-        "note": "", "reverses": None, "reversed": False, "user": None, "channel": "",
-        "at": at, "source": source,
-    }  # fmt: skip
+        "id": None,
+        "kind": kind,
+        "amount": Decimal(amount),
+        "way": Way.CASH,
+        "couple": couple,
+        "note": "",
+        "reverses": None,
+        "reversed": False,
+        "user": None,
+        "channel": "",
+        "at": at,
+        "source": source,
+    }
 
 
 def ledger(drive: Drive) -> list[dict[str, Any]]:
@@ -127,21 +136,41 @@ def pool_view(pool: Pool, setup: MoneySetup) -> dict[str, Any]:
     if pool.kind == Pool.Kind.FIFTY_FIFTY:
         share = (takings * setup.share_percent / 100).quantize(Decimal("0.01"), "ROUND_DOWN")
     draws = [
-        {"round": d.round, "ticket": d.ticket, "seed": d.seed, "among": d.sold,
-         "prize": d.prize, "state": d.state, "at": d.at}
+        {
+            "round": d.round,
+            "ticket": d.ticket,
+            "seed": d.seed,
+            "among": d.sold,
+            "prize": d.prize,
+            "state": d.state,
+            "at": d.at,
+        }
         for d in Draw.objects.filter(pool=pool).order_by("-round")
-    ]  # fmt: skip
+    ]
     sales = [
-        {"first": s.first, "last": s.last, "seller": s.seller.get_username() if s.seller else None,
-         "line": s.line_id, "refunded": not s.kept}
-        for s in pool.sales.select_related("seller").annotate(kept=Count("tickets"))
+        {
+            "first": s.first,
+            "last": s.last,
+            "seller": s.seller.get_username() if s.seller else None,
+            "line": s.line_id,
+            "refunded": not s.kept,
+        }
+        for s in pool.sales.select_related("seller")
+        .annotate(kept=Count("tickets"))
         .order_by("first")
-    ]  # fmt: skip
+    ]
     return {
-        "id": pool.pk, "kind": pool.kind, "name": str(pool), "takings": takings, "sold": sold,
-        "share_percent": setup.share_percent if share is not None else None, "prize": share,
-        "draws": draws, "sales": sales, "last_draw": draws[0] if draws else None,
-    }  # fmt: skip
+        "id": pool.pk,
+        "kind": pool.kind,
+        "name": str(pool),
+        "takings": takings,
+        "sold": sold,
+        "share_percent": setup.share_percent if share is not None else None,
+        "prize": share,
+        "draws": draws,
+        "sales": sales,
+        "last_draw": draws[0] if draws else None,
+    }
 
 
 def accounts(drive: Drive) -> dict[str, Any]:
@@ -187,6 +216,12 @@ def club_net(club: Club) -> list[dict[str, Any]]:
     rows = []
     for drive in Drive.objects.filter(club=club).order_by("-date", "-id"):
         sums = totals(ledger(drive))
-        rows.append({"drive": drive, "money_in": sums["money_in"],
-                     "money_out": sums["money_out"], "net": sums["net"]})  # fmt: skip
+        rows.append(
+            {
+                "drive": drive,
+                "money_in": sums["money_in"],
+                "money_out": sums["money_out"],
+                "net": sums["net"],
+            }
+        )
     return rows

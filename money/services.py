@@ -108,18 +108,30 @@ def _whole(value: Any, field: str, low: int, high: int) -> int:
 
 def _line(drive: Drive, actor: Actor, kind: str, amount: Decimal, **fields: Any) -> Line:
     return Line.objects.create(
-        drive=drive, kind=kind, amount=Decimal(amount).quantize(CENT), user=actor.account,
-        channel=actor.channel, **fields,
-    )  # fmt: skip
+        drive=drive,
+        kind=kind,
+        amount=Decimal(amount).quantize(CENT),
+        user=actor.account,
+        channel=actor.channel,
+        **fields,
+    )
 
 
 def _line_audit(drive: Drive, actor: Actor, action: str, line: Line) -> None:
     audit(
-        drive, actor, action, subject=f"line {line.pk}",
-        new={"kind": line.kind, "amount": str(line.amount), "way": line.way,
-             "couple": line.couple.number if line.couple_id else None,  # type: ignore[union-attr]
-             "reverses": line.reverses_id, "note": line.note},
-    )  # fmt: skip
+        drive,
+        actor,
+        action,
+        subject=f"line {line.pk}",
+        new={
+            "kind": line.kind,
+            "amount": str(line.amount),
+            "way": line.way,
+            "couple": line.couple.number if line.couple is not None else None,
+            "reverses": line.reverses_id,
+            "note": line.note,
+        },
+    )
 
 
 # --- settings ------------------------------------------------------------------------------------
@@ -127,8 +139,14 @@ def _line_audit(drive: Drive, actor: Actor, action: str, line: Line) -> None:
 
 def setup_update(*, drive: Drive, actor: Actor, **fields: Any) -> MoneySetup:
     """Change the float, the 50/50's prices, strip and share, or whether scorers take money."""
-    known = {"opening_float", "ticket_price", "strip_size", "strip_price", "share_percent",
-             "scorers_allowed"}  # fmt: skip
+    known = {
+        "opening_float",
+        "ticket_price",
+        "strip_size",
+        "strip_price",
+        "share_percent",
+        "scorers_allowed",
+    }
     unknown = sorted(set(fields) - known)
     if unknown:
         raise ServiceError("unknown_field", f"Unknown field {unknown[0]}.", field=unknown[0])
@@ -150,8 +168,14 @@ def setup_update(*, drive: Drive, actor: Actor, **fields: Any) -> MoneySetup:
         for key, value in clean.items():
             setattr(setup, key, value)
         setup.save()
-        audit(drive, actor, "money.setup", subject=drive.slug, old=old,
-              new={k: str(v) for k, v in clean.items()})  # fmt: skip
+        audit(
+            drive,
+            actor,
+            "money.setup",
+            subject=drive.slug,
+            old=old,
+            new={k: str(v) for k, v in clean.items()},
+        )
     return setup
 
 
@@ -216,8 +240,17 @@ def line_reverse(*, drive: Drive, line_id: Any, actor: Actor, note: str = "") ->
                 raise Conflict("drawn", "The draw is made: its tickets can no longer be refunded.")
             Ticket.objects.filter(sale=sale).delete()
         Draw.objects.filter(line=line).update(state=Draw.State.DRAWN, line=None)
-        back = _line(drive, actor, line.kind, -line.amount, way=line.way, couple=line.couple,
-                     pool=line.pool, reverses=line, note=str(note)[:200])  # fmt: skip
+        back = _line(
+            drive,
+            actor,
+            line.kind,
+            -line.amount,
+            way=line.way,
+            couple=line.couple,
+            pool=line.pool,
+            reverses=line,
+            note=str(note)[:200],
+        )
         _line_audit(drive, actor, "money.reverse", back)
     return back
 
@@ -246,8 +279,16 @@ def on_couple_paid(
         .first()
     )
     if last is not None:
-        back = _line(drive, actor, Kind.ENTRY, -last.amount, way=last.way, couple=couple,
-                     reverses=last, note="paid tick undone")  # fmt: skip
+        back = _line(
+            drive,
+            actor,
+            Kind.ENTRY,
+            -last.amount,
+            way=last.way,
+            couple=couple,
+            reverses=last,
+            note="paid tick undone",
+        )
         _line_audit(drive, actor, "money.reverse", back)
 
 
@@ -263,8 +304,9 @@ def fifty_fifty_of(drive: Drive) -> Pool:
 def raffle_add(*, drive: Drive, actor: Actor, name: Any = None) -> Pool:
     """A raffle item (a ham, a quilt), with its own tickets from 1."""
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 120:
-        raise ServiceError("bad_name", "A raffle item needs a name of 1 to 120 characters.",
-                           field="name")  # fmt: skip
+        raise ServiceError(
+            "bad_name", "A raffle item needs a name of 1 to 120 characters.", field="name"
+        )
     with transaction.atomic():
         pool = Pool.objects.create(drive=drive, kind=Pool.Kind.RAFFLE, name=name.strip())
         audit(drive, actor, "money.raffle", subject=f"raffle {pool.pk}", new={"name": pool.name})
@@ -334,8 +376,10 @@ def tickets_sell(
             raise Conflict(
                 "tickets_sold",
                 f"Ticket {taken[0]} of {start}–{last} is already sold.",
-                first=start, last=last, sold=taken[0],
-            )  # fmt: skip
+                first=start,
+                last=last,
+                sold=taken[0],
+            )
         race.pause(TICKETS_CHECKED)
         price = paid if paid is not None else price_of(setup_of(drive), n)
         kind = (
@@ -343,8 +387,9 @@ def tickets_sell(
         )
         try:
             with transaction.atomic():
-                line = _line(drive, actor, kind, price, way=how, pool=pool,
-                             note=f"{pool} {start}–{last}")  # fmt: skip
+                line = _line(
+                    drive, actor, kind, price, way=how, pool=pool, note=f"{pool} {start}–{last}"
+                )
                 sale = TicketSale.objects.create(
                     pool=pool, first=start, last=last, line=line, seller=actor.account
                 )
@@ -353,11 +398,18 @@ def tickets_sell(
                 )
         except IntegrityError:
             raise Conflict(
-                "tickets_sold", f"Tickets {start}–{last}: another desk sold some of them.",
-                first=start, last=last,
-            ) from None  # fmt: skip
-        audit(drive, actor, "money.tickets", subject=f"{pool.kind} {pool.pk}",
-              new={"first": start, "last": last, "amount": str(price), "way": how})  # fmt: skip
+                "tickets_sold",
+                f"Tickets {start}–{last}: another desk sold some of them.",
+                first=start,
+                last=last,
+            ) from None
+        audit(
+            drive,
+            actor,
+            "money.tickets",
+            subject=f"{pool.kind} {pool.pk}",
+            new={"first": start, "last": last, "amount": str(price), "way": how},
+        )
     return sale
 
 
@@ -393,19 +445,37 @@ def draw_make(*, drive: Drive, actor: Actor = SYSTEM, raffle: Any = None) -> Dra
                 ticket=previous.ticket,
             )
         drawn = set(Draw.objects.filter(pool=pool).values_list("ticket", flat=True))
-        tickets = [t for t in Ticket.objects.filter(pool=pool).values_list("number", flat=True)
-                   if t not in drawn]  # fmt: skip
+        tickets = [
+            t
+            for t in Ticket.objects.filter(pool=pool).values_list("number", flat=True)
+            if t not in drawn
+        ]
         if not tickets:
             raise Conflict("no_tickets", f"No tickets of the {pool} are left to draw.")
         seed = new_seed()
         ticket = pick(tickets, seed)
         draw = Draw.objects.create(
-            pool=pool, round=(previous.round + 1) if previous else 1, seed=seed, ticket=ticket,
-            sold=len(tickets), prize=prize_of(pool, setup_of(drive)), user=actor.account,
-        )  # fmt: skip
-        audit(drive, actor, "money.draw", subject=f"{pool.kind} {pool.pk}",
-              new={"round": draw.round, "seed": seed, "ticket": ticket, "among": len(tickets),
-                   "prize": str(draw.prize) if draw.prize is not None else None})  # fmt: skip
+            pool=pool,
+            round=(previous.round + 1) if previous else 1,
+            seed=seed,
+            ticket=ticket,
+            sold=len(tickets),
+            prize=prize_of(pool, setup_of(drive)),
+            user=actor.account,
+        )
+        audit(
+            drive,
+            actor,
+            "money.draw",
+            subject=f"{pool.kind} {pool.pk}",
+            new={
+                "round": draw.round,
+                "seed": seed,
+                "ticket": ticket,
+                "among": len(tickets),
+                "prize": str(draw.prize) if draw.prize is not None else None,
+            },
+        )
     return draw
 
 
@@ -424,12 +494,24 @@ def draw_claim(*, drive: Drive, actor: Actor, raffle: Any = None, way: Any = Non
     with transaction.atomic():
         draw = _open_draw(drive, raffle)
         if draw.prize is not None:
-            draw.line = _line(drive, actor, Kind.FIFTY_FIFTY_PAID, draw.prize, way=how,
-                              pool=draw.pool, note=f"ticket {draw.ticket}")  # fmt: skip
+            draw.line = _line(
+                drive,
+                actor,
+                Kind.FIFTY_FIFTY_PAID,
+                draw.prize,
+                way=how,
+                pool=draw.pool,
+                note=f"ticket {draw.ticket}",
+            )
         draw.state = Draw.State.CLAIMED
         draw.save(update_fields=["state", "line"])
-        audit(drive, actor, "money.claim", subject=f"ticket {draw.ticket}",
-              new={"prize": str(draw.prize) if draw.prize is not None else None})  # fmt: skip
+        audit(
+            drive,
+            actor,
+            "money.claim",
+            subject=f"ticket {draw.ticket}",
+            new={"prize": str(draw.prize) if draw.prize is not None else None},
+        )
     return draw
 
 
@@ -453,9 +535,10 @@ def cash_count(
     or coin's value and how many), whose sum is the total."""
     if (total is None) == (denominations is None or denominations == {}):
         raise ServiceError(
-            "bad_count", "Give the total counted, or the count of each note and coin.",
+            "bad_count",
+            "Give the total counted, or the count of each note and coin.",
             field="total",
-        )  # fmt: skip
+        )
     counted: dict[str, int] = {}
     if denominations:
         if not isinstance(denominations, dict):
@@ -479,6 +562,11 @@ def cash_count(
         count = CashCount.objects.create(
             drive=drive, total=amount.quantize(CENT), denominations=counted, user=actor.account
         )
-        audit(drive, actor, "money.count", subject=drive.slug,
-              new={"total": str(count.total), "denominations": counted})  # fmt: skip
+        audit(
+            drive,
+            actor,
+            "money.count",
+            subject=drive.slug,
+            new={"total": str(count.total), "denominations": counted},
+        )
     return count

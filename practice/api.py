@@ -93,20 +93,22 @@ MOVE_ANSWERS = {200: State, 400: Problem, 404: Problem, 409: Problem, 413: Probl
 
 
 @router.post(
-    "/practice", response={201: State, 400: Problem, 413: Problem, 422: Problem, 429: Problem},
-    url_name="practice-start", operation_id="practice_start",
+    "/practice",
+    response={201: State, 400: Problem, 413: Problem, 422: Problem, 429: Problem},
+    url_name="practice-start",
+    operation_id="practice_start",
     summary="Start a practice game",
     description="`mode` `partners`: you and a computer partner against two computer players; "
     "`three-handed`: you against two, each for themselves (not in auction). `bots`: the "
     "computer players' strength, `heuristic` (default) or `beginner`. The state answered "
     "is after the computer players have played up to your first decision. At most "
     "`PRACTICE_GAMES_PER_HOUR` games per address an hour (429 `rate_limited`). `rules`: the "
-    "house-rule switches of docs/rules.md, as a drive's (`{\"renege\": \"none\"}`); a switch "
+    'house-rule switches of docs/rules.md, as a drive\'s (`{"renege": "none"}`); a switch '
     "that does not go with the ruleset is 422 with the engine's code and `switch` naming it "
     "(`not_at_practice`: `unannounced_ace_lowest` is not played here yet). The "
     "state carries `rules` (the switches that differ from the preset) and `house_rules` (the "
     "rules in words).",
-)  # fmt: skip
+)
 def practice_start(request: HttpRequest, payload: Start) -> JsonResponse:
     game = services.game_start(
         request, payload.ruleset, payload.mode, payload.seed, payload.bots, payload.rules
@@ -115,68 +117,83 @@ def practice_start(request: HttpRequest, payload: Start) -> JsonResponse:
 
 
 @router.get(
-    PATH, response={200: State, 404: Problem}, url_name="practice-game",
-    operation_id="practice_game", summary="A practice game's state",
+    PATH,
+    response={200: State, 404: Problem},
+    url_name="practice-game",
+    operation_id="practice_game",
+    summary="A practice game's state",
     description="Unknown ids and games a day past their last move are 404 `not_found`.",
-)  # fmt: skip
+)
 def practice_game(request: HttpRequest, game_id: UUID) -> JsonResponse:
     return _ok(services.game_get(game_id))
 
 
 @router.post(
-    PATH + "/play", response=MOVE_ANSWERS,
-    url_name="practice-play", operation_id="practice_play", summary="Play a card",
+    PATH + "/play",
+    response=MOVE_ANSWERS,
+    url_name="practice-play",
+    operation_id="practice_play",
+    summary="Play a card",
     description="Answers the state after the computer players have played up to your next "
     "decision. An illegal card is 422 with the engine's code (`must_follow_trump`, "
     "`must_follow_suit`, `must_follow_hearts`, `not_in_hand`), the reason in plain words "
     "(`message`) and the engine's rule (`rule`); the game is unchanged. Not your turn: 409 "
     "`not_your_turn`.",
-)  # fmt: skip
+)
 def practice_play(request: HttpRequest, game_id: UUID, payload: Play) -> JsonResponse:
     return _ok(services.game_play(game_id, payload.card))
 
 
 @router.post(
-    PATH + "/rob", response=MOVE_ANSWERS,
-    url_name="practice-rob", operation_id="practice_rob",
+    PATH + "/rob",
+    response=MOVE_ANSWERS,
+    url_name="practice-rob",
+    operation_id="practice_rob",
     summary="Rob the turn-up, decline, or discard as dealer",
-    description="Dealt the ace of trumps: `{\"discard\": \"2C\"}` takes the turned card and "
-    "throws the 2♣ away, `{\"discard\": null}` declines. Dealer who took a turned ace or "
+    description='Dealt the ace of trumps: `{"discard": "2C"}` takes the turned card and '
+    'throws the 2♣ away, `{"discard": null}` declines. Dealer who took a turned ace or '
     "joker: the card to throw away (null is 422 `dealer_must_discard`).",
-)  # fmt: skip
+)
 def practice_rob(request: HttpRequest, game_id: UUID, payload: Rob) -> JsonResponse:
     return _ok(services.game_rob(game_id, payload.discard))
 
 
 @router.post(
-    PATH + "/bid", response=MOVE_ANSWERS,
-    url_name="practice-bid", operation_id="practice_bid", summary="Bid or pass (auction)",
-    description="`{\"bid\": 20}` or `{\"bid\": null}` to pass, in turn from the dealer's "
+    PATH + "/bid",
+    response=MOVE_ANSWERS,
+    url_name="practice-bid",
+    operation_id="practice_bid",
+    summary="Bid or pass (auction)",
+    description='`{"bid": 20}` or `{"bid": null}` to pass, in turn from the dealer\'s '
     "left. 422 with the engine's code (`not_a_bid`, `bid_too_low`); 409 `not_now` when it is "
     "not your turn to bid.",
-)  # fmt: skip
+)
 def practice_bid(request: HttpRequest, game_id: UUID, payload: Bid) -> JsonResponse:
     return _ok(services.game_bid(game_id, payload.bid))
 
 
 @router.post(
-    PATH + "/draw", response=MOVE_ANSWERS,
-    url_name="practice-draw", operation_id="practice_draw",
+    PATH + "/draw",
+    response=MOVE_ANSWERS,
+    url_name="practice-draw",
+    operation_id="practice_draw",
     summary="Throw away and draw (auction with a kitty)",
-    description="`{\"discards\": [\"2C\", \"9D\"]}`: the cards you throw away; you are dealt "
+    description='`{"discards": ["2C", "9D"]}`: the cards you throw away; you are dealt '
     "back up to five. 422 `discard_not_in_hand`, `keeps_too_many` (more than five kept); 409 "
     "`not_now` unless trump is named and it is your turn to draw.",
-)  # fmt: skip
+)
 def practice_draw(request: HttpRequest, game_id: UUID, payload: Draw) -> JsonResponse:
     return _ok(services.game_draw(game_id, payload.discards))
 
 
 @router.post(
-    PATH + "/trump", response=MOVE_ANSWERS,
-    url_name="practice-trump", operation_id="practice_trump",
+    PATH + "/trump",
+    response=MOVE_ANSWERS,
+    url_name="practice-trump",
+    operation_id="practice_trump",
     summary="Name trump (auction: the winning bidder)",
-    description="`{\"suit\": \"H\"}`; you then lead. 409 `not_now` unless you won the bidding "
+    description='`{"suit": "H"}`; you then lead. 409 `not_now` unless you won the bidding '
     "and trump is not named yet.",
-)  # fmt: skip
+)
 def practice_trump(request: HttpRequest, game_id: UUID, payload: Trump) -> JsonResponse:
     return _ok(services.game_trump(game_id, payload.suit))

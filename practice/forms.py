@@ -13,8 +13,13 @@ from drives.rules_words import SWITCH_WORDS
 
 #: The switches the start page offers, in the rule book's order (the API takes them all).
 PAGE_SWITCHES: Final = (
-    "hearts_on_ace_lead", "renege", "equal_totals", "first_lead", "min_bid", "kitty",
-)  # fmt: skip
+    "hearts_on_ace_lead",
+    "renege",
+    "equal_totals",
+    "first_lead",
+    "min_bid",
+    "kitty",
+)
 
 
 class HouseRulesForm(forms.Form):

@@ -4,7 +4,7 @@ unguessable id, alive for a day after its last move."""
 from __future__ import annotations
 
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import models
 from django.utils import timezone
@@ -13,7 +13,7 @@ from django.utils import timezone
 LIFETIME = timedelta(days=1)
 
 
-def expiry() -> timezone.datetime:
+def expiry() -> datetime:
     return timezone.now() + LIFETIME
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -41,9 +42,13 @@ def _refused(error: table.TableError, game: dict[str, Any] | None = None) -> Ser
     if error.switch:
         message = words.rule_refusal(error.code, error.switch)
         return ServiceError(
-            error.code, message, status=error.status, rule=error.rule, field="rules",
+            error.code,
+            message,
+            status=error.status,
+            rule=error.rule,
+            field="rules",
             switch=error.switch,
-        )  # fmt: skip
+        )
     return ServiceError(
         error.code, words.refusal(error.code, led=led), status=error.status, rule=error.rule
     )
@@ -83,7 +88,7 @@ def game_start(
     return PracticeGame.objects.create(state=state)
 
 
-def _alive(game_id: uuid.UUID | str) -> Any:
+def _alive(game_id: uuid.UUID | str) -> QuerySet[PracticeGame]:
     return PracticeGame.objects.filter(pk=game_id, expires_at__gt=timezone.now())
 
 

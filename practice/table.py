@@ -49,9 +49,19 @@ from engine.play import IllegalPlay, check_play, legal_plays, score_hand, trick_
 from engine.rules import Ruleset, RulesetError, get_ruleset, make_ruleset
 
 __all__ = [
-    "MODES", "RULESETS", "SEATS", "STRENGTHS", "TableError", "bid", "draw", "name", "play", "rob",
-    "start", "view",
-]  # fmt: skip
+    "MODES",
+    "RULESETS",
+    "SEATS",
+    "STRENGTHS",
+    "TableError",
+    "bid",
+    "draw",
+    "name",
+    "play",
+    "rob",
+    "start",
+    "view",
+]
 
 #: The rulesets and modes the practice table offers now.
 RULESETS: Final = ("cape-breton-45", "irish-45-joker", "auction-120")
@@ -466,8 +476,11 @@ def _bonus(game: dict[str, Any], tricks: list[tuple[Card, ...]], bonus_trick: in
         return None
     order = ordering(_trump(game), _rules(game))
     best = max(tricks[bonus_trick], key=lambda c: order.power[c.index])
-    return {"trick": bonus_trick + 1, "card": str(best),
-            "seat": _names(game)[game["winners"][bonus_trick]]}  # fmt: skip
+    return {
+        "trick": bonus_trick + 1,
+        "card": str(best),
+        "seat": _names(game)[game["winners"][bonus_trick]],
+    }
 
 
 def _end_alone(game: dict[str, Any]) -> None:
@@ -763,20 +776,29 @@ def view(game: dict[str, Any], game_id: str) -> dict[str, Any]:
         if trick and order.follow[trick[0].index] is trump:
             led_power = order.power[trick[0].index]
             keep_back = [
-                str(c) for c in legal
-                if c in order.reneging and order.power[c.index] > led_power
+                str(c)
+                for c in legal
+                if c in order.reneging
+                and order.power[c.index] > led_power
                 and any(not order.is_trump(o) for o in legal)
-            ]  # fmt: skip
+            ]
         card, why = adviser.decide(hand, trick, trump, rules, _state(game, YOU))
         hint = {"card": str(card), "reason": _reason(why)}
     if hint is not None:
         hint["why"] = _reason_text(hint["reason"])
     if pending == "draw" and d["trump"]:
-        throw = draw_discards(hand, _trump(game), rules)
-        hint = {"discards": _texts(throw), "reason": _reason("draw_keep")}
+        thrown = draw_discards(hand, _trump(game), rules)
+        hint = {"discards": _texts(thrown), "reason": _reason("draw_keep")}
         hint["why"] = _reason_text(hint["reason"])
-    actions = {"play": ["play"], "rob": ["rob"], "discard": ["rob"], "bid": ["bid"],
-               "trump": ["trump"], "draw": ["draw"], None: []}[pending]  # fmt: skip
+    actions = {
+        "play": ["play"],
+        "rob": ["rob"],
+        "discard": ["rob"],
+        "bid": ["bid"],
+        "trump": ["trump"],
+        "draw": ["draw"],
+        None: [],
+    }[pending]
     auction_won = game.get("auction")
     names = _names(game)
     alone = _alone(game)

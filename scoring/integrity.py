@@ -77,11 +77,13 @@ def drive_check(drive: Drive) -> CheckReport:
             "number", "joined_game", "withdrawn_game"
         )
     }
-    closed_at = dict(
-        Table.objects.filter(drive=drive, closed_game__isnull=False).values_list(
-            "number", "closed_game"
-        )
-    )
+    closed_at = {
+        number: closed
+        for number, closed in Table.objects.filter(
+            drive=drive, closed_game__isnull=False
+        ).values_list("number", "closed_game")
+        if closed is not None
+    }
     seats: dict[int, dict[int, tuple[int | None, int | None]]] = defaultdict(dict)
     seat_of: dict[int, tuple[int, int]] = {}
     for seat_id, game, table, stays, arrives in Seat.objects.filter(game__drive=drive).values_list(
@@ -237,7 +239,7 @@ def _movement_problems(
         expected = next_seating(
             seating,
             winners,
-            movement=drive.movement,  # type: ignore[arg-type]
+            movement=drive.movement,  # type: ignore[arg-type]  # one of Drive.Movement
             withdrawn=withdrawn,
             late=late,
             sit_out_last=drive.sit_out_last,

@@ -11,6 +11,8 @@ accepted results and the seating, never stored.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -105,7 +107,15 @@ class ResultVersion(models.Model):
 # foreign key where a row is about one couple; a tie's couples, places and the cookie jar's
 # games are small lists of numbers (JSON), fixed when the row is written.
 
-MONEY = {"max_digits": 10, "decimal_places": 2}
+
+class MoneyDigits(TypedDict):
+    """The digits of an amount of money (``models.DecimalField(**MONEY)``)."""
+
+    max_digits: int
+    decimal_places: int
+
+
+MONEY: MoneyDigits = {"max_digits": 10, "decimal_places": 2}
 
 
 class PrizeSetup(models.Model):
@@ -374,6 +384,9 @@ class Document(models.Model):
     couple = models.PositiveIntegerField(null=True, blank=True)
     filled = models.BooleanField(default=False)
     base_url = models.CharField(max_length=200, blank=True)
+    #: Not stored: set by ``scoring.printing.services`` when a document is asked for, True
+    #: when its file was already made from the same data.
+    up_to_date: bool = False
     language = models.CharField(max_length=16, blank=True)
     data_version = models.CharField(max_length=64, blank=True)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)

@@ -144,7 +144,7 @@ def standings_for_drive(drive: Drive) -> list[dict[str, Any]]:
     rows = rank(
         {n: r.wins for n, r in records.items()},
         {n: r.played for n, r in records.items()},
-        ranking=drive.ranking,  # type: ignore[arg-type]
+        ranking=drive.ranking,  # type: ignore[arg-type]  # one of Drive.Ranking
         withdrawn=[n for n, r in records.items() if r.couple.withdrawn],
     )
     out = []

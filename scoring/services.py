@@ -109,7 +109,9 @@ def _key_seen(result: Result, key: str) -> tuple[int, list[int] | None] | None:
     if row is None:
         return None
     winner_id, winner_points, loser_points = row
-    return winner_id, None if winner_points is None else [winner_points, loser_points]
+    return winner_id, (
+        None if winner_points is None or loser_points is None else [winner_points, loser_points]
+    )
 
 
 def _said(couple: int, points: list[int] | None) -> str:
@@ -187,9 +189,15 @@ def result_record(
 
 
 def _record(
-    drive: Drive, game_number: Any, table_number: Any, winner_number: Any, points: Any,
-    key: str, confirm_unusual: Any, actor: Actor,
-) -> Recorded:  # fmt: skip
+    drive: Drive,
+    game_number: Any,
+    table_number: Any,
+    winner_number: Any,
+    points: Any,
+    key: str,
+    confirm_unusual: Any,
+    actor: Actor,
+) -> Recorded:
     drive = lock_drive(drive, shared=True)
     require_open(drive)
     game, seat = seat_for(drive, game_number, table_number, lock=True)
@@ -197,7 +205,7 @@ def _record(
     race.pause("result.read")
     winner = _check_winner(seat, winner_number)
     win_pts, lose_pts, verdict = score_points(drive, points)
-    sent = None if win_pts is None else [win_pts, lose_pts]
+    sent = None if win_pts is None or lose_pts is None else [win_pts, lose_pts]
     subject = f"game {game.number} table {seat.table.number}"
     undone = None
     if existing is not None and existing.state == Result.State.UNDONE:
@@ -209,9 +217,11 @@ def _record(
                 gettext(
                     "This result of table %(table)s in game %(game)s was undone: enter who "
                     "won again."
-                ) % {"table": seat.table.number, "game": game.number},
-                table=seat.table.number, game=game.number,
-            )  # fmt: skip
+                )
+                % {"table": seat.table.number, "game": game.number},
+                table=seat.table.number,
+                game=game.number,
+            )
         undone, existing = existing, None
     if existing is not None and key:
         seen = _key_seen(existing, key)
@@ -235,10 +245,15 @@ def _record(
         )
     admit_unusual(verdict, confirm_unusual)
     version = ResultVersion(
-        kind=ResultVersion.Kind.ENTERED, winner=winner, winner_points=win_pts,
-        loser_points=lose_pts, key=key, channel=actor.channel, user=actor.account,
+        kind=ResultVersion.Kind.ENTERED,
+        winner=winner,
+        winner_points=win_pts,
+        loser_points=lose_pts,
+        key=key,
+        channel=actor.channel,
+        user=actor.account,
         couple=actor.couple,
-    )  # fmt: skip
+    )
     if existing is not None:
         version.kind = ResultVersion.Kind.CONFLICTING
         version.previous_winner_id = existing.winner_id
@@ -249,10 +264,13 @@ def _record(
             existing.updated_at = timezone.now()
             existing.save(update_fields=["state", "updated_at"])
         audit(
-            drive, actor, "result.conflict", subject=subject,
+            drive,
+            actor,
+            "result.conflict",
+            subject=subject,
             old={"winner": existing.winner.number, "points": existing.points},
             new={"winner": winner.number, "points": sent},
-        )  # fmt: skip
+        )
         differs = [
             name
             for name, same in (
@@ -272,22 +290,26 @@ def _record(
                 f"winner of game {game.number}"
             )
         conflict = Conflict(
-            "result_conflict", gettext(
-                "%(said)s; both entries are kept for the desk to resolve."
-            ) % {"said": said},
-            winner=existing.winner.number, points=existing.points, table=seat.table.number,
-            game=game.number, differs=differs,
-        )  # fmt: skip
+            "result_conflict",
+            gettext("%(said)s; both entries are kept for the desk to resolve.") % {"said": said},
+            winner=existing.winner.number,
+            points=existing.points,
+            table=seat.table.number,
+            game=game.number,
+            differs=differs,
+        )
         return Recorded(409, existing, conflict=conflict)
     needs_confirmation = drive.confirm_by_other_couple and actor.channel in (
         AuditEntry.Channel.TABLE,
         AuditEntry.Channel.COUPLE,
     )
     fields = {
-        "winner": winner, "winner_points": win_pts, "loser_points": lose_pts,
+        "winner": winner,
+        "winner_points": win_pts,
+        "loser_points": lose_pts,
         "verdict": verdict.code if verdict else "",
         "state": Result.State.PENDING if needs_confirmation else Result.State.ACCEPTED,
-    }  # fmt: skip
+    }
     if undone is not None:
         for name, value in fields.items():
             setattr(undone, name, value)
@@ -299,16 +321,27 @@ def _record(
     version.result = result
     version.save()
     audit(
-        drive, actor, "result.enter", subject=subject,
+        drive,
+        actor,
+        "result.enter",
+        subject=subject,
         new={"winner": winner.number, "points": result.points, "state": result.state},
-    )  # fmt: skip
+    )
     return Recorded(201, result, verdict)
 
 
 def _same_key(
-    drive: Drive, actor: Actor, existing: Result, seat: Seat, game: Game, key: str,
-    seen: tuple[int, list[int] | None], winner: Couple, sent: list[int] | None, subject: str,
-) -> Recorded:  # fmt: skip
+    drive: Drive,
+    actor: Actor,
+    existing: Result,
+    seat: Seat,
+    game: Game,
+    key: str,
+    seen: tuple[int, list[int] | None],
+    winner: Couple,
+    sent: list[int] | None,
+    subject: str,
+) -> Recorded:
     """A key already kept for this result: a replay if the body says the same (winner and
     points), else refused (409 ``key_reused``, audited, nothing stored)."""
     seen_winner_id, seen_points = seen
@@ -326,24 +359,35 @@ def _same_key(
     if seen_winner is None:  # not one of the table's couples: only a hand-edited database
         seen_winner = Couple.objects.values_list("number", flat=True).get(pk=seen_winner_id)
     audit(
-        drive, actor, "result.key_reused", subject=subject,
+        drive,
+        actor,
+        "result.key_reused",
+        subject=subject,
         old={"winner": seen_winner, "points": seen_points},
         new={"winner": winner.number, "points": sent},
         note=f"key {key!r}: refused, nothing stored ({', '.join(differs)} differ)",
-    )  # fmt: skip
+    )
     conflict = Conflict(
         "key_reused",
         gettext(
             "The key %(key)s was already used at table %(table)s of game %(game)s for "
             "%(stored)s, not %(sent)s: this submission was not stored. Send a new result "
             "with a new key."
-        ) % {
-            "key": f"{key!r}", "table": seat.table.number, "game": game.number,
-            "stored": _said(seen_winner, seen_points), "sent": _said(winner.number, sent),
+        )
+        % {
+            "key": f"{key!r}",
+            "table": seat.table.number,
+            "game": game.number,
+            "stored": _said(seen_winner, seen_points),
+            "sent": _said(winner.number, sent),
         },
-        differs=differs, key=key, winner=seen_winner, points=seen_points,
-        table=seat.table.number, game=game.number,
-    )  # fmt: skip
+        differs=differs,
+        key=key,
+        winner=seen_winner,
+        points=seen_points,
+        table=seat.table.number,
+        game=game.number,
+    )
     return Recorded(409, existing, conflict=conflict)
 
 
@@ -441,16 +485,25 @@ def result_undo(*, drive: Drive, game: Any, table: Any, actor: Actor) -> Recorde
         result.updated_at = timezone.now()
         result.save(update_fields=["state", "updated_at"])
         ResultVersion.objects.create(
-            result=result, kind=ResultVersion.Kind.UNDONE, winner_id=result.winner_id,
-            winner_points=result.winner_points, loser_points=result.loser_points,
-            previous_winner_id=result.winner_id, channel=actor.channel, user=actor.account,
+            result=result,
+            kind=ResultVersion.Kind.UNDONE,
+            winner_id=result.winner_id,
+            winner_points=result.winner_points,
+            loser_points=result.loser_points,
+            previous_winner_id=result.winner_id,
+            channel=actor.channel,
+            user=actor.account,
             couple=actor.couple,
-        )  # fmt: skip
+        )
         audit(
-            drive, actor, "result.undo",
-            subject=f"game {game_row.number} table {seat.table.number}", old=old, new=None,
+            drive,
+            actor,
+            "result.undo",
+            subject=f"game {game_row.number} table {seat.table.number}",
+            old=old,
+            new=None,
             note=f"undone {(result.updated_at - entry.at).seconds} s after it was entered",
-        )  # fmt: skip
+        )
     return Recorded(200, result)
 
 
@@ -514,14 +567,20 @@ def result_confirm(
         ResultVersion.objects.create(
             result=result,
             kind=ResultVersion.Kind.CONFIRMED if accept else ResultVersion.Kind.REJECTED,
-            winner_id=result.winner_id, winner_points=result.winner_points,
-            loser_points=result.loser_points, channel=actor.channel, user=actor.account,
+            winner_id=result.winner_id,
+            winner_points=result.winner_points,
+            loser_points=result.loser_points,
+            channel=actor.channel,
+            user=actor.account,
             couple=couple,
-        )  # fmt: skip
+        )
         audit(
-            drive, actor, "result.confirm" if accept else "result.reject",
-            subject=f"game {game} table {seat.table.number}", new=result.state,
-        )  # fmt: skip
+            drive,
+            actor,
+            "result.confirm" if accept else "result.reject",
+            subject=f"game {game} table {seat.table.number}",
+            new=result.state,
+        )
     return Recorded(200, result)
 
 
@@ -578,12 +637,16 @@ def result_resolve(
             result, couple, win_pts, lose_pts, reason.strip(), actor
         ):
             return Recorded(200, result, replayed=True)
-        old = None
+        old: dict[str, Any] | None = None
         if result is None:
             result = Result.objects.create(
-                game=game_row, seat=seat, winner=couple, winner_points=win_pts,
-                loser_points=lose_pts, verdict=verdict.code if verdict else "",
-            )  # fmt: skip
+                game=game_row,
+                seat=seat,
+                winner=couple,
+                winner_points=win_pts,
+                loser_points=lose_pts,
+                verdict=verdict.code if verdict else "",
+            )
         else:
             old = {"winner": result.winner.number, "points": result.points, "state": result.state}
             result.winner = couple
@@ -594,12 +657,17 @@ def result_resolve(
             result.updated_at = timezone.now()
             result.save()
         ResultVersion.objects.create(
-            result=result, kind=ResultVersion.Kind.RESOLVED, winner=couple,
-            winner_points=result.winner_points, loser_points=result.loser_points,
+            result=result,
+            kind=ResultVersion.Kind.RESOLVED,
+            winner=couple,
+            winner_points=result.winner_points,
+            loser_points=result.loser_points,
             previous_winner_id=None if old is None else _couple_id(drive, old["winner"]),
-            channel=actor.channel, user=actor.account, reason=reason.strip(),
+            channel=actor.channel,
+            user=actor.account,
+            reason=reason.strip(),
             after_advance=after_advance,
-        )  # fmt: skip
+        )
         note = reason.strip()
         if after_advance:
             note += (
@@ -608,16 +676,25 @@ def result_resolve(
             )
         subject = f"game {game_row.number} table {seat.table.number}"
         audit(
-            drive, actor, "result.resolve", subject=subject,
-            old=old, new={"winner": couple.number, "points": result.points}, note=note,
-        )  # fmt: skip
+            drive,
+            actor,
+            "result.resolve",
+            subject=subject,
+            old=old,
+            new={"winner": couple.number, "points": result.points},
+            note=note,
+        )
     return Recorded(200, result)
 
 
 def _settled_already(
-    result: Result, couple: Couple, win_pts: int | None, lose_pts: int | None, reason: str,
+    result: Result,
+    couple: Couple,
+    win_pts: int | None,
+    lose_pts: int | None,
+    reason: str,
     actor: Actor,
-) -> bool:  # fmt: skip
+) -> bool:
     """Whether this settlement was the last thing done to the result, by the same person."""
     if result.state != Result.State.ACCEPTED or result.winner_id != couple.pk:
         return False
@@ -676,12 +753,12 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
         if drive.state != Drive.State.RUNNING:
             raise ServiceError("not_started", gettext("The night has not started."))
         if game < drive.current_game:
-            following = Game.objects.filter(drive=drive, number=game + 1).first()
-            if following is None:
+            advanced = Game.objects.filter(drive=drive, number=game + 1).first()
+            if advanced is None:
                 raise NotFound(
                     "no_such_game", gettext("There is no game %(value)s.") % {"value": game + 1}
                 )
-            return 200, following
+            return 200, advanced
         if game > drive.current_game:
             raise ServiceError(
                 "game_not_started", gettext("Game %(game)s has not started.") % {"game": game}
@@ -695,12 +772,13 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
         current = Game.objects.get(drive=drive, number=game)
         # Plain values rather than model instances: building ~2,000 instances for a 250-table
         # game cost more than all the queries of the advance together.
-        seats = sorted(
+        # (table, stays, arrives, seat): no couple stays or arrives at the sit-out's seat.
+        seats: list[tuple[int, int | None, int | None, int]] = sorted(
             Seat.objects.filter(game=current).values_list(
                 "table__number", "stays__number", "arrives__number", "id"
             )
         )
-        results = {
+        results: dict[int, tuple[str, int]] = {
             seat_id: (state, winner)
             for seat_id, state, winner in Result.objects.filter(game=current).values_list(
                 "seat_id", "state", "winner__number"
@@ -711,8 +789,8 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
         for table, stays, arrives, seat_id in seats:
             if stays is None or arrives is None:
                 continue
-            state, winner = results.get(seat_id, (None, None))
-            if state is None or state == Result.State.UNDONE:
+            state, winner = results.get(seat_id, (Result.State.UNDONE, 0))  # no result: missing
+            if state == Result.State.UNDONE:
                 missing.append(table)
             elif state == Result.State.CONFLICT:
                 conflicts.append(table)
@@ -730,11 +808,12 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
                 parts.append(f"waiting for confirmation at table(s) {_listing(pending)}")
             raise Conflict(
                 "game_incomplete",
-                gettext(
-                    "Game %(game)s is not complete: %(list)s."
-                ) % {"game": game, "list": "; ".join(parts)},
-                missing=sorted(missing), conflicts=sorted(conflicts), pending=sorted(pending),
-            )  # fmt: skip
+                gettext("Game %(game)s is not complete: %(list)s.")
+                % {"game": game, "list": "; ".join(parts)},
+                missing=sorted(missing),
+                conflicts=sorted(conflicts),
+                pending=sorted(pending),
+            )
         race.pause("advance.checked")
         closed = Table.objects.filter(drive=drive, closed_game__lte=game)
         seating = Seating(
@@ -753,9 +832,9 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
             following = next_seating(
                 seating,
                 winners,
-                movement=drive.movement,
+                movement=drive.movement,  # type: ignore[arg-type]  # one of Drive.Movement
                 withdrawn=withdrawn,
-                late=late,  # type: ignore[arg-type]
+                late=late,
                 sit_out_last=drive.sit_out_last,
             )
         except MovementError as error:
@@ -768,9 +847,12 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
         current.save(update_fields=["finished_at"])
         new_game = game_open(drive=drive, number=game + 1, seating=following)
         audit(
-            drive, actor, "game.advance", subject=f"game {game + 1}",
+            drive,
+            actor,
+            "game.advance",
+            subject=f"game {game + 1}",
             new={"withdrawn": withdrawn, "late": late, "tables": len(following.tables)},
-        )  # fmt: skip
+        )
         backup_after_commit(f"{drive.slug}-game-{game + 1}")  # the hall server's copy
     return 201, new_game
 

@@ -63,8 +63,14 @@ def individual_game(rules: Any, rng: random.Random, bots: list[Any], dealer: int
             trick: list[Any] = []
             for i in range(players):
                 seat = (leader + i) % players
-                state = PlayState(seat, dealer=dealer, leader=leader, trick_number=number,
-                                  played=played, partners=False)  # fmt: skip
+                state = PlayState(
+                    seat,
+                    dealer=dealer,
+                    leader=leader,
+                    trick_number=number,
+                    played=played,
+                    partners=False,
+                )
                 card = bots[seat].choose_card(held[seat], trick, trump, rules, state)
                 check_play(card, held[seat], trick, trump, rules)
                 held[seat].remove(card)

@@ -152,9 +152,14 @@ def play(args: argparse.Namespace, *, describe: str) -> None:
         start = time.perf_counter()
         for seat, outcome in zip(seats, played, strict=True):
             result_record(
-                drive=drive, game=game, table=seat["table"], winner=outcome.winner,
-                points=list(outcome.points), confirm_unusual=True, actor=desk,
-            )  # fmt: skip
+                drive=drive,
+                game=game,
+                table=seat["table"],
+                winner=outcome.winner,
+                points=list(outcome.points),
+                confirm_unusual=True,
+                actor=desk,
+            )
         record_time = time.perf_counter() - start
         record_total += record_time
         results += len(seats)
@@ -203,8 +208,10 @@ def play(args: argparse.Namespace, *, describe: str) -> None:
         f"{1000 * statistics.median(last_view):.1f} ms (before each game: median "
         f"{1000 * statistics.median(views):.1f} ms). Export of the night: {export_time:.2f} s."
     )
-    print(f"Simulating the {results} games with the engine's bots (not counted): "
-          f"{simulate_total:.1f} s.")  # fmt: skip
+    print(
+        f"Simulating the {results} games with the engine's bots (not counted): "
+        f"{simulate_total:.1f} s."
+    )
 
 
 if __name__ == "__main__":

@@ -87,15 +87,21 @@ def run(args: argparse.Namespace) -> None:
     def call(path: str, **headers: str) -> tuple[str, dict[str, str], bytes]:
         route, _sep, query = path.partition("?")
         environ = {
-            "REQUEST_METHOD": "GET", "PATH_INFO": route, "QUERY_STRING": query,
-            "SCRIPT_NAME": "", "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "80",
-            "HTTP_HOST": "127.0.0.1", "wsgi.input": io.BytesIO(b""), "wsgi.url_scheme": "http",
+            "REQUEST_METHOD": "GET",
+            "PATH_INFO": route,
+            "QUERY_STRING": query,
+            "SCRIPT_NAME": "",
+            "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "80",
+            "HTTP_HOST": "127.0.0.1",
+            "wsgi.input": io.BytesIO(b""),
+            "wsgi.url_scheme": "http",
             "REMOTE_ADDR": "127.0.0.1",
             "HTTP_COOKIE": f"{settings.SESSION_COOKIE_NAME}={session}",
             **{"HTTP_" + k.upper().replace("-", "_"): v for k, v in headers.items()},
-        }  # fmt: skip
+        }
         got: list[Any] = []
-        body = b"".join(app(environ, lambda s, h, *a: got.append((s, dict(h)))))  # type: ignore[arg-type]
+        body = b"".join(app(environ, lambda s, h, *a: got.append((s, dict(h)))))  # type: ignore[arg-type]  # WSGI start_response
         return got[0][0], got[0][1], body
 
     def cpu(path: str, count: int, **headers: str) -> tuple[float, int, str]:
@@ -194,9 +200,13 @@ def budgets(
         row = reported[turn % len(reported)]
         winner = row["arrives"] if turn // len(reported) % 2 == 0 else row["stays"]
         result_resolve(
-            drive=drive, game=drive.current_game, table=row["table"], winner=winner,
-            reason="bench", actor=desk,
-        )  # fmt: skip
+            drive=drive,
+            game=drive.current_game,
+            table=row["table"],
+            winner=winner,
+            reason="bench",
+            actor=desk,
+        )
 
     turns = iter(range(10**6))
 

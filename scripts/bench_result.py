@@ -91,14 +91,22 @@ def run(args: argparse.Namespace, folder: Path) -> None:
     def call(method: str, path: str, token: str, body: Any = None) -> tuple[str, bytes]:
         data = b"" if body is None else json.dumps(body).encode()
         environ = {
-            "REQUEST_METHOD": method, "PATH_INFO": path, "QUERY_STRING": "", "SCRIPT_NAME": "",
-            "SERVER_NAME": "127.0.0.1", "SERVER_PORT": "80", "HTTP_HOST": "127.0.0.1",
-            "wsgi.input": io.BytesIO(data), "wsgi.url_scheme": "http",
-            "CONTENT_LENGTH": str(len(data)), "CONTENT_TYPE": "application/json",
-            "REMOTE_ADDR": "127.0.0.1", "HTTP_AUTHORIZATION": f"Bearer {token}",
-        }  # fmt: skip
+            "REQUEST_METHOD": method,
+            "PATH_INFO": path,
+            "QUERY_STRING": "",
+            "SCRIPT_NAME": "",
+            "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "80",
+            "HTTP_HOST": "127.0.0.1",
+            "wsgi.input": io.BytesIO(data),
+            "wsgi.url_scheme": "http",
+            "CONTENT_LENGTH": str(len(data)),
+            "CONTENT_TYPE": "application/json",
+            "REMOTE_ADDR": "127.0.0.1",
+            "HTTP_AUTHORIZATION": f"Bearer {token}",
+        }
         status: list[str] = []
-        answer = b"".join(app(environ, lambda s, h, *a: status.append(s)))  # type: ignore[arg-type]
+        answer = b"".join(app(environ, lambda s, h, *a: status.append(s)))  # type: ignore[arg-type]  # WSGI start_response
         return status[0], answer
 
     slug, token = make_night(folder)
@@ -167,9 +175,20 @@ def make_night(folder: Path) -> tuple[str, str]:
     )
     out = io.StringIO()
     call_command(
-        "drive", "create", "--club", "Bench club", "--name", "Bench night",
-        "--date", "2026-11-21", "--couples", str(couples), "--games", "25", stdout=out,
-    )  # fmt: skip
+        "drive",
+        "create",
+        "--club",
+        "Bench club",
+        "--name",
+        "Bench night",
+        "--date",
+        "2026-11-21",
+        "--couples",
+        str(couples),
+        "--games",
+        "25",
+        stdout=out,
+    )
     drive = Drive.objects.get(slug=out.getvalue().strip())
     user = get_user_model().objects.create(username="bench-organizer")
     member_add(club=drive.club, user=user, role=Membership.Role.ORGANIZER)

@@ -6,14 +6,14 @@ selector of ``seasons`` and answers with what it returned. Members read; organiz
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from ninja import Router
 from pydantic import BaseModel, ConfigDict, Field
 
-from drives.errors import NotFound
+from drives.errors import NotFound, ServiceError
 from drives.models import Club, Drive
 from scoring.api.auth import AUTH, MEMBERS, ORGANIZER, Caller, club_for
 from scoring.api.schemas import Body, documented
@@ -36,41 +36,41 @@ PLAYER = {"type": "string", "maxLength": 80}
 
 
 class SeasonIn(Body):
-    name: documented(TEXT)
-    starts: documented(DATE)
-    ends: documented(DATE)
-    published: documented({"type": "boolean"}) = False
+    name: Annotated[Any, documented(TEXT)]
+    starts: Annotated[Any, documented(DATE)]
+    ends: Annotated[Any, documented(DATE)]
+    published: Annotated[Any, documented({"type": "boolean"})] = False
 
 
 class SeasonPatch(Body):
-    name: documented(TEXT) = None
-    starts: documented(DATE) = None
-    ends: documented(DATE) = None
-    published: documented({"type": "boolean"}) = None
+    name: Annotated[Any, documented(TEXT)] = None
+    starts: Annotated[Any, documented(DATE)] = None
+    ends: Annotated[Any, documented(DATE)] = None
+    published: Annotated[Any, documented({"type": "boolean"})] = None
 
 
 class DriveIn(Body):
-    drive: documented({"type": "string", "description": "the drive's slug"})
+    drive: Annotated[Any, documented({"type": "string", "description": "the drive's slug"})]
 
 
 class MergeIn(Body):
-    name: documented(PLAYER)
-    into: documented(PLAYER)
+    name: Annotated[Any, documented(PLAYER)]
+    into: Annotated[Any, documented(PLAYER)]
 
 
 class UnmergeIn(Body):
-    name: documented(PLAYER)
+    name: Annotated[Any, documented(PLAYER)]
 
 
 class SplitIn(Body):
-    drive: documented({"type": "string", "description": "the drive's slug"})
-    name: documented(PLAYER)
-    as_name: documented(PLAYER)
+    drive: Annotated[Any, documented({"type": "string", "description": "the drive's slug"})]
+    name: Annotated[Any, documented(PLAYER)]
+    as_name: Annotated[Any, documented(PLAYER)]
 
 
 class UnsplitIn(Body):
-    drive: documented({"type": "string", "description": "the drive's slug"})
-    name: documented(PLAYER)
+    drive: Annotated[Any, documented({"type": "string", "description": "the drive's slug"})]
+    name: Annotated[Any, documented(PLAYER)]
 
 
 # --- answers --------------------------------------------------------------------------------------
@@ -156,7 +156,7 @@ class PlayersOut(Answer):
 
 
 def _caller(request: HttpRequest) -> Caller:
-    return request.auth  # type: ignore[attr-defined, no-any-return]
+    return request.auth  # type: ignore[attr-defined, no-any-return]  # set by ninja's auth: a Caller
 
 
 def _ok(data: Any, status: int = 200) -> JsonResponse:
@@ -177,7 +177,7 @@ def _club_drive(club: Club, slug: Any) -> Drive:
     if drive is None:
         raise NotFound("no_such_drive", _("No drive %(drive)r.") % {"drive": slug}, field="drive")
     if drive.club_id != club.pk:
-        raise services.ServiceError(
+        raise ServiceError(
             "drive_of_another_club",
             _("The drive %(drive)r is not one of %(club)s's drives.")
             % {"drive": slug, "club": club.name},
@@ -194,20 +194,27 @@ def _summary(season: Season) -> dict[str, Any]:
 
 
 @router.get(
-    C, response=answers({200: list[SeasonOut]}, 404), url_name="seasons",
-    operation_id="seasons_list", summary="The club's seasons", description=MEMBERS_,
-)  # fmt: skip
+    C,
+    response=answers({200: list[SeasonOut]}, 404),
+    url_name="seasons",
+    operation_id="seasons_list",
+    summary="The club's seasons",
+    description=MEMBERS_,
+)
 def seasons_list(request: HttpRequest, club: str) -> JsonResponse:
     found = club_for(_caller(request), club, roles=MEMBERS)
     return _ok([selectors.season_summary(s) for s in selectors.seasons_of(found)])
 
 
 @router.post(
-    C, response=answers({201: SeasonOut}, 404, 422, body=True), url_name="seasons",
-    operation_id="seasons_create", summary="Create a season",
+    C,
+    response=answers({201: SeasonOut}, 404, 422, body=True),
+    url_name="seasons",
+    operation_id="seasons_create",
+    summary="Create a season",
     description=f"{ORGANIZERS} A name and the dates from–to (YYYY-MM-DD); the end before the "
     "start is 422 dates_reversed.",
-)  # fmt: skip
+)
 def seasons_create(request: HttpRequest, club: str, payload: SeasonIn) -> JsonResponse:
     caller = _caller(request)
     found = club_for(caller, club)
@@ -216,19 +223,26 @@ def seasons_create(request: HttpRequest, club: str, payload: SeasonIn) -> JsonRe
 
 
 @router.get(
-    S, response=answers({200: SeasonOut}, 404), url_name="season", operation_id="season_get",
-    summary="A season and its drives", description=MEMBERS_,
-)  # fmt: skip
+    S,
+    response=answers({200: SeasonOut}, 404),
+    url_name="season",
+    operation_id="season_get",
+    summary="A season and its drives",
+    description=MEMBERS_,
+)
 def season_detail(request: HttpRequest, club: str, season: str) -> JsonResponse:
     return _ok(_summary(_season(request, club, season)))
 
 
 @router.patch(
-    S, response=answers({200: SeasonOut}, 404, 409, 422, body=True), url_name="season",
-    operation_id="season_patch", summary="Change a season's name, dates or publication",
+    S,
+    response=answers({200: SeasonOut}, 404, 409, 422, body=True),
+    url_name="season",
+    operation_id="season_patch",
+    summary="Change a season's name, dates or publication",
     description=f"{ORGANIZERS} Dates that would leave out a drive of the season are 409 "
     "drive_outside_season.",
-)  # fmt: skip
+)
 def season_patch(
     request: HttpRequest, club: str, season: str, payload: SeasonPatch
 ) -> JsonResponse:
@@ -239,9 +253,13 @@ def season_patch(
 
 
 @router.delete(
-    S, response=answers({204: None}, 404), url_name="season", operation_id="season_delete",
-    summary="Delete a season (its drives stay)", description=ORGANIZERS,
-)  # fmt: skip
+    S,
+    response=answers({204: None}, 404),
+    url_name="season",
+    operation_id="season_delete",
+    summary="Delete a season (its drives stay)",
+    description=ORGANIZERS,
+)
 def season_delete(request: HttpRequest, club: str, season: str) -> HttpResponse:
     found = _season(request, club, season, write=True)
     services.season_delete(season=found, actor=_caller(request).actor)
@@ -249,12 +267,15 @@ def season_delete(request: HttpRequest, club: str, season: str) -> HttpResponse:
 
 
 @router.post(
-    S + "/drives", response=answers({200: SeasonOut}, 404, 409, 422, body=True),
-    url_name="season_drives", operation_id="season_add_drive", summary="Add a drive",
+    S + "/drives",
+    response=answers({200: SeasonOut}, 404, 409, 422, body=True),
+    url_name="season_drives",
+    operation_id="season_add_drive",
+    summary="Add a drive",
     description=f"{ORGANIZERS} A drive of the club within the season's dates: another club's "
     "drive is 422 drive_of_another_club, one outside the dates 422 drive_outside_season, one "
     "in another season 409 drive_in_another_season.",
-)  # fmt: skip
+)
 def season_add_drive(
     request: HttpRequest, club: str, season: str, payload: DriveIn
 ) -> JsonResponse:
@@ -265,10 +286,13 @@ def season_add_drive(
 
 
 @router.delete(
-    S + "/drives/{slug}", response=answers({200: SeasonOut}, 404, 422),
-    url_name="season_drive", operation_id="season_remove_drive", summary="Remove a drive",
+    S + "/drives/{slug}",
+    response=answers({200: SeasonOut}, 404, 422),
+    url_name="season_drive",
+    operation_id="season_remove_drive",
+    summary="Remove a drive",
     description=f"{ORGANIZERS} A drive not in the season is 404 not_in_season.",
-)  # fmt: skip
+)
 def season_remove_drive(request: HttpRequest, club: str, season: str, slug: str) -> JsonResponse:
     found = _season(request, club, season, write=True)
     drive = _club_drive(found.club, slug)
@@ -280,11 +304,14 @@ def season_remove_drive(request: HttpRequest, club: str, season: str, slug: str)
 
 
 @router.get(
-    S + "/standings", response=answers({200: StandingsOut}, 404), url_name="season_standings",
-    operation_id="season_standings", summary="The players' season standings",
+    S + "/standings",
+    response=answers({200: StandingsOut}, 404),
+    url_name="season_standings",
+    operation_id="season_standings",
+    summary="The players' season standings",
     description=f"{MEMBERS_} Per player (names matched within the club, merges and splits "
     "applied): drives played, total wins, best night, average wins per drive, prizes won.",
-)  # fmt: skip
+)
 def season_standings(request: HttpRequest, club: str, season: str) -> JsonResponse:
     found = _season(request, club, season)
     view = selectors.season_view(found)
@@ -297,11 +324,14 @@ def season_standings(request: HttpRequest, club: str, season: str) -> JsonRespon
 
 
 @router.get(
-    S + "/cookie-jar", response=answers({200: JarOut}, 404), url_name="season_jar",
-    operation_id="season_cookie_jar", summary="The cookie jar from drive to drive",
+    S + "/cookie-jar",
+    response=answers({200: JarOut}, 404),
+    url_name="season_jar",
+    operation_id="season_cookie_jar",
+    summary="The cookie jar from drive to drive",
     description=f"{MEMBERS_} What each drive's jar carried in, held and carried out; gaps: "
     "drives whose carry-in is not what the drive before carried out.",
-)  # fmt: skip
+)
 def season_cookie_jar(request: HttpRequest, club: str, season: str) -> JsonResponse:
     found = _season(request, club, season)
     return _ok(selectors.season_jar(selectors.season_drives(found)))
@@ -311,22 +341,27 @@ def season_cookie_jar(request: HttpRequest, club: str, season: str) -> JsonRespo
 
 
 @router.get(
-    S + "/players", response=answers({200: PlayersOut}, 404), url_name="season_players",
-    operation_id="season_players", summary="The season's merges and splits of players",
+    S + "/players",
+    response=answers({200: PlayersOut}, 404),
+    url_name="season_players",
+    operation_id="season_players",
+    summary="The season's merges and splits of players",
     description=MEMBERS_,
-)  # fmt: skip
+)
 def season_players(request: HttpRequest, club: str, season: str) -> JsonResponse:
     return _ok(selectors.identities_view(_season(request, club, season)))
 
 
 @router.post(
-    S + "/players/merge", response=answers({200: PlayersOut}, 404, 409, 422, body=True),
-    url_name="season_merge", operation_id="season_players_merge",
+    S + "/players/merge",
+    response=answers({200: PlayersOut}, 404, 409, 422, body=True),
+    url_name="season_merge",
+    operation_id="season_players_merge",
     summary="Merge two spellings of one person",
     description=f"{ORGANIZERS} name counts as into from now on. One player twice is 422 "
     "same_player; a name not played in the season 404 no_such_player; two names that played "
     "the same night 409 played_together.",
-)  # fmt: skip
+)
 def season_merge(request: HttpRequest, club: str, season: str, payload: MergeIn) -> JsonResponse:
     found = _season(request, club, season, write=True)
     services.player_merge(
@@ -336,10 +371,13 @@ def season_merge(request: HttpRequest, club: str, season: str, payload: MergeIn)
 
 
 @router.post(
-    S + "/players/unmerge", response=answers({200: PlayersOut}, 404, 422, body=True),
-    url_name="season_unmerge", operation_id="season_players_unmerge",
-    summary="Undo the merges of a player", description=f"{ORGANIZERS} 404 not_merged.",
-)  # fmt: skip
+    S + "/players/unmerge",
+    response=answers({200: PlayersOut}, 404, 422, body=True),
+    url_name="season_unmerge",
+    operation_id="season_players_unmerge",
+    summary="Undo the merges of a player",
+    description=f"{ORGANIZERS} 404 not_merged.",
+)
 def season_unmerge(
     request: HttpRequest, club: str, season: str, payload: UnmergeIn
 ) -> JsonResponse:
@@ -349,28 +387,36 @@ def season_unmerge(
 
 
 @router.post(
-    S + "/players/split", response=answers({200: PlayersOut}, 404, 422, body=True),
-    url_name="season_split", operation_id="season_players_split",
+    S + "/players/split",
+    response=answers({200: PlayersOut}, 404, 422, body=True),
+    url_name="season_split",
+    operation_id="season_players_split",
     summary="Split two people of one name",
     description=f"{ORGANIZERS} At the drive, the player name counts as as_name (another "
     "person). The same name again is 422 same_player; a name not played there 404 "
     "no_such_player.",
-)  # fmt: skip
+)
 def season_split(request: HttpRequest, club: str, season: str, payload: SplitIn) -> JsonResponse:
     found = _season(request, club, season, write=True)
     drive = _club_drive(found.club, payload.drive)
     services.player_split(
-        season=found, drive=drive, name=payload.name, as_name=payload.as_name,
+        season=found,
+        drive=drive,
+        name=payload.name,
+        as_name=payload.as_name,
         actor=_caller(request).actor,
-    )  # fmt: skip
+    )
     return _ok(selectors.identities_view(found))
 
 
 @router.post(
-    S + "/players/unsplit", response=answers({200: PlayersOut}, 404, 422, body=True),
-    url_name="season_unsplit", operation_id="season_players_unsplit",
-    summary="Undo a split", description=f"{ORGANIZERS} 404 not_split.",
-)  # fmt: skip
+    S + "/players/unsplit",
+    response=answers({200: PlayersOut}, 404, 422, body=True),
+    url_name="season_unsplit",
+    operation_id="season_players_unsplit",
+    summary="Undo a split",
+    description=f"{ORGANIZERS} 404 not_split.",
+)
 def season_unsplit(
     request: HttpRequest, club: str, season: str, payload: UnsplitIn
 ) -> JsonResponse:

@@ -120,9 +120,13 @@ def handle(command: BaseCommand, options: dict[str, Any]) -> None:
         return
     if action == "create":
         season = services.season_create(
-            club=_club(options["club"]), actor=CLI, name=options["name"],
-            starts=options["starts"], ends=options["ends"], published=options["publish"],
-        )  # fmt: skip
+            club=_club(options["club"]),
+            actor=CLI,
+            name=options["name"],
+            starts=options["starts"],
+            ends=options["ends"],
+            published=options["publish"],
+        )
         out.write(season.slug)
         return
     season = _season(options)
@@ -178,9 +182,12 @@ def handle(command: BaseCommand, options: dict[str, Any]) -> None:
     elif action == "split":
         drive = _drive(season, options["drive"])
         services.player_split(
-            season=season, drive=drive, name=options["name"], as_name=options["as_name"],
+            season=season,
+            drive=drive,
+            name=options["name"],
+            as_name=options["as_name"],
             actor=CLI,
-        )  # fmt: skip
+        )
         out.write(f"At {drive.slug}, {options['name']} now counts as {options['as_name']}.")
     elif action == "unsplit":
         drive = _drive(season, options["drive"])

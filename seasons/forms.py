@@ -5,7 +5,7 @@ comes back as a form error."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -39,7 +39,9 @@ class AddDriveForm(PlainForm):
 
     def __init__(self, *args: Any, drives: list[Drive], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["drive"].choices = [(d.slug, _drive_label(d)) for d in drives]
+        cast(forms.ChoiceField, self.fields["drive"]).choices = [
+            (d.slug, _drive_label(d)) for d in drives
+        ]
 
 
 class MergeForm(PlainForm):
@@ -49,8 +51,8 @@ class MergeForm(PlainForm):
     def __init__(self, *args: Any, names: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices = [("", "—")] + [(n, n) for n in names]
-        self.fields["name"].choices = choices
-        self.fields["into"].choices = choices
+        cast(forms.ChoiceField, self.fields["name"]).choices = choices
+        cast(forms.ChoiceField, self.fields["into"]).choices = choices
 
 
 class SplitForm(PlainForm):
@@ -64,4 +66,6 @@ class SplitForm(PlainForm):
 
     def __init__(self, *args: Any, drives: list[Drive], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["drive"].choices = [(d.slug, _drive_label(d)) for d in drives]
+        cast(forms.ChoiceField, self.fields["drive"]).choices = [
+            (d.slug, _drive_label(d)) for d in drives
+        ]

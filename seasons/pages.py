@@ -96,7 +96,8 @@ def _here(season: Season, name: str = "season_detail") -> str:
 def season_list(request: HttpRequest) -> HttpResponse:
     """The user's clubs and their seasons; an organizer makes a new season here (POST with
     ``club``)."""
-    memberships = Membership.objects.filter(user=request.user).select_related("club")
+    user: Any = request.user  # signed in (login_required)
+    memberships = Membership.objects.filter(user=user).select_related("club")
     roles = {m.club_id: m.role for m in memberships}
     clubs = list(Club.objects.filter(pk__in=roles).order_by("name"))
     status, failed, form_club = 200, None, None
@@ -271,9 +272,12 @@ def season_players(request: HttpRequest, club: str, season: str) -> HttpResponse
             if form.is_valid():
                 drive = view.by_slug[form.cleaned_data["drive"]]
                 services.player_split(
-                    season=found, drive=drive, name=form.cleaned_data["name"],
-                    as_name=form.cleaned_data["as_name"], actor=actor,
-                )  # fmt: skip
+                    season=found,
+                    drive=drive,
+                    name=form.cleaned_data["name"],
+                    as_name=form.cleaned_data["as_name"],
+                    actor=actor,
+                )
                 messages.success(
                     request,
                     _("At %(drive)s, %(name)s now counts as %(as_name)s.")
@@ -285,11 +289,11 @@ def season_players(request: HttpRequest, club: str, season: str) -> HttpResponse
             messages.success(request, _("The spellings count as different players again."))
             return redirect(_here(found, "season_players"))
         elif action == "unsplit":
-            drive = view.by_slug.get(request.POST.get("drive", ""))
-            if drive is None:
+            split_at = view.by_slug.get(request.POST.get("drive", ""))
+            if split_at is None:
                 raise Http404(_("No such drive in this season."))
             services.player_unsplit(
-                season=found, drive=drive, name=request.POST.get("name", ""), actor=actor
+                season=found, drive=split_at, name=request.POST.get("name", ""), actor=actor
             )
             messages.success(request, _("The split is undone."))
             return redirect(_here(found, "season_players"))

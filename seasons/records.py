@@ -56,7 +56,7 @@ def _text(obj: dict[str, Any], key: str, path: str, limit: int) -> str:
 def _date(obj: dict[str, Any], key: str, path: str) -> date:
     value = obj.get(key)
     try:
-        return date.fromisoformat(value)  # type: ignore[arg-type]
+        return date.fromisoformat(value)  # type: ignore[arg-type]  # not text: TypeError below
     except (TypeError, ValueError):
         raise bad(f"{path}.{key}", "a date as YYYY-MM-DD") from None
 

@@ -31,14 +31,14 @@ def _name(value: Any, field: str = "name", limit: int = 120) -> str:
             "bad_field", _("%(field)s: send some text.") % {"field": field}, field=field
         )
     text_refuse_unstorable(value, field)
-    value = " ".join(name_strip_bidi(value).split())
-    if not name_visible(value) or len(value) > limit:
+    name = " ".join(name_strip_bidi(value).split())
+    if not name_visible(name) or len(name) > limit:
         raise ServiceError(
             "bad_name",
             _("%(field)s: a name of 1 to %(limit)s characters.") % {"field": field, "limit": limit},
             field=field,
         )
-    return value
+    return name
 
 
 def _date(value: Any, field: str) -> date:
@@ -131,9 +131,14 @@ def season_update(*, season: Season, actor: Actor = SYSTEM, **values: Any) -> Se
             setattr(season, field, value)
         season.save()
         audit(
-            None, actor, "season.update", club=season.club, subject=season.slug,
-            old=_jsonable(old), new=_jsonable(clean),
-        )  # fmt: skip
+            None,
+            actor,
+            "season.update",
+            club=season.club,
+            subject=season.slug,
+            old=_jsonable(old),
+            new=_jsonable(clean),
+        )
     return season
 
 
@@ -191,9 +196,13 @@ def season_add_drive(*, season: Season, drive: Drive, actor: Actor = SYSTEM) -> 
                 drive=drive.slug,
             ) from None
         audit(
-            drive, actor, "season.add_drive", club=season.club, subject=season.slug,
+            drive,
+            actor,
+            "season.add_drive",
+            club=season.club,
+            subject=season.slug,
             new=drive.slug,
-        )  # fmt: skip
+        )
     return entry
 
 
@@ -210,9 +219,13 @@ def season_remove_drive(*, season: Season, drive: Drive, actor: Actor = SYSTEM) 
             )
         PlayerSplit.objects.filter(season=season, drive=drive).delete()
         audit(
-            drive, actor, "season.remove_drive", club=season.club, subject=season.slug,
+            drive,
+            actor,
+            "season.remove_drive",
+            club=season.club,
+            subject=season.slug,
             old=drive.slug,
-        )  # fmt: skip
+        )
 
 
 # --- players ----------------------------------------------------------------------------------
@@ -277,9 +290,13 @@ def player_merge(*, season: Season, name: str, into: str, actor: Actor = SYSTEM)
             )
         merge = PlayerMerge.objects.create(season=season, key=keys["name"], into=keys["into"])
         audit(
-            None, actor, "season.merge", club=season.club, subject=season.slug,
+            None,
+            actor,
+            "season.merge",
+            club=season.club,
+            subject=season.slug,
             new={"name": name, "into": into},
-        )  # fmt: skip
+        )
     return merge
 
 
@@ -333,9 +350,13 @@ def player_split(
             season=season, drive=drive, key=key, defaults={"name": as_name}
         )
         audit(
-            drive, actor, "season.split", club=season.club, subject=season.slug,
+            drive,
+            actor,
+            "season.split",
+            club=season.club,
+            subject=season.slug,
             new={"name": name, "as": as_name},
-        )  # fmt: skip
+        )
     return split
 
 

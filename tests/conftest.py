@@ -40,7 +40,7 @@ def require_service(name: str, reason: str) -> None:
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def load_messages_script():  # type: ignore[no-untyped-def]
+def load_messages_script():
     """scripts/messages.py (the catalogs' compiler and checker) as a module."""
     if "messages_script" in sys.modules:
         return sys.modules["messages_script"]

@@ -142,6 +142,8 @@ def ask_for_account(interactive: bool, data_dir: Path) -> None:
 def banner(url: str, port: int, data_dir: Path, reachable: bool) -> str:
     from django.conf import settings
 
+    # config.settings.hall names them (the settings of make typecheck do not).
+    keep, folder = getattr(settings, "HALL_BACKUPS", 0), getattr(settings, "HALL_BACKUP_DIR", "")
     lines = [
         "",
         "Forty-Fives Card Drives: the hall's server",
@@ -149,8 +151,8 @@ def banner(url: str, port: int, data_dir: Path, reachable: bool) -> str:
         f"  Phones on the hall's Wi-Fi: {url}",
         f"  This laptop:                {hall_url('127.0.0.1', port)}",
         f"  Data folder:                {data_dir} (database, key, backups)",
-        f"  Backups:                    the last {settings.HALL_BACKUPS}, after every advance and",
-        f"                              the close, in {settings.HALL_BACKUP_DIR}",
+        f"  Backups:                    the last {keep}, after every advance and",
+        f"                              the close, in {folder}",
         "",
     ]
     if reachable:
@@ -194,9 +196,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--threads", type=int, default=DEFAULT_THREADS)
     parser.add_argument(
-        "--connections", type=int, default=DEFAULT_CONNECTIONS,
+        "--connections",
+        type=int,
+        default=DEFAULT_CONNECTIONS,
         help="open connections at once (every phone keeps one)",
-    )  # fmt: skip
+    )
     parser.add_argument("--no-input", action="store_true", help="never ask for an account")
     parser.add_argument("--prepare-only", action="store_true", help="prepare the folder, then exit")
     return parser.parse_args(argv)
@@ -206,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     options = parse(argv)
     found = options.address or lan_address()
     reachable = found is not None and usable(found)
-    address = found if reachable else "127.0.0.1"
+    address = found if found is not None and reachable else "127.0.0.1"
     url = hall_url(address, options.port)
     data_dir = options.data_dir.resolve()
     prepare(data_dir, url, socket.gethostname())

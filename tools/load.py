@@ -65,11 +65,29 @@ def run_locust(
     night_file, summary = out / f"{name}-night.json", out / f"{name}-summary.json"
     night_file.write_text(json.dumps(dataclasses.asdict(setup)), encoding="utf-8")
     argv = [
-        sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--headless",
-        "--host", stack.url, "--only-summary", "--loglevel", "WARNING",
-        "--csv", str(out / name), "--json-file", str(out / f"{name}-stats"),
-        "--night", str(night_file), "--phase", phase, "--summary", str(summary), *options,
-    ]  # fmt: skip
+        sys.executable,
+        "-m",
+        "locust",
+        "-f",
+        str(LOCUSTFILE),
+        "--headless",
+        "--host",
+        stack.url,
+        "--only-summary",
+        "--loglevel",
+        "WARNING",
+        "--csv",
+        str(out / name),
+        "--json-file",
+        str(out / f"{name}-stats"),
+        "--night",
+        str(night_file),
+        "--phase",
+        phase,
+        "--summary",
+        str(summary),
+        *options,
+    ]
     load_before = os.getloadavg()[0]
     started = time.monotonic()
     meter = CpuMeter(stack.web.pid if stack.web is not None else None)
@@ -150,9 +168,18 @@ class CpuMeter:
 def steady(stack: Stack, args: argparse.Namespace, clients: int) -> dict[str, Any]:
     setup = set_up_night(stack, tables=args.tables, games=60, name=f"Steady {clients}")
     report = run_locust(
-        stack, setup, "steady", args.out, f"steady-{clients}",
-        "--clients", str(clients), "--seconds", str(args.seconds), "--warmup", str(args.warmup),
-    )  # fmt: skip
+        stack,
+        setup,
+        "steady",
+        args.out,
+        f"steady-{clients}",
+        "--clients",
+        str(clients),
+        "--seconds",
+        str(args.seconds),
+        "--warmup",
+        str(args.warmup),
+    )
     results, livez = report.get("results", {}), report.get("livez", {})
     advance = report.get("advance", {"total_ms": 0})
     between = results.get("seconds", 0) - advance["total_ms"] / 1000
@@ -256,9 +283,11 @@ def parser() -> argparse.ArgumentParser:
     )
     main.add_argument("mode", choices=["figures", "steady", "night", "hall", "hall-night"])
     main.add_argument(
-        "--stack", choices=["postgres", "sqlite", "hall"], required=True,
+        "--stack",
+        choices=["postgres", "sqlite", "hall"],
+        required=True,
         help="hall: make hall's server (waitress, SQLite); sqlite/postgres: gunicorn",
-    )  # fmt: skip
+    )
     main.add_argument(
         "--postgres", default=DEFAULT_POSTGRES_SERVER, help="the server for --stack postgres"
     )
@@ -311,12 +340,18 @@ def main(argv: list[str] | None = None) -> int:
     }
     try:
         with own_stack(
-            args.stack, postgres_server=args.postgres, broker_url=broker, workers=args.workers,
-            database_name=args.database, port=args.port,
-        ) as stack:  # fmt: skip
+            args.stack,
+            postgres_server=args.postgres,
+            broker_url=broker,
+            workers=args.workers,
+            database_name=args.database,
+            port=args.port,
+        ) as stack:
             summary["web_workers"] = stack.config.web_workers
-            print(f"{args.stack} at {stack.url}, {stack.config.web_workers} server process(es); "
-                  f"locust's files in {args.out}")  # fmt: skip
+            print(
+                f"{args.stack} at {stack.url}, {stack.config.web_workers} server process(es); "
+                f"locust's files in {args.out}"
+            )
             if args.mode in ("figures", "steady"):
                 summary["steady"] = []
                 for clients in [int(c) for c in args.clients.split(",") if c.strip()]:

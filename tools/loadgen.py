@@ -255,7 +255,7 @@ class NightRun:
             body: dict[str, Any] = {"winner": who, "key": its_key}
             if points is not None:
                 body["points"] = points
-            status, data = await self.http.call(f"result-{kind}", "PUT", path, token, body)  # type: ignore[union-attr]
+            status, data = await self.http.call(f"result-{kind}", "PUT", path, token, body)  # type: ignore[union-attr]  # opened in run()
             sent = Submission(game, table, who, points, its_key, status, kind)
             if isinstance(data, dict):
                 sent.answer_winner = data.get("winner")

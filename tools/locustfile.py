@@ -80,9 +80,11 @@ def add_options(parser: Any) -> None:
     night.add_argument("--phase", choices=["night", "hall", "steady"], default="hall")
     night.add_argument("--spread", type=float, default=60.0, help="hall: seconds (60)")
     night.add_argument(
-        "--play", type=float, default=0.0,
+        "--play",
+        type=float,
+        default=0.0,
         help="hall: seconds a game is played before its results start coming in (0)",
-    )  # fmt: skip
+    )
     night.add_argument("--retry", type=float, default=0.10, help="same-key retries (0.10)")
     night.add_argument("--conflict", type=float, default=0.05, help="second results (0.05)")
     night.add_argument(
@@ -304,7 +306,7 @@ class TablePhone(PollingUser):
         with self.client.put(
             path, json=body, headers=self.auth, name=f"result-{kind}", catch_response=True
         ) as response:
-            status = response.status_code
+            status: int = response.status_code
             if kind == "conflict":
                 ok = status == 409
             else:
@@ -348,9 +350,12 @@ class LoggedIn(PollingUser):
             "csrfmiddlewaretoken": found.group(1) if found else "",
         }
         with self.client.post(
-            "/accounts/login/", data=form, name="login", catch_response=True,
+            "/accounts/login/",
+            data=form,
+            name="login",
+            catch_response=True,
             headers={"Referer": f"{self.host}/accounts/login/"},
-        ) as response:  # fmt: skip
+        ) as response:
             if response.status_code != 200 or 'name="password"' in (response.text or ""):
                 response.failure(f"the organizer's login answered {response.status_code}")
                 raise StopUser()
@@ -420,12 +425,17 @@ class Organizer(FastHttpUser):
                 "reason": "both couples checked the score sheet",
             }
             with self.client.post(
-                the.path(game, f"/tables/{table}/resolve"), json=body, headers=self.auth,
-                name="resolve", catch_response=True,
-            ) as response:  # fmt: skip
+                the.path(game, f"/tables/{table}/resolve"),
+                json=body,
+                headers=self.auth,
+                name="resolve",
+                catch_response=True,
+            ) as response:
                 if response.status_code != 200:
-                    the.anomaly(f"game {game} table {table}: resolve answered "
-                                f"{response.status_code}", response)  # fmt: skip
+                    the.anomaly(
+                        f"game {game} table {table}: resolve answered {response.status_code}",
+                        response,
+                    )
 
 
 class SteadyPhone(FastHttpUser):
@@ -451,10 +461,12 @@ class SteadyPhone(FastHttpUser):
                 "key": f"steady-{game}-{table}",
             }
             with self.client.put(
-                the.path(game, f"/tables/{table}/result"), json=body, name="result",
+                the.path(game, f"/tables/{table}/result"),
+                json=body,
+                name="result",
                 headers={"Authorization": f"Bearer {the.table_tokens[table]}"},
                 catch_response=True,
-            ) as response:  # fmt: skip
+            ) as response:
                 if response.status_code != 201:
                     response.failure(f"game {game} table {table}: {response.status_code}")
         finally:
@@ -540,13 +552,13 @@ class NightShape(LoadTestShape):
             ("results", seconds, SteadyPhone),
         ]
         ends = 0.0
-        for name, length, user in plan:
+        for name, length, who in plan:
             ends += length
             if now < ends:
                 self.enter(name)
-                if user is SteadyPhone:
+                if who is SteadyPhone:
                     return clients + 1, float(clients), [SteadyPhone, Organizer]
-                if user is None:
+                if who is None:
                     return 0, float(clients), [Livez]
                 return clients, float(clients), [Livez]
         self.enter(None)
@@ -555,6 +567,7 @@ class NightShape(LoadTestShape):
     def enter(self, phase: str | None) -> None:
         if phase == self.phase:
             return
+        assert self.runner is not None  # a shape is asked only by its runner
         stats = self.runner.stats
         now = time.monotonic()
         if self.phase in ("livez", "results"):

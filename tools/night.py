@@ -101,10 +101,21 @@ def set_up_night(
             encoding="utf-8",
         )
         slug = stack.manage(
-            "drive", "create", "--club", "Load Test Club", "--name", name,
-            "--date", date.today().isoformat(), "--couples", str(couples),
-            "--games", str(games), "--ruleset", ruleset,
-        ).stdout.strip()  # fmt: skip
+            "drive",
+            "create",
+            "--club",
+            "Load Test Club",
+            "--name",
+            name,
+            "--date",
+            date.today().isoformat(),
+            "--couples",
+            str(couples),
+            "--games",
+            str(games),
+            "--ruleset",
+            ruleset,
+        ).stdout.strip()
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     username, password = "load-organizer", secrets.token_urlsafe(12)
@@ -183,10 +194,18 @@ class HallStack(Stack):
         self.web = self._spawn(
             "web",
             [
-                sys.executable, "-m", "tools.hall", "--address", "127.0.0.1",
-                "--port", str(self.config.port), "--data-dir", str(self.state_dir), "--no-input",
+                sys.executable,
+                "-m",
+                "tools.hall",
+                "--address",
+                "127.0.0.1",
+                "--port",
+                str(self.config.port),
+                "--data-dir",
+                str(self.state_dir),
+                "--no-input",
             ],
-        )  # fmt: skip
+        )
 
     def start(self, prepare: bool = True) -> Stack:
         self.start_web()

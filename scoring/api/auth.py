@@ -170,7 +170,7 @@ def check_csrf(request: HttpRequest) -> None:
     exempt from the middleware because bearer requests need no token)."""
     check = _CsrfCheck(lambda request: HttpResponse())
     check.process_request(request)
-    reason = check.process_view(request, None, (), {})  # type: ignore[arg-type]
+    reason = check.process_view(request, None, (), {})  # type: ignore[arg-type]  # no view: only the check
     if reason:
         raise Forbidden(
             "csrf_failed",

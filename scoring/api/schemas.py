@@ -6,9 +6,10 @@ any field they do not name (422 ``unknown_field``). The values of their fields a
 services' to judge (``drives.services``, ``scoring.services``, ``scoring.prizes.services``):
 the same rules serve the desk's forms, the command line and the API, with their codes
 (``bad_winner``, ``missing_player``, ``bad_field`` naming the ``field`` …). So a field whose
-value a service checks is typed ``documented(schema)``: its JSON Schema says what to send, the
-service says what is wrong with what came. The few checks that were the API's own (the couple
-numbers of the holes and of a cut, the seed of a draw, yes/no flags) are validators here, raising
+value a service checks is typed ``Annotated[Any, documented(schema)]``: its JSON Schema says
+what to send, the service says what is wrong with what came. The few checks that were the API's
+own (the couple numbers of the holes and of a cut, the seed of a draw, yes/no flags) are
+validators here, raising
 :class:`pydantic_core.PydanticCustomError` with the code and words the API has always used.
 
 Response models describe the dicts the selectors build (``scoring.selectors``…); the views
@@ -37,9 +38,10 @@ from scoring.records.schema import DriveExport
 # --- building blocks -------------------------------------------------------------------------
 
 
-def documented(schema: dict[str, Any]) -> Any:
-    """A field taken as sent (its service checks it), described by ``schema``."""
-    return Annotated[Any, WithJsonSchema(schema)]
+def documented(schema: dict[str, Any]) -> WithJsonSchema:
+    """The description of a field taken as sent (its service checks it), ``Annotated[Any,
+    documented(schema)]``: the JSON schema ``schema`` stands for it in the OpenAPI document."""
+    return WithJsonSchema(schema)
 
 
 def _nullable(kind: str, **extra: Any) -> dict[str, Any]:
@@ -230,23 +232,25 @@ SETTINGS_DOC: dict[str, Any] = {
 
 
 class DriveSettings(Body):
-    name: documented(SETTINGS_DOC["name"]) = None
-    date: documented(SETTINGS_DOC["date"]) = None
-    venue: documented(SETTINGS_DOC["venue"]) = None
-    games: documented(SETTINGS_DOC["games"]) = None
-    ruleset: documented(SETTINGS_DOC["ruleset"]) = None
-    rules: documented(SETTINGS_DOC["rules"]) = None
-    movement: documented(SETTINGS_DOC["movement"]) = None
-    first_seating: documented(SETTINGS_DOC["first_seating"]) = None
-    seed: documented(SETTINGS_DOC["seed"]) = None
-    sit_out_counts_as_win: documented(SETTINGS_DOC["sit_out_counts_as_win"]) = None
-    ranking: documented(SETTINGS_DOC["ranking"]) = None
-    entry_fee: documented(SETTINGS_DOC["entry_fee"]) = None
-    currency: documented(SETTINGS_DOC["currency"]) = None
-    confirm_by_other_couple: documented(SETTINGS_DOC["confirm_by_other_couple"]) = None
-    scorers_may_advance: documented(SETTINGS_DOC["scorers_may_advance"]) = None
-    published: documented(SETTINGS_DOC["published"]) = None
-    language: documented(SETTINGS_DOC["language"]) = None
+    name: Annotated[Any, documented(SETTINGS_DOC["name"])] = None
+    date: Annotated[Any, documented(SETTINGS_DOC["date"])] = None
+    venue: Annotated[Any, documented(SETTINGS_DOC["venue"])] = None
+    games: Annotated[Any, documented(SETTINGS_DOC["games"])] = None
+    ruleset: Annotated[Any, documented(SETTINGS_DOC["ruleset"])] = None
+    rules: Annotated[Any, documented(SETTINGS_DOC["rules"])] = None
+    movement: Annotated[Any, documented(SETTINGS_DOC["movement"])] = None
+    first_seating: Annotated[Any, documented(SETTINGS_DOC["first_seating"])] = None
+    seed: Annotated[Any, documented(SETTINGS_DOC["seed"])] = None
+    sit_out_counts_as_win: Annotated[Any, documented(SETTINGS_DOC["sit_out_counts_as_win"])] = None
+    ranking: Annotated[Any, documented(SETTINGS_DOC["ranking"])] = None
+    entry_fee: Annotated[Any, documented(SETTINGS_DOC["entry_fee"])] = None
+    currency: Annotated[Any, documented(SETTINGS_DOC["currency"])] = None
+    confirm_by_other_couple: Annotated[Any, documented(SETTINGS_DOC["confirm_by_other_couple"])] = (
+        None
+    )
+    scorers_may_advance: Annotated[Any, documented(SETTINGS_DOC["scorers_may_advance"])] = None
+    published: Annotated[Any, documented(SETTINGS_DOC["published"])] = None
+    language: Annotated[Any, documented(SETTINGS_DOC["language"])] = None
 
 
 class DriveCreate(DriveSettings):
@@ -256,7 +260,7 @@ class DriveCreate(DriveSettings):
         extra="forbid", json_schema_extra={"required": ["club", "name", "date"]}
     )
 
-    club: documented({"type": "string", "description": "The club's slug."}) = None
+    club: Annotated[Any, documented({"type": "string", "description": "The club's slug."})] = None
 
 
 class Drive(BaseModel):
@@ -289,7 +293,7 @@ class Drive(BaseModel):
     scorers_may_advance: bool
     published: bool
     language: str = Field(description="The hall's language (a code of settings.LANGUAGES).")
-    state: Literal[tuple(DriveModel.State.values)]  # type: ignore[valid-type]
+    state: Literal[tuple(DriveModel.State.values)]  # type: ignore[valid-type]  # from the model
     current_game: int = Field(description="0 before the start.")
     created_at: datetime
     closed_at: datetime | None
@@ -333,49 +337,56 @@ class CoupleIn(Body):
         },
     )
 
-    players: documented(NAMES) = None
-    player1: documented(NAME) = None
-    player2: documented(NAME) = None
-    paid: documented(BOOLEAN) = None
-    checked_in: documented(BOOLEAN) = None
-    cookie_jar: documented(BOOLEAN) = None
-    duplicate_ok: documented(
-        {
-            "type": "boolean",
-            "default": False,
-            "description": "Register the couple even though the same two people are already an "
-            "active couple of the drive (or an earlier item of the list); otherwise 409 "
-            "duplicate_couple.",
-        }
-    ) = None
+    players: Annotated[Any, documented(NAMES)] = None
+    player1: Annotated[Any, documented(NAME)] = None
+    player2: Annotated[Any, documented(NAME)] = None
+    paid: Annotated[Any, documented(BOOLEAN)] = None
+    checked_in: Annotated[Any, documented(BOOLEAN)] = None
+    cookie_jar: Annotated[Any, documented(BOOLEAN)] = None
+    duplicate_ok: Annotated[
+        Any,
+        documented(
+            {
+                "type": "boolean",
+                "default": False,
+                "description": "Register the couple even though the same two people are already an "
+                "active couple of the drive (or an earlier item of the list); otherwise 409 "
+                "duplicate_couple.",
+            }
+        ),
+    ] = None
 
 
 # One couple or a list of them: each is checked by the service, which numbers its refusals
 # ("Couple 3: …"), so the list is taken as sent and described here.
 _COUPLE_IN = CoupleIn.model_json_schema()
-COUPLES_IN = documented(
-    {"oneOf": [_COUPLE_IN, {"type": "array", "items": _COUPLE_IN, "minItems": 1}]}
-)
+COUPLES_IN = Annotated[
+    Any, documented({"oneOf": [_COUPLE_IN, {"type": "array", "items": _COUPLE_IN, "minItems": 1}]})
+]
 
 
 class CouplePatch(Body):
-    players: documented(NAMES) = None
-    player1: documented(NAME) = None
-    player2: documented(NAME) = None
-    paid: documented(BOOLEAN) = None
-    paid_way: documented(
-        {
-            "type": "string",
-            "enum": ["cash", "card", "e-transfer", "other"],
-            "description": "With paid: true, how the entry fee was paid (the night's money "
-            "records it; cash when not sent).",
-        }
-    ) = None
-    checked_in: documented(BOOLEAN) = None
-    cookie_jar: documented(BOOLEAN) = None
-    withdrawn: documented(
-        {"type": "boolean", "description": "true: plays no more from the next game."}
-    ) = None
+    players: Annotated[Any, documented(NAMES)] = None
+    player1: Annotated[Any, documented(NAME)] = None
+    player2: Annotated[Any, documented(NAME)] = None
+    paid: Annotated[Any, documented(BOOLEAN)] = None
+    paid_way: Annotated[
+        Any,
+        documented(
+            {
+                "type": "string",
+                "enum": ["cash", "card", "e-transfer", "other"],
+                "description": "With paid: true, how the entry fee was paid (the night's money "
+                "records it; cash when not sent).",
+            }
+        ),
+    ] = None
+    checked_in: Annotated[Any, documented(BOOLEAN)] = None
+    cookie_jar: Annotated[Any, documented(BOOLEAN)] = None
+    withdrawn: Annotated[
+        Any,
+        documented({"type": "boolean", "description": "true: plays no more from the next game."}),
+    ] = None
 
 
 class Couple(BaseModel):
@@ -397,16 +408,19 @@ AllowDuplicates = Annotated[bool, _yes_no("allow_duplicates")]
 
 
 class Start(Body):
-    seating: documented({"enum": list(DriveModel.FirstSeating.values)}) = None
-    seed: documented({"type": "integer", "minimum": 0, "maximum": 2**63 - 1}) = None
-    absent: documented(
-        {
-            "enum": ["seat", "withdraw"],
-            "default": "seat",
-            "description": "The couples not checked in: seated anyway, or left out (withdrawn "
-            "before game 1).",
-        }
-    ) = None
+    seating: Annotated[Any, documented({"enum": list(DriveModel.FirstSeating.values)})] = None
+    seed: Annotated[Any, documented({"type": "integer", "minimum": 0, "maximum": 2**63 - 1})] = None
+    absent: Annotated[
+        Any,
+        documented(
+            {
+                "enum": ["seat", "withdraw"],
+                "default": "seat",
+                "description": "The couples not checked in: seated anyway, or left out (withdrawn "
+                "before game 1).",
+            }
+        ),
+    ] = None
 
 
 class TableRow(BaseModel):
@@ -436,37 +450,45 @@ class Game(BaseModel):
 class ResultIn(Body):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"required": ["winner"]})
 
-    winner: documented({"type": "integer", "description": "The winning couple's number."}) = None
-    points: documented(
-        INTEGERS
-        | {
-            "minItems": 2,
-            "maxItems": 2,
-            "description": "Final points, winner's first (either order is understood).",
-        }
-    ) = None
-    key: documented(
-        {
-            "type": "string",
-            "maxLength": 80,
-            "description": "A client-generated id: the same key again is a replay (200).",
-        }
-    ) = None
-    confirm_unusual: documented({"type": "boolean", "default": False}) = False
+    winner: Annotated[
+        Any, documented({"type": "integer", "description": "The winning couple's number."})
+    ] = None
+    points: Annotated[
+        Any,
+        documented(
+            INTEGERS
+            | {
+                "minItems": 2,
+                "maxItems": 2,
+                "description": "Final points, winner's first (either order is understood).",
+            }
+        ),
+    ] = None
+    key: Annotated[
+        Any,
+        documented(
+            {
+                "type": "string",
+                "maxLength": 80,
+                "description": "A client-generated id: the same key again is a replay (200).",
+            }
+        ),
+    ] = None
+    confirm_unusual: Annotated[Any, documented({"type": "boolean", "default": False})] = False
 
 
 class Confirm(Body):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"required": ["accept"]})
 
-    accept: documented(BOOLEAN) = None
+    accept: Annotated[Any, documented(BOOLEAN)] = None
 
 
 class Resolve(Body):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"required": ["winner", "reason"]})
 
-    winner: documented({"type": "integer"}) = None
-    reason: documented({"type": "string", "maxLength": 1000}) = None
-    points: documented(INTEGERS | {"minItems": 2}) = None
+    winner: Annotated[Any, documented({"type": "integer"})] = None
+    reason: Annotated[Any, documented({"type": "string", "maxLength": 1000})] = None
+    points: Annotated[Any, documented(INTEGERS | {"minItems": 2})] = None
 
 
 class Result(BaseModel):
@@ -528,13 +550,16 @@ class Holes(Body):
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"required": ["holes"]})
 
-    holes: documented(
-        {
-            "type": "object",
-            "description": 'Couple number → holes counted, e.g. {"12": 18}.',
-            "additionalProperties": {"type": "integer", "minimum": 0},
-        }
-    ) = Field(None, validate_default=True)
+    holes: Annotated[
+        Any,
+        documented(
+            {
+                "type": "object",
+                "description": 'Couple number → holes counted, e.g. {"12": 18}.',
+                "additionalProperties": {"type": "integer", "minimum": 0},
+            }
+        ),
+    ] = Field(None, validate_default=True)
 
     @field_validator("holes")
     @classmethod
@@ -578,11 +603,11 @@ class ClubRole(BaseModel):
 class Me(BaseModel):
     kind: Literal["user", "table", "couple"]
     via: Literal["session", "bearer"]
-    user: UserInfo = None  # type: ignore[assignment]
+    user: UserInfo = None  # type: ignore[assignment]  # left out when absent, never null
     clubs: list[ClubRole] = []
-    drive: dict[str, Any] = Field(None, description="The drive of a table or couple token.")  # type: ignore[assignment]
+    drive: dict[str, Any] = Field(None, description="The drive of a table or couple token.")  # type: ignore[arg-type]  # left out when absent, never null
     table: int = 0
-    couple: Couple = None  # type: ignore[assignment]
+    couple: Couple = None  # type: ignore[assignment]  # left out when absent, never null
     seat: CurrentTable | None = None
 
 
@@ -613,27 +638,37 @@ class PrizeSetupIn(Body):
 
     model_config = ConfigDict(extra="forbid", title="PrizeSetupChange")
 
-    prize_places: documented({"type": "integer", "minimum": 0, "maximum": 20}) = None
-    prizes: documented({"type": "array", "items": {"oneOf": [_PRIZE, {"type": "null"}]}}) = None
-    booby: documented(BOOLEAN) = None
-    booby_prize: documented({"oneOf": [_PRIZE, {"type": "null"}]}) = None
-    booby_late_couples: documented(
-        {
-            "type": "boolean",
-            "description": "Couples who missed games (late arrivals) may take the booby prize "
-            "too (false: only couples who played every game).",
-        }
-    ) = None
-    cookie_jar: documented(BOOLEAN) = None
-    cookie_jar_k: documented({"type": "integer", "minimum": 1}) = None
-    buy_in: documented({"type": ["string", "number"]}) = None
-    jackpot_threshold: documented(_nullable("integer")) = None
-    jackpot_amount: documented({"type": ["string", "number", "null"]}) = None
-    cut_ace_high: documented(BOOLEAN) = None
-    cut_high_wins: documented(
-        {"type": "boolean", "description": "The highest card wins a cut (false: the lowest)."}
-    ) = None
-    house_rule: documented({"enum": ["none", "always-cut", "always-split"]}) = None
+    prize_places: Annotated[Any, documented({"type": "integer", "minimum": 0, "maximum": 20})] = (
+        None
+    )
+    prizes: Annotated[
+        Any, documented({"type": "array", "items": {"oneOf": [_PRIZE, {"type": "null"}]}})
+    ] = None
+    booby: Annotated[Any, documented(BOOLEAN)] = None
+    booby_prize: Annotated[Any, documented({"oneOf": [_PRIZE, {"type": "null"}]})] = None
+    booby_late_couples: Annotated[
+        Any,
+        documented(
+            {
+                "type": "boolean",
+                "description": "Couples who missed games (late arrivals) may take the booby prize "
+                "too (false: only couples who played every game).",
+            }
+        ),
+    ] = None
+    cookie_jar: Annotated[Any, documented(BOOLEAN)] = None
+    cookie_jar_k: Annotated[Any, documented({"type": "integer", "minimum": 1})] = None
+    buy_in: Annotated[Any, documented({"type": ["string", "number"]})] = None
+    jackpot_threshold: Annotated[Any, documented(_nullable("integer"))] = None
+    jackpot_amount: Annotated[Any, documented({"type": ["string", "number", "null"]})] = None
+    cut_ace_high: Annotated[Any, documented(BOOLEAN)] = None
+    cut_high_wins: Annotated[
+        Any,
+        documented(
+            {"type": "boolean", "description": "The highest card wins a cut (false: the lowest)."}
+        ),
+    ] = None
+    house_rule: Annotated[Any, documented({"enum": ["none", "always-cut", "always-split"]})] = None
 
 
 class PrizeSetup(BaseModel):
@@ -714,9 +749,9 @@ class PrizeTable(BaseModel):
     currency: str = ""
     opened: bool = False
     places: list[Place] = []
-    booby: Booby = None  # type: ignore[assignment]
+    booby: Booby = None  # type: ignore[assignment]  # left out when absent, never null
     jackpot: dict[str, Any] = {}
-    cookie_jar: CookieJar = None  # type: ignore[assignment]
+    cookie_jar: CookieJar = None  # type: ignore[assignment]  # left out when absent, never null
 
 
 class Tie(BaseModel):
@@ -746,8 +781,8 @@ class TiesOpen(Body):
 class Choice(Body):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"required": ["couple", "choice"]})
 
-    couple: documented({"type": "integer"}) = Field(None, validate_default=True)
-    choice: documented({"enum": ["split", "cut", "play-off", "forfeit"]}) = None
+    couple: Annotated[Any, documented({"type": "integer"})] = Field(None, validate_default=True)
+    choice: Annotated[Any, documented({"enum": ["split", "cut", "play-off", "forfeit"]})] = None
 
     @field_validator("couple")
     @classmethod
@@ -782,10 +817,13 @@ class Cut(Body):
         },
     )
 
-    cards: documented(
-        {"type": "object", "minProperties": 1, "additionalProperties": {"type": "string"}}
-    ) = None
-    draw: documented({"type": "boolean"}) = None
+    cards: Annotated[
+        Any,
+        documented(
+            {"type": "object", "minProperties": 1, "additionalProperties": {"type": "string"}}
+        ),
+    ] = None
+    draw: Annotated[Any, documented({"type": "boolean"})] = None
     seed: NoSeed = None
 
     @model_validator(mode="after")
@@ -809,16 +847,16 @@ class Cut(Body):
 class Playoff(Body):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"required": ["match", "winner"]})
 
-    match: documented(INTEGERS | {"minItems": 2, "maxItems": 2}) = None
-    winner: documented({"type": "integer"}) = None
-    points: documented(INTEGERS) = None
-    confirm_unusual: documented(BOOLEAN) = False
+    match: Annotated[Any, documented(INTEGERS | {"minItems": 2, "maxItems": 2})] = None
+    winner: Annotated[Any, documented({"type": "integer"})] = None
+    points: Annotated[Any, documented(INTEGERS)] = None
+    confirm_unusual: Annotated[Any, documented(BOOLEAN)] = False
 
 
 class CookieJarDraw(Body):
     """``{}`` (or no body): the server draws; or the games drawn from a hat."""
 
-    games: documented(INTEGERS) = None
+    games: Annotated[Any, documented(INTEGERS)] = None
     seed: NoSeed = None
 
 
@@ -840,12 +878,12 @@ DOCUMENTS = ["punch-cards", "table-cards", "score-sheets", "movement", "results"
 class DocumentIn(Body):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"required": ["document"]})
 
-    document: documented({"enum": DOCUMENTS}) = None
-    paper: documented({"enum": ["letter", "a4"]}) = "letter"
-    game: documented({"type": "integer", "minimum": 1}) = None
-    couple: documented({"type": "integer", "minimum": 1}) = None
-    filled: documented(BOOLEAN) = False
-    base_url: documented({"type": "string", "format": "uri"}) = None
+    document: Annotated[Any, documented({"enum": DOCUMENTS})] = None
+    paper: Annotated[Any, documented({"enum": ["letter", "a4"]})] = "letter"
+    game: Annotated[Any, documented({"type": "integer", "minimum": 1})] = None
+    couple: Annotated[Any, documented({"type": "integer", "minimum": 1})] = None
+    filled: Annotated[Any, documented(BOOLEAN)] = False
+    base_url: Annotated[Any, documented({"type": "string", "format": "uri"})] = None
 
 
 class Document(BaseModel):
@@ -853,7 +891,7 @@ class Document(BaseModel):
     when the data it shows has changed since (request it again)."""
 
     id: int
-    document: Literal[tuple(DOCUMENTS)]  # type: ignore[valid-type]
+    document: Literal[tuple(DOCUMENTS)]  # type: ignore[valid-type]  # the kinds, from DOCUMENTS
     paper: Literal["letter", "a4"] = "letter"
     game: int | None = None
     couple: int | None = None

@@ -8,7 +8,7 @@ from functools import wraps
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
-from django.urls import URLPattern, include, path, re_path
+from django.urls import URLPattern, URLResolver, include, path, re_path
 from django.utils.translation import gettext
 from ninja.utils import replace_path_param_notation
 
@@ -39,7 +39,7 @@ def _json_405(view: Callable[..., HttpResponse], methods: list[str]) -> Callable
             return error
         return response
 
-    answer.methods = methods  # type: ignore[attr-defined]
+    answer.methods = methods  # type: ignore[attr-defined]  # as on ninja's views (the access test reads it)
     return answer
 
 
@@ -59,16 +59,21 @@ def _methods_by_route() -> dict[str, list[str]]:
 def _endpoints() -> list[Any]:
     patterns, _app_name, _namespace = api.urls
     served = _methods_by_route()
-    endpoints = []
+    endpoints: list[URLPattern | URLResolver] = []
     for pattern in patterns:
+        if not isinstance(pattern, URLPattern):  # ninja's are all patterns; a resolver stays
+            endpoints.append(pattern)
+            continue
         if pattern.name == "api-root":
             continue  # /api/v1/ itself is no endpoint: the JSON 404 below answers it
         methods = served.get(str(pattern.pattern), ["GET"])  # or the description, its page
         if methods:
             pattern = URLPattern(
-                pattern.pattern, _json_405(pattern.callback, methods), pattern.default_args,
+                pattern.pattern,
+                _json_405(pattern.callback, methods),
+                pattern.default_args,
                 pattern.name,
-            )  # fmt: skip
+            )
         endpoints.append(pattern)
     return endpoints
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from http import HTTPStatus
-from typing import Any
+from typing import Any, cast
 
 from csp.decorators import csp_update
 from django.contrib.auth.views import redirect_to_login
@@ -25,9 +25,13 @@ from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
 from django.urls import register_converter, reverse
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext
-from ninja import Body, NinjaAPI, Query
+from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.openapi.docs import Swagger
+
+# ninja.Body(...) and ninja.Query(...) are these functions at run time; for a type checker
+# ninja names Annotated aliases instead (Body[T]), which take no call.
+from ninja.params.functions import Body, Query
 from ninja.parser import Parser
 
 from drives.errors import NotFound, ServiceError
@@ -236,7 +240,8 @@ class Api(NinjaAPI):
                         answer["description"] = ERRORS.get(int(status), answer["description"])
         for name, text in SECURITY.items():
             schema["components"]["securitySchemes"][name]["description"] = text
-        return json.loads(json.dumps(schema))  # as served: status codes as strings
+        served: dict[str, Any] = json.loads(json.dumps(schema))  # as served: codes as strings
+        return served
 
     def get_openapi_schema(self, **kwargs: Any) -> Any:
         return self._schema()
@@ -298,7 +303,13 @@ class MembersOnlySwagger(Swagger):
         user = getattr(request, "user", None)
         if user is None or not user.is_authenticated:
             return redirect_to_login(request.get_full_path())
-        return _swagger_csp(super().render_page)(request, api, **kwargs)
+        render = super().render_page
+
+        def page(request: HttpRequest) -> HttpResponse:
+            return render(request, api, **kwargs)
+
+        # The decorator hands back the page's own response, its policy updated.
+        return cast(HttpResponse, _swagger_csp(page)(request))
 
 
 # Swagger UI draws its icons from data: URIs: allowed on its page alone (django-csp's per-view
@@ -399,7 +410,7 @@ def _result(recorded: Recorded, game: int, table: int) -> JsonResponse:
 
 
 def _caller(request: HttpRequest) -> Caller:
-    return request.auth  # type: ignore[attr-defined, no-any-return]
+    return request.auth  # type: ignore[attr-defined, no-any-return]  # set by ninja's auth: a Caller
 
 
 D = "/drives/{slug:slug}"
@@ -409,8 +420,14 @@ PRIZES = D + "/prizes"
 TIE = PRIZES + "/ties/{num:tie}"
 DOCUMENTS = D + "/documents"
 WHO, DRIVES, COUPLES, GAMES, END, PRIZE, PRINT = (
-    "who", "drives", "couples", "games and results", "standings", "prizes", "printing",
-)  # fmt: skip
+    "who",
+    "drives",
+    "couples",
+    "games and results",
+    "standings",
+    "prizes",
+    "printing",
+)
 ORGANIZERS = "Organizer of the drive's club."
 MEMBERS_ = "Organizer or scorer of the drive's club."
 READERS = "Members of the drive's club, and the drive's table and couple tokens."
@@ -420,10 +437,14 @@ READERS = "Members of the drive's club, and the drive's table and couple tokens.
 
 
 @api.get(
-    "/me", response=answers({200: s.Me}), url_name="me", operation_id="me", tags=[WHO],
+    "/me",
+    response=answers({200: s.Me}),
+    url_name="me",
+    operation_id="me",
+    tags=[WHO],
     summary="Who the session or token is",
     description="A user with their clubs and roles, or a token's table or couple and drive.",
-)  # fmt: skip
+)
 def me(request: HttpRequest) -> JsonResponse:
     caller = _caller(request)
     if caller.kind == "user":
@@ -468,22 +489,30 @@ def me(request: HttpRequest) -> JsonResponse:
 
 
 @api.get(
-    "/drives", response=answers({200: list[s.Drive]}), url_name="drives",
-    operation_id="drives_list", tags=[DRIVES], summary="The drives of the caller's clubs",
+    "/drives",
+    response=answers({200: list[s.Drive]}),
+    url_name="drives",
+    operation_id="drives_list",
+    tags=[DRIVES],
+    summary="The drives of the caller's clubs",
     description="Drives, newest first.",
-)  # fmt: skip
+)
 def drives_list(request: HttpRequest) -> JsonResponse:
     user = require_user(_caller(request))
     return _ok([drive_summary(drive) for drive in drives_visible_to(user)])
 
 
 @api.post(
-    "/drives", response=answers({201: s.Drive}, 404, 409, 422, body=True), url_name="drives",
-    operation_id="drives_create", tags=[DRIVES], summary="Create a drive",
+    "/drives",
+    response=answers({201: s.Drive}, 404, 409, 422, body=True),
+    url_name="drives",
+    operation_id="drives_create",
+    tags=[DRIVES],
+    summary="Create a drive",
     description=f"{ORGANIZERS} The club is named by its slug. Drives of the same name and "
     "date get slugs ending -2, -3 …, also when created at the same instant; 409 slug_taken "
     "only when too many are created at once (try again).",
-)  # fmt: skip
+)
 def drives_create(request: HttpRequest, payload: s.DriveCreate) -> JsonResponse:
     caller = _caller(request)
     data = payload.sent()
@@ -493,9 +522,14 @@ def drives_create(request: HttpRequest, payload: s.DriveCreate) -> JsonResponse:
 
 
 @api.get(
-    D, response=answers({200: s.DriveDetail}, 404), url_name="drive", operation_id="drive_get",
-    tags=[DRIVES], summary="A drive, its counts and the game in play", description=READERS,
-)  # fmt: skip
+    D,
+    response=answers({200: s.DriveDetail}, 404),
+    url_name="drive",
+    operation_id="drive_get",
+    tags=[DRIVES],
+    summary="A drive, its counts and the game in play",
+    description=READERS,
+)
 def drive_detail(request: HttpRequest, slug: str) -> JsonResponse:
     drive = drive_for(_caller(request), slug, tokens=True)
     view = game_view(drive, drive.current_game) if drive.current_game else None
@@ -504,11 +538,15 @@ def drive_detail(request: HttpRequest, slug: str) -> JsonResponse:
 
 
 @api.patch(
-    D, response=answers({200: s.Drive}, 404, 409, 422, body=True), url_name="drive",
-    operation_id="drive_patch", tags=[DRIVES], summary="Change a drive's settings",
+    D,
+    response=answers({200: s.Drive}, 404, 409, 422, body=True),
+    url_name="drive",
+    operation_id="drive_patch",
+    tags=[DRIVES],
+    summary="Change a drive's settings",
     description=f"{ORGANIZERS} games, first_seating, seed and movement are fixed once the "
     "night started (409 drive_started).",
-)  # fmt: skip
+)
 def drive_patch(request: HttpRequest, slug: str, payload: s.DriveSettings) -> JsonResponse:
     caller = _caller(request)
     drive = drive_for(caller, slug, roles=(ORGANIZER,))
@@ -517,13 +555,17 @@ def drive_patch(request: HttpRequest, slug: str, payload: s.DriveSettings) -> Js
 
 
 @api.post(
-    D + "/start", response=answers({201: s.Game}, 404, 409, 422, body=True), url_name="start",
-    operation_id="drive_start", tags=[GAMES], summary="Seat game 1",
+    D + "/start",
+    response=answers({201: s.Game}, 404, 409, 422, body=True),
+    url_name="start",
+    operation_id="drive_start",
+    tags=[GAMES],
+    summary="Seat game 1",
     description=f"{ORGANIZERS} By number, or shuffled from a seed (drawn and recorded if not "
     "given). absent: the couples not checked in are seated (seat, the default) or withdrawn "
     "before game 1 (withdraw); another value is 422 bad_field naming absent. 409 "
     "already_started.",
-)  # fmt: skip
+)
 def drive_start_view(
     request: HttpRequest, slug: str, payload: s.Start = Body(None)
 ) -> JsonResponse:
@@ -535,10 +577,14 @@ def drive_start_view(
 
 
 @api.post(
-    D + "/close", response=answers({200: s.Drive}, 404, 422, body=True), url_name="close",
-    operation_id="drive_close", tags=[END], summary="Close the night",
+    D + "/close",
+    response=answers({200: s.Drive}, 404, 422, body=True),
+    url_name="close",
+    operation_id="drive_close",
+    tags=[END],
+    summary="Close the night",
     description=f"{ORGANIZERS} Read-only from then on; table and couple tokens die.",
-)  # fmt: skip
+)
 def drive_close_view(
     request: HttpRequest, slug: str, payload: s.Empty = Body(None)
 ) -> JsonResponse:
@@ -551,25 +597,32 @@ def drive_close_view(
 
 
 @api.get(
-    D + "/couples", response=answers({200: list[s.Couple]}, 404), url_name="couples",
-    operation_id="couples_list", tags=[COUPLES], summary="The couples, by number",
+    D + "/couples",
+    response=answers({200: list[s.Couple]}, 404),
+    url_name="couples",
+    operation_id="couples_list",
+    tags=[COUPLES],
+    summary="The couples, by number",
     description=MEMBERS_,
-)  # fmt: skip
+)
 def couples_list(request: HttpRequest, slug: str) -> JsonResponse:
     drive = drive_for(_caller(request), slug)
     return _ok([couple_summary(c) for c in drive.couples.order_by("number")])
 
 
 @api.post(
-    D + "/couples", response=answers({201: list[s.Couple]}, 404, 409, 422, body=True),
-    url_name="couples", operation_id="couples_add", tags=[COUPLES],
+    D + "/couples",
+    response=answers({201: list[s.Couple]}, 404, 409, 422, body=True),
+    url_name="couples",
+    operation_id="couples_add",
+    tags=[COUPLES],
     summary="Register one couple or a list (numbers assigned in order)",
     description=f"{MEMBERS_} All or nothing. Once the night runs they are late arrivals, "
     "seated from the next game. The same two people as an active couple (either order, "
     "ignoring case, accents and spaces) or an earlier item is 409 duplicate_couple naming the "
     "couple, unless duplicate_ok is true.",
-)  # fmt: skip
-def couples_add(request: HttpRequest, slug: str, payload: s.COUPLES_IN = Body(...)) -> JsonResponse:  # type: ignore[valid-type]
+)
+def couples_add(request: HttpRequest, slug: str, payload: s.COUPLES_IN = Body(...)) -> JsonResponse:
     caller = _caller(request)
     drive = drive_for(caller, slug, roles=MEMBERS)
     data = [payload] if isinstance(payload, dict) else payload
@@ -582,8 +635,11 @@ def couples_add(request: HttpRequest, slug: str, payload: s.COUPLES_IN = Body(..
 
 
 @api.post(
-    D + "/couples/import", response=answers({201: list[s.Couple]}, 404, 409, 415, 422, body=True),
-    url_name="couples-import", operation_id="couples_import", tags=[COUPLES],
+    D + "/couples/import",
+    response=answers({201: list[s.Couple]}, 404, 409, 415, 422, body=True),
+    url_name="couples-import",
+    operation_id="couples_import",
+    tags=[COUPLES],
     summary="Import couples from a CSV file",
     description=f"{MEMBERS_} Header player1,player2 (and optionally paid, checked_in, "
     "cookie_jar as yes/no). All rows or none: 422 bad_rows lists errors=[{line, message}]. A "
@@ -591,13 +647,14 @@ def couples_add(request: HttpRequest, slug: str, payload: s.COUPLES_IN = Body(..
     "case, accents and spaces) or listed twice in the file refuses the whole file with 409 "
     "duplicate_couples, whose duplicates=[{line, players, couple, same_as_line}] name them, "
     "unless allow_duplicates=true.",
-    openapi_extra={"requestBody": {"required": True, "content": {"text/csv": {"schema": {
-        "type": "string"}}}}},
-)  # fmt: skip
+    openapi_extra={
+        "requestBody": {"required": True, "content": {"text/csv": {"schema": {"type": "string"}}}}
+    },
+)
 def couples_import(
     request: HttpRequest,
     slug: str,
-    allow_duplicates: s.AllowDuplicates = Query(  # type: ignore[valid-type]
+    allow_duplicates: s.AllowDuplicates = Query(
         False,
         description="Register the file's couples even those already registered or listed "
         "twice (409 duplicate_couples otherwise); the audit entry names them.",
@@ -630,10 +687,14 @@ def _couple(drive: Any, number: int) -> Couple:
 
 
 @api.patch(
-    D + "/couples/{num:number}", response=answers({200: s.Couple}, 404, 409, 422, body=True),
-    url_name="couple", operation_id="couple_patch", tags=[COUPLES],
-    summary="Check in, paid, cookie jar, names, withdraw", description=MEMBERS_,
-)  # fmt: skip
+    D + "/couples/{num:number}",
+    response=answers({200: s.Couple}, 404, 409, 422, body=True),
+    url_name="couple",
+    operation_id="couple_patch",
+    tags=[COUPLES],
+    summary="Check in, paid, cookie jar, names, withdraw",
+    description=MEMBERS_,
+)
 def couple_patch(
     request: HttpRequest, slug: str, number: int, payload: s.CouplePatch
 ) -> JsonResponse:
@@ -644,13 +705,16 @@ def couple_patch(
 
 
 @api.delete(
-    D + "/couples/{num:number}", response=answers({204: None}, 404, 409, 422),
-    url_name="couple", operation_id="couple_delete", tags=[COUPLES],
+    D + "/couples/{num:number}",
+    response=answers({204: None}, 404, 409, 422),
+    url_name="couple",
+    operation_id="couple_delete",
+    tags=[COUPLES],
     summary="Delete a couple registered by mistake (before the start)",
     description=f"{MEMBERS_} Only before the night starts; after, 409 started (withdraw the "
     "couple instead). The other couples keep their numbers; the next couple registered takes "
     "the number after the highest left. Audited.",
-)  # fmt: skip
+)
 def couple_delete_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     caller = _caller(request)
     drive = drive_for(caller, slug, roles=MEMBERS)
@@ -662,9 +726,14 @@ def couple_delete_view(request: HttpRequest, slug: str, number: int) -> HttpResp
 
 
 @api.get(
-    D + "/games/current", response=answers({200: s.Game}, 404), url_name="game-current",
-    operation_id="game_current", tags=[GAMES], summary="The game in play", description=READERS,
-)  # fmt: skip
+    D + "/games/current",
+    response=answers({200: s.Game}, 404),
+    url_name="game-current",
+    operation_id="game_current",
+    tags=[GAMES],
+    summary="The game in play",
+    description=READERS,
+)
 def game_current(request: HttpRequest, slug: str) -> JsonResponse:
     drive = drive_for(_caller(request), slug, tokens=True)
     if not drive.current_game:
@@ -673,23 +742,30 @@ def game_current(request: HttpRequest, slug: str) -> JsonResponse:
 
 
 @api.get(
-    GAME, response=answers({200: s.Game}, 404), url_name="game", operation_id="game_get",
-    tags=[GAMES], summary="A game: seating, who deals, results, missing tables",
+    GAME,
+    response=answers({200: s.Game}, 404),
+    url_name="game",
+    operation_id="game_get",
+    tags=[GAMES],
+    summary="A game: seating, who deals, results, missing tables",
     description=READERS,
-)  # fmt: skip
+)
 def game_detail(request: HttpRequest, slug: str, n: int) -> JsonResponse:
     return _game(drive_for(_caller(request), slug, tokens=True), n)
 
 
 @api.post(
-    GAME + "/advance", response=answers({201: s.Game, 200: s.Game}, 404, 409, 422, body=True),
-    url_name="advance", operation_id="game_advance", tags=[GAMES],
+    GAME + "/advance",
+    response=answers({201: s.Game, 200: s.Game}, 404, 409, 422, body=True),
+    url_name="advance",
+    operation_id="game_advance",
+    tags=[GAMES],
     summary="Start the next game",
     description=f"{MEMBERS_} (scorers only if the drive's scorers_may_advance is true, the "
     "default). Only when every table has an accepted result (409 "
     "game_incomplete: missing, conflicts and pending list the tables in the way). Computed "
     "once: pressing again answers 200 with the same game.",
-)  # fmt: skip
+)
 def game_advance_view(
     request: HttpRequest, slug: str, n: int, payload: s.Empty = Body(None)
 ) -> JsonResponse:
@@ -701,8 +777,11 @@ def game_advance_view(
 
 
 @api.put(
-    TABLE + "/result", response=answers({201: s.Result, 200: s.Result}, 404, 409, 422, body=True),
-    url_name="result", operation_id="result_put", tags=[GAMES],
+    TABLE + "/result",
+    response=answers({201: s.Result, 200: s.Result}, 404, 409, 422, body=True),
+    url_name="result",
+    operation_id="result_put",
+    tags=[GAMES],
     summary="Enter a table's result",
     description=f"{MEMBERS_} (channel desk by session, api by token); a table token for its "
     "own table (another table: 403 wrong_table); a couple token for the table it plays at. "
@@ -712,7 +791,7 @@ def game_advance_view(
     "points; differs names them): refused, nothing stored. 409 result_conflict: another "
     "winner, or the same winner with other points, is already there (differs says which); "
     "both are kept and the table is in conflict.",
-)  # fmt: skip
+)
 def result_put(
     request: HttpRequest, slug: str, n: int, t: int, payload: s.ResultIn
 ) -> JsonResponse:
@@ -733,13 +812,16 @@ def result_put(
 
 
 @api.post(
-    TABLE + "/confirm", response=answers({200: s.Result}, 404, 409, 422, body=True),
-    url_name="confirm", operation_id="result_confirm", tags=[GAMES],
+    TABLE + "/confirm",
+    response=answers({200: s.Result}, 404, 409, 422, body=True),
+    url_name="confirm",
+    operation_id="result_confirm",
+    tags=[GAMES],
     summary="The other couple confirms or rejects a pending result",
     description="A couple token of the table's other couple, on a drive with "
     "confirm_by_other_couple. A rejection puts the table in conflict; the same answer again "
     "is replayed.",
-)  # fmt: skip
+)
 def result_confirm_view(
     request: HttpRequest, slug: str, n: int, t: int, payload: s.Confirm
 ) -> JsonResponse:
@@ -754,7 +836,7 @@ def result_confirm_view(
     require_table(caller, drive, n, t)
     recorded = result_confirm(
         drive=drive,
-        couple=caller.couple,  # type: ignore[arg-type]
+        couple=caller.couple,  # type: ignore[arg-type]  # require_table: a couple's token
         game=n,
         accept=payload.accept,
         actor=caller.actor,
@@ -763,13 +845,16 @@ def result_confirm_view(
 
 
 @api.post(
-    TABLE + "/resolve", response=answers({200: s.Result}, 404, 422, body=True),
-    url_name="resolve", operation_id="result_resolve", tags=[GAMES],
+    TABLE + "/resolve",
+    response=answers({200: s.Result}, 404, 422, body=True),
+    url_name="resolve",
+    operation_id="result_resolve",
+    tags=[GAMES],
     summary="Settle a conflict or correct a result",
     description=f"{MEMBERS_} Until the drive is closed; after the next game started it "
     "changes wins and standings, not the seating played. The same settlement again, by the "
     "same person, is replayed (nothing written).",
-)  # fmt: skip
+)
 def result_resolve_view(
     request: HttpRequest, slug: str, n: int, t: int, payload: s.Resolve
 ) -> JsonResponse:
@@ -791,35 +876,53 @@ def result_resolve_view(
 
 
 @api.get(
-    D + "/standings", response=answers({200: list[s.Standing]}, 404), url_name="standings",
-    operation_id="standings", tags=[END], summary="Standings with places", description=READERS,
-)  # fmt: skip
+    D + "/standings",
+    response=answers({200: list[s.Standing]}, 404),
+    url_name="standings",
+    operation_id="standings",
+    tags=[END],
+    summary="Standings with places",
+    description=READERS,
+)
 def standings(request: HttpRequest, slug: str) -> JsonResponse:
     return _ok(standings_for_drive(drive_for(_caller(request), slug, tokens=True)))
 
 
 @api.get(
-    D + "/grid", response=answers({200: list[s.GridRow]}, 404), url_name="grid",
-    operation_id="grid", tags=[END], summary="The win grid: per couple, game by game",
+    D + "/grid",
+    response=answers({200: list[s.GridRow]}, 404),
+    url_name="grid",
+    operation_id="grid",
+    tags=[END],
+    summary="The win grid: per couple, game by game",
     description=READERS,
-)  # fmt: skip
+)
 def grid(request: HttpRequest, slug: str) -> JsonResponse:
     return _ok(win_grid(drive_for(_caller(request), slug, tokens=True)))
 
 
 @api.get(
-    D + "/tables", response=answers({200: list[s.CurrentTable]}, 404), url_name="tables",
-    operation_id="tables", tags=[GAMES], summary="Couple → table in the game in play",
+    D + "/tables",
+    response=answers({200: list[s.CurrentTable]}, 404),
+    url_name="tables",
+    operation_id="tables",
+    tags=[GAMES],
+    summary="Couple → table in the game in play",
     description=READERS,
-)  # fmt: skip
+)
 def tables(request: HttpRequest, slug: str) -> JsonResponse:
     return _ok(current_tables(drive_for(_caller(request), slug, tokens=True)))
 
 
 @api.get(
-    D + "/export", response=answers({200: s.Export}, 404), url_name="export",
-    operation_id="export", tags=[END], summary="The drive's full record", description=MEMBERS_,
-)  # fmt: skip
+    D + "/export",
+    response=answers({200: s.Export}, 404),
+    url_name="export",
+    operation_id="export",
+    tags=[END],
+    summary="The drive's full record",
+    description=MEMBERS_,
+)
 def export(request: HttpRequest, slug: str) -> JsonResponse:
     """The drive's full record, as a file named after the drive: a browser following the
     dashboard's link saves ``<slug>.json`` instead of showing the text."""
@@ -832,20 +935,28 @@ def export(request: HttpRequest, slug: str) -> JsonResponse:
 
 
 @api.get(
-    "/export-schema", response=answers({200: dict[str, Any]}), url_name="export_schema",
-    operation_id="export_schema", tags=[END], summary="The JSON Schema of a drive's export",
+    "/export-schema",
+    response=answers({200: dict[str, Any]}),
+    url_name="export_schema",
+    operation_id="export_schema",
+    tags=[END],
+    summary="The JSON Schema of a drive's export",
     description="The schema every export matches and every restore checks "
     "(docs/export.schema.json): its version field says which version of the format a file is.",
-)  # fmt: skip
+)
 def export_schema(request: HttpRequest) -> JsonResponse:
     return _ok(json_schema())
 
 
 @api.post(
-    D + "/holes", response=answers({200: s.HolesRecorded}, 404, 422, body=True),
-    url_name="holes", operation_id="holes", tags=[END],
-    summary="Record the holes counted on punch cards", description=MEMBERS_,
-)  # fmt: skip
+    D + "/holes",
+    response=answers({200: s.HolesRecorded}, 404, 422, body=True),
+    url_name="holes",
+    operation_id="holes",
+    tags=[END],
+    summary="Record the holes counted on punch cards",
+    description=MEMBERS_,
+)
 def holes(request: HttpRequest, slug: str, payload: s.Holes) -> JsonResponse:
     caller = _caller(request)
     drive = drive_for(caller, slug, roles=MEMBERS)
@@ -854,11 +965,14 @@ def holes(request: HttpRequest, slug: str, payload: s.Holes) -> JsonResponse:
 
 
 @api.get(
-    D + "/reconciliation", response=answers({200: list[s.Mismatch]}, 404),
-    url_name="reconciliation", operation_id="reconciliation", tags=[END],
+    D + "/reconciliation",
+    response=answers({200: list[s.Mismatch]}, 404),
+    url_name="reconciliation",
+    operation_id="reconciliation",
+    tags=[END],
     summary="Punch cards against recorded wins",
     description=f"{MEMBERS_} Couples whose holes differ from their wins.",
-)  # fmt: skip
+)
 def reconciliation_view(request: HttpRequest, slug: str) -> JsonResponse:
     return _ok(reconciliation(drive_for(_caller(request), slug)))
 
@@ -867,31 +981,42 @@ def reconciliation_view(request: HttpRequest, slug: str) -> JsonResponse:
 
 
 @api.get(
-    PRIZES, response=answers({200: s.PrizeTable}, 404), url_name="prizes", operation_id="prizes",
-    tags=[PRIZE], summary="Every prize: places, booby, jackpot, cookie jar",
+    PRIZES,
+    response=answers({200: s.PrizeTable}, 404),
+    url_name="prizes",
+    operation_id="prizes",
+    tags=[PRIZE],
+    summary="Every prize: places, booby, jackpot, cookie jar",
     description=f"{MEMBERS_} A preview from the standings until the ties are opened; then the "
     "stored ties and awards.",
-)  # fmt: skip
+)
 def prizes_view(request: HttpRequest, slug: str) -> JsonResponse:
     return _ok(prize_table(drive_for(_caller(request), slug)))
 
 
 @api.get(
-    PRIZES + "/setup", response=answers({200: s.PrizeSetup}, 404), url_name="prize-setup",
-    operation_id="prize_setup_get", tags=[PRIZE], summary="The prize set-up",
+    PRIZES + "/setup",
+    response=answers({200: s.PrizeSetup}, 404),
+    url_name="prize-setup",
+    operation_id="prize_setup_get",
+    tags=[PRIZE],
+    summary="The prize set-up",
     description=MEMBERS_,
-)  # fmt: skip
+)
 def prize_setup_get(request: HttpRequest, slug: str) -> JsonResponse:
     return _ok(setup_view(drive_for(_caller(request), slug)))
 
 
 @api.patch(
-    PRIZES + "/setup", response=answers({200: s.PrizeSetup}, 404, 409, 422, body=True),
-    url_name="prize-setup", operation_id="prize_setup_patch", tags=[PRIZE],
+    PRIZES + "/setup",
+    response=answers({200: s.PrizeSetup}, 404, 409, 422, body=True),
+    url_name="prize-setup",
+    operation_id="prize_setup_patch",
+    tags=[PRIZE],
     summary="Change the prize set-up",
     description=f"{ORGANIZERS} Fixed once the ties are opened (409 prizes_opened); the cookie "
     "jar once drawn (409 cookie_jar_drawn).",
-)  # fmt: skip
+)
 def prize_setup_patch(request: HttpRequest, slug: str, payload: s.PrizeSetupIn) -> JsonResponse:
     caller = _caller(request)
     drive = drive_for(caller, slug, roles=(ORGANIZER,))
@@ -900,21 +1025,28 @@ def prize_setup_patch(request: HttpRequest, slug: str, payload: s.PrizeSetupIn) 
 
 
 @api.get(
-    PRIZES + "/ties", response=answers({200: list[s.Tie]}, 404), url_name="ties",
-    operation_id="ties_list", tags=[PRIZE], summary="The ties and how each went",
+    PRIZES + "/ties",
+    response=answers({200: list[s.Tie]}, 404),
+    url_name="ties",
+    operation_id="ties_list",
+    tags=[PRIZE],
+    summary="The ties and how each went",
     description=MEMBERS_,
-)  # fmt: skip
+)
 def ties_get(request: HttpRequest, slug: str) -> JsonResponse:
     return _ok(ties_list(drive_for(_caller(request), slug)))
 
 
 @api.post(
-    PRIZES + "/ties", response=answers({200: list[s.Tie]}, 404, 409, 422, body=True),
-    url_name="ties", operation_id="ties_open", tags=[PRIZE],
+    PRIZES + "/ties",
+    response=answers({200: list[s.Tie]}, 404, 409, 422, body=True),
+    url_name="ties",
+    operation_id="ties_open",
+    tags=[PRIZE],
     summary="Award the unshared prizes and open the ties",
     description=f'{ORGANIZERS} After the last game (409 night_not_over; {{"force": true}} to '
     "open earlier). Again: no change; 409 standings_changed if the standings moved since.",
-)  # fmt: skip
+)
 def ties_open(request: HttpRequest, slug: str, payload: s.TiesOpen = Body(None)) -> JsonResponse:
     caller = _caller(request)
     drive = drive_for(caller, slug, roles=(ORGANIZER,))
@@ -924,12 +1056,15 @@ def ties_open(request: HttpRequest, slug: str, payload: s.TiesOpen = Body(None))
 
 
 @api.post(
-    TIE + "/choices", response=answers({201: s.Tie}, 404, 409, 422, body=True),
-    url_name="tie-choices", operation_id="tie_choice", tags=[PRIZE],
+    TIE + "/choices",
+    response=answers({201: s.Tie}, 404, 409, 422, body=True),
+    url_name="tie-choices",
+    operation_id="tie_choice",
+    tags=[PRIZE],
     summary="Record a tied couple's choice",
     description=f"{MEMBERS_} split, cut, play-off or forfeit; a house rule replaces it. 409 "
     "tie_decided once decided.",
-)  # fmt: skip
+)
 def tie_choice_view(request: HttpRequest, slug: str, tie: int, payload: s.Choice) -> JsonResponse:
     caller = _caller(request)
     drive = drive_for(caller, slug)
@@ -939,12 +1074,15 @@ def tie_choice_view(request: HttpRequest, slug: str, tie: int, payload: s.Choice
 
 
 @api.post(
-    TIE + "/decide", response=answers({200: s.Tie}, 404, 409, 422, body=True),
-    url_name="tie-decide", operation_id="tie_decide", tags=[PRIZE],
+    TIE + "/decide",
+    response=answers({200: s.Tie}, 404, 409, 422, body=True),
+    url_name="tie-decide",
+    operation_id="tie_decide",
+    tags=[PRIZE],
     summary="Apply the choice rule",
     description=f"{MEMBERS_} 409 answer_needed names the couples still to choose (or to play "
     "or forfeit); 422 cannot_split for a prize in kind.",
-)  # fmt: skip
+)
 def tie_decide_view(
     request: HttpRequest, slug: str, tie: int, payload: s.Empty = Body(None)
 ) -> JsonResponse:
@@ -955,14 +1093,17 @@ def tie_decide_view(
 
 
 @api.post(
-    TIE + "/cut", response=answers({201: s.CutDone}, 404, 409, 422, body=True),
-    url_name="tie-cut", operation_id="tie_cut", tags=[PRIZE],
+    TIE + "/cut",
+    response=answers({201: s.CutDone}, 404, 409, 422, body=True),
+    url_name="tie-cut",
+    operation_id="tie_cut",
+    tags=[PRIZE],
     summary="A cut: cards cut at the table, or a system draw",
     description=f'{MEMBERS_} {{"cards": {{"3": "7H", "5": "2C"}}}} for one round (equal '
     'lowest cut again), or {"draw": true}: the server draws the seed and records it '
     "(cut.seed, the tie's cut_rounds, the export); a seed sent is refused with 422 "
     "seed_not_accepted.",
-)  # fmt: skip
+)
 def tie_cut_view(request: HttpRequest, slug: str, tie: int, payload: s.Cut) -> JsonResponse:
     caller = _caller(request)
     drive = drive_for(caller, slug)
@@ -975,12 +1116,15 @@ def tie_cut_view(request: HttpRequest, slug: str, tie: int, payload: s.Cut) -> J
 
 
 @api.post(
-    TIE + "/playoff", response=answers({201: s.PlayoffDone}, 404, 409, 422, body=True),
-    url_name="tie-playoff", operation_id="tie_playoff", tags=[PRIZE],
+    TIE + "/playoff",
+    response=answers({201: s.PlayoffDone}, 404, 409, 422, body=True),
+    url_name="tie-playoff",
+    operation_id="tie_playoff",
+    tags=[PRIZE],
     summary="A play-off game's result",
     description=f"{MEMBERS_} Validated like any game (the engine's code for an impossible "
     "score; unusual_score needs confirm_unusual).",
-)  # fmt: skip
+)
 def tie_playoff_view(request: HttpRequest, slug: str, tie: int, payload: s.Playoff) -> JsonResponse:
     caller = _caller(request)
     drive = drive_for(caller, slug)
@@ -997,22 +1141,30 @@ def tie_playoff_view(request: HttpRequest, slug: str, tie: int, payload: s.Playo
 
 
 @api.get(
-    PRIZES + "/cookie-jar", response=answers({200: s.CookieJar}, 404), url_name="cookie-jar",
-    operation_id="cookie_jar", tags=[PRIZE], summary="The cookie jar", description=MEMBERS_,
-)  # fmt: skip
+    PRIZES + "/cookie-jar",
+    response=answers({200: s.CookieJar}, 404),
+    url_name="cookie-jar",
+    operation_id="cookie_jar",
+    tags=[PRIZE],
+    summary="The cookie jar",
+    description=MEMBERS_,
+)
 def cookie_jar_get(request: HttpRequest, slug: str) -> JsonResponse:
     return _ok(cookie_jar_view(drive_for(_caller(request), slug)))
 
 
 @api.post(
-    PRIZES + "/cookie-jar/draw", response=answers({201: s.CookieJar}, 404, 409, 422, body=True),
-    url_name="cookie-jar-draw", operation_id="cookie_jar_draw", tags=[PRIZE],
+    PRIZES + "/cookie-jar/draw",
+    response=answers({201: s.CookieJar}, 404, 409, 422, body=True),
+    url_name="cookie-jar-draw",
+    operation_id="cookie_jar_draw",
+    tags=[PRIZE],
     summary="Draw the cookie jar's games",
     description=f"{ORGANIZERS} {{}} (or no body): the system draws, from a seed the server "
     'draws and records (drawn.seed); or {"games": [3, 7, …]} as drawn from a hat. After the '
     "last game. A seed sent is refused with 422 seed_not_accepted; couples bought in with no "
     "buy-in set, 422 no_buy_in.",
-)  # fmt: skip
+)
 def cookie_jar_draw_view(
     request: HttpRequest, slug: str, payload: s.CookieJarDraw = Body(None)
 ) -> JsonResponse:
@@ -1047,8 +1199,11 @@ def _document_of(drive: Any, pk: int) -> Document:
 
 
 @api.post(
-    DOCUMENTS, response=answers({200: s.Document, 202: s.Document}, 404, 422, 503, body=True),
-    url_name="documents", operation_id="document_request", tags=[PRINT],
+    DOCUMENTS,
+    response=answers({200: s.Document, 202: s.Document}, 404, 422, 503, body=True),
+    url_name="documents",
+    operation_id="document_request",
+    tags=[PRINT],
     summary="Print a document",
     description=f"{MEMBERS_} Renders the document in the background (a worker, or in-process "
     "without a broker): 202 with its status URL (Location). A document already rendered from "
@@ -1057,7 +1212,7 @@ def _document_of(drive: Any, pk: int) -> Document:
     "recorded wins. 422 bad_document, bad_paper, bad_game, no_game, game_not_started, "
     "bad_couple, bad_filled, bad_base_url. 503 print_queue_down: the broker cannot be reached "
     "(after a few seconds of retries); the document (its id in `document`) is marked failed.",
-)  # fmt: skip
+)
 def documents_request(request: HttpRequest, slug: str, payload: s.DocumentIn) -> JsonResponse:
     caller = _caller(request)
     drive = drive_for(caller, slug)
@@ -1083,23 +1238,36 @@ def documents_request(request: HttpRequest, slug: str, payload: s.DocumentIn) ->
 
 
 @api.get(
-    DOCUMENTS + "/{num:pk}", response=answers({200: s.Document}, 404), url_name="document",
-    operation_id="document_status", tags=[PRINT], summary="A document's status and progress",
+    DOCUMENTS + "/{num:pk}",
+    response=answers({200: s.Document}, 404),
+    url_name="document",
+    operation_id="document_status",
+    tags=[PRINT],
+    summary="A document's status and progress",
     description=MEMBERS_,
-)  # fmt: skip
+)
 def document_detail(request: HttpRequest, slug: str, pk: int) -> JsonResponse:
     document = _document_of(drive_for(_caller(request), slug), pk)
     return _ok(_document_view(request, document))
 
 
 @api.get(
-    DOCUMENTS + "/{num:pk}/file", response=answers({200: None}, 404, 409),
-    url_name="document-file", operation_id="document_file", tags=[PRINT],
+    DOCUMENTS + "/{num:pk}/file",
+    response=answers({200: None}, 404, 409),
+    url_name="document-file",
+    operation_id="document_file",
+    tags=[PRINT],
     summary="The document's PDF",
     description=f"{MEMBERS_} 409 not_ready until it has been rendered.",
-    openapi_extra={"responses": {200: {"description": "The PDF (an attachment)", "content": {
-        "application/pdf": {"schema": {"type": "string", "format": "binary"}}}}}},
-)  # fmt: skip
+    openapi_extra={
+        "responses": {
+            200: {
+                "description": "The PDF (an attachment)",
+                "content": {"application/pdf": {"schema": {"type": "string", "format": "binary"}}},
+            }
+        }
+    },
+)
 def document_file(request: HttpRequest, slug: str, pk: int) -> FileResponse:
     document = _document_of(drive_for(_caller(request), slug), pk)
     if not document.file.name or not document.file.storage.exists(document.file.name):
@@ -1128,4 +1296,4 @@ def not_found(request: HttpRequest, path: str = "") -> JsonResponse:
     )
 
 
-not_found.csrf_exempt = True  # type: ignore[attr-defined]
+not_found.csrf_exempt = True  # type: ignore[attr-defined]  # what csrf_exempt sets

@@ -91,9 +91,16 @@ def _rows_html(
     """The grid's rows as HTML: from the cache where a row's content was rendered before, the
     rest rendered (in one pass) and cached."""
     shown = (
-        ROWS_TEMPLATE, drive.pk, drive.slug, game, in_play, drive.is_closed,
-        drive.sit_out_counts_as_win, get_language(), timezone.get_current_timezone_name(),
-    )  # fmt: skip
+        ROWS_TEMPLATE,
+        drive.pk,
+        drive.slug,
+        game,
+        in_play,
+        drive.is_closed,
+        drive.sit_out_counts_as_win,
+        get_language(),
+        timezone.get_current_timezone_name(),
+    )
     keys = ["desk-row:" + hashlib.sha1(repr((shown, row)).encode()).hexdigest() for row in rows]
     try:
         found = cache.get_many(keys)
@@ -103,9 +110,13 @@ def _rows_html(
     missing = [i for i, key in enumerate(keys) if key not in found]
     if missing:
         context = {
-            "drive": drive, "game": game, "in_play": in_play, "csrf_token": CSRF_PLACEHOLDER,
-            "rows": [rows[i] for i in missing], "marker": mark_safe(ROW_END),
-        }  # fmt: skip
+            "drive": drive,
+            "game": game,
+            "in_play": in_play,
+            "csrf_token": CSRF_PLACEHOLDER,
+            "rows": [rows[i] for i in missing],
+            "marker": mark_safe(ROW_END),
+        }
         rendered = get_template(ROWS_TEMPLATE).render(context).split(ROW_END)
         new = {keys[i]: html for i, html in zip(missing, rendered, strict=False)}
         found.update(new)
@@ -192,6 +203,7 @@ def _post(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
     winner = int_or_none(data.get("winner"))
     confirm = data.get("confirm_unusual") in ("on", "1", "true", "yes")
     status, level, code = 422, "error", "bad_input"
+    field: str | None
     message, field = "", "table"
     if table is None:
         message = _("Type the table number.")
@@ -264,10 +276,17 @@ def _advance(request: HttpRequest, drive: Drive, role: str, game: int) -> HttpRe
             ) % where
     if wants_json(request):
         return JsonResponse(
-            {"ok": status < 400, "status": status, "code": code, "level": level,
-             "message": message, "game": game, "field": None},
+            {
+                "ok": status < 400,
+                "status": status,
+                "code": code,
+                "level": level,
+                "message": message,
+                "game": game,
+                "field": None,
+            },
             status=status,
-        )  # fmt: skip
+        )
     drive.refresh_from_db()
     context = _page_context(
         request, drive, role, drive.current_game, False, message=message, level=level, code=code
@@ -276,9 +295,16 @@ def _advance(request: HttpRequest, drive: Drive, role: str, game: int) -> HttpRe
 
 
 def _act(
-    drive: Drive, request: HttpRequest, action: str, game: int, table: int, winner: int,
-    points: list[int] | None, confirm: bool, data: Any,
-) -> tuple[int, str, str, str, str | None]:  # fmt: skip
+    drive: Drive,
+    request: HttpRequest,
+    action: str,
+    game: int,
+    table: int,
+    winner: int,
+    points: list[int] | None,
+    confirm: bool,
+    data: Any,
+) -> tuple[int, str, str, str, str | None]:
     """Call the service; (HTTP status, level, code, message for the scorer, the entry line's
     field a refusal is about: "table", "winner", "points", "confirm", or None when stored)."""
     actor = Actor(user=request.user, channel=AuditEntry.Channel.DESK)
@@ -286,9 +312,14 @@ def _act(
     try:
         if action == "resolve":
             result_resolve(
-                drive=drive, game=game, table=table, winner=winner,
-                reason=data.get("reason", ""), points=points, actor=actor,
-            )  # fmt: skip
+                drive=drive,
+                game=game,
+                table=table,
+                winner=winner,
+                reason=data.get("reason", ""),
+                points=points,
+                actor=actor,
+            )
             return (
                 200,
                 "success",
@@ -297,9 +328,14 @@ def _act(
                 None,
             )
         recorded = result_record(
-            drive=drive, game=game, table=table, winner=winner, points=points,
-            confirm_unusual=confirm, actor=actor,
-        )  # fmt: skip
+            drive=drive,
+            game=game,
+            table=table,
+            winner=winner,
+            points=points,
+            confirm_unusual=confirm,
+            actor=actor,
+        )
     except Conflict as error:
         if error.code == "result_conflict":
             return (

@@ -49,12 +49,12 @@ class StartForm(PlainForm):
         kwargs.setdefault("initial", {"seating": drive.first_seating, "seed": drive.seed})
         kwargs.setdefault("prefix", "start")
         super().__init__(*args, **kwargs)
-        self.absent = absent or []
-        if not self.absent:
+        self.not_checked_in = absent or []
+        if not self.not_checked_in:
             del self.fields["absent"]
             return
-        count = len(self.absent)
-        shown = ", ".join(str(c.number) for c in self.absent[:30])
+        count = len(self.not_checked_in)
+        shown = ", ".join(str(c.number) for c in self.not_checked_in[:30])
         more = "…" if count > 30 else ""
         self.fields["absent"].label = ngettext(
             "%(count)s couple is not checked in (number %(numbers)s%(more)s):",

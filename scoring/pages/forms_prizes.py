@@ -94,13 +94,16 @@ class PrizeSetupForm(PlainForm):
     )
     booby = forms.BooleanField(label=_("Booby prize"), required=False)
     booby_prize = forms.CharField(
-        label=_("Booby prize"), required=False, max_length=200,
+        label=_("Booby prize"),
+        required=False,
+        max_length=200,
         help_text=_("An amount, or a prize in kind."),
-    )  # fmt: skip
+    )
     booby_late_couples = forms.BooleanField(
-        label=_("Late couples may take the booby prize too"), required=False,
+        label=_("Late couples may take the booby prize too"),
+        required=False,
         help_text=_("Otherwise only couples who played every game."),
-    )  # fmt: skip
+    )
     cookie_jar = forms.BooleanField(label=_("Cookie jar"), required=False)
     cookie_jar_k = forms.IntegerField(label=_("Games drawn (K)"), min_value=1, max_value=99)
     buy_in = forms.CharField(label=_("Buy-in"), max_length=12)
@@ -108,13 +111,16 @@ class PrizeSetupForm(PlainForm):
         label=_("Jackpot: at least this many wins"), required=False, min_value=1, max_value=99
     )
     jackpot_amount = forms.CharField(
-        label=_("Jackpot amount"), required=False, max_length=12,
+        label=_("Jackpot amount"),
+        required=False,
+        max_length=12,
         help_text=_("Both or neither: every couple at or over the threshold shares it."),
-    )  # fmt: skip
+    )
     cut_rule = forms.ChoiceField(
-        label=_("Cuts"), choices=[(v, label) for v, label, *_rest in CUT_RULES],
+        label=_("Cuts"),
+        choices=[(v, label) for v, label, *_rest in CUT_RULES],
         help_text=_("Many halls cut high: the highest card, aces high. Fixed once a cut begins."),
-    )  # fmt: skip
+    )
     house_rule = forms.ChoiceField(
         label=_("House rule for ties"), choices=PrizeSetup.HouseRule.choices
     )
@@ -206,7 +212,8 @@ class BuyInForm(PlainForm):
         self.fields["buy_in"].widget.attrs["inputmode"] = "decimal"
 
     def amount(self) -> str:
-        return self.cleaned_data["buy_in"].strip().lstrip("$€£").strip().replace(",", ".")
+        typed: str = self.cleaned_data["buy_in"]
+        return typed.strip().lstrip("$€£").strip().replace(",", ".")
 
 
 class SettleForm(PlainForm):
@@ -249,7 +256,8 @@ class CutRuleForm(PlainForm):
         super().__init__(*args, **kwargs)
 
     def rule_label(self) -> str:
-        return str(dict(self.fields["rule"].choices)[self.cleaned_data["rule"]]).lower()
+        labels = {v: label for v, label, *_rest in CUT_RULES}
+        return str(labels[self.cleaned_data["rule"]]).lower()
 
 
 class CutDrawForm(PlainForm):
@@ -282,9 +290,11 @@ class CookieJarForm(PlainForm):
         initial="system",
     )
     games = forms.CharField(
-        label=_("Games drawn from the hat"), required=False, max_length=300,
+        label=_("Games drawn from the hat"),
+        required=False,
+        max_length=300,
         help_text=_("Their numbers, like 3 7 12."),
-    )  # fmt: skip
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("prefix", "jar")

@@ -61,7 +61,7 @@ def hall_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
 def hall_language(request: HttpRequest, drive: Drive) -> None:
     """The rest of the request speaks the drive's language (the hall's), whoever reads it."""
     translation.activate(drive.language)
-    request.LANGUAGE_CODE = drive.language  # type: ignore[attr-defined]
+    request.LANGUAGE_CODE = drive.language
 
 
 class _TooManyUnknownTokens(Exception):

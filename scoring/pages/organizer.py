@@ -304,13 +304,14 @@ def start(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
     for seat in seats:
         if seat.is_sit_out:
             sitting_out = seat.stays or seat.arrives
-            started += " " + _("Couple %(n)s sits out.") % {"n": sitting_out.number}
+            if sitting_out is not None:
+                started += " " + _("Couple %(n)s sits out.") % {"n": sitting_out.number}
     messages.success(request, started)
     if form.cleaned_data.get("absent") == "withdraw":
         messages.info(
             request,
             _("Left out, not checked in (withdrawn before game 1): couples %(numbers)s.")
-            % {"numbers": ", ".join(str(c.number) for c in form.absent)},
+            % {"numbers": ", ".join(str(c.number) for c in form.not_checked_in)},
         )
     return _back(drive)
 

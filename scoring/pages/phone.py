@@ -170,9 +170,15 @@ def _table_post(request: HttpRequest, table: Table) -> dict[str, Any]:
     key = (data.get("key") or "").strip()[:80] or None
     try:
         recorded = result_record(
-            drive=table.drive, game=game, table=table.number, winner=winner, points=points,
-            key=key, confirm_unusual=confirm, actor=Actor(channel=AuditEntry.Channel.TABLE),
-        )  # fmt: skip
+            drive=table.drive,
+            game=game,
+            table=table.number,
+            winner=winner,
+            points=points,
+            key=key,
+            confirm_unusual=confirm,
+            actor=Actor(channel=AuditEntry.Channel.TABLE),
+        )
     except Conflict as error:
         if error.code == "result_conflict":
             if error.details.get("differs") == ["points"]:
@@ -215,9 +221,11 @@ def _table_undo(table: Table, game: int | None) -> dict[str, Any]:
         return _answer(422, "error", _("This form has no game: reload the page."), "bad_input")
     try:
         result_undo(
-            drive=table.drive, game=game, table=table.number,
+            drive=table.drive,
+            game=game,
+            table=table.number,
             actor=Actor(channel=AuditEntry.Channel.TABLE),
-        )  # fmt: skip
+        )
     except ServiceError as error:
         return _answer(error.status, "error", _undo_refused(error), error.code)
     return _answer(
@@ -239,8 +247,10 @@ def _undo_refused(error: ServiceError) -> str:
     if error.code == "no_result":
         return _("There is no result to undo at this table.")
     if error.code in ("answered", "not_yours"):
-        return _("This result has been changed since (at the desk or by the other couple): "
-                 "only the desk can change it now.")  # fmt: skip
+        return _(
+            "This result has been changed since (at the desk or by the other couple): "
+            "only the desk can change it now."
+        )
     return error.message
 
 
@@ -342,9 +352,12 @@ def _couple_post(request: HttpRequest, couple: Couple) -> dict[str, Any]:
     accept = action == "confirm"
     try:
         result_confirm(
-            drive=couple.drive, couple=couple, game=game, accept=accept,
+            drive=couple.drive,
+            couple=couple,
+            game=game,
+            accept=accept,
             actor=Actor(channel=AuditEntry.Channel.COUPLE, couple=couple),
-        )  # fmt: skip
+        )
     except ServiceError as error:
         return _answer(error.status, "error", error.message, error.code)
     if accept:

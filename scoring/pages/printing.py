@@ -122,7 +122,7 @@ def print_status(request: HttpRequest, drive: Drive, role: str, pk: int) -> Json
 
 @drive_page(*MEMBERS)
 @require_GET
-def print_download(request: HttpRequest, drive: Drive, role: str, pk: int) -> HttpResponse:
+def print_download(request: HttpRequest, drive: Drive, role: str, pk: int) -> FileResponse:
     """The PDF (404 until there is one)."""
     return document_file_response(_document(drive, pk))
 

@@ -93,8 +93,11 @@ def decorate_tie(view: dict[str, Any], ace_high: bool, highest: bool = False) ->
     for rnd in view["cut_rounds"]:
         cards = {int(c): card for c, card in rnd["cards"].items()}
         try:
-            lowest = list(judge_cut({c: Card.parse(t) for c, t in cards.items()},
-                                    ace_high=ace_high, highest=highest).lowest)  # fmt: skip
+            lowest = list(
+                judge_cut(
+                    {c: Card.parse(t) for c, t in cards.items()}, ace_high=ace_high, highest=highest
+                ).lowest
+            )
         except (CardError, PrizeError):
             lowest = []
         rounds.append(
@@ -121,9 +124,10 @@ def decorate_tie(view: dict[str, Any], ace_high: bool, highest: bool = False) ->
     for m in view["matches"]:
         by_round.setdefault(m["round"], []).append(m)
     pending = [
-        m | {"key": f"{m['match'][0]}-{m['match'][1]}"} for m in view["matches"]
+        m | {"key": f"{m['match'][0]}-{m['match'][1]}"}
+        for m in view["matches"]
         if not m["bye"] and m["winner"] is None and m["round"] == max(by_round, default=0)
-    ]  # fmt: skip
+    ]
     latest: dict[int, dict[str, Any]] = {}
     for c in view["choices"]:
         latest[c["couple"]] = c
@@ -175,14 +179,26 @@ def prize_wall(table: dict[str, Any], names: dict[int, str]) -> list[dict[str, A
     cur = table["currency"]
 
     def line(couple: int, prize: str = "", how: str = "") -> dict[str, Any]:
-        return {"couple": couple, "name": names.get(couple, ""), "prize": prize,
-                "how": HOW.get(how, "")}  # fmt: skip
+        return {
+            "couple": couple,
+            "name": names.get(couple, ""),
+            "prize": prize,
+            "how": HOW.get(how, ""),
+        }
 
     def entry_row(key: str, label: str, entry: dict[str, Any]) -> dict[str, Any]:
-        prize = _prize_words(entry["prize"].get("amount"), entry["prize"].get("description", ""),
-                             cur)  # fmt: skip
-        row = {"key": key, "label": label, "status": entry["status"], "prize": "", "sub": "",
-               "lines": [], "note": ""}  # fmt: skip
+        prize = _prize_words(
+            entry["prize"].get("amount"), entry["prize"].get("description", ""), cur
+        )
+        row = {
+            "key": key,
+            "label": label,
+            "status": entry["status"],
+            "prize": "",
+            "sub": "",
+            "lines": [],
+            "note": "",
+        }
         if entry["status"] == "awarded":
             row["lines"] = [
                 line(a["couple"], _prize_words(a["amount"], a["description"], cur), a["how"])
@@ -203,23 +219,40 @@ def prize_wall(table: dict[str, Any], names: dict[int, str]) -> list[dict[str, A
         rows.append(entry_row("booby", _("Booby"), booby))
     jackpot = table["jackpot"]
     if jackpot.get("enabled") and jackpot.get("couples"):
-        rows.append({
-            "key": "jackpot", "label": _("Jackpot"), "status": "awarded", "prize": "",
-            "sub": _("%(n)s wins or more") % {"n": jackpot["threshold"]}, "note": "",
-            "lines": [line(int(c), f"{share} {cur}", "split" if len(jackpot["shares"]) > 1
-                           else "") for c, share in jackpot["shares"].items()],
-        })  # fmt: skip
+        rows.append(
+            {
+                "key": "jackpot",
+                "label": _("Jackpot"),
+                "status": "awarded",
+                "prize": "",
+                "sub": _("%(n)s wins or more") % {"n": jackpot["threshold"]},
+                "note": "",
+                "lines": [
+                    line(int(c), f"{share} {cur}", "split" if len(jackpot["shares"]) > 1 else "")
+                    for c, share in jackpot["shares"].items()
+                ],
+            }
+        )
     jar = table["cookie_jar"]
     if jar.get("enabled") and jar.get("drawn"):
-        row = {"key": "cookie-jar", "label": _("Cookie jar"), "status": jar["status"],
-               "prize": "", "lines": [], "note": "",
-               "sub": _("games %(g)s") % {"g": games_text(jar["drawn"]["games"])}}  # fmt: skip
+        row = {
+            "key": "cookie-jar",
+            "label": _("Cookie jar"),
+            "status": jar["status"],
+            "prize": "",
+            "lines": [],
+            "note": "",
+            "sub": _("games %(g)s") % {"g": games_text(jar["drawn"]["games"])},
+        }
         if jar["awards"]:
-            row["lines"] = [line(a["couple"], f"{a['amount']} {cur}", a["how"])
-                            for a in jar["awards"]]  # fmt: skip
+            row["lines"] = [
+                line(a["couple"], f"{a['amount']} {cur}", a["how"]) for a in jar["awards"]
+            ]
         elif jar["status"] == "carried-over":
             row["note"] = _("no winner: %(pot)s %(cur)s carries over to the next drive") % {
-                "pot": jar["carried_over"], "cur": cur}  # fmt: skip
+                "pot": jar["carried_over"],
+                "cur": cur,
+            }
         elif jar["status"] == "tie":
             row["prize"] = f"{jar['pot']} {cur}"
             row["lines"] = [line(c) for c in jar["winners"]]
@@ -243,8 +276,9 @@ def prizes_summary(drive: Drive) -> dict[str, Any] | None:
         return None
     table = for_pages(prize_table(drive))
     current = setup_view(drive)
-    ties = [decorate_tie(t, current["cut_ace_high"], current["cut_high_wins"])
-            for t in ties_list(drive)]  # fmt: skip
+    ties = [
+        decorate_tie(t, current["cut_ace_high"], current["cut_high_wins"]) for t in ties_list(drive)
+    ]
     return {
         "table": table,
         "ties": ties,
@@ -276,8 +310,9 @@ def _render(
 ) -> HttpResponse:
     current = setup_view(drive)
     table = for_pages(prize_table(drive))
-    ties = [decorate_tie(t, current["cut_ace_high"], current["cut_high_wins"])
-            for t in ties_list(drive)]  # fmt: skip
+    ties = [
+        decorate_tie(t, current["cut_ace_high"], current["cut_high_wins"]) for t in ties_list(drive)
+    ]
     context = {
         "drive": drive,
         "role": role,
@@ -404,12 +439,14 @@ def buy_in(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
     try:
         prize_setup_update(drive=drive, actor=desk_actor(request), buy_in=form.amount())
     except ServiceError as error:
-        form.add_error("buy_in" if error.details.get("field") == "buy_in" else None,
-                       error.message)  # fmt: skip
+        form.add_error("buy_in" if error.details.get("field") == "buy_in" else None, error.message)
         return _render(request, drive, role, status=error.status, buy_in_form=form)
     jar = prize_table(drive)["cookie_jar"]
-    messages.success(request, _("The buy-in is set: the pot is %(pot)s %(cur)s.")
-                     % {"pot": jar.get("pot"), "cur": drive.currency})  # fmt: skip
+    messages.success(
+        request,
+        _("The buy-in is set: the pot is %(pot)s %(cur)s.")
+        % {"pot": jar.get("pot"), "cur": drive.currency},
+    )
     return _back(drive, "cookie-jar")
 
 
@@ -449,8 +486,11 @@ def _tie_render(
     if "play-off" in latest.values():
         waiting = {n for n in view["couples"] if latest.get(n) not in ("play-off", "forfeit")}
         needed = sorted(set(needed or []) | waiting)
-    others = [t for t in Tie.objects.filter(drive=drive).exclude(pk=tie.pk).order_by("id")
-              if t.state != Tie.State.SETTLED]  # fmt: skip
+    others = [
+        t
+        for t in Tie.objects.filter(drive=drive).exclude(pk=tie.pk).order_by("id")
+        if t.state != Tie.State.SETTLED
+    ]
     context = {
         "drive": drive,
         "role": role,
@@ -513,8 +553,14 @@ def tie_choice(request: HttpRequest, drive: Drive, role: str, tie: int) -> HttpR
     found = _tie(drive, tie)
     couple, _sep, choice = request.POST.get("choice", "").partition(":")
     if not (couple.isascii() and couple.isdigit()) or choice not in CHOICES:
-        return _tie_render(request, drive, role, found, status=422,
-                           error=_("Which couple chose what? The form did not say."))  # fmt: skip
+        return _tie_render(
+            request,
+            drive,
+            role,
+            found,
+            status=422,
+            error=_("Which couple chose what? The form did not say."),
+        )
     try:
         row = tie_choose(tie=found, couple=int(couple), choice=choice, actor=desk_actor(request))
     except ServiceError as error:
@@ -534,8 +580,9 @@ def tie_decide_view(request: HttpRequest, drive: Drive, role: str, tie: int) -> 
         decided = tie_decide(tie=found, actor=desk_actor(request))
     except ServiceError as error:
         needed = error.details.get("couples", []) if error.code == "answer_needed" else []
-        return _tie_render(request, drive, role, found, status=error.status,
-                           error=error.message, needed=needed)  # fmt: skip
+        return _tie_render(
+            request, drive, role, found, status=error.status, error=error.message, needed=needed
+        )
     words = {
         "split": _("Split: the shares are below."),
         "cut": _("They cut for it: record the cards, or let the system draw."),
@@ -564,12 +611,18 @@ def tie_cut(request: HttpRequest, drive: Drive, role: str, tie: int) -> HttpResp
         return _tie_render(request, drive, role, found, status=error.status, cut_form=form)
     high = current["cut_high_wins"]
     if outcome["decided"]:
-        won = (_("Couple %(n)s cut the highest card and takes the prize.") if high
-               else _("Couple %(n)s cut the lowest card and takes the prize."))  # fmt: skip
+        won = (
+            _("Couple %(n)s cut the highest card and takes the prize.")
+            if high
+            else _("Couple %(n)s cut the lowest card and takes the prize.")
+        )
         messages.success(request, won % {"n": outcome["lowest"][0]})
     else:
-        again = (_("Equal highest cards: couples %(c)s cut again.") if high
-                 else _("Equal lowest cards: couples %(c)s cut again."))  # fmt: skip
+        again = (
+            _("Equal highest cards: couples %(c)s cut again.")
+            if high
+            else _("Equal lowest cards: couples %(c)s cut again.")
+        )
         messages.info(request, again % {"c": ", ".join(map(str, outcome["lowest"]))})
     return _tie_back(drive, found)
 
@@ -584,8 +637,9 @@ def tie_cut_rule(request: HttpRequest, drive: Drive, role: str, tie: int) -> Htt
     if not form.is_valid():
         return _tie_render(request, drive, role, found, status=422, rule_form=form)
     try:
-        prize_setup_update(drive=drive, actor=desk_actor(request),
-                           **cut_fields(form.cleaned_data["rule"]))  # fmt: skip
+        prize_setup_update(
+            drive=drive, actor=desk_actor(request), **cut_fields(form.cleaned_data["rule"])
+        )
     except ServiceError as error:
         return _tie_render(request, drive, role, found, status=error.status, error=error.message)
     messages.success(request, _("The cut: %(rule)s.") % {"rule": form.rule_label()})
@@ -605,8 +659,11 @@ def tie_draw(request: HttpRequest, drive: Drive, role: str, tie: int) -> HttpRes
     except ServiceError as error:
         form.add_error(None, error.message)
         return _tie_render(request, drive, role, found, status=error.status, draw_form=form)
-    messages.success(request, _("Drawn from seed %(seed)s: couple %(n)s takes the prize.")
-                     % {"seed": outcome["seed"], "n": outcome["winner"]})  # fmt: skip
+    messages.success(
+        request,
+        _("Drawn from seed %(seed)s: couple %(n)s takes the prize.")
+        % {"seed": outcome["seed"], "n": outcome["winner"]},
+    )
     return _tie_back(drive, found)
 
 
@@ -618,9 +675,16 @@ def tie_playoff(request: HttpRequest, drive: Drive, role: str, tie: int) -> Http
     form = PlayoffForm(request.POST)
     match = request.POST.get("match", "")
     if not form.is_valid():
-        return _tie_render(request, drive, role, found, status=422, playoff_form=form,
-                           playoff_match=match,
-                           error=_("Choose the winner of a match."))  # fmt: skip
+        return _tie_render(
+            request,
+            drive,
+            role,
+            found,
+            status=422,
+            playoff_form=form,
+            playoff_match=match,
+            error=_("Choose the winner of a match."),
+        )
     try:
         points = parse_points(form.cleaned_data["points"])
     except ValueError:
@@ -629,13 +693,18 @@ def tie_playoff(request: HttpRequest, drive: Drive, role: str, tie: int) -> Http
             _("Type the final points like %(example)s, the winner's first.")
             % {"example": score_example(drive)},
         )
-        return _tie_render(request, drive, role, found, status=422, playoff_form=form,
-                           playoff_match=match)  # fmt: skip
+        return _tie_render(
+            request, drive, role, found, status=422, playoff_form=form, playoff_match=match
+        )
     try:
         outcome = tie_playoff_result(
-            tie=found, match=form.pair(), winner=form.cleaned_data["winner"], points=points,
-            confirm_unusual=form.cleaned_data["confirm_unusual"], actor=desk_actor(request),
-        )  # fmt: skip
+            tie=found,
+            match=form.pair(),
+            winner=form.cleaned_data["winner"],
+            points=points,
+            confirm_unusual=form.cleaned_data["confirm_unusual"],
+            actor=desk_actor(request),
+        )
     except ServiceError as error:
         message = error.message
         if error.code == "unusual_score":
@@ -644,13 +713,18 @@ def tie_playoff(request: HttpRequest, drive: Drive, role: str, tie: int) -> Http
                 "the winner's button again."
             ) % {"reason": error.details.get("verdict", {}).get("message", error.message)}
         form.add_error(None, message)
-        return _tie_render(request, drive, role, found, status=error.status, playoff_form=form,
-                           playoff_match=match)  # fmt: skip
+        return _tie_render(
+            request, drive, role, found, status=error.status, playoff_form=form, playoff_match=match
+        )
     if outcome["champion"] is not None:
-        messages.success(request, _("Couple %(n)s wins the play-off and takes the prize.")
-                         % {"n": outcome["champion"]})  # fmt: skip
+        messages.success(
+            request,
+            _("Couple %(n)s wins the play-off and takes the prize.") % {"n": outcome["champion"]},
+        )
     else:
-        messages.success(request, _("Couple %(n)s won the match %(a)s v %(b)s.")
-                         % {"n": outcome["winner"], "a": outcome["match"][0],
-                            "b": outcome["match"][1]})  # fmt: skip
+        messages.success(
+            request,
+            _("Couple %(n)s won the match %(a)s v %(b)s.")
+            % {"n": outcome["winner"], "a": outcome["match"][0], "b": outcome["match"][1]},
+        )
     return _tie_back(drive, found)

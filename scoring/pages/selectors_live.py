@@ -10,6 +10,7 @@ counts as a win) are those of ``scoring.selectors``, restated here for one coupl
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -149,7 +150,8 @@ def couple_card(couple: Couple) -> dict[str, Any]:
     sit-out not credited, ? no accepted result yet), wins and games played, by the rules of
     ``scoring.selectors.couple_records``. One query."""
     drive = couple.drive
-    seats = (
+    # (game, stays, arrives, its result's state, winner): no couple arrives at a sit-out's seat
+    seats: Iterable[tuple[int, int | None, int | None, str | None, int | None]] = (
         Seat.objects.filter(game__drive=drive)
         .filter(Q(stays=couple) | Q(arrives=couple))
         .order_by()
@@ -179,7 +181,7 @@ def undo_until(now: dict[str, Any] | None, channel: str, couple: Couple | None) 
     if result is None:
         return None
     versions = list(ResultVersion.objects.filter(result_id=result["id"]).order_by("at", "id"))
-    until = undo_open_until(result["state"], versions)
+    until: datetime | None = undo_open_until(result["state"], versions)
     entry = versions[-1] if versions else None
     if until is None or entry is None or entry.channel != channel:
         return None
@@ -203,9 +205,15 @@ def couple_night(couple: Couple) -> dict[str, Any]:
         for award in entry.get("awards", []):
             if award["couple"] == couple.number:
                 prizes.append(
-                    {"kind": kind, "place": place, "amount": award["amount"],
-                     "description": award["description"], "how": award["how"], "tied": False}
-                )  # fmt: skip
+                    {
+                        "kind": kind,
+                        "place": place,
+                        "amount": award["amount"],
+                        "description": award["description"],
+                        "how": award["how"],
+                        "tied": False,
+                    }
+                )
         if entry.get("status") == "tie" and couple.number in entry.get("couples", []):
             prizes.append({"kind": kind, "place": place, "tied": True})
 
@@ -215,8 +223,16 @@ def couple_night(couple: Couple) -> dict[str, Any]:
         take("booby", None, table["booby"])
     share = table["jackpot"]["shares"].get(str(couple.number))
     if share is not None:
-        prizes.append({"kind": "jackpot", "place": None, "amount": share, "description": "",
-                       "how": "split", "tied": False})  # fmt: skip
+        prizes.append(
+            {
+                "kind": "jackpot",
+                "place": None,
+                "amount": share,
+                "description": "",
+                "how": "split",
+                "tied": False,
+            }
+        )
     jar = table["cookie_jar"]
     if jar.get("enabled"):
         take("cookie-jar", None, jar)

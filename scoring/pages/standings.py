@@ -32,7 +32,7 @@ def _standings_table(request: HttpRequest, drive: Drive) -> StandingsTable:
 def _export_or_page(
     request: HttpRequest, table: Any, filename: str, template: str, context: dict[str, Any]
 ) -> HttpResponse:
-    export = table.export_response(request.GET.get(EXPORT_PARAM), filename)
+    export: HttpResponse | None = table.export_response(request.GET.get(EXPORT_PARAM), filename)
     if export is not None:
         return export
     context.update(table=table, export_formats=table.export_formats)
@@ -45,9 +45,12 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     drive, role = member_drive(request, slug)
     table = _standings_table(request, drive)
     return _export_or_page(
-        request, table, f"{drive.slug}-standings", "scoring/standings.html",
+        request,
+        table,
+        f"{drive.slug}-standings",
+        "scoring/standings.html",
         {"drive": drive, "role": role, "here": "standings"},
-    )  # fmt: skip
+    )
 
 
 @login_required
@@ -58,9 +61,12 @@ def grid(request: HttpRequest, slug: str) -> HttpResponse:
     table = win_grid_table(win_grid(drive), games)
     RequestConfig(request, paginate=False).configure(table)
     return _export_or_page(
-        request, table, f"{drive.slug}-grid", "scoring/standings_grid.html",
+        request,
+        table,
+        f"{drive.slug}-grid",
+        "scoring/standings_grid.html",
         {"drive": drive, "role": role, "here": "grid", "games": games},
-    )  # fmt: skip
+    )
 
 
 @require_http_methods(["GET", "HEAD"])
@@ -74,6 +80,9 @@ def results(request: HttpRequest, slug: str) -> HttpResponse:
     hall_language(request, drive)
     table = _standings_table(request, drive)
     return _export_or_page(
-        request, table, f"{drive.slug}-results", "scoring/results.html",
+        request,
+        table,
+        f"{drive.slug}-results",
+        "scoring/results.html",
         {"drive": drive, "prizes": prizes_summary(drive)},
-    )  # fmt: skip
+    )

@@ -64,7 +64,8 @@ class BaseTable(tables.Table):
         exporter = TextExport(
             export_format, self, dataset_kwargs={"title": str(filename)[:31] or "export"}
         )
-        return exporter.response(filename=f"{filename}.{export_format}")
+        response: HttpResponse = exporter.response(filename=f"{filename}.{export_format}")
+        return response
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

@@ -67,7 +67,7 @@ def _url(base_url: str, kind: str, token: str) -> str:
     return f"{base_url.rstrip('/')}/{kind}/{token}/"
 
 
-def _punch_cards(drive: Drive, couple: int | None, filled: bool, base_url: str) -> dict:
+def _punch_cards(drive: Drive, couple: int | None, filled: bool, base_url: str) -> dict[str, Any]:
     couples = Couple.objects.filter(drive=drive).order_by("number")
     if couple is not None:
         couples = couples.filter(number=couple)
@@ -96,7 +96,7 @@ def _playing_tables(drive: Drive, number: int) -> set[int] | None:
     return {row["table"] for row in seating if not row["sit_out"]}
 
 
-def _table_cards(drive: Drive, base_url: str) -> dict:
+def _table_cards(drive: Drive, base_url: str) -> dict[str, Any]:
     """A card per table the game in play uses (before the night starts: the tables its first
     game will use, set out by ``drives.services.tables_prepare``); none for a sit-out."""
     tables = Table.objects.filter(drive=drive).order_by("number")
@@ -134,7 +134,7 @@ def _seating(drive: Drive, number: int) -> list[dict[str, Any]]:
     ]
 
 
-def _score_sheets(drive: Drive, game: int | None, base_url: str) -> dict:
+def _score_sheets(drive: Drive, game: int | None, base_url: str) -> dict[str, Any]:
     number = _game_number(drive, game)
     seating = {row["table"]: row for row in _seating(drive, number)}
     playing = _playing_tables(drive, number)
@@ -158,7 +158,7 @@ def _score_sheets(drive: Drive, game: int | None, base_url: str) -> dict:
     return {"game": number, "games": list(range(1, drive.games + 1)), "tables": sheets}
 
 
-def _movement(drive: Drive, game: int | None) -> dict:
+def _movement(drive: Drive, game: int | None) -> dict[str, Any]:
     number = _game_number(drive, game)
     tables = _seating(drive, number)
     couples = []
@@ -193,7 +193,7 @@ def _sign_off(drive: Drive) -> tuple[str, str]:
     return who, entry.at.isoformat(timespec="minutes")
 
 
-def _results(drive: Drive) -> dict:
+def _results(drive: Drive) -> dict[str, Any]:
     prizes = prize_table(drive)
     ties = [
         {

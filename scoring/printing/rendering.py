@@ -198,7 +198,8 @@ def document_data_options(document: Document) -> dict[str, Any]:
 
 
 def document_has_file(document: Document) -> bool:
-    return bool(document.file.name) and document.file.storage.exists(document.file.name)
+    name = document.file.name
+    return name is not None and name != "" and document.file.storage.exists(name)
 
 
 def audit_print_request(drive: Drive, actor: Actor, options: dict[str, Any], status: str) -> None:

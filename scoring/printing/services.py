@@ -98,12 +98,12 @@ def document_request(
         if document is not None and document.data_version == version:
             if document.status == Document.Status.DONE and document_has_file(document):
                 audit_print_request(drive, actor, options, document.status)
-                document.up_to_date = True  # type: ignore[attr-defined]
+                document.up_to_date = True
                 return document
             on_its_way = document.status in (Document.Status.QUEUED, Document.Status.RUNNING)
             if on_its_way and not _lost_reason(document):
                 audit_print_request(drive, actor, options, document.status)
-                document.up_to_date = False  # type: ignore[attr-defined]
+                document.up_to_date = False
                 return document
         if document is None:
             document = Document(drive=drive, **options)
@@ -123,7 +123,7 @@ def document_request(
     if sent == [False]:
         raise ServiceError("print_queue_down", str(QUEUE_DOWN), status=503, document=document_id)
     document.refresh_from_db()
-    document.up_to_date = False  # type: ignore[attr-defined]
+    document.up_to_date = False
     return document
 
 

@@ -34,7 +34,7 @@ WORKER_LOST_RETRIES = 2
 WORKER_LOST_DELAY = 5
 
 
-@shared_task(
+@shared_task(  # type: ignore[call-overload, untyped-decorator]  # celery-types lacks retry_on_worker_lost
     bind=True,
     name=RENDER_DOCUMENT,
     acks_late=True,
@@ -45,7 +45,7 @@ WORKER_LOST_DELAY = 5
     soft_time_limit=settings.CELERY_TASK_SOFT_TIME_LIMIT,
     time_limit=settings.CELERY_TASK_TIME_LIMIT,
 )
-def render_document(self: Task, document_id: int) -> str:
+def render_document(self: Task[Any, Any], document_id: int) -> str:
     """Render a printed document (``scoring.printing.rendering.document_run``): ``done``,
     ``up-to-date``, ``superseded``, ``missing`` or ``failed``."""
     return document_run(document_id, task_id=self.request.id)

@@ -157,7 +157,7 @@ def compute(drive: Drive, setup: PrizeSetup, standing: Standing) -> Computed:
     groups = place_groups(
         standing.wins,
         prize_places=setup.prize_places,
-        ranking=drive.ranking,  # type: ignore[arg-type]
+        ranking=drive.ranking,  # type: ignore[arg-type]  # one of Drive.Ranking
         withdrawn=standing.withdrawn,
     )
     in_groups = {c for g in groups for c in g.couples}
@@ -247,15 +247,15 @@ def prize_table(drive: Drive) -> dict[str, Any]:
     rows = []
     for place in range(1, setup.prize_places + 1):
         group = next((g for g in computed.groups if place in g.prizes), None)
-        tie = tie_of_place.get(place)
+        place_tie = tie_of_place.get(place)
         got = [a for a in awards if a.kind == Award.Kind.PLACE and a.place == place]
-        if not got and tie is not None and tie.method == "split":
-            got = [a for a in awards if a.tie_id == tie.pk]
+        if not got and place_tie is not None and place_tie.method == "split":
+            got = [a for a in awards if a.tie_id == place_tie.pk]
         entry = _entry(
             prize_of(places, place),
             group.couples if group else (),
             group.wins if group else None,
-            tie,
+            place_tie,
             got,
         )
         if group is None:

@@ -67,10 +67,20 @@ from scoring.prizes.selectors import (
 MAX_PLACES = 20
 MAX_MONEY = Decimal("99999999.99")
 SETUP_FIELDS = (
-    "prize_places", "prizes", "booby", "booby_prize", "booby_late_couples", "cookie_jar",
-    "cookie_jar_k", "buy_in", "jackpot_threshold", "jackpot_amount", "cut_ace_high",
-    "cut_high_wins", "house_rule",
-)  # fmt: skip
+    "prize_places",
+    "prizes",
+    "booby",
+    "booby_prize",
+    "booby_late_couples",
+    "cookie_jar",
+    "cookie_jar_k",
+    "buy_in",
+    "jackpot_threshold",
+    "jackpot_amount",
+    "cut_ace_high",
+    "cut_high_wins",
+    "house_rule",
+)
 COOKIE_FIELDS = ("cookie_jar", "cookie_jar_k", "buy_in")
 CUT_FIELDS = ("cut_ace_high", "cut_high_wins")
 
@@ -183,7 +193,7 @@ def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) ->
             raise Conflict("cookie_jar_drawn", gettext("The cookie jar is drawn: it is fixed."))
         old = _setup_dict(setup, drive)
         places = fields.get("prize_places", setup.prize_places)
-        setup.prize_places = _int("prize_places", places, 0, MAX_PLACES)  # type: ignore[assignment]
+        setup.prize_places = _int("prize_places", places, 0, MAX_PLACES)  # type: ignore[assignment]  # not nullable: an int
         if "prizes" in fields:
             prizes = fields["prizes"]
             if not isinstance(prizes, list) or len(prizes) > setup.prize_places:
@@ -222,11 +232,11 @@ def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) ->
                 "booby_prize", fields["booby_prize"]
             )
         if "cookie_jar_k" in fields:
-            setup.cookie_jar_k = _int("cookie_jar_k", fields["cookie_jar_k"], 1, drive.games)  # type: ignore[assignment]
+            setup.cookie_jar_k = _int("cookie_jar_k", fields["cookie_jar_k"], 1, drive.games)  # type: ignore[assignment]  # not nullable: an int
         if setup.cookie_jar_k > drive.games:
             setup.cookie_jar_k = drive.games
         if "buy_in" in fields:
-            setup.buy_in = _amount("buy_in", fields["buy_in"])  # type: ignore[assignment]
+            setup.buy_in = _amount("buy_in", fields["buy_in"])  # type: ignore[assignment]  # not nullable: a Decimal
         if "jackpot_threshold" in fields:
             setup.jackpot_threshold = _int(
                 "jackpot_threshold", fields["jackpot_threshold"], 1, drive.games, nullable=True
@@ -252,8 +262,9 @@ def _setup_dict(setup: PrizeSetup, drive: Drive) -> dict[str, Any]:
     places = PrizePlace.objects.filter(drive=drive).order_by("place")
     return {
         "prize_places": setup.prize_places,
-        "prizes": {str(p.place): str(p.amount) if p.amount is not None else p.description
-                   for p in places},
+        "prizes": {
+            str(p.place): str(p.amount) if p.amount is not None else p.description for p in places
+        },
         "booby": setup.booby,
         "booby_late_couples": setup.booby_late_couples,
         "cookie_jar": setup.cookie_jar,
@@ -263,7 +274,7 @@ def _setup_dict(setup: PrizeSetup, drive: Drive) -> dict[str, Any]:
         "cut_ace_high": setup.cut_ace_high,
         "cut_high_wins": setup.cut_high_wins,
         "house_rule": setup.house_rule,
-    }  # fmt: skip
+    }
 
 
 # --- opening the ties ----------------------------------------------------------------------------
@@ -348,8 +359,9 @@ def prizes_open_ties(*, drive: Drive, actor: Actor = SYSTEM, force: bool = False
                         % {"kind": kind, "place": place},
                     )
                 return
-            _award(drive, actor, kind, couples[couple], place=place, amount=amount,
-                   description=text)  # fmt: skip
+            _award(
+                drive, actor, kind, couples[couple], place=place, amount=amount, description=text
+            )
             created.append(f"{kind} {place or ''} → {couple}".replace("  ", " "))
 
         def open_tie(key: str, kind: str, places: list[int], numbers: tuple[int, ...]) -> None:
@@ -372,8 +384,13 @@ def prizes_open_ties(*, drive: Drive, actor: Actor = SYSTEM, force: bool = False
                 key = f"place:{group.prizes[0]}"
                 open_tie(key, Tie.Kind.PLACE, list(group.prizes), group.couples)
         if len(computed.booby) == 1:
-            direct(Award.Kind.BOOBY, computed.booby[0], None, setup.booby_amount,
-                   setup.booby_description)  # fmt: skip
+            direct(
+                Award.Kind.BOOBY,
+                computed.booby[0],
+                None,
+                setup.booby_amount,
+                setup.booby_description,
+            )
         elif computed.booby:
             open_tie("booby", Tie.Kind.BOOBY, [], computed.booby)
         if computed.jackpot and setup.jackpot_amount is not None:
@@ -383,12 +400,17 @@ def prizes_open_ties(*, drive: Drive, actor: Actor = SYSTEM, force: bool = False
             if not have:
                 how = Award.How.DIRECT if len(computed.jackpot) == 1 else Award.How.SPLIT
                 for number, share in split_money(setup.jackpot_amount, computed.jackpot).items():
-                    _award(drive, actor, Award.Kind.JACKPOT, couples[number], amount=share,
-                           how=how)  # fmt: skip
+                    _award(drive, actor, Award.Kind.JACKPOT, couples[number], amount=share, how=how)
                 created.append(f"jackpot → {list(computed.jackpot)}")
         if created:
-            audit(drive, actor, "prizes.open", subject=drive.slug, new=created,
-                  note="before the last game was complete" if force else "")  # fmt: skip
+            audit(
+                drive,
+                actor,
+                "prizes.open",
+                subject=drive.slug,
+                new=created,
+                note="before the last game was complete" if force else "",
+            )
     return opened
 
 
@@ -422,11 +444,11 @@ def tie_choose(*, tie: Tie, couple: Any, choice: Any, actor: Actor = SYSTEM) -> 
             raise Conflict("tie_decided", gettext("This tie is already decided."), tie=tie.pk)
         if couple not in tie.couples or isinstance(couple, bool):
             raise ServiceError(
-                "not_in_tie", gettext(
-                    "Couple %(couple)s is not in this tie (%(couples)s)."
-                ) % {"couple": couple, "couples": tie.couples},
+                "not_in_tie",
+                gettext("Couple %(couple)s is not in this tie (%(couples)s).")
+                % {"couple": couple, "couples": tie.couples},
                 couples=tie.couples,
-            )  # fmt: skip
+            )
         if choice not in CHOICES:
             raise ServiceError("bad_choice", gettext("Choose split, cut, play-off or forfeit."))
         applied = choice
@@ -442,8 +464,13 @@ def tie_choose(*, tie: Tie, couple: Any, choice: Any, actor: Actor = SYSTEM) -> 
             user=actor.account,
             channel=actor.channel,
         )
-        audit(drive, actor, "tie.choice", subject=f"{tie.key} couple {couple}",
-              new={"asked": choice, "choice": applied})  # fmt: skip
+        audit(
+            drive,
+            actor,
+            "tie.choice",
+            subject=f"{tie.key} couple {couple}",
+            new={"asked": choice, "choice": applied},
+        )
     return row
 
 
@@ -481,19 +508,42 @@ def _settle(drive: Drive, tie: Tie, setup: PrizeSetup, winner: int, how: str, ac
     prizes = _prizes_of(drive, tie, setup)
     couples = _couples(drive, tie.couples)
     place, amount, text = prizes[0]
-    _award(drive, actor, _award_kind(tie), couples[winner], place=place, amount=amount,
-           description=text, how=how, tie=tie)  # fmt: skip
+    _award(
+        drive,
+        actor,
+        _award_kind(tie),
+        couples[winner],
+        place=place,
+        amount=amount,
+        description=text,
+        how=how,
+        tie=tie,
+    )
     tie.state, tie.winner = Tie.State.SETTLED, winner
     tie.save()
     rest = [c for c in tie.couples if c != winner]
     if tie.kind == Tie.Kind.PLACE and len(tie.places) > 1:
         if len(rest) == 1:
             for p, amount, text in prizes[1:]:
-                _award(drive, actor, Award.Kind.PLACE, couples[rest[0]], place=p,
-                       amount=amount, description=text, how=how, tie=tie)  # fmt: skip
+                _award(
+                    drive,
+                    actor,
+                    Award.Kind.PLACE,
+                    couples[rest[0]],
+                    place=p,
+                    amount=amount,
+                    description=text,
+                    how=how,
+                    tie=tie,
+                )
         else:
-            Tie.objects.create(drive=drive, key=f"place:{tie.places[1]}", kind=Tie.Kind.PLACE,
-                               places=tie.places[1:], couples=rest)  # fmt: skip
+            Tie.objects.create(
+                drive=drive,
+                key=f"place:{tie.places[1]}",
+                kind=Tie.Kind.PLACE,
+                places=tie.places[1:],
+                couples=rest,
+            )
     audit(drive, actor, "tie.settle", subject=tie.key, new={"winner": winner, "how": how})
 
 
@@ -547,15 +597,32 @@ def tie_decide(*, tie: Tie, actor: Actor = SYSTEM) -> Tie:
         )
         tie.state = Tie.State.DECIDED
         tie.save()
-        audit(drive, actor, "tie.decide", subject=tie.key, old=choices,
-              new={"method": decision.method, "couples": list(decision.couples),
-                   "forfeits": list(decision.forfeits)})  # fmt: skip
+        audit(
+            drive,
+            actor,
+            "tie.decide",
+            subject=tie.key,
+            old=choices,
+            new={
+                "method": decision.method,
+                "couples": list(decision.couples),
+                "forfeits": list(decision.forfeits),
+            },
+        )
         if decision.method == "split":
             couples = _couples(drive, decision.couples)
             for number, share in shares.items():
-                _award(drive, actor, _award_kind(tie), couples[number], place=prizes[0][0],
-                       amount=share, description=prizes[0][2] if share is None else "",
-                       how=Award.How.SPLIT, tie=tie)  # fmt: skip
+                _award(
+                    drive,
+                    actor,
+                    _award_kind(tie),
+                    couples[number],
+                    place=prizes[0][0],
+                    amount=share,
+                    description=prizes[0][2] if share is None else "",
+                    how=Award.How.SPLIT,
+                    tie=tie,
+                )
             tie.state = Tie.State.SETTLED
             tie.save()
         elif decision.method == "empty":
@@ -587,8 +654,13 @@ def _cut_contenders(tie: Tie, setup: PrizeSetup) -> tuple[list[int], int]:
 
 def _require_cut(tie: Tie) -> None:
     if tie.state != Tie.State.DECIDED or tie.method != "cut":
-        raise Conflict("not_a_cut", gettext('This tie is not waiting for a cut.'), tie=tie.pk,
-                       state=tie.state, method=tie.method or None)  # fmt: skip
+        raise Conflict(
+            "not_a_cut",
+            gettext("This tie is not waiting for a cut."),
+            tie=tie.pk,
+            state=tie.state,
+            method=tie.method or None,
+        )
 
 
 def tie_cut_record(*, tie: Tie, cards: Mapping[int, Any], actor: Actor = SYSTEM) -> dict[str, Any]:
@@ -646,8 +718,9 @@ def tie_cut_draw(*, tie: Tie, actor: Actor = SYSTEM) -> dict[str, Any]:
         rounds = draw_cut(
             contenders, seed, ace_high=setup.cut_ace_high, highest=setup.cut_high_wins
         )
-        _store_cut(drive, tie, {held + i: dict(r.cards) for i, r in enumerate(rounds, 1)},
-                   seed, actor)  # fmt: skip
+        _store_cut(
+            drive, tie, {held + i: dict(r.cards) for i, r in enumerate(rounds, 1)}, seed, actor
+        )
         _settle(drive, tie, setup, rounds[-1].lowest[0], Award.How.CUT, actor)
     return {
         "seed": seed,
@@ -661,11 +734,18 @@ def _store_cut(
 ) -> None:
     couples = _couples(drive, tie.couples)
     CutCard.objects.bulk_create(
-        CutCard(tie=tie, round=rnd, couple=couples[number], card=str(card), seed=seed,
-                user=actor.account, channel=actor.channel)
+        CutCard(
+            tie=tie,
+            round=rnd,
+            couple=couples[number],
+            card=str(card),
+            seed=seed,
+            user=actor.account,
+            channel=actor.channel,
+        )
         for rnd, cards in rounds.items()
         for number, card in cards.items()
-    )  # fmt: skip
+    )
     shown = {str(rnd): {str(n): str(c) for n, c in cards.items()} for rnd, cards in rounds.items()}
     note = f"system draw, seed {seed}" if seed is not None else "cut at the table"
     audit(drive, actor, "tie.cut", subject=tie.key, new=shown, note=note)
@@ -715,8 +795,9 @@ def tie_playoff_result(
     with transaction.atomic():
         drive, tie, setup = _locked_tie(tie)
         if tie.state != Tie.State.DECIDED or tie.method != "play-off":
-            raise Conflict("not_a_playoff", gettext('This tie is not waiting for a play-off.'),
-                           tie=tie.pk)  # fmt: skip
+            raise Conflict(
+                "not_a_playoff", gettext("This tie is not waiting for a play-off."), tie=tie.pk
+            )
         if winner not in pair or isinstance(winner, bool):
             raise ServiceError(
                 "wrong_couple",
@@ -727,7 +808,7 @@ def tie_playoff_result(
         bracket = _bracket(tie)
         before = len(bracket.rounds)
         try:
-            bracket.record(pair, winner)  # type: ignore[arg-type]
+            bracket.record(pair, winner)
         except PrizeError as error:
             raise _error(error, 409 if error.code == "already_played" else 422) from None
         row = PlayoffMatch.objects.get(tie=tie, round=before, a__number=pair[0])
@@ -736,8 +817,13 @@ def tie_playoff_result(
         row.verdict = verdict.code if verdict is not None else ""
         row.user, row.channel, row.at = actor.account, actor.channel, timezone.now()
         row.save()
-        audit(drive, actor, "tie.playoff", subject=f"{tie.key} {pair[0]}-{pair[1]}",
-              new={"winner": winner, "points": points})  # fmt: skip
+        audit(
+            drive,
+            actor,
+            "tie.playoff",
+            subject=f"{tie.key} {pair[0]}-{pair[1]}",
+            new={"winner": winner, "points": points},
+        )
         if len(bracket.rounds) > before:
             _store_round(tie, bracket.current, len(bracket.rounds))
         if bracket.champion is not None:
@@ -791,11 +877,11 @@ def cookie_jar_draw(*, drive: Drive, games: Any = None, actor: Actor = SYSTEM) -
                 or len(set(games)) != len(games)
             ):
                 raise ServiceError(
-                    "bad_games", gettext(
-                        "Give %(k)s different game numbers from 1 to %(games)s."
-                    ) % {"k": k, "games": drive.games},
+                    "bad_games",
+                    gettext("Give %(k)s different game numbers from 1 to %(games)s.")
+                    % {"k": k, "games": drive.games},
                     field="games",
-                )  # fmt: skip
+                )
             drawn, method = tuple(games), CookieJarDraw.Method.HAT
         else:
             seed = new_seed()
@@ -807,17 +893,40 @@ def cookie_jar_draw(*, drive: Drive, games: Any = None, actor: Actor = SYSTEM) -
         playing = [c for c in entrants if c not in standing.withdrawn]
         winners = list(cookie_jar_winners(playing, standing.won_games, drawn))
         draw = CookieJarDraw.objects.create(
-            drive=drive, method=method, seed=seed if method == "system" else None,
-            games=list(drawn), entrants=entrants, pot=pot, carried_in=carried, winners=winners,
-            user=actor.account, channel=actor.channel,
-        )  # fmt: skip
+            drive=drive,
+            method=method,
+            seed=seed if method == "system" else None,
+            games=list(drawn),
+            entrants=entrants,
+            pot=pot,
+            carried_in=carried,
+            winners=winners,
+            user=actor.account,
+            channel=actor.channel,
+        )
         if len(winners) == 1:
-            _award(drive, actor, Award.Kind.COOKIE_JAR,
-                   Couple.objects.get(drive=drive, number=winners[0]), amount=pot)  # fmt: skip
+            _award(
+                drive,
+                actor,
+                Award.Kind.COOKIE_JAR,
+                Couple.objects.get(drive=drive, number=winners[0]),
+                amount=pot,
+            )
         elif winners:
-            Tie.objects.create(drive=drive, key="cookie-jar", kind=Tie.Kind.COOKIE_JAR,
-                               couples=winners)  # fmt: skip
-        audit(drive, actor, "cookie_jar.draw", subject=drive.slug,
-              new={"games": list(drawn), "method": method, "seed": draw.seed,
-                   "winners": winners, "pot": str(pot)})  # fmt: skip
+            Tie.objects.create(
+                drive=drive, key="cookie-jar", kind=Tie.Kind.COOKIE_JAR, couples=winners
+            )
+        audit(
+            drive,
+            actor,
+            "cookie_jar.draw",
+            subject=drive.slug,
+            new={
+                "games": list(drawn),
+                "method": method,
+                "seed": draw.seed,
+                "winners": winners,
+                "pot": str(pot),
+            },
+        )
     return draw

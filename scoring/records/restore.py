@@ -293,9 +293,19 @@ def drive_restore(
         try:
             with transaction.atomic():
                 report = _write(
-                    club, slug, settings, state, current, created_at, closed_at,
-                    couples, games, closed_tables, entries, users,
-                )  # fmt: skip
+                    club,
+                    slug,
+                    settings,
+                    state,
+                    current,
+                    created_at,
+                    closed_at,
+                    couples,
+                    games,
+                    closed_tables,
+                    entries,
+                    users,
+                )
                 _write_prizes(report.drive, prizes, users)
                 for part, read in extra:
                     part.write(report.drive, read, users)
@@ -309,9 +319,13 @@ def drive_restore(
         if report_unknown:
             note += f"; users not found here: {', '.join(report_unknown)}"
         audit(
-            report.drive, actor, "drive.restore", subject=slug, note=note,
+            report.drive,
+            actor,
+            "drive.restore",
+            subject=slug,
+            note=note,
             new={"couples": report.couples, "games": report.games, "results": report.results},
-        )  # fmt: skip
+        )
     return report
 
 
@@ -811,48 +825,87 @@ def _write_prizes(drive: Drive, prizes: dict[str, Any], users: dict[str, Any]) -
         free = not Tie.objects.filter(pk=t["id"]).exists()  # the same id when it is free here
         kept_ids = kept_ids or free
         tie = Tie.objects.create(
-            pk=t["id"] if free else None, drive=drive, key=t["key"], kind=t["kind"],
-            places=t["places"], couples=t["couples"], state=t["state"], method=t["method"],
-            playing=t["playing"], forfeits=t["forfeits"], winner=t["winner"],
-            decided_by=user(t["decided_by"]), decided_channel=t["decided_channel"],
-            decided_at=t["decided_at"], created_at=t["created_at"],
-        )  # fmt: skip
+            pk=t["id"] if free else None,
+            drive=drive,
+            key=t["key"],
+            kind=t["kind"],
+            places=t["places"],
+            couples=t["couples"],
+            state=t["state"],
+            method=t["method"],
+            playing=t["playing"],
+            forfeits=t["forfeits"],
+            winner=t["winner"],
+            decided_by=user(t["decided_by"]),
+            decided_channel=t["decided_channel"],
+            decided_at=t["decided_at"],
+            created_at=t["created_at"],
+        )
         ties[tie.key] = tie
         TieChoice.objects.bulk_create(
-            TieChoice(tie=tie, couple=couples[c["couple"]], asked=c["asked"], choice=c["choice"],
-                      user=user(c["user"]), channel=c["channel"], at=c["at"])
+            TieChoice(
+                tie=tie,
+                couple=couples[c["couple"]],
+                asked=c["asked"],
+                choice=c["choice"],
+                user=user(c["user"]),
+                channel=c["channel"],
+                at=c["at"],
+            )
             for c in t["choices"]
-        )  # fmt: skip
+        )
         CutCard.objects.bulk_create(
-            CutCard(tie=tie, round=c["round"], couple=couples[c["couple"]], card=c["card"],
-                    seed=c["seed"], user=user(c["user"]), channel=c["channel"], at=c["at"])
+            CutCard(
+                tie=tie,
+                round=c["round"],
+                couple=couples[c["couple"]],
+                card=c["card"],
+                seed=c["seed"],
+                user=user(c["user"]),
+                channel=c["channel"],
+                at=c["at"],
+            )
             for c in t["cut_cards"]
-        )  # fmt: skip
+        )
         PlayoffMatch.objects.bulk_create(
             PlayoffMatch(
-                tie=tie, round=m["round"], a=couples[m["a"]],
+                tie=tie,
+                round=m["round"],
+                a=couples[m["a"]],
                 b=couples[m["b"]] if m["b"] is not None else None,
                 winner=couples[m["winner"]] if m["winner"] is not None else None,
-                winner_points=m["winner_points"], loser_points=m["loser_points"],
-                verdict=m["verdict"], user=user(m["user"]), channel=m["channel"], at=m["at"],
+                winner_points=m["winner_points"],
+                loser_points=m["loser_points"],
+                verdict=m["verdict"],
+                user=user(m["user"]),
+                channel=m["channel"],
+                at=m["at"],
             )
             for m in t["matches"]
-        )  # fmt: skip
+        )
     if kept_ids and connection.vendor == "postgresql":
         _sequence_past_max(Tie)
     Award.objects.bulk_create(
         Award(
-            drive=drive, kind=a["kind"], place=a["place"], couple=couples[a["couple"]],
-            amount=a["amount"], description=a["description"], how=a["how"],
-            tie=ties[a["tie"]] if a["tie"] else None, user=user(a["user"]),
-            channel=a["channel"], at=a["at"],
+            drive=drive,
+            kind=a["kind"],
+            place=a["place"],
+            couple=couples[a["couple"]],
+            amount=a["amount"],
+            description=a["description"],
+            how=a["how"],
+            tie=ties[a["tie"]] if a["tie"] else None,
+            user=user(a["user"]),
+            channel=a["channel"],
+            at=a["at"],
         )
         for a in prizes["awards"]
-    )  # fmt: skip
+    )
     draw = prizes["draw"]
     if draw is not None:
-        CookieJarDraw.objects.create(drive=drive, **{k: v for k, v in draw.items() if k != "user"},
-                                     user=user(draw["user"]))  # fmt: skip
+        CookieJarDraw.objects.create(
+            drive=drive, **{k: v for k, v in draw.items() if k != "user"}, user=user(draw["user"])
+        )
 
 
 def _sequence_past_max(model: Any) -> None:
@@ -875,14 +928,28 @@ def _users(names: list[str | None]) -> dict[str, Any]:
 
 
 def _write(
-    club: Any, slug: str, settings: dict[str, Any], state: str, current: int,
-    created_at: Any, closed_at: Any, couples: list[dict[str, Any]], games: list[dict[str, Any]],
-    closed_tables: dict[int, int], entries: list[dict[str, Any]], users: dict[str, Any],
-) -> RestoreReport:  # fmt: skip
+    club: Any,
+    slug: str,
+    settings: dict[str, Any],
+    state: str,
+    current: int,
+    created_at: Any,
+    closed_at: Any,
+    couples: list[dict[str, Any]],
+    games: list[dict[str, Any]],
+    closed_tables: dict[int, int],
+    entries: list[dict[str, Any]],
+    users: dict[str, Any],
+) -> RestoreReport:
     drive = Drive.objects.create(
-        club=club, slug=slug, state=state, current_game=current, created_at=created_at,
-        closed_at=closed_at, **settings,
-    )  # fmt: skip
+        club=club,
+        slug=slug,
+        state=state,
+        current_game=current,
+        created_at=created_at,
+        closed_at=closed_at,
+        **settings,
+    )
     couple_rows = Couple.objects.bulk_create([Couple(drive=drive, **c) for c in couples])
     by_number = {c.number: c for c in couple_rows}
     table_numbers = sorted({t["table"] for g in games for t in g["tables"]} | set(closed_tables))
@@ -892,11 +959,15 @@ def _write(
     tables = {t.number: t for t in Table.objects.filter(drive=drive)}
     game_rows = Game.objects.bulk_create(
         [
-            Game(drive=drive, number=g["number"], started_at=g["started_at"],
-                 finished_at=g["finished_at"])
+            Game(
+                drive=drive,
+                number=g["number"],
+                started_at=g["started_at"],
+                finished_at=g["finished_at"],
+            )
             for g in games
         ]
-    )  # fmt: skip
+    )
     seats = []
     for game, row in zip(game_rows, games, strict=True):
         for t in row["tables"]:
@@ -919,11 +990,16 @@ def _write(
         last = t["versions"][-1]["at"] if t["versions"] else seat.game.started_at
         results.append(
             Result(
-                game=seat.game, seat=seat, winner=by_number[r["winner"]],
-                winner_points=r["points"][0], loser_points=r["points"][1],
-                verdict=r["verdict"], state=r["state"], updated_at=last,
+                game=seat.game,
+                seat=seat,
+                winner=by_number[r["winner"]],
+                winner_points=r["points"][0],
+                loser_points=r["points"][1],
+                verdict=r["verdict"],
+                state=r["state"],
+                updated_at=last,
             )
-        )  # fmt: skip
+        )
         version_rows.extend((len(results) - 1, v) for v in t["versions"])
     results = Result.objects.bulk_create(results, batch_size=2000)
     versions = [
@@ -948,14 +1024,21 @@ def _write(
     AuditEntry.objects.bulk_create(
         [
             AuditEntry(
-                club=club, drive=drive, at=e["at"], channel=e["channel"], action=e["action"],
-                subject=e["subject"], old=e["old"], new=e["new"], note=e["note"],
+                club=club,
+                drive=drive,
+                at=e["at"],
+                channel=e["channel"],
+                action=e["action"],
+                subject=e["subject"],
+                old=e["old"],
+                new=e["new"],
+                note=e["note"],
                 user=users.get(e["user"]) if e["user"] else None,
             )
             for e in entries
         ],
         batch_size=2000,
-    )  # fmt: skip
+    )
     return RestoreReport(
         drive=drive,
         couples=len(couple_rows),

@@ -14,7 +14,7 @@ from tests.factories import UserFactory
 pytestmark = pytest.mark.django_db
 
 
-def test_anonymous_is_401_with_a_bearer_challenge(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_anonymous_is_401_with_a_bearer_challenge(api, ours) -> None:
     drive = make_drive(ours.club, 4, start=True)
     for method, path in [
         ("GET", "drives"),
@@ -29,7 +29,7 @@ def test_anonymous_is_401_with_a_bearer_challenge(api, ours) -> None:  # type: i
         assert answer["WWW-Authenticate"].startswith("Bearer")
 
 
-def test_bad_tokens_are_401(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_bad_tokens_are_401(api, ours) -> None:
     answer = api.get("me", token="not-a-token")
     assert answer.status_code == 401 and answer.json()["code"] == "bad_token"
     assert 'error="invalid_token"' in answer["WWW-Authenticate"]
@@ -41,7 +41,7 @@ def test_bad_tokens_are_401(api, ours) -> None:  # type: ignore[no-untyped-def]
     assert api.get("me", token=ours.org_token).status_code == 401
 
 
-def test_a_bearer_token_wins_over_the_session(api, ours, theirs) -> None:  # type: ignore[no-untyped-def]
+def test_a_bearer_token_wins_over_the_session(api, ours, theirs) -> None:
     api.client.force_login(theirs.organizer)
     answer = api.get("me", token=ours.org_token)
     assert answer.json()["user"]["username"] == "ours-organizer"
@@ -49,7 +49,7 @@ def test_a_bearer_token_wins_over_the_session(api, ours, theirs) -> None:  # typ
     assert api.get("me", token="wrong").status_code == 401
 
 
-def test_api_token_use_is_recorded(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_api_token_use_is_recorded(api, ours) -> None:
     token = ApiToken.objects.get(user=ours.organizer)
     assert token.last_used_at is None
     api.get("me", token=ours.org_token)
@@ -57,7 +57,7 @@ def test_api_token_use_is_recorded(api, ours) -> None:  # type: ignore[no-untype
     assert token.last_used_at is not None
 
 
-def test_me_for_every_kind_of_caller(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_me_for_every_kind_of_caller(api, ours) -> None:
     drive = make_drive(ours.club, 4, start=True)
     user = api.get("me", token=ours.scorer_token).json()
     assert user["kind"] == "user" and user["via"] == "bearer"
@@ -68,14 +68,18 @@ def test_me_for_every_kind_of_caller(api, ours) -> None:  # type: ignore[no-unty
     couple = api.get("me", token=couple_token(drive, 3)).json()
     assert couple["kind"] == "couple" and couple["couple"]["number"] == 3
     assert couple["seat"] == {
-        "number": 3, "table": 2, "opponents": 4, "deals": False, "sit_out": False,
-    }  # fmt: skip
+        "number": 3,
+        "table": 2,
+        "opponents": 4,
+        "deals": False,
+        "sit_out": False,
+    }
     session = Api(Client())
     session.client.force_login(ours.organizer)
     assert session.get("me").json()["via"] == "session"
 
 
-def test_another_clubs_organizer_gets_404_for_everything(api, ours, theirs) -> None:  # type: ignore[no-untyped-def]
+def test_another_clubs_organizer_gets_404_for_everything(api, ours, theirs) -> None:
     drive = make_drive(ours.club, 4, start=True)
     slug = drive.slug
     for method, path, body in [
@@ -112,7 +116,7 @@ def test_another_clubs_organizer_gets_404_for_everything(api, ours, theirs) -> N
     assert create.status_code == 404
 
 
-def test_a_superuser_sees_every_club(api, ours, theirs) -> None:  # type: ignore[no-untyped-def]
+def test_a_superuser_sees_every_club(api, ours, theirs) -> None:
     drive = make_drive(ours.club, 2)
     admin = UserFactory(username="root", is_superuser=True, is_staff=True)
     session = Api(Client())
@@ -121,7 +125,7 @@ def test_a_superuser_sees_every_club(api, ours, theirs) -> None:  # type: ignore
     assert session.get(f"drives/{drive.slug}").status_code == 200
 
 
-def test_session_unsafe_requests_need_the_csrf_token(ours) -> None:  # type: ignore[no-untyped-def]
+def test_session_unsafe_requests_need_the_csrf_token(ours) -> None:
     drive = make_drive(ours.club, 4, start=True)
     client = Client(enforce_csrf_checks=True)
     client.force_login(ours.scorer)
@@ -145,7 +149,7 @@ def test_session_unsafe_requests_need_the_csrf_token(ours) -> None:  # type: ign
     assert answer.status_code == 201
 
 
-def test_unknown_urls_and_methods_answer_json(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_urls_and_methods_answer_json(api, ours) -> None:
     drive = make_drive(ours.club, 4)
     missing = api.get("nothing/here", token=ours.org_token)
     assert missing.status_code == 404 and missing.json()["code"] == "no_such_endpoint"
@@ -161,12 +165,12 @@ def test_unknown_urls_and_methods_answer_json(api, ours) -> None:  # type: ignor
     assert get_result.status_code == 405 and get_result["Allow"] == "PUT"
 
 
-def test_the_description_is_public(api) -> None:  # type: ignore[no-untyped-def]
+def test_the_description_is_public(api) -> None:
     answer = api.get("openapi.json")
     assert answer.status_code == 200 and answer.json()["openapi"].startswith("3.1")
 
 
-def test_tokens_cannot_reach_account_endpoints(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_tokens_cannot_reach_account_endpoints(api, ours) -> None:
     drive = make_drive(ours.club, 4, start=True)
     for token in (table_token(drive, 1), couple_token(drive, 1)):
         listed = api.get("drives", token=token)

@@ -10,18 +10,46 @@ from tests.api.helpers import make_drive
 pytestmark = pytest.mark.django_db
 
 ODD: list[Any] = [
-    None, True, 0, -1, 2**70, 1.5, 1e308, "", "x" * 5000, "1", [], [1], [1, 2, 3], ["a", "b"],
-    {}, {"a": 1}, [2**70, 0], [50, -10], [0, 0],
-]  # fmt: skip
+    None,
+    True,
+    0,
+    -1,
+    2**70,
+    1.5,
+    1e308,
+    "",
+    "x" * 5000,
+    "1",
+    [],
+    [1],
+    [1, 2, 3],
+    ["a", "b"],
+    {},
+    {"a": 1},
+    [2**70, 0],
+    [50, -10],
+    [0, 0],
+]
 DRIVE_FIELDS = [
-    "name", "date", "venue", "games", "ruleset", "movement", "first_seating", "seed",
-    "sit_out_counts_as_win", "ranking", "entry_fee", "currency", "confirm_by_other_couple",
-]  # fmt: skip
+    "name",
+    "date",
+    "venue",
+    "games",
+    "ruleset",
+    "movement",
+    "first_seating",
+    "seed",
+    "sit_out_counts_as_win",
+    "ranking",
+    "entry_fee",
+    "currency",
+    "confirm_by_other_couple",
+]
 COUPLE_FIELDS = ["players", "player1", "player2", "paid", "checked_in", "cookie_jar", "withdrawn"]
 
 
 @pytest.mark.parametrize("ruleset", ["cape-breton-45", "auction-120"])
-def test_odd_values_never_make_a_500(api, ours, ruleset) -> None:  # type: ignore[no-untyped-def]
+def test_odd_values_never_make_a_500(api, ours, ruleset) -> None:
     drive = make_drive(ours.club, 4, start=True, ruleset=ruleset)
     slug, token = drive.slug, ours.org_token
     for value in ODD:
@@ -66,7 +94,7 @@ def test_odd_values_never_make_a_500(api, ours, ruleset) -> None:  # type: ignor
         (b"\n", "bad_header"),
     ],
 )
-def test_bad_csv_files_are_named(api, ours, raw, code) -> None:  # type: ignore[no-untyped-def]
+def test_bad_csv_files_are_named(api, ours, raw, code) -> None:
     drive = make_drive(ours.club, 0)
     answer = api.post(
         f"drives/{drive.slug}/couples/import",

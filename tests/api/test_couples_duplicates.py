@@ -18,12 +18,12 @@ FILE = (
 )
 
 
-def post(api, drive, ours, data: str, query: str = ""):  # type: ignore[no-untyped-def]
+def post(api, drive, ours, data: str, query: str = ""):
     url = f"drives/{drive.slug}/couples/import{query}"
     return api.post(url, raw=data.encode(), content_type="text/csv", token=ours.org_token)
 
 
-def test_importing_the_same_file_twice_is_refused_naming_every_couple(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_importing_the_same_file_twice_is_refused_naming_every_couple(api, ours) -> None:
     drive = make_drive(ours.club, 2)  # A1 & B1, A2 & B2
     assert post(api, drive, ours, FILE).status_code == 201
     again = post(api, drive, ours, FILE)
@@ -31,20 +31,22 @@ def test_importing_the_same_file_twice_is_refused_naming_every_couple(api, ours)
     body = again.json()
     assert body["code"] == "duplicate_couples"
     assert body["duplicates"] == [
-        {"line": 2, "players": ["Mary MacDonald", "Angus MacDonald"], "couple": 3,
-         "same_as_line": None},
-        {"line": 3, "players": ["Thérèse Aucoin", "Joe Aucoin"], "couple": 4,
-         "same_as_line": None},
-        {"line": 4, "players": ["Flora Gillis", "Dan Gillis"], "couple": 5,
-         "same_as_line": None},
-    ]  # fmt: skip
+        {
+            "line": 2,
+            "players": ["Mary MacDonald", "Angus MacDonald"],
+            "couple": 3,
+            "same_as_line": None,
+        },
+        {"line": 3, "players": ["Thérèse Aucoin", "Joe Aucoin"], "couple": 4, "same_as_line": None},
+        {"line": 4, "players": ["Flora Gillis", "Dan Gillis"], "couple": 5, "same_as_line": None},
+    ]
     assert "line 2: Mary MacDonald & Angus MacDonald is already couple 3" in body["message"]
     assert "Nothing was imported" in body["message"]
     assert Couple.objects.filter(drive=drive).count() == 5
     assert AuditEntry.objects.filter(drive=drive, action="couples.register").count() == 2
 
 
-def test_allowed_the_file_is_registered_again_and_the_audit_says_so(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_allowed_the_file_is_registered_again_and_the_audit_says_so(api, ours) -> None:
     drive = make_drive(ours.club, 0)
     post(api, drive, ours, FILE)
     again = post(api, drive, ours, FILE, "?allow_duplicates=true")
@@ -62,13 +64,13 @@ def test_allowed_the_file_is_registered_again_and_the_audit_says_so(api, ours) -
     assert "line 4: Flora Gillis & Dan Gillis is already couple 3" in entry.note
 
 
-def test_allowed_without_duplicates_the_audit_has_no_note(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_allowed_without_duplicates_the_audit_has_no_note(api, ours) -> None:
     drive = make_drive(ours.club, 0)
     assert post(api, drive, ours, FILE, "?allow_duplicates=true").status_code == 201
     assert AuditEntry.objects.get(action="couples.register").note == ""
 
 
-def test_names_in_the_other_order_case_accents_and_spacing_are_the_same_couple(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_names_in_the_other_order_case_accents_and_spacing_are_the_same_couple(api, ours) -> None:
     drive = make_drive(ours.club, 0)
     post(api, drive, ours, FILE)
     variants = (
@@ -84,7 +86,7 @@ def test_names_in_the_other_order_case_accents_and_spacing_are_the_same_couple(a
     assert Couple.objects.filter(drive=drive).count() == 3
 
 
-def test_a_couple_listed_twice_in_one_file_is_a_duplicate(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_a_couple_listed_twice_in_one_file_is_a_duplicate(api, ours) -> None:
     drive = make_drive(ours.club, 0)
     data = "player1,player2\nAnn Beaton,Hugh Beaton\nCy,Di\nhugh beaton,Ann Béaton\n"
     answer = post(api, drive, ours, data)
@@ -101,7 +103,7 @@ def test_a_couple_listed_twice_in_one_file_is_a_duplicate(api, ours) -> None:  #
     assert allowed.status_code == 201 and len(allowed.json()) == 3
 
 
-def test_a_withdrawn_couple_may_be_registered_again(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_a_withdrawn_couple_may_be_registered_again(api, ours) -> None:
     drive = make_drive(ours.club, 0)
     post(api, drive, ours, "player1,player2\nAnn,Bob\nCy,Di\n")
     couple_update(couple=Couple.objects.get(drive=drive, number=1), actor=DESK, withdrawn=True)
@@ -111,7 +113,7 @@ def test_a_withdrawn_couple_may_be_registered_again(api, ours) -> None:  # type:
 
 
 @pytest.mark.parametrize("value", ["yes", "2", ""])
-def test_allow_duplicates_must_be_true_or_false(api, ours, value: str) -> None:  # type: ignore[no-untyped-def]
+def test_allow_duplicates_must_be_true_or_false(api, ours, value: str) -> None:
     drive = make_drive(ours.club, 0)
     answer = post(api, drive, ours, FILE, f"?allow_duplicates={value}")
     assert answer.status_code == 422
@@ -124,7 +126,7 @@ def test_allow_duplicates_must_be_true_or_false(api, ours, value: str) -> None: 
 # --- POST D/couples: one couple (or a list) already registered ------------------------------
 
 
-def add(api, drive, ours, body):  # type: ignore[no-untyped-def]
+def add(api, drive, ours, body):
     return api.post(f"drives/{drive.slug}/couples", body, token=ours.org_token)
 
 
@@ -136,7 +138,7 @@ def add(api, drive, ours, body):  # type: ignore[no-untyped-def]
         ["Mary  Macdonald ", "ÁNGUS MACDONALD"],
     ],
 )
-def test_a_couple_already_registered_is_a_409_naming_it(api, ours, players) -> None:  # type: ignore[no-untyped-def]
+def test_a_couple_already_registered_is_a_409_naming_it(api, ours, players) -> None:
     drive = make_drive(ours.club, 1)
     assert (
         add(api, drive, ours, {"players": ["Mary MacDonald", "Angus MacDonald"]}).json()[0][
@@ -159,7 +161,7 @@ def test_a_couple_already_registered_is_a_409_naming_it(api, ours, players) -> N
     assert entry.channel == "api" and "already couple 2" in entry.note
 
 
-def test_a_list_naming_one_couple_twice_is_refused_whole(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_a_list_naming_one_couple_twice_is_refused_whole(api, ours) -> None:
     drive = make_drive(ours.club, 0)
     body = [{"players": ["Ann", "Bob"]}, {"players": ["Cy", "Di"]}, {"players": ["bob", "ann"]}]
     refused = add(api, drive, ours, body)
@@ -172,7 +174,7 @@ def test_a_list_naming_one_couple_twice_is_refused_whole(api, ours) -> None:  # 
     assert add(api, drive, ours, body).status_code == 201
 
 
-def test_duplicate_ok_must_be_true_or_false(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_duplicate_ok_must_be_true_or_false(api, ours) -> None:
     drive = make_drive(ours.club, 0)
     bad = add(api, drive, ours, {"players": ["Ann", "Bob"], "duplicate_ok": "yes"})
     assert bad.status_code == 422

@@ -11,7 +11,7 @@ pytestmark = pytest.mark.django_db
 NEW_DRIVE = {"name": "Friday 45s", "date": "2026-11-20", "venue": "Parish Hall", "games": 12}
 
 
-def test_create_list_and_read_a_drive(api, ours, theirs) -> None:  # type: ignore[no-untyped-def]
+def test_create_list_and_read_a_drive(api, ours, theirs) -> None:
     created = api.post("drives", {"club": ours.club.slug, **NEW_DRIVE}, token=ours.org_token)
     assert created.status_code == 201, created.json()
     body = created.json()
@@ -48,7 +48,7 @@ def test_create_list_and_read_a_drive(api, ours, theirs) -> None:  # type: ignor
         ({"club": ["CLUB"], "name": "X", "date": "2026-11-20"}, 422, "missing_field"),
     ],
 )
-def test_bad_drive_settings_are_named(api, ours, body, status, code) -> None:  # type: ignore[no-untyped-def]
+def test_bad_drive_settings_are_named(api, ours, body, status, code) -> None:
     if body.get("club") == "CLUB":
         body = body | {"club": ours.club.slug}
     answer = api.post("drives", body, token=ours.org_token)
@@ -57,12 +57,12 @@ def test_bad_drive_settings_are_named(api, ours, body, status, code) -> None:  #
     assert not Drive.objects.exists()
 
 
-def test_only_an_organizer_creates_a_drive(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_only_an_organizer_creates_a_drive(api, ours) -> None:
     answer = api.post("drives", {"club": ours.club.slug, **NEW_DRIVE}, token=ours.scorer_token)
     assert answer.status_code == 403 and answer.json()["code"] == "forbidden"
 
 
-def test_patch_settings(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_patch_settings(api, ours) -> None:
     drive = make_drive(ours.club, 4)
     url = f"drives/{drive.slug}"
     patched = api.patch(url, {"venue": "Legion Hall", "games": 20}, token=ours.org_token)
@@ -77,7 +77,7 @@ def test_patch_settings(api, ours) -> None:  # type: ignore[no-untyped-def]
     assert api.patch(url, [1], token=ours.org_token).status_code == 400
 
 
-def test_couples_one_and_many_numbered_in_order(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_couples_one_and_many_numbered_in_order(api, ours) -> None:
     drive = make_drive(ours.club, 0)
     url = f"drives/{drive.slug}/couples"
     one = api.post(
@@ -104,7 +104,7 @@ def test_couples_one_and_many_numbered_in_order(api, ours) -> None:  # type: ign
     assert [c["number"] for c in listed] == [1, 2, 3]
 
 
-def test_csv_import_all_or_nothing_with_bad_lines_named(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_csv_import_all_or_nothing_with_bad_lines_named(api, ours) -> None:
     drive = make_drive(ours.club, 0)
     url = f"drives/{drive.slug}/couples/import"
     bad = "player1,player2,paid\nMary,Joe,yes\n,Bob,no\nCy,Di,maybe\nMary,Joe\n"
@@ -142,7 +142,7 @@ def test_csv_import_all_or_nothing_with_bad_lines_named(api, ours) -> None:  # t
     assert [c["players"] for c in french.json()] == [["José", "Thérèse"]]
 
 
-def test_couple_patch(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_couple_patch(api, ours) -> None:
     drive = make_drive(ours.club, 3)
     url = f"drives/{drive.slug}/couples/2"
     answer = api.patch(
@@ -165,7 +165,7 @@ def test_couple_patch(api, ours) -> None:  # type: ignore[no-untyped-def]
     assert missing.status_code == 404 and missing.json()["code"] == "no_such_couple"
 
 
-def test_start_by_number_and_shuffled(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_start_by_number_and_shuffled(api, ours) -> None:
     drive = make_drive(ours.club, 5)
     url = f"drives/{drive.slug}/start"
     too_few = make_drive(ours.club, 1)
@@ -176,8 +176,10 @@ def test_start_by_number_and_shuffled(api, ours) -> None:  # type: ignore[no-unt
     game = api.post(url, {"seating": "by-number"}, token=ours.org_token)
     assert game.status_code == 201
     assert [(t["table"], t["stays"], t["arrives"], t["deals"]) for t in game.json()["tables"]] == [
-        (1, 1, 2, 2), (2, 3, 4, 4), (3, 5, None, 5),
-    ]  # fmt: skip
+        (1, 1, 2, 2),
+        (2, 3, 4, 4),
+        (3, 5, None, 5),
+    ]
     again = api.post(url, {}, token=ours.org_token)
     assert again.status_code == 409 and again.json()["code"] == "already_started"
     detail = api.get(f"drives/{drive.slug}", token=ours.org_token).json()
@@ -192,7 +194,7 @@ def test_start_by_number_and_shuffled(api, ours) -> None:  # type: ignore[no-unt
     assert shuffled.seed == 45 and shuffled.first_seating == "shuffle"
 
 
-def test_holes_reconciliation_close_and_export(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_holes_reconciliation_close_and_export(api, ours) -> None:
     drive = make_drive(ours.club, 4, start=True)
     slug = drive.slug
     play(api, drive, 1, ours.org_token)  # couples 1 and 3 win
@@ -231,7 +233,7 @@ def test_holes_reconciliation_close_and_export(api, ours) -> None:  # type: igno
     assert api.get(f"drives/{slug}/standings", token=ours.scorer_token).status_code == 200
 
 
-def test_games_that_do_not_exist(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_games_that_do_not_exist(api, ours) -> None:
     drive = make_drive(ours.club, 4)
     current = api.get(f"drives/{drive.slug}/games/current", token=ours.org_token)
     assert current.status_code == 404 and current.json()["code"] == "not_started"

@@ -12,7 +12,7 @@ from tests.api.helpers import Api
 pytestmark = pytest.mark.django_db
 
 
-def test_a_whole_night_through_the_api(api: Api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_a_whole_night_through_the_api(api: Api, ours) -> None:
     org, scorer = ours.org_token, ours.scorer_token
     rng = random.Random(45)
     drive = api.post(

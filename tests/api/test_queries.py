@@ -41,7 +41,7 @@ def measure(api: Api, token: str, drive: Any) -> dict[str, int]:
     return counts
 
 
-def test_counts_do_not_grow_with_the_night(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_counts_do_not_grow_with_the_night(api, ours) -> None:
     small = measure(api, ours.org_token, make_drive(ours.club, 8, start=True))
     large = measure(api, ours.org_token, make_drive(ours.club, 80, start=True))
     assert small == large
@@ -49,7 +49,7 @@ def test_counts_do_not_grow_with_the_night(api, ours) -> None:  # type: ignore[n
         assert small[name] <= ceiling, (name, small[name])
 
 
-def test_a_table_tokens_result_takes_a_fixed_count(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_a_table_tokens_result_takes_a_fixed_count(api, ours) -> None:
     counts = []
     for couples in (8, 80):
         drive = make_drive(ours.club, couples, start=True)

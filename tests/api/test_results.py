@@ -11,19 +11,24 @@ from tests.api.helpers import DESK, couple_token, make_drive, play, table_token
 pytestmark = pytest.mark.django_db
 
 
-def result_url(drive, game, table):  # type: ignore[no-untyped-def]
+def result_url(drive, game, table):
     return f"drives/{drive.slug}/games/{game}/tables/{table}/result"
 
 
-def test_stored_then_replayed_by_key_and_by_winner(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_stored_then_replayed_by_key_and_by_winner(api, ours) -> None:
     drive = make_drive(ours.club, 4, start=True)
     url = result_url(drive, 1, 1)
     stored = api.put(url, {"winner": 2, "points": [50, 40], "key": "k1"}, token=ours.org_token)
     assert stored.status_code == 201, stored.json()
     assert stored.json() == {
-        "game": 1, "table": 1, "winner": 2, "points": [50, 40], "state": "accepted",
-        "verdict": "ok", "replayed": False,
-    }  # fmt: skip
+        "game": 1,
+        "table": 1,
+        "winner": 2,
+        "points": [50, 40],
+        "state": "accepted",
+        "verdict": "ok",
+        "replayed": False,
+    }
     again = api.put(url, {"winner": 2, "points": [50, 40], "key": "k1"}, token=ours.org_token)
     assert again.status_code == 200 and again.json()["replayed"] is True
     same_winner = api.put(url, {"winner": 2}, token=ours.scorer_token)
@@ -33,7 +38,7 @@ def test_stored_then_replayed_by_key_and_by_winner(api, ours) -> None:  # type: 
     assert version.channel == AuditEntry.Channel.API and version.user == ours.organizer
 
 
-def test_a_different_winner_is_a_conflict_kept_and_listed(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_a_different_winner_is_a_conflict_kept_and_listed(api, ours) -> None:
     drive = make_drive(ours.club, 4, start=True)
     url = result_url(drive, 1, 1)
     assert api.put(url, {"winner": 1}, token=ours.scorer_token).status_code == 201
@@ -52,7 +57,7 @@ def test_a_different_winner_is_a_conflict_kept_and_listed(api, ours) -> None:  #
     assert ResultVersion.objects.count() == 2
 
 
-def test_the_same_key_with_another_body_is_refused_not_replayed(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_the_same_key_with_another_body_is_refused_not_replayed(api, ours) -> None:
     drive = make_drive(ours.club, 4, start=True)
     url = result_url(drive, 1, 1)
     token = table_token(drive, 1)
@@ -77,9 +82,11 @@ def test_the_same_key_with_another_body_is_refused_not_replayed(api, ours) -> No
     assert ResultVersion.objects.count() == 1
     refusals = AuditEntry.objects.filter(drive=drive, action="result.key_reused").order_by("id")
     assert [entry.new for entry in refusals] == [
-        {"winner": 2, "points": [60, 30]}, {"winner": 2, "points": None},
-        {"winner": 1, "points": [50, 40]}, {"winner": 1, "points": [60, 30]},
-    ]  # fmt: skip
+        {"winner": 2, "points": [60, 30]},
+        {"winner": 2, "points": None},
+        {"winner": 1, "points": [50, 40]},
+        {"winner": 1, "points": [60, 30]},
+    ]
     assert refusals[0].old == {"winner": 2, "points": [50, 40]}
     # The identical body again (points in either order) is a replay.
     for points in ([50, 40], [40, 50]):
@@ -88,7 +95,7 @@ def test_the_same_key_with_another_body_is_refused_not_replayed(api, ours) -> No
         assert again.json()["points"] == [50, 40]
 
 
-def test_a_key_first_sent_without_points_replays_only_without_points(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_a_key_first_sent_without_points_replays_only_without_points(api, ours) -> None:
     drive = make_drive(ours.club, 4, start=True)
     url = result_url(drive, 1, 1)
     assert api.put(url, {"winner": 2, "key": "k1"}, token=ours.org_token).status_code == 201
@@ -100,7 +107,7 @@ def test_a_key_first_sent_without_points_replays_only_without_points(api, ours) 
     assert Result.objects.get().points is None
 
 
-def test_the_same_winner_with_other_points_is_a_conflict_for_the_desk(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_the_same_winner_with_other_points_is_a_conflict_for_the_desk(api, ours) -> None:
     drive = make_drive(ours.club, 4, start=True)
     url = result_url(drive, 1, 1)
     first = api.put(url, {"winner": 2, "points": [50, 40], "key": "phone"}, token=ours.org_token)
@@ -154,7 +161,7 @@ def test_the_same_winner_with_other_points_is_a_conflict_for_the_desk(api, ours)
         (1, 2, {"winner": 3, "colour": "red"}, "unknown_field"),
     ],
 )
-def test_invalid_results_are_422_with_a_code(api, ours, game, table, body, code) -> None:  # type: ignore[no-untyped-def]
+def test_invalid_results_are_422_with_a_code(api, ours, game, table, body, code) -> None:
     drive = make_drive(ours.club, 4, start=True)
     answer = api.put(result_url(drive, game, table), body, token=ours.org_token)
     assert answer.status_code == 422, answer.json()
@@ -163,7 +170,7 @@ def test_invalid_results_are_422_with_a_code(api, ours, game, table, body, code)
     assert not Result.objects.exists()
 
 
-def test_illegal_score_carries_the_engines_verdict(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_illegal_score_carries_the_engines_verdict(api, ours) -> None:
     drive = make_drive(ours.club, 4, start=True)
     answer = api.put(
         result_url(drive, 1, 2), {"winner": 3, "points": [45, 20]}, token=ours.org_token
@@ -173,7 +180,7 @@ def test_illegal_score_carries_the_engines_verdict(api, ours) -> None:  # type: 
     assert answer.json()["verdict"]["code"] == "not_whole_hands"
 
 
-def test_unusual_score_stored_once_confirmed(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_unusual_score_stored_once_confirmed(api, ours) -> None:
     drive = make_drive(ours.club, 4, start=True)
     url = result_url(drive, 1, 2)
     refused = api.put(url, {"winner": 3, "points": [45, 30]}, token=ours.org_token)
@@ -188,7 +195,7 @@ def test_unusual_score_stored_once_confirmed(api, ours) -> None:  # type: ignore
     assert game["unusual"] == [2]
 
 
-def test_a_game_no_longer_in_play_and_a_closed_drive(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_a_game_no_longer_in_play_and_a_closed_drive(api, ours) -> None:
     drive = make_drive(ours.club, 4, start=True)
     play(api, drive, 1, ours.org_token)
     assert api.post(f"drives/{drive.slug}/games/1/advance", token=ours.org_token).status_code == 201
@@ -201,7 +208,7 @@ def test_a_game_no_longer_in_play_and_a_closed_drive(api, ours) -> None:  # type
     assert closed.status_code == 422 and closed.json()["code"] == "drive_closed"
 
 
-def test_malformed_bodies_are_400(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_malformed_bodies_are_400(api, ours) -> None:
     drive = make_drive(ours.club, 4, start=True)
     url = result_url(drive, 1, 1)
     for raw, code in [
@@ -221,14 +228,14 @@ def test_malformed_bodies_are_400(api, ours) -> None:  # type: ignore[no-untyped
     assert not Result.objects.exists()
 
 
-def test_a_body_over_one_megabyte_is_413(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_a_body_over_one_megabyte_is_413(api, ours) -> None:
     drive = make_drive(ours.club, 4, start=True)
     big = '{"winner": 1, "key": "' + "x" * 1_000_001 + '"}'
     answer = api.put(result_url(drive, 1, 1), raw=big, token=ours.org_token)
     assert answer.status_code == 413 and answer.json()["code"] == "body_too_large"
 
 
-def test_huge_numbers_in_the_path_are_404_not_500(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_huge_numbers_in_the_path_are_404_not_500(api, ours) -> None:
     drive = make_drive(ours.club, 4, start=True)
     answer = api.put(result_url(drive, 10**30, 1), {"winner": 1}, token=ours.org_token)
     assert answer.status_code == 404 and answer.json()["code"] == "no_such_endpoint"
@@ -239,7 +246,7 @@ def test_huge_numbers_in_the_path_are_404_not_500(api, ours) -> None:  # type: i
 # --- table and couple tokens -------------------------------------------------------------------
 
 
-def test_a_table_token_enters_its_own_table_only(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_a_table_token_enters_its_own_table_only(api, ours) -> None:
     drive = make_drive(ours.club, 6, start=True)
     token = table_token(drive, 2)
     own = api.put(result_url(drive, 1, 2), {"winner": 3}, token=token)
@@ -263,7 +270,7 @@ def test_a_table_token_enters_its_own_table_only(api, ours) -> None:  # type: ig
         assert answer.status_code == 403 and answer.json()["code"] == "token_not_allowed"
 
 
-def test_a_token_of_another_drive_is_404(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_a_token_of_another_drive_is_404(api, ours) -> None:
     drive = make_drive(ours.club, 4, start=True)
     other = make_drive(ours.club, 4, start=True)
     answer = api.put(result_url(drive, 1, 1), {"winner": 1}, token=table_token(other, 1))
@@ -274,7 +281,7 @@ def test_a_token_of_another_drive_is_404(api, ours) -> None:  # type: ignore[no-
     assert missing.json() == read.json()  # the same answer: nothing revealed
 
 
-def test_tokens_of_a_closed_drive_are_dead(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_tokens_of_a_closed_drive_are_dead(api, ours) -> None:
     drive = make_drive(ours.club, 4, start=True)
     table, couple = table_token(drive, 1), couple_token(drive, 1)
     drive_close(drive=drive, actor=DESK)
@@ -285,7 +292,7 @@ def test_tokens_of_a_closed_drive_are_dead(api, ours) -> None:  # type: ignore[n
         assert api.get("me", token=token).json()["code"] == "token_expired"
 
 
-def test_a_couple_token_enters_its_own_tables_result(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_a_couple_token_enters_its_own_tables_result(api, ours) -> None:
     drive = make_drive(ours.club, 4, start=True)
     token = couple_token(drive, 4)  # couple 4 arrives at table 2 in game 1
     wrong = api.put(result_url(drive, 1, 1), {"winner": 1}, token=token)
@@ -299,7 +306,7 @@ def test_a_couple_token_enters_its_own_tables_result(api, ours) -> None:  # type
     assert later.status_code == 422 and later.json()["code"] == "game_not_started"
 
 
-def test_a_withdrawn_couple_has_no_table(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_a_withdrawn_couple_has_no_table(api, ours) -> None:
     drive = make_drive(ours.club, 5, start=True)
     api.patch(f"drives/{drive.slug}/couples/5", {"withdrawn": True}, token=ours.org_token)
     play(api, drive, 1, ours.org_token)
@@ -311,11 +318,11 @@ def test_a_withdrawn_couple_has_no_table(api, ours) -> None:  # type: ignore[no-
 # --- the other couple confirms -------------------------------------------------------------------
 
 
-def confirm_url(drive, game, table):  # type: ignore[no-untyped-def]
+def confirm_url(drive, game, table):
     return f"drives/{drive.slug}/games/{game}/tables/{table}/confirm"
 
 
-def test_the_other_couple_confirms(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_the_other_couple_confirms(api, ours) -> None:
     drive = make_drive(ours.club, 4, start=True, confirm_by_other_couple=True)
     entered = api.put(result_url(drive, 1, 1), {"winner": 1}, token=couple_token(drive, 1))
     assert entered.status_code == 201 and entered.json()["state"] == "pending"
@@ -344,7 +351,7 @@ def test_the_other_couple_confirms(api, ours) -> None:  # type: ignore[no-untype
     assert desk_entry.json()["state"] == "accepted"
 
 
-def test_a_rejection_is_a_conflict_the_desk_resolves(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_a_rejection_is_a_conflict_the_desk_resolves(api, ours) -> None:
     drive = make_drive(ours.club, 4, start=True, confirm_by_other_couple=True)
     api.put(result_url(drive, 1, 2), {"winner": 4}, token=table_token(drive, 2))
     no_result = api.post(confirm_url(drive, 1, 1), {"accept": True}, token=couple_token(drive, 1))
@@ -373,7 +380,7 @@ def test_a_rejection_is_a_conflict_the_desk_resolves(api, ours) -> None:  # type
 # --- the advance ---------------------------------------------------------------------------------
 
 
-def test_advance_409_then_201_then_200(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_advance_409_then_201_then_200(api, ours) -> None:
     drive = make_drive(ours.club, 5, start=True)
     url = f"drives/{drive.slug}/games/1/advance"
     api.put(result_url(drive, 1, 1), {"winner": 1}, token=ours.org_token)
@@ -394,8 +401,10 @@ def test_advance_409_then_201_then_200(api, ours) -> None:  # type: ignore[no-un
     game2 = started.json()
     assert game2["number"] == 2 and game2["state"] == "playing"
     assert [(t["table"], t["stays"], t["arrives"]) for t in game2["tables"]] == [
-        (1, 2, 5), (2, 4, 1), (3, None, 3),
-    ]  # fmt: skip
+        (1, 2, 5),
+        (2, 4, 1),
+        (3, None, 3),
+    ]
     replay = api.post(url, token=ours.org_token)
     assert replay.status_code == 200 and replay.json() == game2
     current = api.get(f"drives/{drive.slug}/games/current", token=ours.scorer_token)
@@ -404,7 +413,7 @@ def test_advance_409_then_201_then_200(api, ours) -> None:  # type: ignore[no-un
     assert not_yet.status_code == 422 and not_yet.json()["code"] == "game_not_started"
 
 
-def test_a_scorer_may_not_advance_start_close_or_patch(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_a_scorer_may_not_advance_start_close_or_patch(api, ours) -> None:
     """Nor advance, on a drive whose settings keep the advance to organizers."""
     drive = make_drive(ours.club, 4, scorers_may_advance=False)
     token = ours.scorer_token
@@ -419,7 +428,7 @@ def test_a_scorer_may_not_advance_start_close_or_patch(api, ours) -> None:  # ty
         assert answer.json()["code"] == "forbidden"
 
 
-def test_a_scorer_advances_unless_the_drive_keeps_it_to_organizers(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_a_scorer_advances_unless_the_drive_keeps_it_to_organizers(api, ours) -> None:
     drive = make_drive(ours.club, 4, start=True)
     assert api.get(f"drives/{drive.slug}", token=ours.scorer_token).json()["scorers_may_advance"]
     play(api, drive, 1, ours.scorer_token)
@@ -436,7 +445,7 @@ def test_a_scorer_advances_unless_the_drive_keeps_it_to_organizers(api, ours) ->
     assert bad.status_code == 422 and bad.json()["field"] == "scorers_may_advance"
 
 
-def test_resolve_after_the_advance_changes_wins_not_seating(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_resolve_after_the_advance_changes_wins_not_seating(api, ours) -> None:
     drive = make_drive(ours.club, 4, start=True)
     play(api, drive, 1, ours.org_token)  # 1 and 3 win
     started = api.post(f"drives/{drive.slug}/games/1/advance", token=ours.org_token).json()
@@ -471,7 +480,7 @@ def test_resolve_after_the_advance_changes_wins_not_seating(api, ours) -> None: 
     assert grid[4] == {"1": "W", "2": "?"} and grid[3] == {"1": "L", "2": "?"}
 
 
-def test_late_arrival_and_withdrawal_apply_from_the_next_game(api, ours) -> None:  # type: ignore[no-untyped-def]
+def test_late_arrival_and_withdrawal_apply_from_the_next_game(api, ours) -> None:
     drive = make_drive(ours.club, 6, start=True)
     slug = drive.slug
     play(api, drive, 1, ours.org_token)
@@ -481,11 +490,17 @@ def test_late_arrival_and_withdrawal_apply_from_the_next_game(api, ours) -> None
     assert late.status_code == 201
     assert late.json() == [
         {
-            "number": 7, "players": ["Late", "Comer"], "paid": False, "checked_in": False,
-            "cookie_jar": False, "withdrawn": False, "joined_game": 2, "withdrawn_game": None,
+            "number": 7,
+            "players": ["Late", "Comer"],
+            "paid": False,
+            "checked_in": False,
+            "cookie_jar": False,
+            "withdrawn": False,
+            "joined_game": 2,
+            "withdrawn_game": None,
             "holes": None,
         }
-    ]  # fmt: skip
+    ]
     gone = api.patch(f"drives/{slug}/couples/4", {"withdrawn": True}, token=ours.scorer_token)
     assert gone.status_code == 200 and gone.json()["withdrawn_game"] == 2
     # Game 1 is unchanged by either.

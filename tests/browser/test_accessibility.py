@@ -87,8 +87,11 @@ def test_the_desk_entry_leaves_the_grid_in_view_when_zoomed(
 ) -> None:
     organizer, scorer = organizer_and_scorer()
     drive = build_night(organizer, scorer)
-    for zoom, size in ((100, DESK_SIZE), (200, {"width": 640, "height": 400}),
-                       (400, {"width": 320, "height": 200})):  # fmt: skip
+    for zoom, size in (
+        (100, DESK_SIZE),
+        (200, {"width": 640, "height": 400}),
+        (400, {"width": 320, "height": 200}),
+    ):
         _, desk = logged_in(
             new_context, scorer, live_server.url, viewport=size, device_scale_factor=zoom / 100
         )
@@ -266,9 +269,11 @@ def test_the_punch_card_tells_won_lost_and_to_play_apart_without_colour(
     for couple in Couple.objects.filter(drive=drive).order_by("number"):
         # A couple with a game won, one lost and games to play.
         phone.goto(f"/c/{couple.token}/")
-        marks = set(phone.locator("[data-testid=punch-card] .hole").evaluate_all(
-            "(holes) => holes.map((h) => h.dataset.mark)"
-        ))  # fmt: skip
+        marks = set(
+            phone.locator("[data-testid=punch-card] .hole").evaluate_all(
+                "(holes) => holes.map((h) => h.dataset.mark)"
+            )
+        )
         if {"W", "L", ""} <= marks:
             break
     assert {"W", "L", ""} <= marks, marks
@@ -277,7 +282,7 @@ def test_the_punch_card_tells_won_lost_and_to_play_apart_without_colour(
     for word in ("Won", "Lost", "To play"):
         expect(legend).to_contain_text(word)
     for forced in ("none", "active"):
-        phone.emulate_media(forced_colors=forced)  # type: ignore[arg-type]
+        phone.emulate_media(forced_colors=forced)
         looks = phone.evaluate(HOLE_LOOKS)
         assert len(set(looks.values())) == len(looks), (forced, looks)
         # In high contrast the won holes stay filled: not the same as the page behind.
@@ -361,7 +366,7 @@ def test_forced_colours_keep_buttons_and_states_apart(
     # The phones: "Couple N won" at the table, "Confirm" on the couple's page.
     game = drive.current_game
     small = night(people().club, 4, confirm_by_other_couple=True)
-    seat = game_view(small, 1)["tables"][0]  # type: ignore[index]
+    seat = game_view(small, 1)["tables"][0]
     winner, loser = seat["stays"], seat["arrives"]
     by_winner = Actor(channel=AuditEntry.Channel.COUPLE, couple=small.couples.get(number=winner))
     result_record(drive=small, game=1, table=seat["table"], winner=winner, actor=by_winner)
@@ -532,9 +537,19 @@ def test_no_page_is_wider_than_a_small_phone(
     # The organizer's pages and the public results: nothing scrolls sideways, neither the page
     # nor a table in it (the desk grid, the standings and the win grid are grids of numbers:
     # they scroll inside their box, first column kept, see test_phone_widths.py).
-    pages = ("/drives/", f"{d}/", f"{o}/", f"{s}/", f"{s}/settings", "/drives/new",
-             f"{o}/prizes/", f"{o}/prizes/ties/{tie.pk}/", f"/results/{over.slug}/",
-             f"{d}/couples/", f"{d}/print/")  # fmt: skip
+    pages = (
+        "/drives/",
+        f"{d}/",
+        f"{o}/",
+        f"{s}/",
+        f"{s}/settings",
+        "/drives/new",
+        f"{o}/prizes/",
+        f"{o}/prizes/ties/{tie.pk}/",
+        f"/results/{over.slug}/",
+        f"{d}/couples/",
+        f"{d}/print/",
+    )
     wide, scrolling = {}, {}
     for path in pages:
         page.goto(path)
@@ -599,12 +614,20 @@ def test_axe_finds_no_serious_violation_on_any_page(
     over, tie = finished(drive.club)
     d, o = f"/drives/{drive.slug}", f"/drives/{over.slug}"
     desk_pages = {
-        "home": "/", "drive list": "/drives/", "new drive": "/drives/new",
-        "dashboard": f"{d}/", "door": f"{d}/couples/", "desk": f"{d}/desk/",
-        "standings": f"{d}/standings/", "win grid": f"{d}/grid/", "print": f"{d}/print/",
-        "settings": f"{d}/settings", "prizes": f"{o}/prizes/", "tie": f"{o}/prizes/ties/{tie.pk}/",
+        "home": "/",
+        "drive list": "/drives/",
+        "new drive": "/drives/new",
+        "dashboard": f"{d}/",
+        "door": f"{d}/couples/",
+        "desk": f"{d}/desk/",
+        "standings": f"{d}/standings/",
+        "win grid": f"{d}/grid/",
+        "print": f"{d}/print/",
+        "settings": f"{d}/settings",
+        "prizes": f"{o}/prizes/",
+        "tie": f"{o}/prizes/ties/{tie.pk}/",
         "closed dashboard": f"{o}/",
-    }  # fmt: skip
+    }
     found: dict[str, list[str]] = {}
     _, page = logged_in(new_context, organizer, live_server.url, viewport=DESK_SIZE)
     for name, path in desk_pages.items():
@@ -613,18 +636,22 @@ def test_axe_finds_no_serious_violation_on_any_page(
     _, screen = logged_in(
         new_context, organizer, live_server.url, viewport={"width": 1920, "height": 1080}
     )
-    for name, path in {"projector": f"{d}/projector/",
-                       "projector standings": f"{d}/projector/?show=standings",
-                       "projector prizes": f"{o}/projector/?show=prizes"}.items():  # fmt: skip
+    for name, path in {
+        "projector": f"{d}/projector/",
+        "projector standings": f"{d}/projector/?show=standings",
+        "projector prizes": f"{o}/projector/?show=prizes",
+    }.items():
         screen.goto(path)
         found[name] = axe_violations(screen)
     phone = phone_page(new_context)
     table = Table.objects.get(drive=drive, number=PHONE_TABLE)
-    for name, path in {"login": "/accounts/login/", "table phone": f"/t/{table.token}/",
-                       "couple phone": f"/c/{Couple.objects.get(drive=drive, number=1).token}/",
-                       "public results": f"/results/{over.slug}/",
-                       "couple's record": f"/c/{Couple.objects.get(drive=over, number=1).token}/",
-                       }.items():  # fmt: skip
+    for name, path in {
+        "login": "/accounts/login/",
+        "table phone": f"/t/{table.token}/",
+        "couple phone": f"/c/{Couple.objects.get(drive=drive, number=1).token}/",
+        "public results": f"/results/{over.slug}/",
+        "couple's record": f"/c/{Couple.objects.get(drive=over, number=1).token}/",
+    }.items():
         phone.goto(path)
         found[name] = axe_violations(phone)
     assert {name: v for name, v in found.items() if v} == {}

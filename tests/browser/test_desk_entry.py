@@ -48,7 +48,7 @@ def started_night() -> tuple[Drive, object]:
     return drive, scorer
 
 
-def desk_page(new_context: ContextFactory, live_server: LiveServer, drive: Drive, scorer) -> Page:  # type: ignore[no-untyped-def]
+def desk_page(new_context: ContextFactory, live_server: LiveServer, drive: Drive, scorer) -> Page:
     context = new_context()
     force_login(context, scorer, live_server.url)
     page = context.new_page()
@@ -161,7 +161,7 @@ def test_the_scorer_starts_the_next_game_from_the_desk(
     # The next entry goes to game 2.
     desk.locator("#desk-table").focus()
     row = desk.locator("#desk-grid tr[data-table='1']")
-    stays, _arrives = row.get_attribute("data-couples").split()  # type: ignore[union-attr]
+    stays, _arrives = row.get_attribute("data-couples").split()
     type_line(desk, "1", "Enter", stays, "Enter")
     expect(desk.get_by_test_id("desk-status")).to_have_text(
         f"Table 1: couple {stays} won (game 2)."

@@ -53,7 +53,7 @@ def test_a_french_hall_runs_its_night_in_french(
     desk = context.new_page()
     desk.goto(f"/drives/{drive.slug}/desk/")
     expect(desk.locator("html")).to_have_attribute("lang", "fr")
-    row = game_view(drive, game)["tables"][ENTERED_AT_THE_DESK - 1]  # type: ignore[index]
+    row = game_view(drive, game)["tables"][ENTERED_AT_THE_DESK - 1]
     desk.keyboard.type(str(ENTERED_AT_THE_DESK))
     desk.keyboard.press("Enter")
     desk.keyboard.type(str(row["arrives"]))
@@ -77,7 +77,7 @@ def test_a_french_hall_runs_its_night_in_french(
     screenshot(phone, "fr-table-phone")
 
     # The couple that deals at that table, on its punch card's page.
-    seat = game_view(drive, game)["tables"][PHONE_TABLE - 1]  # type: ignore[index]
+    seat = game_view(drive, game)["tables"][PHONE_TABLE - 1]
     couple = Couple.objects.get(drive=drive, number=seat["arrives"])
     phone.goto(f"/c/{couple.token}/")
     expect(phone.locator(".dealer")).to_have_text("Vous donnez en premier.")

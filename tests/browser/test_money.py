@@ -30,8 +30,9 @@ def test_selling_at_the_door_and_drawing_on_the_projector(
     club = club_create(name="St. Mary's Parish Hall")
     organizer = UserFactory(username="money-organizer")
     member_add(club=club, user=organizer, role="organizer")
-    drive = drive_create(club=club, name="Friday 45s", date=date(2026, 11, 27),
-                         entry_fee=Decimal("20"))  # fmt: skip
+    drive = drive_create(
+        club=club, name="Friday 45s", date=date(2026, 11, 27), entry_fee=Decimal("20")
+    )
     desk_context = new_context()
     force_login(desk_context, organizer, live_server.url)
     desk = desk_context.new_page()

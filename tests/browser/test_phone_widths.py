@@ -76,7 +76,7 @@ def finished(club: Any) -> tuple[Drive, Tie]:
     prizes_open_ties(drive=drive, actor=DESK)
     drive_close(drive=drive, actor=DESK)
     drive_update(drive=drive, actor=DESK, published=True)
-    return drive, Tie.objects.filter(drive=drive).order_by("id").first()  # type: ignore[return-value]
+    return drive, Tie.objects.filter(drive=drive).order_by("id").first()
 
 
 def check_width(phone: Page, path: str) -> list[dict[str, Any]]:
@@ -124,9 +124,11 @@ def test_every_page_fits_a_phone_and_its_wide_tables_say_they_scroll(
         "public results": f"/results/{over.slug}/",
         "couple's record": f"/c/{Couple.objects.get(drive=over, number=1).token}/",
     }
-    scrolling = {name for name, path in pages.items() if any(
-        box["scrolls"] for box in check_width(phone, path)
-    )}  # fmt: skip
+    scrolling = {
+        name
+        for name, path in pages.items()
+        if any(box["scrolls"] for box in check_width(phone, path))
+    }
     # The pages whose tables are wider than a phone: each scrolled inside its box, with a hint.
     # (The prize table was one; it now fits a phone in its own right.)
     assert {"desk", "standings", "win grid", "public results"} <= scrolling

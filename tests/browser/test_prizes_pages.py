@@ -21,8 +21,9 @@ def a_cut_under_way() -> tuple[object, Tie, object]:
     """A tie for first place being cut: round 1 drew equal cards, round 2 is to record (the
     page shows round 1's cards one at a time, the reveal listening for Space and →)."""
     people = club_people("Ours", "ours")
-    drive = night([5, 5, 2], club=people.club,
-                  prizes={"prize_places": 1, "prizes": [{"amount": "9"}]})  # fmt: skip
+    drive = night(
+        [5, 5, 2], club=people.club, prizes={"prize_places": 1, "prizes": [{"amount": "9"}]}
+    )
     prizes_open_ties(drive=drive, actor=DESK)
     tie = Tie.objects.get(drive=drive, key="place:1")
     for n in (1, 2):
@@ -39,7 +40,7 @@ def test_keys_on_the_ties_page_belong_to_the_focused_field_or_button(
     context = new_context()
     force_login(context, organizer, live_server.url)
     page: Page = context.new_page()
-    page.goto(f"/drives/{drive.slug}/prizes/ties/{tie.pk}/")  # type: ignore[attr-defined]
+    page.goto(f"/drives/{drive.slug}/prizes/ties/{tie.pk}/")
     expect(page.locator("[data-reveal] .cut-card").first).to_be_visible()
     field = page.get_by_label("Couple 1 drew")
     field.click()
@@ -66,10 +67,18 @@ def test_the_prizes_on_the_projector_read_from_the_back_of_the_hall(
     """At the hall's screen sizes the prizes are in large type, the names and prizes on one
     screen, nothing wider than the screen."""
     people = club_people("Ours", "ours")
-    drive = night([5, 4, 3, 2, 1], club=people.club,
-                  prizes={"prizes": [{"amount": "60.00"}, {"amount": "30.00"},
-                                     {"description": "a Christmas ham"}],
-                          "booby_prize": {"description": "a wooden spoon"}})  # fmt: skip
+    drive = night(
+        [5, 4, 3, 2, 1],
+        club=people.club,
+        prizes={
+            "prizes": [
+                {"amount": "60.00"},
+                {"amount": "30.00"},
+                {"description": "a Christmas ham"},
+            ],
+            "booby_prize": {"description": "a wooden spoon"},
+        },
+    )
     prizes_open_ties(drive=drive, actor=DESK)
     context = new_context(viewport={"width": width, "height": height})
     force_login(context, people.organizer, live_server.url)
@@ -92,9 +101,13 @@ def test_the_prizes_on_the_projector_read_from_the_back_of_the_hall(
 def test_the_prize_pages_fit_a_phone(new_context: ContextFactory, live_server: LiveServer) -> None:
     """The prize table and a tie's choices stay within a 390-pixel screen."""
     people = club_people("Ours", "ours")
-    drive = night([5, 5, 3, 2], club=people.club,
-                  prizes={"prizes": [{"amount": "60.00"}, {"amount": "30.00"},
-                                     {"description": "a Christmas ham"}]})  # fmt: skip
+    drive = night(
+        [5, 5, 3, 2],
+        club=people.club,
+        prizes={
+            "prizes": [{"amount": "60.00"}, {"amount": "30.00"}, {"description": "a Christmas ham"}]
+        },
+    )
     prizes_open_ties(drive=drive, actor=DESK)
     tie = Tie.objects.get(drive=drive, key="place:1")
     context = new_context(viewport={"width": 390, "height": 844})

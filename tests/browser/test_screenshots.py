@@ -38,15 +38,55 @@ from tests.pages.live_helpers import night, people
 pytestmark = pytest.mark.browser
 
 FIRST = [
-    "Mary", "Angus", "Theresa", "Joe", "Annie", "Hughie", "Flora", "Donnie", "Rita", "Gerard",
-    "Catherine", "Ronnie", "Bernadette", "Leo", "Margaret", "Archie", "Sadie", "Danny",
-    "Lorraine", "Kenny", "Peggy", "Alex", "Colette", "Raymond",
-]  # fmt: skip
+    "Mary",
+    "Angus",
+    "Theresa",
+    "Joe",
+    "Annie",
+    "Hughie",
+    "Flora",
+    "Donnie",
+    "Rita",
+    "Gerard",
+    "Catherine",
+    "Ronnie",
+    "Bernadette",
+    "Leo",
+    "Margaret",
+    "Archie",
+    "Sadie",
+    "Danny",
+    "Lorraine",
+    "Kenny",
+    "Peggy",
+    "Alex",
+    "Colette",
+    "Raymond",
+]
 LAST = [
-    "MacNeil", "Boudreau", "MacDonald", "Campbell", "LeBlanc", "MacIsaac", "Poirier", "Gillis",
-    "MacKinnon", "Chiasson", "MacLean", "Deveau", "MacPherson", "Aucoin", "Beaton", "Cormier",
-    "MacLellan", "Doucet", "Rankin", "Samson", "MacKenzie", "Landry",
-]  # fmt: skip
+    "MacNeil",
+    "Boudreau",
+    "MacDonald",
+    "Campbell",
+    "LeBlanc",
+    "MacIsaac",
+    "Poirier",
+    "Gillis",
+    "MacKinnon",
+    "Chiasson",
+    "MacLean",
+    "Deveau",
+    "MacPherson",
+    "Aucoin",
+    "Beaton",
+    "Cormier",
+    "MacLellan",
+    "Doucet",
+    "Rankin",
+    "Samson",
+    "MacKenzie",
+    "Landry",
+]
 COUPLES = 22
 PLAYED = 4  # games over; game PLAYED + 1 is in play
 CONFLICT_TABLE, UNUSUAL_TABLE = 2, 3
@@ -70,9 +110,11 @@ def build_night(organizer: AbstractBaseUser, scorer: AbstractBaseUser) -> Drive:
     ]
     couples_register(
         drive=drive,
-        couples=[{"players": list(pair), "paid": True, "cookie_jar": i % 3 == 0}
-                 for i, pair in enumerate(names)],
-    )  # fmt: skip
+        couples=[
+            {"players": list(pair), "paid": True, "cookie_jar": i % 3 == 0}
+            for i, pair in enumerate(names)
+        ],
+    )
     drive_start(drive=drive, actor=desk)
     rng = random.Random(45)
     scores = [[70, 20], [65, 25], [60, 30], [55, 35], [50, 40], None, None]
@@ -88,14 +130,23 @@ def build_night(organizer: AbstractBaseUser, scorer: AbstractBaseUser) -> Drive:
             winner = rng.choice([row["stays"], row["arrives"]])
             if in_play and t == UNUSUAL_TABLE:
                 result_record(
-                    drive=drive, game=number, table=t, winner=winner, points=[70, 10],
-                    confirm_unusual=True, actor=desk,
-                )  # fmt: skip
+                    drive=drive,
+                    game=number,
+                    table=t,
+                    winner=winner,
+                    points=[70, 10],
+                    confirm_unusual=True,
+                    actor=desk,
+                )
                 continue
             result_record(
-                drive=drive, game=number, table=t, winner=winner, points=rng.choice(scores),
+                drive=drive,
+                game=number,
+                table=t,
+                winner=winner,
+                points=rng.choice(scores),
                 actor=table if rng.random() < 0.6 else desk,
-            )  # fmt: skip
+            )
             if in_play and t == CONFLICT_TABLE:
                 other = row["stays"] if winner == row["arrives"] else row["arrives"]
                 with pytest.raises(Conflict):
@@ -133,7 +184,7 @@ def test_the_pages_of_a_night_in_progress(
     expect(desk.locator(f"tr[data-table='{UNUSUAL_TABLE}']")).to_have_class(
         "state-accepted is-unusual"
     )
-    row = game_view(drive, game)["tables"][ENTERED_AT_THE_DESK - 1]  # type: ignore[index]
+    row = game_view(drive, game)["tables"][ENTERED_AT_THE_DESK - 1]
     desk.keyboard.type(str(ENTERED_AT_THE_DESK))
     desk.keyboard.press("Enter")
     desk.keyboard.type(str(row["arrives"]))
@@ -156,7 +207,7 @@ def test_the_pages_of_a_night_in_progress(
     screenshot(phone, "table-phone")
 
     # A couple's page on a phone: the one that deals at that table; its punch card below.
-    seat = game_view(drive, game)["tables"][PHONE_TABLE - 1]  # type: ignore[index]
+    seat = game_view(drive, game)["tables"][PHONE_TABLE - 1]
     couple = Couple.objects.get(drive=drive, number=seat["arrives"])
     phone.goto(f"/c/{couple.token}/")
     expect(phone.get_by_test_id("next-table")).to_have_attribute("data-table", str(PHONE_TABLE))

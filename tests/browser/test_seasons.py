@@ -15,7 +15,7 @@ from tests.seasons.helpers import NIGHTS, make_drive, play_night
 
 def test_a_season_of_three_drives_with_two_spellings_merged(
     new_context: ContextFactory, live_server
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     organizer = UserFactory(username="maggie")
     club = club_create(name="St. Joseph's Parish", organizer=organizer)
     drives = []

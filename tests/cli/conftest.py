@@ -31,9 +31,18 @@ def new_drive(write: Callable[[str, str | bytes], str]) -> Callable[..., str]:
     def _new(n: int, *extra: str, name: str = "Friday 45s") -> str:
         path = write(f"couples-{n}-{name}.csv", couples_csv(n))
         out = run(
-            "drive", "create", "--club", "St. Joseph's Parish", "--name", name,
-            "--date", "2026-11-20", "--couples", path, *extra,
-        )  # fmt: skip
+            "drive",
+            "create",
+            "--club",
+            "St. Joseph's Parish",
+            "--name",
+            name,
+            "--date",
+            "2026-11-20",
+            "--couples",
+            path,
+            *extra,
+        )
         return out.strip()
 
     return _new

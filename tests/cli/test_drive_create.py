@@ -14,9 +14,18 @@ pytestmark = pytest.mark.django_db
 
 def create(path: str, *extra: str) -> str:
     return run(
-        "drive", "create", "--club", "St. Joseph's Parish", "--name", "Friday 45s",
-        "--date", "2026-11-20", "--couples", path, *extra,
-    )  # fmt: skip
+        "drive",
+        "create",
+        "--club",
+        "St. Joseph's Parish",
+        "--name",
+        "Friday 45s",
+        "--date",
+        "2026-11-20",
+        "--couples",
+        path,
+        *extra,
+    )
 
 
 def test_create_prints_the_slug_alone_and_numbers_couples_in_row_order(write) -> None:
@@ -31,8 +40,9 @@ def test_create_prints_the_slug_alone_and_numbers_couples_in_row_order(write) ->
     assert (drive.games, drive.ruleset, drive.first_seating) == (25, "cape-breton-45", "by-number")
     assert drive.venue == "Parish hall, Mabou"
     assert [(c.number, c.player1) for c in drive.couples.all()] == [
-        (1, "Mary MacNeil"), (2, "Joe Boudreau"),
-    ]  # fmt: skip
+        (1, "Mary MacNeil"),
+        (2, "Joe Boudreau"),
+    ]
     assert set(AuditEntry.objects.filter(drive=drive).values_list("channel", flat=True)) == {"cli"}
 
 
@@ -45,8 +55,11 @@ def test_create_takes_the_settings_and_reuses_the_club(write) -> None:
     assert first != second and second == "friday-45s-2026-11-20-2"
     drive = Drive.objects.get(slug=second)
     assert (drive.games, drive.ruleset, drive.first_seating, drive.seed) == (
-        12, "irish-45-joker", "shuffle", 77,
-    )  # fmt: skip
+        12,
+        "irish-45-joker",
+        "shuffle",
+        77,
+    )
     assert Club.objects.count() == 1
 
 
@@ -54,8 +67,9 @@ def test_flag_columns_are_read(write) -> None:
     path = write("couples.csv", "player1,player2,paid,cookie_jar\nA,B,yes,no\nC,D,no,yes\n")
     slug = create(path).strip()
     assert [(c.paid, c.cookie_jar) for c in Couple.objects.filter(drive__slug=slug)] == [
-        (True, False), (False, True),
-    ]  # fmt: skip
+        (True, False),
+        (False, True),
+    ]
 
 
 def test_a_bad_couples_file_names_its_lines_and_creates_nothing(write) -> None:
@@ -115,8 +129,16 @@ def test_text_a_terminal_could_not_decode_is_refused(write, option: str) -> None
     args = {"--club": "St. Joseph's Parish", "--name": "Friday 45s", option: odd}
     with pytest.raises(CommandError, match=r"lone surrogate \(\\udce9\)"):
         run(
-            "drive", "create", "--club", args["--club"], "--name", args["--name"],
-            "--date", "2026-11-20", "--couples", write("couples.csv", couples_csv(4)),
+            "drive",
+            "create",
+            "--club",
+            args["--club"],
+            "--name",
+            args["--name"],
+            "--date",
+            "2026-11-20",
+            "--couples",
+            write("couples.csv", couples_csv(4)),
             *(["--venue", odd] if option == "--venue" else []),
-        )  # fmt: skip
+        )
     assert not Drive.objects.exists() and not Club.objects.exists()

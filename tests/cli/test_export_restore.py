@@ -36,10 +36,14 @@ def play(drive: Drive, game: int, actor: Actor, skip: tuple[int, ...] = ()) -> N
     for t in view["tables"]:
         if not t["sit_out"] and t["winner"] is None and t["table"] not in skip:
             result_record(
-                drive=drive, game=game, table=t["table"], winner=t["arrives"],
-                points=[50, 40] if t["table"] % 2 else None, key=f"k{game}-{t['table']}",
+                drive=drive,
+                game=game,
+                table=t["table"],
+                winner=t["arrives"],
+                points=[50, 40] if t["table"] % 2 else None,
+                key=f"k{game}-{t['table']}",
                 actor=actor,
-            )  # fmt: skip
+            )
 
 
 def eventful_night() -> Drive:
@@ -51,18 +55,25 @@ def eventful_night() -> Drive:
     boss = Actor(user=organizer, channel=AuditEntry.Channel.API)
     club = club_create(name="St. Mary's Parish Hall", organizer=organizer)
     drive = drive_create(
-        club=club, actor=boss, name="Fall 45s", date=date(2026, 10, 9), venue="Mabou",
-        games=8, entry_fee="5.00", ranking="competition",
-    )  # fmt: skip
+        club=club,
+        actor=boss,
+        name="Fall 45s",
+        date=date(2026, 10, 9),
+        venue="Mabou",
+        games=8,
+        entry_fee="5.00",
+        ranking="competition",
+    )
     couples_register(
-        drive=drive, actor=desk,
+        drive=drive,
+        actor=desk,
         couples=[{"players": [f"Mary {i}", f"Joe {i}"], "paid": i % 3 == 0} for i in range(1, 10)],
-    )  # fmt: skip
+    )
     drive_start(drive=drive, actor=boss, seating="shuffle", seed=42)
     play(drive, 1, desk, skip=(1,))
     table_one = Actor(channel=AuditEntry.Channel.TABLE)
     drive.refresh_from_db()
-    seat = game_view(drive, 1)["tables"][0]  # type: ignore[index]
+    seat = game_view(drive, 1)["tables"][0]
     result_record(drive=drive, game=1, table=1, winner=seat["stays"], actor=table_one)
     with pytest.raises(Exception, match="already has"):
         result_record(drive=drive, game=1, table=1, winner=seat["arrives"], actor=desk)
@@ -267,15 +278,20 @@ def prize_night() -> Drive:
     top, two, three = set(range(1, 8)), {1, 2, 3, 4, 8}, {5, 6, 7, 8}
     drive = night(
         {1: top, 2: top, 3: top, 4: two, 5: two, 6: three, 7: three, 8: {8}, 9: {8}},
-        games=8, cookie_jar=[4, 8],
+        games=8,
+        cookie_jar=[4, 8],
         prizes={
-            "prize_places": 3, "prizes": [{"amount": "60.00"}, {"amount": "25.01"},
-                                          {"description": "a ham"}],
-            "booby": True, "booby_prize": {"description": "a wooden spoon"},
-            "jackpot_threshold": 7, "jackpot_amount": "30.00",
-            "cookie_jar": True, "cookie_jar_k": 2, "buy_in": "2.50",
+            "prize_places": 3,
+            "prizes": [{"amount": "60.00"}, {"amount": "25.01"}, {"description": "a ham"}],
+            "booby": True,
+            "booby_prize": {"description": "a wooden spoon"},
+            "jackpot_threshold": 7,
+            "jackpot_amount": "30.00",
+            "cookie_jar": True,
+            "cookie_jar_k": 2,
+            "buy_in": "2.50",
         },
-    )  # fmt: skip
+    )
     # the helper stores results directly, without a channel: as if entered at the desk
     ResultVersion.objects.filter(result__game__drive=drive).update(channel="desk")
     prizes_open_ties(drive=drive, actor=boss)
@@ -309,8 +325,11 @@ def test_the_prizes_round_trip(tmp_path: Path) -> None:
     assert [t["state"] for t in first["ties"]] == ["settled"] * 3 + ["open"]
     assert {a["how"] for a in first["awards"]} == {"play-off", "split", "cut", "direct"}
     assert [(c["round"], c["card"]) for c in first["ties"][2]["cut_cards"]] == [
-        (1, "AS"), (1, "AH"), (2, "9C"), (2, "3D")
-    ]  # fmt: skip
+        (1, "AS"),
+        (1, "AH"),
+        (2, "9C"),
+        (2, "3D"),
+    ]
     assert first["ties"][0]["matches"][0]["match"] == [1, 2]
     assert first["ties"][0]["matches"][1]["bye"] is True
     assert first["cookie_jar"]["winners"] == [4] and first["cookie_jar"]["pot"] == "5.00"

@@ -18,8 +18,9 @@ def test_import_couples_numbers_them_after_the_others(new_drive, write) -> None:
     out = run("drive", "import-couples", slug, write("more.csv", COUPLES))
     assert out == "2 couples registered: numbers 3 to 4. Columns separated by commas.\n"
     assert [c.player1 for c in Couple.objects.filter(drive__slug=slug)][2:] == [
-        "Mary MacDonald", "Flora Gillis",
-    ]  # fmt: skip
+        "Mary MacDonald",
+        "Flora Gillis",
+    ]
     assert AuditEntry.objects.filter(action="couples.register").latest("pk").channel == "cli"
 
 
@@ -49,8 +50,18 @@ def test_with_allow_duplicates_the_couples_are_registered_again(new_drive, write
 
 def test_create_refuses_a_couple_listed_twice_unless_allowed(write) -> None:
     path = write("couples.csv", COUPLES + "dan gillis,Flora  Gillis\n")
-    args = ["drive", "create", "--club", "Legion Branch 12", "--name", "Friday 45s",
-            "--date", "2026-11-20", "--couples", path]  # fmt: skip
+    args = [
+        "drive",
+        "create",
+        "--club",
+        "Legion Branch 12",
+        "--name",
+        "Friday 45s",
+        "--date",
+        "2026-11-20",
+        "--couples",
+        path,
+    ]
     with pytest.raises(CommandError, match="line 4: dan gillis & Flora Gillis is the same couple"):
         run(*args)
     assert not Drive.objects.exists()

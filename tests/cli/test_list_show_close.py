@@ -14,9 +14,17 @@ def test_list_shows_every_drive_and_filters_by_club(new_drive, write) -> None:
     assert run("drive", "list") == "No drives.\n"
     slug = new_drive(4)
     run(
-        "drive", "create", "--club", "Legion Branch 12", "--name", "Legion 45s",
-        "--date", "2026-12-01", "--couples", write("c.csv", "player1,player2\nA,B\nC,D\n"),
-    )  # fmt: skip
+        "drive",
+        "create",
+        "--club",
+        "Legion Branch 12",
+        "--name",
+        "Legion 45s",
+        "--date",
+        "2026-12-01",
+        "--couples",
+        write("c.csv", "player1,player2\nA,B\nC,D\n"),
+    )
     lines = run("drive", "list").splitlines()
     assert lines[0].split() == ["slug", "date", "state", "game", "couples", "club"]
     assert lines[1].startswith("legion-45s-2026-12-01")  # newest first
@@ -29,7 +37,7 @@ def test_show_gives_the_game_in_play_the_missing_tables_and_the_top_ten(new_driv
     slug = new_drive(24)
     assert "No game has started." in run("drive", "show", slug)
     run("drive", "simulate", slug, "--seed", "3", "--until-game", "2")
-    table_one = game_view(Drive.objects.get(slug=slug), 3)["tables"][0]  # type: ignore[index]
+    table_one = game_view(Drive.objects.get(slug=slug), 3)["tables"][0]
     path = write("r.csv", f"game,table,winner\n3,1,{table_one['stays']}\n")
     run("drive", "import-results", slug, path)
     out = run("drive", "show", slug)

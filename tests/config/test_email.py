@@ -22,8 +22,15 @@ ADMINISTRATOR = "Passwords are reset by the club's administrator"
 
 
 def _mail(config: dict[str, Any]) -> dict[str, Any]:
-    keys = ("EMAIL_BACKEND", "EMAIL_HOST", "EMAIL_PORT", "EMAIL_HOST_USER",
-            "EMAIL_HOST_PASSWORD", "EMAIL_USE_TLS", "EMAIL_USE_SSL")  # fmt: skip
+    keys = (
+        "EMAIL_BACKEND",
+        "EMAIL_HOST",
+        "EMAIL_PORT",
+        "EMAIL_HOST_USER",
+        "EMAIL_HOST_PASSWORD",
+        "EMAIL_USE_TLS",
+        "EMAIL_USE_SSL",
+    )
     return {key: config[key] for key in keys}
 
 

@@ -191,10 +191,10 @@ def console() -> Iterator[io.StringIO]:
     ]
     assert len(handlers) == 2  # LOGGING's console and django.server handlers
     stream = io.StringIO()
-    old = {handler: handler.setStream(stream) for handler in handlers}  # type: ignore[attr-defined]
+    old = {handler: handler.setStream(stream) for handler in handlers}
     yield stream
     for handler, previous in old.items():
-        handler.setStream(previous)  # type: ignore[attr-defined]
+        handler.setStream(previous)
 
 
 @pytest.mark.django_db

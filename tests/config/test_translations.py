@@ -102,14 +102,14 @@ def test_the_pure_python_compile_matches_gnu_msgfmt(po: Path, tmp_path: Path) ->
     subprocess.run(["msgfmt", "--check", "-o", str(gnu), str(po)], check=True)
     with ours.open("rb") as a, gnu.open("rb") as b:
         mine, theirs = gettext.GNUTranslations(a), gettext.GNUTranslations(b)
-    mine_catalog = {k: v for k, v in mine._catalog.items() if k != ""}  # type: ignore[attr-defined]
-    gnu_catalog = {k: v for k, v in theirs._catalog.items() if k != ""}  # type: ignore[attr-defined]
+    mine_catalog = {k: v for k, v in mine._catalog.items() if k != ""}
+    gnu_catalog = {k: v for k, v in theirs._catalog.items() if k != ""}
     assert len(mine_catalog) > 10
     assert mine_catalog == gnu_catalog
     assert mine.plural(1) == theirs.plural(1) == 0 and mine.plural(2) == theirs.plural(2) == 1
 
 
-def test_todo_lists_an_untranslated_or_fuzzy_entry(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_todo_lists_an_untranslated_or_fuzzy_entry(tmp_path: Path, capsys) -> None:
     po = tmp_path / "django.po"
     po.write_text(
         'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n'

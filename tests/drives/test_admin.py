@@ -27,7 +27,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def two_clubs():  # type: ignore[no-untyped-def]
+def two_clubs():
     ours = club_create(name="St. Mary's Parish Hall")
     theirs = club_create(name="Legion Branch 12")
     our_drive = drive_create(club=ours, name="Our Friday", date=date(2026, 11, 20))
@@ -41,7 +41,7 @@ def two_clubs():  # type: ignore[no-untyped-def]
     return client, our_drive, their_drive
 
 
-def test_staff_see_only_their_clubs_drives(two_clubs) -> None:  # type: ignore[no-untyped-def]
+def test_staff_see_only_their_clubs_drives(two_clubs) -> None:
     client, _, _ = two_clubs
     page = client.get("/admin/drives/drive/")
     assert page.status_code == 200
@@ -50,7 +50,7 @@ def test_staff_see_only_their_clubs_drives(two_clubs) -> None:  # type: ignore[n
     assert "MacNeil" in couples.text and "Secret" not in couples.text
 
 
-def test_staff_cannot_open_another_clubs_drive(two_clubs) -> None:  # type: ignore[no-untyped-def]
+def test_staff_cannot_open_another_clubs_drive(two_clubs) -> None:
     client, ours, theirs = two_clubs
     assert client.get(f"/admin/drives/drive/{ours.pk}/change/").status_code == 200
     assert client.get(f"/admin/drives/drive/{theirs.pk}/change/").status_code in (302, 403, 404)
@@ -67,7 +67,7 @@ def test_staff_without_a_club_see_nothing() -> None:
     assert client.get("/admin/drives/drive/").status_code == 403
 
 
-def test_tokens_are_read_only_in_the_admin(two_clubs) -> None:  # type: ignore[no-untyped-def]
+def test_tokens_are_read_only_in_the_admin(two_clubs) -> None:
     client, ours, _ = two_clubs
     couple = ours.couples.get()
     page = client.get(f"/admin/drives/couple/{couple.pk}/change/")
@@ -102,10 +102,22 @@ def drive_form(drive: Drive, **changes: Any) -> dict[str, Any]:
     """What the admin's change form of ``drive`` posts (unchecked boxes are left out; the club
     too, which the admin shows read-only)."""
     fields = [
-        "name", "date", "venue", "games", "ruleset", "movement", "first_seating",
-        "sit_out_counts_as_win", "ranking", "entry_fee", "currency", "confirm_by_other_couple",
-        "scorers_may_advance", "published", "language",
-    ]  # fmt: skip
+        "name",
+        "date",
+        "venue",
+        "games",
+        "ruleset",
+        "movement",
+        "first_seating",
+        "sit_out_counts_as_win",
+        "ranking",
+        "entry_fee",
+        "currency",
+        "confirm_by_other_couple",
+        "scorers_may_advance",
+        "published",
+        "language",
+    ]
     values = {name: getattr(drive, name) for name in fields} | {"club": drive.club_id} | changes
     return {
         name: "on" if value is True else value
@@ -128,7 +140,7 @@ def admin_entries(drive: Drive) -> Any:
     return AuditEntry.objects.filter(drive=drive, channel=AuditEntry.Channel.ADMIN)
 
 
-def test_games_below_the_game_in_play_is_a_form_error(superuser_client, running) -> None:  # type: ignore[no-untyped-def]
+def test_games_below_the_game_in_play_is_a_form_error(superuser_client, running) -> None:
     client, _ = superuser_client
     url = f"/admin/drives/drive/{running.pk}/change/"
     page = client.post(url, drive_form(running, games=2))
@@ -142,7 +154,7 @@ def test_games_below_the_game_in_play_is_a_form_error(superuser_client, running)
     assert not admin_entries(running).exists()
 
 
-def test_a_setting_the_services_refuse_is_an_error_on_its_field(superuser_client) -> None:  # type: ignore[no-untyped-def]
+def test_a_setting_the_services_refuse_is_an_error_on_its_field(superuser_client) -> None:
     client, _ = superuser_client
     drive = new_drive(0, currency="CAD")
     page = client.post(f"/admin/drives/drive/{drive.pk}/change/", drive_form(drive, currency="C4D"))
@@ -153,7 +165,7 @@ def test_a_setting_the_services_refuse_is_an_error_on_its_field(superuser_client
     assert not admin_entries(drive).exists()
 
 
-def test_a_drive_edit_in_the_admin_is_audited(superuser_client, running) -> None:  # type: ignore[no-untyped-def]
+def test_a_drive_edit_in_the_admin_is_audited(superuser_client, running) -> None:
     client, user = superuser_client
     url = f"/admin/drives/drive/{running.pk}/change/"
     answer = client.post(url, drive_form(running, name="Friday Night 45s", venue="Fire Hall"))
@@ -167,7 +179,7 @@ def test_a_drive_edit_in_the_admin_is_audited(superuser_client, running) -> None
     assert entry.new == {"name": "Friday Night 45s", "venue": "Fire Hall"}
 
 
-def test_a_closed_drive_refuses_changes_in_the_admin(superuser_client, running) -> None:  # type: ignore[no-untyped-def]
+def test_a_closed_drive_refuses_changes_in_the_admin(superuser_client, running) -> None:
     client, _ = superuser_client
     drive_close(drive=running, actor=DESK)
     running.refresh_from_db()
@@ -187,7 +199,7 @@ def test_a_closed_drive_refuses_changes_in_the_admin(superuser_client, running) 
     )
 
 
-def test_a_couple_renamed_in_the_admin_is_audited(superuser_client, running) -> None:  # type: ignore[no-untyped-def]
+def test_a_couple_renamed_in_the_admin_is_audited(superuser_client, running) -> None:
     client, user = superuser_client
     couple = running.couples.get(number=3)
     url = f"/admin/drives/couple/{couple.pk}/change/"
@@ -202,7 +214,7 @@ def test_a_couple_renamed_in_the_admin_is_audited(superuser_client, running) -> 
     assert entry.new == {"players": ["North 2", "Joe MacNeil"], "paid": True}
 
 
-def test_holes_in_the_admin_are_checked_and_audited(superuser_client, running) -> None:  # type: ignore[no-untyped-def]
+def test_holes_in_the_admin_are_checked_and_audited(superuser_client, running) -> None:
     client, _ = superuser_client
     couple = running.couples.get(number=1)
     url = f"/admin/drives/couple/{couple.pk}/change/"
@@ -216,7 +228,7 @@ def test_holes_in_the_admin_are_checked_and_audited(superuser_client, running) -
     assert (entry.action, entry.new) == ("holes.record", {"1": 4})
 
 
-def test_a_role_changed_in_the_admin_is_audited(superuser_client) -> None:  # type: ignore[no-untyped-def]
+def test_a_role_changed_in_the_admin_is_audited(superuser_client) -> None:
     client, user = superuser_client
     club = club_create(name="Legion Branch 12")
     member = UserFactory(username="desk-helper")
@@ -229,7 +241,7 @@ def test_a_role_changed_in_the_admin_is_audited(superuser_client) -> None:  # ty
     assert (entry.channel, entry.user, entry.new) == ("admin", user, "organizer")
 
 
-def test_the_admin_offers_no_unaudited_path_to_a_nights_rows(superuser_client, running) -> None:  # type: ignore[no-untyped-def]
+def test_the_admin_offers_no_unaudited_path_to_a_nights_rows(superuser_client, running) -> None:
     client, _ = superuser_client
     result = Result.objects.filter(game__drive=running).select_related("winner").first()
     assert result is not None
@@ -240,8 +252,8 @@ def test_the_admin_offers_no_unaudited_path_to_a_nights_rows(superuser_client, r
         "drives/couple": running.couples.get(number=1).pk,
         "drives/table": running.tables.get(number=1).pk,
         "drives/game": running.game_set.get(number=1).pk,
-        "drives/seat": running.game_set.get(number=1).seats.first().pk,  # type: ignore[union-attr]
-        "drives/auditentry": AuditEntry.objects.filter(drive=running).first().pk,  # type: ignore[union-attr]
+        "drives/seat": running.game_set.get(number=1).seats.first().pk,
+        "drives/auditentry": AuditEntry.objects.filter(drive=running).first().pk,
         "drives/club": running.club_id,
         "scoring/result": result.pk,
     }
@@ -273,7 +285,7 @@ def test_the_admin_offers_no_unaudited_path_to_a_nights_rows(superuser_client, r
     assert AuditEntry.objects.count() == audit_before
 
 
-def test_a_refusal_between_the_check_and_the_save_is_a_message(  # type: ignore[no-untyped-def]
+def test_a_refusal_between_the_check_and_the_save_is_a_message(
     superuser_client, running, monkeypatch
 ) -> None:
     """Another desk closes the night between the form's check and the save: the service's

@@ -217,9 +217,10 @@ def test_the_settings_form_names_why_the_rules_are_fixed_and_writes_nothing() ->
     client = logged_in(ours.organizer)
     url = reverse("drives:settings", kwargs={"slug": drive.slug})
     data = {
-        k: v for k, v in form_data(ours.club.pk, rule_renege="none", venue="Legion Hall").items()
+        k: v
+        for k, v in form_data(ours.club.pk, rule_renege="none", venue="Legion Hall").items()
         if k != "club"
-    }  # fmt: skip
+    }
     response = client.post(url, data)
     assert response.status_code == 422
     assert "The rules cannot change once a result is recorded" in text(response)

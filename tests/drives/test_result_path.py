@@ -121,9 +121,14 @@ def test_a_recorded_result_is_stored_whole(drive: Drive) -> None:
     seat = Seat.objects.select_related("stays", "table").filter(game__drive=drive).first()
     assert seat is not None and seat.stays is not None
     recorded = result_record(
-        drive=drive, game=1, table=seat.table.number, winner=seat.stays.number,
-        points=[60, 30], key="k-1", actor=DESK,
-    )  # fmt: skip
+        drive=drive,
+        game=1,
+        table=seat.table.number,
+        winner=seat.stays.number,
+        points=[60, 30],
+        key="k-1",
+        actor=DESK,
+    )
     stored = Result.objects.get(pk=recorded.result.pk)
     assert values(stored) == values(recorded.result)
     version = ResultVersion.objects.get(result=stored)

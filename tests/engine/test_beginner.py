@@ -70,7 +70,7 @@ def test_the_beginner_only_plays_legal_cards(seed: int, preset: str) -> None:
     b, h = BeginnerBot(rng), HeuristicBot(rng)
     record = simulate_game(rules, rng, bot=[b, h, b, h], check=True)
     for detail in record.hands:
-        replay(detail, rules)  # type: ignore[arg-type]
+        replay(detail, rules)
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

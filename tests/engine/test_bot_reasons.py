@@ -49,7 +49,7 @@ def test_simulated_hands_meet_the_reasons_with_words() -> None:
 
     def hook(seat: int, card: Card, hand: object, trick: object, trump: Suit) -> None:
         state = PlayState(seat, dealer=0)  # the reasons that need the past are checked above
-        _chosen, why = bot.decide(hand, trick, trump, CB, state)  # type: ignore[arg-type]
+        _chosen, why = bot.decide(hand, trick, trump, CB, state)
         seen.add(why)
         assert REASONS[why]
 

@@ -136,8 +136,9 @@ def _individual_game(
             trick: list[Card] = []
             for i in range(players):
                 seat = (leader + i) % players
-                state = PlayState(seat, dealer=dealer, leader=leader, trick_number=number,
-                                  partners=False)  # fmt: skip
+                state = PlayState(
+                    seat, dealer=dealer, leader=leader, trick_number=number, partners=False
+                )
                 card = bots[seat].choose_card(held[seat], trick, trump, rules, state)
                 check_play(card, held[seat], trick, trump, rules)
                 held[seat].remove(card)

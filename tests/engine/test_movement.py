@@ -121,9 +121,15 @@ def test_sit_out_last_a_withdrawal_in_the_middle_moves_the_last_table_into_the_h
     assert (4, 8, None) in rows(plain)
     seating = next_seating(first, winners, withdrawn=[5], sit_out_last=True)
     assert rows(seating) == [
-        (1, 2, 15), (2, 4, 1), (3, 6, 3), (4, 16, 13), (5, 10, 7), (6, 12, 9), (7, 14, 11),
+        (1, 2, 15),
+        (2, 4, 1),
+        (3, 6, 3),
+        (4, 16, 13),
+        (5, 10, 7),
+        (6, 12, 9),
+        (7, 14, 11),
         (8, 8, None),
-    ]  # fmt: skip
+    ]
     assert seating.closed == frozenset()
     # Next game: the lone couple moves on to table 1 as a winner would.
     after = next_seating(
@@ -163,7 +169,7 @@ def test_bad_movement_input_is_refused(
     winners: dict[int, int], kwargs: dict[str, object], code: str
 ) -> None:
     with pytest.raises(MovementError) as info:
-        next_seating(first_seating(range(1, 5)), winners, **kwargs)  # type: ignore[arg-type]
+        next_seating(first_seating(range(1, 5)), winners, **kwargs)
     assert info.value.code == code
 
 
@@ -191,7 +197,7 @@ def nights(draw: st.DrawFn) -> tuple[int, list[tuple[list[int], list[int], list[
 
 @settings(max_examples=150, deadline=None)
 @given(nights(), st.booleans(), st.booleans())
-def test_random_nights_keep_the_invariants(night, sit_out_counts, sit_out_last) -> None:  # type: ignore[no-untyped-def]
+def test_random_nights_keep_the_invariants(night, sit_out_counts, sit_out_last) -> None:
     n, games, movement = night
     active = set(range(1, n + 1))
     next_number = n + 1

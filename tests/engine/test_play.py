@@ -11,7 +11,7 @@ IRISH = get_ruleset("irish-45-joker")
 S, H, C, D = Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS
 
 
-def legal(hand: str, trick: str, trump: Suit, rules=CB) -> set[str]:  # type: ignore[no-untyped-def]
+def legal(hand: str, trick: str, trump: Suit, rules=CB) -> set[str]:
     return {str(c) for c in legal_plays(parse_cards(hand), parse_cards(trick), trump, rules)}
 
 
@@ -100,7 +100,7 @@ ACES_HIGH = make_ruleset(offsuit_aces_high=True)
         ("JS JK 2C 3C", S, 0, IRISH),
     ],
 )
-def test_trick_winner(trick: str, trump: Suit, winner: int, rules) -> None:  # type: ignore[no-untyped-def]
+def test_trick_winner(trick: str, trump: Suit, winner: int, rules) -> None:
     assert trick_winner(parse_cards(trick), trump, rules) == winner
 
 

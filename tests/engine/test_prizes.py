@@ -217,7 +217,7 @@ def test_jackpot_shared_by_all_over_the_threshold() -> None:
 def test_no_couple_takes_two_places_and_no_prize_is_given_twice(
     wins: dict[int, int], prize_places: int, ranking: str, withdrawn: set[int]
 ) -> None:
-    groups = place_groups(wins, prize_places=prize_places, ranking=ranking, withdrawn=withdrawn)  # type: ignore[arg-type]
+    groups = place_groups(wins, prize_places=prize_places, ranking=ranking, withdrawn=withdrawn)
     couples = [c for g in groups for c in g.couples]
     assert len(couples) == len(set(couples)) and not set(couples) & withdrawn
     prizes = [p for g in groups for p in g.prizes]

@@ -28,7 +28,7 @@ AUCTION_ONLY = "applies only to auction rules."
         ({"dealer_cannot_hold": True}, "auction_option", f"dealer_cannot_hold {AUCTION_ONLY}"),
         ({"must_bid_to_go_out": True}, "auction_option", f"must_bid_to_go_out {AUCTION_ONLY}"),
     ],
-)  # fmt: skip
+)
 def test_a_ruleset_refuses_inconsistent_options(
     options: dict[str, Any], code: str | None, message: str | None
 ) -> None:

@@ -83,7 +83,7 @@ def test_impossible_scores_are_refused_with_the_reason(w: int, loser: int, code:
 
 @pytest.mark.parametrize("value", [45.0, "45", None, True])
 def test_non_numbers_are_refused(value: object) -> None:
-    assert check_final_score(value, 15, CB).code == "not_a_number"  # type: ignore[arg-type]
+    assert check_final_score(value, 15, CB).code == "not_a_number"
 
 
 def test_either_order_of_entry_the_named_winner_decides() -> None:
@@ -209,7 +209,7 @@ def sheet(*hands: tuple[int, int]) -> list[HandLine]:
 def test_score_sheets(
     lines: list[HandLine], kwargs: dict[str, object], status: str, code: str, hand: int | None
 ) -> None:
-    verdict = check_score_sheet(lines, CB, **kwargs)  # type: ignore[arg-type]
+    verdict = check_score_sheet(lines, CB, **kwargs)
     assert (verdict.status, verdict.code, verdict.hand) == (status, code, hand), verdict.message
 
 

@@ -91,8 +91,13 @@ def test_places_share_equal_wins_competition_style() -> None:
         [night("a", "1", ("A", "B", 5), ("C", "D", 5)), night("b", "2", ("E", "F", 7))]
     )
     assert [(r.name, r.place) for r in rows] == [
-        ("E", 1), ("F", 1), ("A", 3), ("B", 3), ("C", 3), ("D", 3),
-    ]  # fmt: skip
+        ("E", 1),
+        ("F", 1),
+        ("A", 3),
+        ("B", 3),
+        ("C", 3),
+        ("D", 3),
+    ]
 
 
 def test_prizes_are_counted_per_player() -> None:
@@ -184,8 +189,10 @@ def test_a_merge_adds_two_players_into_one_and_leaves_the_others(nights, a, b) -
     for k, row in after.items():
         if k != b:
             assert (row.wins, row.drives, row.best) == (
-                before[k].wins, before[k].drives, before[k].best,
-            )  # fmt: skip
+                before[k].wins,
+                before[k].drives,
+                before[k].best,
+            )
 
 
 @given(seasons, keys, st.integers(0, 5))

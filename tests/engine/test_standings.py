@@ -44,4 +44,4 @@ def test_standings_place_by_the_ranking_asked_and_carry_each_couples_games_playe
 
 def test_an_unknown_ranking_is_refused_with_the_choices_named() -> None:
     with pytest.raises(ValueError, match=r"^ranking must be one of dense, competition$"):
-        places(HALL, ranking="olympic")  # type: ignore[arg-type]
+        places(HALL, ranking="olympic")

@@ -193,7 +193,7 @@ def test_turned_ace_must_or_may_be_taken() -> None:
 # --- the auction ----------------------------------------------------------------------------------
 
 
-def _auction(rules: Ruleset, dealer: int, calls: list[int | None], totals=(0, 0)) -> Auction:  # type: ignore[no-untyped-def]
+def _auction(rules: Ruleset, dealer: int, calls: list[int | None], totals=(0, 0)) -> Auction:
     auction = Auction(dealer, rules, totals)
     for amount in calls:
         seat = auction.to_bid
@@ -284,9 +284,9 @@ def test_first_lead_by_the_bidder_or_his_left() -> None:
         rules = make_ruleset("auction-120", first_lead=first_lead)
         game = simulate_game(rules, random.Random(3), check=True)
         for detail in game.hands:
-            bidder = detail.auction.seat  # type: ignore[attr-defined]
+            bidder = detail.auction.seat
             lead = bidder if first_lead == "bidder" else (bidder + 1) % 4
-            assert detail.leaders[0] == lead  # type: ignore[attr-defined]
+            assert detail.leaders[0] == lead
 
 
 def test_floor_a_side_that_far_down_loses() -> None:
@@ -360,7 +360,7 @@ def _rules(combo: dict[str, object]) -> Ruleset:
     base = str(options.pop("base"))
     if options.get("min_bid") == 20:
         options["min_bid_from_100"] = False
-    return make_ruleset(base, **options)  # type: ignore[arg-type]
+    return make_ruleset(base, **options)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -411,13 +411,13 @@ def test_every_ok_score_is_reached_by_simulated_hands(options: dict[str, object]
     made of hands the simulator really played (points per side and the dealer's side)."""
     options = dict(options)
     base = str(options.pop("base", "cape-breton-45"))
-    rules = make_ruleset(base, **options)  # type: ignore[arg-type]
+    rules = make_ruleset(base, **options)
     rng = random.Random(20)
     lines: set[HandLine] = set()
     for _ in range(300):  # hands with a trump only: "ok" scores need no trumpless hand
         game = simulate_game(rules, rng, bot="random")
         for line, detail in zip(game.lines, game.hands, strict=True):
-            if detail.score.trump_played:  # type: ignore[attr-defined]
+            if detail.score.trump_played:
                 lines.add(line)
     ok = set(legal_final_scores(rules))
     reached = _reached_with(lines, rules, cap=rules.target + 45)
@@ -477,13 +477,13 @@ def _auction_reached(lines: set[HandLine], rules: Ruleset, low: int) -> set[tupl
 def test_every_ok_auction_score_is_reached_by_simulated_hands(options: dict[str, object]) -> None:
     """Auction scores have no lower bound: every final score down to −60 that the verdicts
     call "ok" is reached by a game made of hands the simulator really played."""
-    rules = make_ruleset("auction-120", **options)  # type: ignore[arg-type]
+    rules = make_ruleset("auction-120", **options)
     rng = random.Random(21)
     lines: set[HandLine] = set()
     for i in range(400):
         game = simulate_game(rules, rng, bot="heuristic" if i % 2 else "random")
         for line, detail in zip(game.lines, game.hands, strict=True):
-            if detail.score.trump_played:  # type: ignore[attr-defined]
+            if detail.score.trump_played:
                 lines.add(HandLine(line.points, bidder=line.bidder, bid=line.bid))
     reached = _auction_reached(lines, rules, low=-60)
     ok = {

@@ -144,7 +144,7 @@ def seed_world() -> World:
     play_game(running, 1)
     game_advance(drive=running, game=1, actor=DESK)
     running.refresh_from_db()
-    first = game_view(running, 2)["tables"][0]  # type: ignore[index]
+    first = game_view(running, 2)["tables"][0]
     result_record(drive=running, game=2, table=first["table"], winner=first["stays"], actor=DESK)
 
     pending = make_drive(ours.club, 4, start=True, confirm_by_other_couple=True)

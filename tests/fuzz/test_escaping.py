@@ -130,10 +130,21 @@ def assert_escaped(html: str, names: list[str]) -> list[str]:
 @pytest.mark.parametrize(
     "page",
     [
-        "couples", "dashboard", "desk", "projector", "projector standings", "projector prizes",
-        "standings", "grid", "results", "prizes", "withdraw", "table page", "couple page",
+        "couples",
+        "dashboard",
+        "desk",
+        "projector",
+        "projector standings",
+        "projector prizes",
+        "standings",
+        "grid",
+        "results",
+        "prizes",
+        "withdraw",
+        "table page",
+        "couple page",
     ],
-)  # fmt: skip
+)
 def test_pages_show_names_escaped(organizer: Client, night: dict[str, Any], page: str) -> None:
     response = organizer.get(pages(night)[page])
     assert response.status_code == 200
@@ -197,11 +208,19 @@ def test_the_csv_export_has_the_names_as_text(organizer: Client, night: dict[str
 @pytest.mark.parametrize(
     ("value", "kept"),
     [
-        ("=1+1", "'=1+1"), ("+1-2@3", "'+1-2@3"), ("@SUM(A1)", "'@SUM(A1)"),
-        ("-cmd", "'-cmd"), ("\tx", "'\tx"), ("-5", "-5"), ("+2.5", "+2.5"), ("-", "-"),
-        ("Ann & Bob", "Ann & Bob"), (7, 7), (None, None),
+        ("=1+1", "'=1+1"),
+        ("+1-2@3", "'+1-2@3"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("-cmd", "'-cmd"),
+        ("\tx", "'\tx"),
+        ("-5", "-5"),
+        ("+2.5", "+2.5"),
+        ("-", "-"),
+        ("Ann & Bob", "Ann & Bob"),
+        (7, 7),
+        (None, None),
     ],
-)  # fmt: skip
+)
 def test_only_text_that_starts_like_a_formula_is_made_inert(value: Any, kept: Any) -> None:
     assert inert(value) == kept
 

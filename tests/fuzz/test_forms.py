@@ -61,7 +61,7 @@ class Form:
             name: st.one_of(st.sampled_from(v if isinstance(v, list) else [v]), form_value())
             for name, v in self.fields.items()
         }
-        return st.fixed_dictionaries({}, optional=boxes)  # type: ignore[arg-type]
+        return st.fixed_dictionaries({}, optional=boxes)
 
     def explicit(self) -> list[dict[str, str]]:
         """The typical submission, and with one box at a time holding text a number check may
@@ -74,12 +74,20 @@ class Form:
 
 YES = ["on", "", "1", "off"]
 DRIVE_FIELDS: dict[str, Typical] = {
-    "name": "Friday 45s", "date": "2026-12-04", "venue": "Parish hall", "games": "20",
-    "ruleset": ["cape-breton-45", "auction-120"], "movement": "winners-move",
-    "first_seating": ["by-number", "shuffle"], "seed": "", "sit_out_counts_as_win": YES,
-    "ranking": ["dense", "competition"], "entry_fee": "5.00", "currency": "CAD",
+    "name": "Friday 45s",
+    "date": "2026-12-04",
+    "venue": "Parish hall",
+    "games": "20",
+    "ruleset": ["cape-breton-45", "auction-120"],
+    "movement": "winners-move",
+    "first_seating": ["by-number", "shuffle"],
+    "seed": "",
+    "sit_out_counts_as_win": YES,
+    "ranking": ["dense", "competition"],
+    "entry_fee": "5.00",
+    "currency": "CAD",
     "confirm_by_other_couple": YES,
-}  # fmt: skip
+}
 FORMS = {
     "club": Form("/drives/", {"name": "Legion Branch 99"}),
     "new drive": Form("/drives/new", {"club": "1", **DRIVE_FIELDS}),
@@ -93,17 +101,26 @@ FORMS = {
         "/drives/{running}/couples/3/toggle", {"set": ["paid:1", "checked_in:0", "paid:²"]}
     ),
     "couple toggle (json)": Form(
-        "/drives/{running}/couples/4/toggle", {"set": "cookie_jar:1"},
+        "/drives/{running}/couples/4/toggle",
+        {"set": "cookie_jar:1"},
         headers={"Accept": "application/json"},
     ),
     "withdraw": Form("/drives/{running}/couples/5/withdraw", {"withdrawn": ["1", "0"]}),
     "desk entry": Form(
         "/drives/{running}/desk/",
-        {"action": ["enter", "resolve"], "game": "2", "table": "3", "winner": ["5", "6"],
-         "points": ["", "50-40", "45 20"], "confirm_unusual": YES, "reason": "misread"},
+        {
+            "action": ["enter", "resolve"],
+            "game": "2",
+            "table": "3",
+            "winner": ["5", "6"],
+            "points": ["", "50-40", "45 20"],
+            "confirm_unusual": YES,
+            "reason": "misread",
+        },
     ),
     "desk entry (json)": Form(
-        "/drives/{running}/desk/", {"table": "4", "winner": "7", "points": ["", "50-40"]},
+        "/drives/{running}/desk/",
+        {"table": "4", "winner": "7", "points": ["", "50-40"]},
         headers={"Accept": "application/json"},
     ),
     "start": Form(
@@ -119,17 +136,30 @@ FORMS = {
     "publish": Form("/drives/{closed}/publish", {"published": ["1", "0"]}),
     "prize setup": Form(
         "/drives/{running}/prizes/setup",
-        {"setup-prize_places": "3", "setup-booby": YES, "setup-booby_prize": "a ham",
-         "setup-booby_late_couples": YES,
-         "setup-cookie_jar": YES, "setup-cookie_jar_k": "8", "setup-buy_in": "2.00",
-         "setup-jackpot_threshold": "", "setup-jackpot_amount": "",
-         "setup-cut_rule": ["low", "high"], "setup-house_rule": ["none", "always-cut"],
-         "setup-place_1": "$50", "setup-place_2": "a turkey"},
+        {
+            "setup-prize_places": "3",
+            "setup-booby": YES,
+            "setup-booby_prize": "a ham",
+            "setup-booby_late_couples": YES,
+            "setup-cookie_jar": YES,
+            "setup-cookie_jar_k": "8",
+            "setup-buy_in": "2.00",
+            "setup-jackpot_threshold": "",
+            "setup-jackpot_amount": "",
+            "setup-cut_rule": ["low", "high"],
+            "setup-house_rule": ["none", "always-cut"],
+            "setup-place_1": "$50",
+            "setup-place_2": "a turkey",
+        },
     ),
     "prize setup (opened)": Form(
         "/drives/{over}/prizes/setup",
-        {"setup-prize_places": "2", "setup-buy_in": "3", "setup-cookie_jar_k": "4",
-         "setup-house_rule": "none"},
+        {
+            "setup-prize_places": "2",
+            "setup-buy_in": "3",
+            "setup-cookie_jar_k": "4",
+            "setup-house_rule": "none",
+        },
     ),
     "settle": Form("/drives/{running}/prizes/settle", {"force": YES}),
     "cookie jar": Form(
@@ -150,23 +180,36 @@ FORMS = {
     ),
     "print": Form(
         "/drives/{running}/print/request",
-        {"document": ["punch-cards", "movement", "results"], "paper": ["letter", "a4"],
-         "game": "", "couple": "", "filled": YES},
+        {
+            "document": ["punch-cards", "movement", "results"],
+            "paper": ["letter", "a4"],
+            "game": "",
+            "couple": "",
+            "filled": YES,
+        },
     ),
     "table page": Form(
         "/t/{table}/",
-        {"game": "2", "winner": ["4", "3"], "points": ["", "other", "50-40"],
-         "points_winner": "45", "points_loser": "20", "confirm_unusual": YES, "key": "k1"},
+        {
+            "game": "2",
+            "winner": ["4", "3"],
+            "points": ["", "other", "50-40"],
+            "points_winner": "45",
+            "points_loser": "20",
+            "confirm_unusual": YES,
+            "key": "k1",
+        },
         user="anonymous",
     ),
     "couple page": Form(
         "/c/{couple}/", {"action": ["confirm", "reject"], "game": "1"}, user="anonymous"
     ),
     "login": Form(
-        "/accounts/login/", {"username": "ours-organizer", "password": "wrong"},
+        "/accounts/login/",
+        {"username": "ours-organizer", "password": "wrong"},
         user="anonymous",
     ),
-}  # fmt: skip
+}
 
 
 def explained(response: Any) -> bool:

@@ -55,45 +55,66 @@ class Endpoint:
 
 ENDPOINTS = {
     "result": Endpoint(
-        "PUT", "drives/{running}/games/2/tables/3/result",
+        "PUT",
+        "drives/{running}/games/2/tables/3/result",
         ("winner", "points", "key", "confirm_unusual"),
         {"winner": couple, "points": points, "key": any_text},
     ),
     "result by a table": Endpoint(
-        "PUT", "drives/{running}/games/2/tables/2/result",
-        ("winner", "points", "key", "confirm_unusual"), {"winner": couple}, token="table",
+        "PUT",
+        "drives/{running}/games/2/tables/2/result",
+        ("winner", "points", "key", "confirm_unusual"),
+        {"winner": couple},
+        token="table",
     ),
     "confirm": Endpoint(
-        "POST", "drives/{pending}/games/1/tables/1/confirm", ("accept",),
-        {"accept": st.booleans()}, token="pending_other",
+        "POST",
+        "drives/{pending}/games/1/tables/1/confirm",
+        ("accept",),
+        {"accept": st.booleans()},
+        token="pending_other",
     ),
     "resolve": Endpoint(
-        "POST", "drives/{running}/games/1/tables/1/resolve", ("winner", "reason", "points"),
+        "POST",
+        "drives/{running}/games/1/tables/1/resolve",
+        ("winner", "reason", "points"),
         {"winner": couple, "reason": any_text, "points": points},
     ),
     "advance": Endpoint("POST", "drives/{running}/games/2/advance", ()),
     "start": Endpoint(
-        "POST", "drives/{setup}/start", ("seating", "seed"),
+        "POST",
+        "drives/{setup}/start",
+        ("seating", "seed"),
         {"seating": st.sampled_from(["by-number", "shuffle"]), "seed": st.integers(-1, 2**64)},
     ),
     "close": Endpoint("POST", "drives/{running}/close", ()),
     "couples add": Endpoint(
-        "POST", "drives/{running}/couples",
+        "POST",
+        "drives/{running}/couples",
         ("players", "player1", "player2", "paid", "checked_in", "cookie_jar"),
         {"players": st.lists(any_text, max_size=3), "player1": any_text},
     ),
     "couple patch": Endpoint(
-        "PATCH", "drives/{running}/couples/3",
+        "PATCH",
+        "drives/{running}/couples/3",
         ("players", "player1", "player2", "paid", "checked_in", "cookie_jar", "withdrawn"),
         {"withdrawn": st.booleans(), "player2": any_text},
     ),
     "drive create": Endpoint(
-        "POST", "drives", ("club", *DRIVE_SETTINGS),
-        {"club": st.just("st-josephs-parish"), "name": any_text,
-         "date": st.dates().map(str), "games": st.integers(-1, 70)},
+        "POST",
+        "drives",
+        ("club", *DRIVE_SETTINGS),
+        {
+            "club": st.just("st-josephs-parish"),
+            "name": any_text,
+            "date": st.dates().map(str),
+            "games": st.integers(-1, 70),
+        },
     ),
     "drive patch (setup)": Endpoint(
-        "PATCH", "drives/{setup}", DRIVE_SETTINGS,
+        "PATCH",
+        "drives/{setup}",
+        DRIVE_SETTINGS,
         {"games": st.integers(-1, 70), "entry_fee": st.decimals(allow_nan=True).map(str)},
     ),
     "drive patch (running)": Endpoint("PATCH", "drives/{running}", DRIVE_SETTINGS),
@@ -101,48 +122,77 @@ ENDPOINTS = {
         "PATCH", "drives/{closed}", DRIVE_SETTINGS, {"published": st.booleans()}
     ),
     "holes": Endpoint(
-        "POST", "drives/{running}/holes", ("holes",),
-        {"holes": st.dictionaries(st.sampled_from(["1", "2", "9", "99", "²", "-1"]),
-                                  st.integers(-2, 6))},
+        "POST",
+        "drives/{running}/holes",
+        ("holes",),
+        {
+            "holes": st.dictionaries(
+                st.sampled_from(["1", "2", "9", "99", "²", "-1"]), st.integers(-2, 6)
+            )
+        },
     ),
     "prize setup": Endpoint(
-        "PATCH", "drives/{running}/prizes/setup", SETUP_FIELDS,
-        {"prize_places": st.integers(-1, 25), "buy_in": st.decimals().map(str),
-         "prizes": st.lists(st.fixed_dictionaries({}, optional={"amount": st.text(max_size=8),
-                                                                "description": any_text}))},
+        "PATCH",
+        "drives/{running}/prizes/setup",
+        SETUP_FIELDS,
+        {
+            "prize_places": st.integers(-1, 25),
+            "buy_in": st.decimals().map(str),
+            "prizes": st.lists(
+                st.fixed_dictionaries(
+                    {}, optional={"amount": st.text(max_size=8), "description": any_text}
+                )
+            ),
+        },
     ),
     "prize setup (opened)": Endpoint("PATCH", "drives/{over}/prizes/setup", SETUP_FIELDS),
     "ties open": Endpoint("POST", "drives/{running}/prizes/ties", ("force",)),
     "ties open again": Endpoint("POST", "drives/{over}/prizes/ties", ("force",)),
     "tie choice": Endpoint(
-        "POST", "drives/{over}/prizes/ties/{tie}/choices", ("couple", "choice"),
+        "POST",
+        "drives/{over}/prizes/ties/{tie}/choices",
+        ("couple", "choice"),
         {"couple": couple, "choice": st.sampled_from(["split", "cut", "play-off", "forfeit"])},
     ),
     "tie decide": Endpoint("POST", "drives/{over}/prizes/ties/{tie}/decide", ()),
     "tie cut": Endpoint(
-        "POST", "drives/{over}/prizes/ties/{tie}/cut", ("cards", "draw"),
-        {"cards": st.dictionaries(st.sampled_from(["1", "2", "3"]),
-                                  st.sampled_from(["7H", "2C", "AS", "JK", "1X", "10D"])),
-         "draw": st.booleans()},
+        "POST",
+        "drives/{over}/prizes/ties/{tie}/cut",
+        ("cards", "draw"),
+        {
+            "cards": st.dictionaries(
+                st.sampled_from(["1", "2", "3"]),
+                st.sampled_from(["7H", "2C", "AS", "JK", "1X", "10D"]),
+            ),
+            "draw": st.booleans(),
+        },
     ),
     "tie playoff": Endpoint(
-        "POST", "drives/{over}/prizes/ties/{tie}/playoff",
+        "POST",
+        "drives/{over}/prizes/ties/{tie}/playoff",
         ("match", "winner", "points", "confirm_unusual"),
         {"match": st.lists(couple, max_size=3), "winner": couple, "points": points},
     ),
     "cookie jar draw": Endpoint(
-        "POST", "drives/{over}/prizes/cookie-jar/draw", ("games",),
+        "POST",
+        "drives/{over}/prizes/cookie-jar/draw",
+        ("games",),
         {"games": st.lists(st.integers(-1, 5), max_size=5)},
     ),
     "documents": Endpoint(
-        "POST", "drives/{running}/documents",
+        "POST",
+        "drives/{running}/documents",
         ("document", "paper", "game", "couple", "filled", "base_url"),
-        {"document": st.sampled_from(["punch-cards", "table-cards", "score-sheets", "movement",
-                                      "results"]),
-         "paper": st.sampled_from(["letter", "a4"]), "game": st.integers(0, 6),
-         "base_url": st.sampled_from(["https://x.org", "javascript:alert(1)", "ftp://x"])},
+        {
+            "document": st.sampled_from(
+                ["punch-cards", "table-cards", "score-sheets", "movement", "results"]
+            ),
+            "paper": st.sampled_from(["letter", "a4"]),
+            "game": st.integers(0, 6),
+            "base_url": st.sampled_from(["https://x.org", "javascript:alert(1)", "ftp://x"]),
+        },
     ),
-}  # fmt: skip
+}
 
 
 def tokens(world: World) -> dict[str, str]:

@@ -184,8 +184,9 @@ def test_every_operation_as_an_organizer(world: World, label: str) -> None:
 def test_invalid_bodies_are_refused(world: World, label: str) -> None:
     """Bodies that break the description (a wrong type, a missing or unknown field) get a
     4xx, never a 2xx nor a 5xx."""
-    statuses = fuzz(label, world, f"Bearer {world.ours.org_token}", examples=20,
-                    mode=GenerationMode.NEGATIVE)  # fmt: skip
+    statuses = fuzz(
+        label, world, f"Bearer {world.ours.org_token}", examples=20, mode=GenerationMode.NEGATIVE
+    )
     assert all(400 <= status < 500 for status in statuses), statuses
 
 

@@ -35,19 +35,37 @@ def test_a_hall_night_played_by_locust_is_stored_whole(stack: Stack, tmp_path: P
     tables, games = 6, 2
     setup = set_up_night(stack, tables=tables, games=games, name="Locust hall")
     report = run_locust(
-        stack, setup, "hall", tmp_path, "hall",
-        "--spread", "2", "--pages", "--couple-phones", "4", "--retry", "0.3", "--conflict", "0.3",
-        "--night-timeout", "120",
-    )  # fmt: skip
+        stack,
+        setup,
+        "hall",
+        tmp_path,
+        "hall",
+        "--spread",
+        "2",
+        "--pages",
+        "--couple-phones",
+        "4",
+        "--retry",
+        "0.3",
+        "--conflict",
+        "0.3",
+        "--night-timeout",
+        "120",
+    )
 
     assert report["failures"] == 0, report["errors"]
     assert report["anomalies"] == [] and report["night_over"]
     assert report["locust_exit"] == 0
     polled = {name for name, f in report["by_name"].items() if f["requests"]}
     assert {
-        "table page fragment", "couple page fragment", "desk fragment", "projector fragment",
-        "result-first", "game", "advance",
-    } <= polled  # fmt: skip
+        "table page fragment",
+        "couple page fragment",
+        "desk fragment",
+        "projector fragment",
+        "result-first",
+        "game",
+        "advance",
+    } <= polled
     assert report["by_name"]["result-first"]["requests"] == tables * games
     assert report["acknowledged"] == tables * games
     # Exactly one result a table and game, as acknowledged.
@@ -62,9 +80,18 @@ def test_a_hall_night_played_by_locust_is_stored_whole(stack: Stack, tmp_path: P
 def test_the_steady_phases_measure_results_and_livez(stack: Stack, tmp_path: Path) -> None:
     setup = set_up_night(stack, tables=8, games=60, name="Locust steady")
     report = run_locust(
-        stack, setup, "steady", tmp_path, "steady",
-        "--clients", "4", "--seconds", "2", "--warmup", "2",
-    )  # fmt: skip
+        stack,
+        setup,
+        "steady",
+        tmp_path,
+        "steady",
+        "--clients",
+        "4",
+        "--seconds",
+        "2",
+        "--warmup",
+        "2",
+    )
 
     assert report["failures"] == 0, report["errors"]
     assert report["livez"]["requests"] > 0 and report["livez"]["per_second"] > 0

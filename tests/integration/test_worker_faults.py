@@ -143,9 +143,20 @@ class PrivateRedis:
         if binary is None:
             pytest.fail("redis-server is not installed", pytrace=False)
         command = [
-            binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-            "--appendonly", "no", "--daemonize", "no", "--dir", str(self.folder),
-        ]  # fmt: skip
+            binary,
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--daemonize",
+            "no",
+            "--dir",
+            str(self.folder),
+        ]
         with (self.folder / "redis.log").open("ab") as log:
             self.process = subprocess.Popen(
                 command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
@@ -188,10 +199,22 @@ class Worker:
             **env,
         }
         command = [
-            sys.executable, "-c", WORKER_MAIN, "-A", "config", "worker", "--pool=prefork",
-            "--concurrency=1", "-n", f"{name}@%h", "--without-heartbeat", "--without-gossip",
-            "--without-mingle", "-l", "info",
-        ]  # fmt: skip
+            sys.executable,
+            "-c",
+            WORKER_MAIN,
+            "-A",
+            "config",
+            "worker",
+            "--pool=prefork",
+            "--concurrency=1",
+            "-n",
+            f"{name}@%h",
+            "--without-heartbeat",
+            "--without-gossip",
+            "--without-mingle",
+            "-l",
+            "info",
+        ]
         with self.log_path.open("wb") as out:
             self.process = subprocess.Popen(
                 command,
@@ -548,8 +571,16 @@ def test_every_print_request_is_audited_with_its_channel(
     )
     assert api.status_code == 202
     output = tmp_path / "results.pdf"
-    call_command("drive", "print", night.drive.slug, "--document", "results", "-o", str(output),
-                 stdout=io.StringIO())  # fmt: skip
+    call_command(
+        "drive",
+        "print",
+        night.drive.slug,
+        "--document",
+        "results",
+        "-o",
+        str(output),
+        stdout=io.StringIO(),
+    )
     refused = desk.post(url, {"document": "posters"})
     assert refused.status_code == 422
 
@@ -560,9 +591,14 @@ def test_every_print_request_is_audited_with_its_channel(
         ("cli", None, "results"),
     ]  # the refused request left nothing
     assert entries[0].new == {
-        "document": "punch-cards", "paper": "a4", "game": None, "couple": 3, "filled": False,
-        "language": "en", "status": "queued",
-    }  # fmt: skip
+        "document": "punch-cards",
+        "paper": "a4",
+        "game": None,
+        "couple": 3,
+        "filled": False,
+        "language": "en",
+        "status": "queued",
+    }
     assert (entries[1].new["game"], entries[2].new["status"]) == (1, "rendered")
     assert all(e.drive == night.drive and e.at is not None for e in entries)
 

@@ -26,7 +26,7 @@ def url(drive: Drive, tail: str) -> str:
 def accounts(api: Api, drive: Drive, token: str) -> dict[str, Any]:
     answer = api.get(url(drive, "accounts"), token=token)
     assert answer.status_code == 200, answer.content
-    return answer.json()  # type: ignore[no-any-return]
+    return answer.json()
 
 
 def test_the_doors_paid_tick_records_the_entry_fee_and_undoing_it_reverses(
@@ -122,9 +122,11 @@ def test_fifty_fifty_strips_draw_claim_and_the_box(api: Api, ours: ClubUsers, dr
     )
     assert counted.status_code == 201, counted.content
     assert counted.json() | {"counted_denominations": None} == {
-        "expected_cash": "20.00", "counted_cash": "19.00", "difference": "-1.00",
+        "expected_cash": "20.00",
+        "counted_cash": "19.00",
+        "difference": "-1.00",
         "counted_denominations": None,
-    }  # fmt: skip
+    }
     actions = set(AuditEntry.objects.filter(drive=drive).values_list("action", flat=True))
     assert {"money.tickets", "money.draw", "money.claim", "money.count"} <= actions
 
@@ -172,8 +174,11 @@ def test_a_good_line_a_correction_and_bad_draws_and_counts(
     api: Api, ours: ClubUsers, drive: Drive
 ) -> None:
     tok = ours.org_token
-    line = api.post(url(drive, "accounts/lines"), {"kind": "expense", "amount": "12.5",
-                    "note": "coffee", "currency": "cad"}, token=tok)  # fmt: skip
+    line = api.post(
+        url(drive, "accounts/lines"),
+        {"kind": "expense", "amount": "12.5", "note": "coffee", "currency": "cad"},
+        token=tok,
+    )
     assert line.status_code == 201 and line.json()["amount"] == "12.50"
     lid = line.json()["id"]
     assert api.post(url(drive, f"accounts/lines/{lid}/reverse"), {}, token=tok).status_code == 201

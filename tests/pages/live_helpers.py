@@ -70,9 +70,12 @@ def play(drive: Drive, game: int, *, skip: tuple[int, ...] = ()) -> None:
     for row in view["tables"]:
         if not row["sit_out"] and row["table"] not in skip and row["winner"] is None:
             result_record(
-                drive=drive, game=game, table=row["table"],
-                winner=min(row["stays"], row["arrives"]), actor=DESK,
-            )  # fmt: skip
+                drive=drive,
+                game=game,
+                table=row["table"],
+                winner=min(row["stays"], row["arrives"]),
+                actor=DESK,
+            )
 
 
 def advance(drive: Drive, game: int) -> None:

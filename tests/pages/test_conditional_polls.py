@@ -108,7 +108,7 @@ QUERIES_304 = {
 @pytest.mark.parametrize("page", PAGES)
 def test_a_poll_that_finds_nothing_new_is_a_304(
     n: Night, page: str, django_assert_num_queries
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     play(n.drive, 1, skip=(2,))
     first = n.poll(page)
     assert first.status_code == 200
@@ -356,7 +356,7 @@ def test_the_close_ends_the_polls(n: Night) -> None:
         assert n.poll(page, etags[page]).status_code == expected, page
 
 
-def test_the_undo_window_ends_the_table_pages_etag(n: Night, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_the_undo_window_ends_the_table_pages_etag(n: Night, monkeypatch) -> None:
     _enter(n, winner=1, actor=TABLE)
     first = n.poll("table")
     assert 'data-testid="undo"' in text(first)
@@ -373,7 +373,7 @@ def test_the_undo_window_ends_the_table_pages_etag(n: Night, monkeypatch) -> Non
     assert n.poll("table", after["ETag"]).status_code == 304
 
 
-def test_a_restore_serves_the_new_drive(n: Night, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_restore_serves_the_new_drive(n: Night, tmp_path) -> None:
     etag = n.poll("desk")["ETag"]
     export = tmp_path / "night.json"
     call_command("drive", "export", n.drive.slug, "--output", str(export), stdout=io.StringIO())

@@ -20,11 +20,11 @@ pytestmark = pytest.mark.django_db
 TABLE = Actor(channel=AuditEntry.Channel.TABLE)
 
 
-def page(drive, number: int) -> str:  # type: ignore[no-untyped-def]
+def page(drive, number: int) -> str:
     return f"/c/{drive.couples.get(number=number).token}/"
 
 
-def as_couple(drive, number: int) -> Actor:  # type: ignore[no-untyped-def]
+def as_couple(drive, number: int) -> Actor:
     return Actor(channel=AuditEntry.Channel.COUPLE, couple=drive.couples.get(number=number))
 
 
@@ -41,11 +41,11 @@ def holes(html: str) -> dict[int, str]:
 
 
 @pytest.fixture
-def drive():  # type: ignore[no-untyped-def]
+def drive():
     return night(people().club, 5)  # tables 1 (1 v 2), 2 (3 v 4), 3 (5 sits out)
 
 
-def test_the_page_shows_the_couple_and_its_table(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_the_page_shows_the_couple_and_its_table(client, drive) -> None:
     html = text(client.get(page(drive, 1)))
     assert "Couple <span>1</span>" in html and "Ann 1 & Joe 1" in html
     assert next_table(html) == "Table 1"
@@ -57,14 +57,14 @@ def test_the_page_shows_the_couple_and_its_table(client, drive) -> None:  # type
     assert len(card) == 25 and card[1] == "?" and card[2] == ""
 
 
-def test_a_sit_out(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_a_sit_out(client, drive) -> None:
     html = text(client.get(page(drive, 5)))
     assert next_table(html) == "Sits out"  # no table number: a sit-out is no table
     assert "You sit out this game." in html and "It counts as a win." in html
     assert holes(html)[1] == "S" and "1 win so far" in html
 
 
-def test_after_the_advance_the_next_table_and_the_punched_card(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_after_the_advance_the_next_table_and_the_punched_card(client, drive) -> None:
     play(drive, 1)
     before = text(client.get(page(drive, 1) + "?partial=1"))
     assert before.strip().startswith('<section id="couple-live"')
@@ -78,7 +78,7 @@ def test_after_the_advance_the_next_table_and_the_punched_card(client, drive) ->
     assert holes(loser)[1] == "L" and "0 wins so far" in loser
 
 
-def test_the_punch_card_agrees_with_the_standings(drive) -> None:  # type: ignore[no-untyped-def]
+def test_the_punch_card_agrees_with_the_standings(drive) -> None:
     play(drive, 1)
     advance(drive, 1)
     play(drive, 2, skip=(1,))
@@ -91,7 +91,7 @@ def test_the_punch_card_agrees_with_the_standings(drive) -> None:  # type: ignor
         )
 
 
-def test_confirm_the_other_couples_entry(client) -> None:  # type: ignore[no-untyped-def]
+def test_confirm_the_other_couples_entry(client) -> None:
     drive = night(people().club, 4, confirm_by_other_couple=True)
     result_record(drive=drive, game=1, table=1, winner=1, actor=as_couple(drive, 1))
     entered_by = text(client.get(page(drive, 1)))
@@ -113,7 +113,7 @@ def test_confirm_the_other_couples_entry(client) -> None:  # type: ignore[no-unt
     assert 'data-testid="confirm"' not in text(response)
 
 
-def test_reject_an_entry_from_the_table(client) -> None:  # type: ignore[no-untyped-def]
+def test_reject_an_entry_from_the_table(client) -> None:
     drive = night(people().club, 4, confirm_by_other_couple=True)
     # Entered with the table's token: the couple named as loser confirms or rejects.
     result_record(drive=drive, game=1, table=2, winner=3, actor=TABLE)
@@ -126,7 +126,7 @@ def test_reject_an_entry_from_the_table(client) -> None:  # type: ignore[no-unty
     assert "The desk is checking" in text(response)
 
 
-def test_bad_posts_are_named(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_bad_posts_are_named(client, drive) -> None:
     response = client.post(page(drive, 1), {"action": "dance", "game": "1"})
     assert response.status_code == 422
     assert "Tap Confirm or Reject." in status_line(response, "couple-status")
@@ -135,7 +135,7 @@ def test_bad_posts_are_named(client, drive) -> None:  # type: ignore[no-untyped-
     assert "no result to confirm" in status_line(nothing, "couple-status")
 
 
-def test_unknown_token_is_404_and_a_closed_drive_410(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_token_is_404_and_a_closed_drive_410(client, drive) -> None:
     assert client.get("/c/not-a-token/").status_code == 404
     url = page(drive, 1)
     drive_close(drive=drive, actor=DESK)
@@ -146,7 +146,7 @@ def test_unknown_token_is_404_and_a_closed_drive_410(client, drive) -> None:  # 
     assert client.get(url).status_code == 200
 
 
-def test_before_the_start(client) -> None:  # type: ignore[no-untyped-def]
+def test_before_the_start(client) -> None:
     drive = night(people().club, 4, start=False)
     html = text(client.get(page(drive, 1)))
     assert "has not started yet" in html and 'data-testid="next-table"' not in html
@@ -171,5 +171,5 @@ def test_the_page_takes_the_same_queries_for_4_and_40_tables() -> None:
     assert counts[0] == counts[1], counts
 
 
-def _stays(drive, table: int) -> int:  # type: ignore[no-untyped-def]
+def _stays(drive, table: int) -> int:
     return drive.tables.get(number=table).seats.get(game__number=drive.current_game).stays.number

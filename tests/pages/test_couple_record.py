@@ -50,7 +50,7 @@ def test_the_winners_record_after_the_close() -> None:
     assert last["prize"] == "Booby prize: —"
 
 
-def test_a_couple_without_a_prize_and_the_results_link(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_couple_without_a_prize_and_the_results_link(client) -> None:
     drive = night(people().club, 6, games=2)
     prize_setup_update(drive=drive, actor=DESK, prize_places=1, booby=False)
     play(drive, 1)
@@ -67,7 +67,7 @@ def test_a_couple_without_a_prize_and_the_results_link(client) -> None:  # type:
     assert f'href="/results/{drive.slug}/"' in html
 
 
-def test_still_read_only_after_the_close(client) -> None:  # type: ignore[no-untyped-def]
+def test_still_read_only_after_the_close(client) -> None:
     drive = night(people().club, 4, games=2)
     drive_close(drive=drive, actor=DESK)
     couple = drive.couples.get(number=1)

@@ -45,7 +45,7 @@ def night(db: None) -> tuple[object, Drive]:
     return ours, drive
 
 
-def test_a_conflict_shows_both_versions_and_is_settled_with_a_reason(night) -> None:  # type: ignore[no-untyped-def]
+def test_a_conflict_shows_both_versions_and_is_settled_with_a_reason(night) -> None:
     ours, drive = night
     result_record(drive=drive, game=1, table=2, winner=3, actor=DESK)
     a_conflict(drive, 1, 2, 4)
@@ -82,7 +82,7 @@ def test_a_conflict_shows_both_versions_and_is_settled_with_a_reason(night) -> N
     assert 'id="conflict-1-2"' not in page
 
 
-def test_a_scorer_settles_and_corrects_too(night) -> None:  # type: ignore[no-untyped-def]
+def test_a_scorer_settles_and_corrects_too(night) -> None:
     ours, drive = night
     client = logged_in(ours.scorer)
     response = client.post(url(drive, "dashboard_resolve"), fix(1, 1, 2, "entered late"))
@@ -90,7 +90,7 @@ def test_a_scorer_settles_and_corrects_too(night) -> None:  # type: ignore[no-un
     assert Result.objects.get(seat__table__number=1).winner.number == 2
 
 
-def test_a_correction_the_night_refuses_is_named(night) -> None:  # type: ignore[no-untyped-def]
+def test_a_correction_the_night_refuses_is_named(night) -> None:
     ours, drive = night
     client = logged_in(ours.organizer)
     response = client.post(url(drive, "dashboard_resolve"), fix(1, 1, 7))
@@ -109,7 +109,7 @@ def test_a_correction_the_night_refuses_is_named(night) -> None:  # type: ignore
     assert not Result.objects.exists()
 
 
-def test_correcting_a_past_game_says_what_it_changes_and_the_audit_notes_it(night) -> None:  # type: ignore[no-untyped-def]
+def test_correcting_a_past_game_says_what_it_changes_and_the_audit_notes_it(night) -> None:
     ours, drive = night
     play_game(drive, 1)
     game_advance(drive=drive, game=1, actor=DESK)
@@ -128,7 +128,7 @@ def test_correcting_a_past_game_says_what_it_changes_and_the_audit_notes_it(nigh
     assert Result.objects.get(game__number=1, seat__table__number=1).winner.number == 2
 
 
-def test_reconciliation_lists_the_cards_that_do_not_match(night) -> None:  # type: ignore[no-untyped-def]
+def test_reconciliation_lists_the_cards_that_do_not_match(night) -> None:
     ours, drive = night
     play_game(drive, 1)  # 1, 3, 5, 7 win game 1
     game_advance(drive=drive, game=1, actor=DESK)
@@ -159,7 +159,7 @@ def test_reconciliation_lists_the_cards_that_do_not_match(night) -> None:  # typ
     assert '<th scope="row" class="num">3</th>' not in table.group(1)
 
 
-def test_holes_out_of_range_are_named(night) -> None:  # type: ignore[no-untyped-def]
+def test_holes_out_of_range_are_named(night) -> None:
     ours, drive = night
     client = logged_in(ours.organizer)
     response = client.post(url(drive, "dashboard_holes"), {"holes-1": "40", "holes-2": "x"})

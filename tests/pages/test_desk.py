@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db
 TABLE = Actor(channel=AuditEntry.Channel.TABLE)
 
 
-def desk_url(drive) -> str:  # type: ignore[no-untyped-def]
+def desk_url(drive) -> str:
     return f"/drives/{drive.slug}/desk/"
 
 
@@ -48,25 +48,25 @@ def unusual_score() -> str:
 
 
 @pytest.fixture
-def ours():  # type: ignore[no-untyped-def]
+def ours():
     return people("St. Joseph's Parish")
 
 
 @pytest.fixture
-def drive(ours):  # type: ignore[no-untyped-def]
+def drive(ours):
     return night(ours.club, 5)  # tables 1 (1 v 2), 2 (3 v 4), 3 (5 sits out)
 
 
 # --- who may open it -----------------------------------------------------------------------------
 
 
-def test_anonymous_is_sent_to_log_in(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_anonymous_is_sent_to_log_in(client, drive) -> None:
     response = client.get(desk_url(drive))
     assert response.status_code == 302
     assert response["Location"].startswith("/accounts/login/")
 
 
-def test_another_clubs_organizer_gets_a_404(drive) -> None:  # type: ignore[no-untyped-def]
+def test_another_clubs_organizer_gets_a_404(drive) -> None:
     theirs = people("Legion Branch 12")
     client = logged_in(theirs.organizer)
     assert client.get(desk_url(drive)).status_code == 404
@@ -75,11 +75,11 @@ def test_another_clubs_organizer_gets_a_404(drive) -> None:  # type: ignore[no-u
     assert not Result.objects.exists()
 
 
-def test_unknown_drive_is_a_404(ours) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_drive_is_a_404(ours) -> None:
     assert logged_in(ours.organizer).get("/drives/no-such-drive/desk/").status_code == 404
 
 
-def test_scorer_and_organizer_see_the_grid(ours, drive) -> None:  # type: ignore[no-untyped-def]
+def test_scorer_and_organizer_see_the_grid(ours, drive) -> None:
     for user in (ours.scorer, ours.organizer):
         html = text(logged_in(user).get(desk_url(drive)))
         assert 'id="desk-table"' in html and 'id="desk-winner"' in html
@@ -95,7 +95,7 @@ def test_scorer_and_organizer_see_the_grid(ours, drive) -> None:  # type: ignore
 # --- the grid ---------------------------------------------------------------------------------
 
 
-def test_states_stand_out_and_say_who_entered_what(ours, drive) -> None:  # type: ignore[no-untyped-def]
+def test_states_stand_out_and_say_who_entered_what(ours, drive) -> None:
     client = logged_in(ours.scorer)
     client.post(desk_url(drive), {"table": "1", "winner": "2", "game": "1"})
     result_record(drive=drive, game=1, table=2, winner=3, points=[70, 20], key="k", actor=TABLE)
@@ -109,7 +109,7 @@ def test_states_stand_out_and_say_who_entered_what(ours, drive) -> None:  # type
     assert "Every table has reported" in html
 
 
-def test_a_conflict_shows_both_versions_and_can_be_settled(ours, drive) -> None:  # type: ignore[no-untyped-def]
+def test_a_conflict_shows_both_versions_and_can_be_settled(ours, drive) -> None:
     client = logged_in(ours.scorer)
     result_record(drive=drive, game=1, table=1, winner=1, actor=TABLE)
     response = client.post(desk_url(drive), {"table": "1", "winner": "2", "game": "1"})
@@ -141,7 +141,7 @@ def test_a_conflict_shows_both_versions_and_can_be_settled(ours, drive) -> None:
     assert "slip" in row(text(settled), 1)
 
 
-def test_another_score_is_a_conflict_settled_with_the_score_chosen(ours, drive) -> None:  # type: ignore[no-untyped-def]
+def test_another_score_is_a_conflict_settled_with_the_score_chosen(ours, drive) -> None:
     client = logged_in(ours.scorer)
     result_record(drive=drive, game=1, table=1, winner=2, points=[70, 20], key="k", actor=TABLE)
     entry = {"table": "1", "winner": "2", "points": "65-25", "game": "1"}
@@ -164,7 +164,7 @@ def test_another_score_is_a_conflict_settled_with_the_score_chosen(ours, drive) 
 # --- the keyboard entry line --------------------------------------------------------------------
 
 
-def test_entry_is_stored_then_replayed(ours, drive) -> None:  # type: ignore[no-untyped-def]
+def test_entry_is_stored_then_replayed(ours, drive) -> None:
     client = logged_in(ours.scorer)
     response = client.post(desk_url(drive), {"table": "1", "winner": "2", "game": "1"})
     assert response.status_code == 201
@@ -182,16 +182,22 @@ def test_entry_is_stored_then_replayed(ours, drive) -> None:  # type: ignore[no-
     assert ResultVersion.objects.count() == 1
 
 
-def test_entry_answers_json_to_the_pages_script(ours, drive) -> None:  # type: ignore[no-untyped-def]
+def test_entry_answers_json_to_the_pages_script(ours, drive) -> None:
     client = logged_in(ours.scorer)
     post = {"table": "2", "winner": "4", "game": "1"}
     answer = client.post(desk_url(drive), post, HTTP_ACCEPT="application/json")
     assert answer.status_code == 201
     assert answer.json() == {
-        "ok": True, "status": 201, "code": "stored", "level": "success",
-        "message": "Table 2: couple 4 won (game 1).", "game": 1, "table": 2, "winner": 4,
+        "ok": True,
+        "status": 201,
+        "code": "stored",
+        "level": "success",
+        "message": "Table 2: couple 4 won (game 1).",
+        "game": 1,
+        "table": 2,
+        "winner": 4,
         "field": None,
-    }  # fmt: skip
+    }
     wrong = client.post(desk_url(drive), post | {"winner": "1"}, HTTP_ACCEPT="application/json")
     assert wrong.status_code == 422
     assert wrong.json()["code"] == "wrong_couple" and not wrong.json()["ok"]
@@ -205,7 +211,7 @@ def entry_field(html: str, field_id: str) -> str:
     return match.group(0)
 
 
-def test_wrong_couple_is_named_and_the_winner_not_kept(ours, drive) -> None:  # type: ignore[no-untyped-def]
+def test_wrong_couple_is_named_and_the_winner_not_kept(ours, drive) -> None:
     """A refused winner must not stay in its field: the next table's Enter would send it."""
     client = logged_in(ours.scorer)
     response = client.post(desk_url(drive), {"table": "1", "winner": "4", "game": "1"})
@@ -232,7 +238,7 @@ def test_wrong_couple_is_named_and_the_winner_not_kept(ours, drive) -> None:  # 
 )
 def test_a_refusal_names_its_field_and_keeps_only_what_was_right(
     ours, drive, post, field, kept
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     client = logged_in(ours.scorer)
     answer = client.post(desk_url(drive), post | {"game": "1"}, HTTP_ACCEPT="application/json")
     assert (answer.status_code, answer.json()["field"]) == (422, field)
@@ -256,14 +262,14 @@ def test_a_refusal_names_its_field_and_keeps_only_what_was_right(
         ({"table": "1", "winner": "1", "points": "95-0"}, "more points than the hands could give"),
     ],
 )
-def test_bad_entries_are_named(ours, drive, post, words) -> None:  # type: ignore[no-untyped-def]
+def test_bad_entries_are_named(ours, drive, post, words) -> None:
     response = logged_in(ours.scorer).post(desk_url(drive), post | {"game": "1"})
     assert response.status_code == 422
     assert words in status_line(response, "desk-status")
     assert not Result.objects.exists()
 
 
-def test_an_unusual_score_needs_the_tick(ours, drive) -> None:  # type: ignore[no-untyped-def]
+def test_an_unusual_score_needs_the_tick(ours, drive) -> None:
     client = logged_in(ours.scorer)
     post = {"table": "1", "winner": "1", "game": "1", "points": unusual_score()}
     refused = client.post(desk_url(drive), post)
@@ -277,7 +283,7 @@ def test_an_unusual_score_needs_the_tick(ours, drive) -> None:  # type: ignore[n
     assert 'class="state-accepted is-unusual"' in row(text(stored), 1)
 
 
-def test_a_finished_game_is_shown_and_corrected_not_entered(ours, drive) -> None:  # type: ignore[no-untyped-def]
+def test_a_finished_game_is_shown_and_corrected_not_entered(ours, drive) -> None:
     play(drive, 1)
     advance(drive, 1)
     client = logged_in(ours.scorer)
@@ -298,7 +304,7 @@ def test_a_finished_game_is_shown_and_corrected_not_entered(ours, drive) -> None
     assert version.after_advance
 
 
-def test_before_the_start_and_after_the_close(ours) -> None:  # type: ignore[no-untyped-def]
+def test_before_the_start_and_after_the_close(ours) -> None:
     drive = night(ours.club, 4, start=False)
     client = logged_in(ours.scorer)
     html = text(client.get(desk_url(drive)))
@@ -314,7 +320,7 @@ def test_before_the_start_and_after_the_close(ours) -> None:  # type: ignore[no-
     assert "closed" in status_line(refused, "desk-status")
 
 
-def test_the_grid_fragment_is_the_grid_alone(ours, drive) -> None:  # type: ignore[no-untyped-def]
+def test_the_grid_fragment_is_the_grid_alone(ours, drive) -> None:
     response = logged_in(ours.scorer).get(desk_url(drive) + "?partial=grid")
     html = text(response).strip()
     assert html.startswith('<section id="desk-grid"')
@@ -327,7 +333,7 @@ def test_the_grid_fragment_is_the_grid_alone(ours, drive) -> None:  # type: igno
     assert f'data-version="{version}"' not in changed
 
 
-def test_the_page_takes_the_same_queries_for_4_and_40_tables(ours) -> None:  # type: ignore[no-untyped-def]
+def test_the_page_takes_the_same_queries_for_4_and_40_tables(ours) -> None:
     counts = []
     for couples in (8, 80):
         drive = night(ours.club, couples)
@@ -346,7 +352,7 @@ def test_the_page_takes_the_same_queries_for_4_and_40_tables(ours) -> None:  # t
 # --- starting the next game from the desk -------------------------------------------------------
 
 
-def test_the_desk_starts_the_next_game_once_every_table_is_in(ours, drive) -> None:  # type: ignore[no-untyped-def]
+def test_the_desk_starts_the_next_game_once_every_table_is_in(ours, drive) -> None:
     client = logged_in(ours.scorer)
     play(drive, 1, skip=(2,))
     waiting = text(client.get(desk_url(drive)))
@@ -378,7 +384,7 @@ def test_the_desk_starts_the_next_game_once_every_table_is_in(ours, drive) -> No
     assert drive.current_game == 2
 
 
-def test_the_desk_has_no_advance_for_scorers_when_the_settings_say_so(ours) -> None:  # type: ignore[no-untyped-def]
+def test_the_desk_has_no_advance_for_scorers_when_the_settings_say_so(ours) -> None:
     drive = night(ours.club, 4, scorers_may_advance=False)
     play(drive, 1)
     scorer = logged_in(ours.scorer)
@@ -392,7 +398,7 @@ def test_the_desk_has_no_advance_for_scorers_when_the_settings_say_so(ours) -> N
     assert 'data-testid="desk-advance">' in text(logged_in(ours.organizer).get(desk_url(drive)))
 
 
-def test_the_last_game_has_no_advance_button(ours) -> None:  # type: ignore[no-untyped-def]
+def test_the_last_game_has_no_advance_button(ours) -> None:
     drive = night(ours.club, 4, games=1)
     play(drive, 1)
     page = text(logged_in(ours.organizer).get(desk_url(drive)))

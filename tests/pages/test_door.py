@@ -109,8 +109,10 @@ def test_a_couple_is_deleted_before_the_start_after_a_confirmation() -> None:
     response = client.post(delete_url(drive, 2), follow=True)
     assert "Couple 2 (Ann 2 &amp; Joe 2) is deleted." in text(response)
     assert list(Couple.objects.filter(drive=drive).values_list("number", "player1")) == [
-        (1, "Ann 1"), (3, "Ann 3"), (4, "Ann 4"),
-    ]  # fmt: skip
+        (1, "Ann 1"),
+        (3, "Ann 3"),
+        (4, "Ann 4"),
+    ]
     entry = AuditEntry.objects.filter(drive=drive, action="couple.delete").get()
     assert entry.subject == "couple 2"
     assert entry.old == {"number": 2, "players": ["Ann 2", "Joe 2"]}
@@ -130,8 +132,11 @@ def test_after_a_delete_the_others_keep_their_numbers_and_the_next_couple_follow
     client.post(couples_url(drive), {"player1": "Ann Beaton", "player2": "Hugh Beaton"})
     assert Couple.objects.get(drive=drive, player1="Ann Beaton").number == 5
     assert list(Couple.objects.filter(drive=drive).values_list("number", flat=True)) == [
-        1, 3, 4, 5,
-    ]  # fmt: skip
+        1,
+        3,
+        4,
+        5,
+    ]
 
 
 def test_after_the_start_a_couple_is_withdrawn_not_deleted() -> None:

@@ -194,7 +194,10 @@ def test_with_the_box_ticked_the_couples_are_added_again() -> None:
     assert response.status_code == 302
     assert "2 couples imported: numbers 3 to 4." in text(client.get(response["Location"]))
     assert [c.player1 for c in Couple.objects.filter(drive=drive).order_by("number")] == [
-        "Mary MacDonald", "Flora Gillis", "Mary MacDonald", "Flora Gillis",
-    ]  # fmt: skip
+        "Mary MacDonald",
+        "Flora Gillis",
+        "Mary MacDonald",
+        "Flora Gillis",
+    ]
     entry = AuditEntry.objects.filter(action="couples.register").latest("pk")
     assert entry.channel == "desk" and entry.note.startswith("duplicates allowed")

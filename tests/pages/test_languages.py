@@ -23,19 +23,19 @@ ENGLISH = {"HTTP_ACCEPT_LANGUAGE": "en-CA,en;q=0.9"}
 
 
 @pytest.fixture
-def ours():  # type: ignore[no-untyped-def]
+def ours():
     return people()
 
 
 @pytest.fixture
-def hall(ours):  # type: ignore[no-untyped-def]
+def hall(ours):
     """A French hall's night: game 1 played."""
     drive = night(ours.club, 6, language="fr")
     play(drive, 1)
     return drive
 
 
-def test_the_hall_pages_speak_the_drives_language_to_an_english_browser(ours, hall) -> None:  # type: ignore[no-untyped-def]
+def test_the_hall_pages_speak_the_drives_language_to_an_english_browser(ours, hall) -> None:
     table = hall.tables.get(number=1)
     couple = hall.couples.get(number=1)
     phone = Client()
@@ -57,13 +57,13 @@ def test_the_hall_pages_speak_the_drives_language_to_an_english_browser(ours, ha
     assert translation.get_language() == settings.LANGUAGE_CODE
 
 
-def test_an_english_hall_stays_english_for_a_french_phone(ours) -> None:  # type: ignore[no-untyped-def]
+def test_an_english_hall_stays_english_for_a_french_phone(ours) -> None:
     drive = night(ours.club, 4)
     page = Client().get(f"/t/{drive.tables.get(number=1).token}/", **FRENCH)
     assert 'lang="en"' in text(page) and "Who won?" in text(page)
 
 
-def test_the_organizers_pages_follow_the_browser_then_the_switch(ours, hall) -> None:  # type: ignore[no-untyped-def]
+def test_the_organizers_pages_follow_the_browser_then_the_switch(ours, hall) -> None:
     organizer = logged_in(ours.organizer)
     english = organizer.get(f"/drives/{hall.slug}/", **ENGLISH)
     assert 'lang="en"' in text(english) and "Dashboard" in text(english)
@@ -85,7 +85,7 @@ def test_the_organizers_pages_follow_the_browser_then_the_switch(ours, hall) -> 
     assert "Dashboard" in text(organizer.get(f"/drives/{hall.slug}/", **FRENCH))
 
 
-def test_a_refusal_reaches_a_french_organizer_in_french(ours) -> None:  # type: ignore[no-untyped-def]
+def test_a_refusal_reaches_a_french_organizer_in_french(ours) -> None:
     organizer = logged_in(ours.organizer)
     answer = organizer.post(
         "/api/v1/drives",
@@ -99,19 +99,27 @@ def test_a_refusal_reaches_a_french_organizer_in_french(ours) -> None:  # type: 
     assert "n'est pas une date" in body["message"]
 
 
-def test_the_drives_form_and_the_api_carry_the_language(ours) -> None:  # type: ignore[no-untyped-def]
+def test_the_drives_form_and_the_api_carry_the_language(ours) -> None:
     organizer = logged_in(ours.organizer)
     form = organizer.get("/drives/new")
     assert 'name="language"' in text(form)
     made = organizer.post(
         "/drives/new",
         {
-            "club": ours.club.pk, "name": "Soirée du vendredi", "date": "2026-11-27",
-            "language": "fr", "games": 25, "ruleset": "cape-breton-45",
-            "movement": "winners-move", "first_seating": "by-number", "ranking": "dense",
-            "entry_fee": "0", "currency": "CAD", "scorers_may_advance": "on",
+            "club": ours.club.pk,
+            "name": "Soirée du vendredi",
+            "date": "2026-11-27",
+            "language": "fr",
+            "games": 25,
+            "ruleset": "cape-breton-45",
+            "movement": "winners-move",
+            "first_seating": "by-number",
+            "ranking": "dense",
+            "entry_fee": "0",
+            "currency": "CAD",
+            "scorers_may_advance": "on",
         },
-    )  # fmt: skip
+    )
     assert made.status_code == 302, text(made)
     drive = ours.club.drives.get(name="Soirée du vendredi")
     assert drive.language == "fr"
@@ -131,7 +139,7 @@ def test_the_drives_form_and_the_api_carry_the_language(ours) -> None:  # type: 
     assert "language" in schema["components"]["schemas"]["Drive"]["properties"]
 
 
-def test_printed_documents_are_in_the_drives_language(ours, hall) -> None:  # type: ignore[no-untyped-def]
+def test_printed_documents_are_in_the_drives_language(ours, hall) -> None:
     with translation.override("en"):
         data = build(hall, "score-sheets")
     assert data["language"] == "fr"
@@ -145,7 +153,7 @@ def test_printed_documents_are_in_the_drives_language(ours, hall) -> None:  # ty
     assert data["drive"]["date_text"] == "November 20, 2026"
 
 
-def test_the_command_line_speaks_the_language_asked_for(ours) -> None:  # type: ignore[no-untyped-def]
+def test_the_command_line_speaks_the_language_asked_for(ours) -> None:
     import io
 
     from django.core.management import CommandError, call_command

@@ -102,9 +102,14 @@ def test_the_desk_grids_cached_rows_show_each_change_with_the_users_token() -> N
     assert token is not None
     posted = organizer_csrf.post(
         reverse("night:desk", args=[drive.slug]),
-        {"csrfmiddlewaretoken": token.group(1), "action": "enter", "game": "1", "table": "2",
-         "winner": "3"},
-    )  # fmt: skip
+        {
+            "csrfmiddlewaretoken": token.group(1),
+            "action": "enter",
+            "game": "1",
+            "table": "2",
+            "winner": "3",
+        },
+    )
     assert posted.status_code == 201
 
 

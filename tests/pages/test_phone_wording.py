@@ -27,7 +27,7 @@ def spoken_holes(html: str) -> dict[int, str]:
     }
 
 
-def test_a_late_couples_card_says_the_games_before_it_arrived_were_not_played(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_late_couples_card_says_the_games_before_it_arrived_were_not_played(client) -> None:
     drive = night(people().club, 4, games=5)
     (late,) = couples_register(drive=drive, couples=[{"players": ["Late", "Comer"]}], actor=DESK)
     assert late.joined_game == 2
@@ -40,7 +40,7 @@ def test_a_late_couples_card_says_the_games_before_it_arrived_were_not_played(cl
     assert on_time[1] == "won" and on_time[3] == "to play"
 
 
-def test_a_withdrawn_couples_card_says_the_games_after_it_left_were_not_played(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_withdrawn_couples_card_says_the_games_after_it_left_were_not_played(client) -> None:
     drive = night(people().club, 5, games=5)
     couple = drive.couples.get(number=5)
     couple_update(couple=couple, actor=DESK, withdrawn=True)
@@ -51,7 +51,7 @@ def test_a_withdrawn_couples_card_says_the_games_after_it_left_were_not_played(c
     assert said[2] == "not played: withdrawn" and said[5] == "not played: withdrawn"
 
 
-def test_the_table_page_says_the_night_ends_after_the_last_game(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_table_page_says_the_night_ends_after_the_last_game(client) -> None:
     drive = night(people().club, 4, games=2)
     url = f"/t/{drive.tables.get(number=1).token}/"
     play(drive, 1)

@@ -22,7 +22,7 @@ def url(drive: Any, rest: str = "") -> str:
 
 
 @pytest.fixture
-def ours():  # type: ignore[no-untyped-def]
+def ours():
     return club_people("Ours", "ours")
 
 
@@ -58,7 +58,7 @@ def choose(client: Any, drive: Any, tie: Tie, couple: int, choice: str) -> Any:
     return client.post(url(drive, f"ties/{tie.pk}/choice"), {"choice": f"{couple}:{choice}"})
 
 
-def test_the_halls_example_through_the_pages(ours) -> None:  # type: ignore[no-untyped-def]
+def test_the_halls_example_through_the_pages(ours) -> None:
     drive = hall(ours.club, games=18)
     org = logged_in(ours.organizer)
     page = org.get(url(drive))
@@ -99,11 +99,13 @@ def test_the_halls_example_through_the_pages(ours) -> None:  # type: ignore[no-u
     assert 'name="cut-card_4"' in page and "Like 7H" in page
     wrong = org.post(url(drive, f"ties/{third.pk}/cut"), {"cut-card_4": "ZZ", "cut-card_5": "2H"})
     assert wrong.status_code == 422 and "Couple 4" in text(wrong) and "not a card" in text(wrong)
-    again = org.post(url(drive, f"ties/{third.pk}/cut"), {"cut-card_4": "7H", "cut-card_5": "7S"},
-                     follow=True)  # fmt: skip
+    again = org.post(
+        url(drive, f"ties/{third.pk}/cut"), {"cut-card_4": "7H", "cut-card_5": "7S"}, follow=True
+    )
     assert "cut again" in text(again) and 'name="cut-card_5"' in text(again)
-    won = org.post(url(drive, f"ties/{third.pk}/cut"), {"cut-card_4": "9C", "cut-card_5": "3D"},
-                   follow=True)  # fmt: skip
+    won = org.post(
+        url(drive, f"ties/{third.pk}/cut"), {"cut-card_4": "9C", "cut-card_5": "3D"}, follow=True
+    )
     assert "Couple 5 cut the lowest card" in text(won)
 
     table = text(org.get(url(drive)))
@@ -126,9 +128,12 @@ def test_the_halls_example_through_the_pages(ours) -> None:  # type: ignore[no-u
     assert 'data-testid="projector-prizes"' in proj and "a ham" in proj
 
 
-def test_a_play_off_of_three_with_a_bye(ours) -> None:  # type: ignore[no-untyped-def]
-    drive = night([10, 10, 10, 4], club=ours.club,
-                  prizes={"prizes": [{"amount": "50.00"}, {"amount": "20.00"}]})  # fmt: skip
+def test_a_play_off_of_three_with_a_bye(ours) -> None:
+    drive = night(
+        [10, 10, 10, 4],
+        club=ours.club,
+        prizes={"prizes": [{"amount": "50.00"}, {"amount": "20.00"}]},
+    )
     org, scorer = logged_in(ours.organizer), logged_in(ours.scorer)
     org.post(url(drive, "settle"))
     tie = tie_of(drive, "place:1")
@@ -145,15 +150,20 @@ def test_a_play_off_of_three_with_a_bye(ours) -> None:  # type: ignore[no-untype
     assert 'data-testid="bracket"' in page and "Couple 3: bye" in page
     assert 'data-testid="playoff-1-2-win-2"' in page
     # An impossible score is refused in words; the match stays to play.
-    bad = scorer.post(url(drive, f"ties/{tie.pk}/playoff"),
-                      {"match": "1-2", "winner": "2", "points": "45-50"})  # fmt: skip
+    bad = scorer.post(
+        url(drive, f"ties/{tie.pk}/playoff"), {"match": "1-2", "winner": "2", "points": "45-50"}
+    )
     assert bad.status_code == 422 and 'data-testid="playoff-error"' in text(bad)
-    ok = scorer.post(url(drive, f"ties/{tie.pk}/playoff"),
-                     {"match": "1-2", "winner": "2", "points": "45-15"}, follow=True)  # fmt: skip
+    ok = scorer.post(
+        url(drive, f"ties/{tie.pk}/playoff"),
+        {"match": "1-2", "winner": "2", "points": "45-15"},
+        follow=True,
+    )
     assert "Couple 2 won the match 1 v 2." in text(ok)
     assert 'data-testid="playoff-2-3-win-3"' in text(ok)
-    final = scorer.post(url(drive, f"ties/{tie.pk}/playoff"), {"match": "2-3", "winner": "3"},
-                        follow=True)  # fmt: skip
+    final = scorer.post(
+        url(drive, f"ties/{tie.pk}/playoff"), {"match": "2-3", "winner": "3"}, follow=True
+    )
     assert "Couple 3 wins the play-off" in text(final)
     table = text(org.get(url(drive)))
     assert "won the play-off" in table and "1 v 2 → couple 2 won (45–15)" in table
@@ -161,7 +171,7 @@ def test_a_play_off_of_three_with_a_bye(ours) -> None:  # type: ignore[no-untype
     assert 'data-place="2" data-status="awarded"' in table and 'data-couple="4"' in table
 
 
-def test_a_system_cut_and_the_projector_reveal(ours) -> None:  # type: ignore[no-untyped-def]
+def test_a_system_cut_and_the_projector_reveal(ours) -> None:
     drive = night(
         [5, 5, 2], club=ours.club, prizes={"prize_places": 1, "prizes": [{"amount": "9"}]}
     )
@@ -184,17 +194,23 @@ def test_a_system_cut_and_the_projector_reveal(ours) -> None:  # type: ignore[no
     assert 'class="cut-card' in text(proj) and "takes it!" in text(proj)
 
 
-def test_the_cookie_jar_draw_page(ours) -> None:  # type: ignore[no-untyped-def]
+def test_the_cookie_jar_draw_page(ours) -> None:
     wins = {1: [1, 2, 3], 2: [1, 2], 3: [3], 4: []}
-    drive = night(wins, games=3, club=ours.club, cookie_jar=[1, 2, 3],
-                  prizes={"cookie_jar": True, "cookie_jar_k": 2, "buy_in": "2.00"})  # fmt: skip
+    drive = night(
+        wins,
+        games=3,
+        club=ours.club,
+        cookie_jar=[1, 2, 3],
+        prizes={"cookie_jar": True, "cookie_jar_k": 2, "buy_in": "2.00"},
+    )
     org = logged_in(ours.organizer)
     page = text(org.get(url(drive)))
     assert 'data-testid="jar-draw"' in page and "pot 6.00" in page
     bad = org.post(url(drive, "cookie-jar"), {"jar-method": "hat", "jar-games": "1 9"})
     assert bad.status_code == 422 and "Give 2 different game numbers" in text(bad)
-    done = text(org.post(url(drive, "cookie-jar"), {"jar-method": "hat", "jar-games": "1, 2"},
-                         follow=True))  # fmt: skip
+    done = text(
+        org.post(url(drive, "cookie-jar"), {"jar-method": "hat", "jar-games": "1, 2"}, follow=True)
+    )
     assert "Games 1, 2 drawn: couples 1, 2 won them all" in done and 'data-testid="decide"' in done
     assert 'data-testid="jar-games">1, 2<' in text(org.get(url(drive)))
     # Couples 1 and 2 won both games: a tie, split through the tie flow.
@@ -206,19 +222,25 @@ def test_the_cookie_jar_draw_page(ours) -> None:  # type: ignore[no-untyped-def]
     assert "Couple 1 wins 3.00 CAD (split)" in page and "Couple 2 wins 3.00 CAD (split)" in page
 
 
-def test_the_jar_carries_over(ours) -> None:  # type: ignore[no-untyped-def]
-    drive = night({1: [1], 2: [2]}, games=2, club=ours.club, cookie_jar=[1, 2],
-                  prizes={"cookie_jar": True, "cookie_jar_k": 2, "buy_in": "5"})  # fmt: skip
+def test_the_jar_carries_over(ours) -> None:
+    drive = night(
+        {1: [1], 2: [2]},
+        games=2,
+        club=ours.club,
+        cookie_jar=[1, 2],
+        prizes={"cookie_jar": True, "cookie_jar_k": 2, "buy_in": "5"},
+    )
     org = logged_in(ours.organizer)
     assert 'name="jar-seed"' not in text(org.get(url(drive)))
-    done = text(org.post(url(drive, "cookie-jar"), {"jar-method": "system", "jar-seed": "7"},
-                         follow=True))  # fmt: skip
+    done = text(
+        org.post(url(drive, "cookie-jar"), {"jar-method": "system", "jar-seed": "7"}, follow=True)
+    )
     draw = CookieJarDraw.objects.get(drive=drive)
     assert draw.seed != 7 and f"drawn by the system, seed {draw.seed}" in done
     assert "No winner: the pot of 10.00" in done and "carries over to the next drive" in done
 
 
-def test_permissions(ours) -> None:  # type: ignore[no-untyped-def]
+def test_permissions(ours) -> None:
     drive = hall(ours.club, games=18)
     theirs = club_people("Theirs", "theirs")
     outsider, scorer = logged_in(theirs.organizer), logged_in(ours.scorer)
@@ -249,7 +271,7 @@ def test_permissions(ours) -> None:  # type: ignore[no-untyped-def]
     assert bad.status_code == 422 and "not in this tie" in text(bad)
 
 
-def test_settle_before_the_last_game_is_refused_in_words(ours) -> None:  # type: ignore[no-untyped-def]
+def test_settle_before_the_last_game_is_refused_in_words(ours) -> None:
     from drives.services import drive_start
     from tests.pages.organizer_helpers import a_drive
 
@@ -260,15 +282,23 @@ def test_settle_before_the_last_game_is_refused_in_words(ours) -> None:  # type:
     assert refused.status_code == 409 and "The last game is not complete" in text(refused)
 
 
-def test_the_jars_games_read_in_numeric_order(ours) -> None:  # type: ignore[no-untyped-def]
+def test_the_jars_games_read_in_numeric_order(ours) -> None:
     """Drawn from a hat as 9, 3, 1, 11: the flash message, the prize page and the projector
     list them 1, 3, 9, 11 (numeric, not as drawn and not as text); the record keeps the draw."""
     wins = {1: [1, 3, 9, 11], 2: [2], 3: []}
-    drive = night(wins, games=12, club=ours.club, cookie_jar=[1, 2],
-                  prizes={"cookie_jar": True, "cookie_jar_k": 4, "buy_in": "2.00"})  # fmt: skip
+    drive = night(
+        wins,
+        games=12,
+        club=ours.club,
+        cookie_jar=[1, 2],
+        prizes={"cookie_jar": True, "cookie_jar_k": 4, "buy_in": "2.00"},
+    )
     org = logged_in(ours.organizer)
-    done = text(org.post(url(drive, "cookie-jar"), {"jar-method": "hat", "jar-games": "9 3 1 11"},
-                         follow=True))  # fmt: skip
+    done = text(
+        org.post(
+            url(drive, "cookie-jar"), {"jar-method": "hat", "jar-games": "9 3 1 11"}, follow=True
+        )
+    )
     assert "Games 1, 3, 9, 11 drawn: couple 1 wins the cookie jar" in done
     assert 'data-testid="jar-games">1, 3, 9, 11<' in text(org.get(url(drive)))
     proj = text(org.get(f"/drives/{drive.slug}/projector/?show=prizes"))
@@ -276,12 +306,15 @@ def test_the_jars_games_read_in_numeric_order(ours) -> None:  # type: ignore[no-
     assert CookieJarDraw.objects.get(drive=drive).games == [9, 3, 1, 11]
 
 
-def test_the_tie_page_words_agree_with_the_rule(ours) -> None:  # type: ignore[no-untyped-def]
+def test_the_tie_page_words_agree_with_the_rule(ours) -> None:
     """docs/rules.md §9: once a couple asks for a play-off each other couple plays or forfeits.
     The page says so (not that the others forfeit), and asks them at once, offering just
     those two answers."""
-    drive = night([10, 10, 10, 4], club=ours.club,
-                  prizes={"prizes": [{"amount": "50.00"}, {"amount": "20.00"}]})  # fmt: skip
+    drive = night(
+        [10, 10, 10, 4],
+        club=ours.club,
+        prizes={"prizes": [{"amount": "50.00"}, {"amount": "20.00"}]},
+    )
     org = logged_in(ours.organizer)
     org.post(url(drive, "settle"))
     tie = tie_of(drive, "place:1")
@@ -297,31 +330,37 @@ def test_the_tie_page_words_agree_with_the_rule(ours) -> None:  # type: ignore[n
     assert 'data-testid="choose-1-split"' in page  # couple 1 may still change its mind
 
 
-def test_split_is_not_offered_for_a_prize_in_kind(ours) -> None:  # type: ignore[no-untyped-def]
-    drive = night([5, 5, 2], club=ours.club,
-                  prizes={"prize_places": 1, "prizes": [{"description": "a ham"}]})  # fmt: skip
+def test_split_is_not_offered_for_a_prize_in_kind(ours) -> None:
+    drive = night(
+        [5, 5, 2], club=ours.club, prizes={"prize_places": 1, "prizes": [{"description": "a ham"}]}
+    )
     org = logged_in(ours.organizer)
     org.post(url(drive, "settle"))
     tie = tie_of(drive, "place:1")
     page = text(org.get(url(drive, f"ties/{tie.pk}/")))
     assert 'data-testid="choose-1-split"' not in page and 'data-testid="choose-1-cut"' in page
     assert "a prize in kind cannot be split" in page
-    money = night([5, 5, 2], club=ours.club,
-                  prizes={"prize_places": 1, "prizes": [{"amount": "9"}]})  # fmt: skip
+    money = night(
+        [5, 5, 2], club=ours.club, prizes={"prize_places": 1, "prizes": [{"amount": "9"}]}
+    )
     org.post(url(money, "settle"))
     page = text(org.get(url(money, f"ties/{tie_of(money, 'place:1').pk}/")))
     assert 'data-testid="choose-1-split"' in page
 
 
 @pytest.mark.parametrize("ruleset", ["cape-breton-45", "irish-45-joker", "auction-120"])
-def test_the_play_offs_example_fits_the_drives_game(ours, ruleset) -> None:  # type: ignore[no-untyped-def]
+def test_the_play_offs_example_fits_the_drives_game(ours, ruleset) -> None:
     """The example score on the play-off form is one the drive's ruleset accepts; an unusual
     score's refusal says what to tick, not a field's name."""
     from engine.rules import get_ruleset
     from engine.scores import check_final_score
 
-    drive = night([5, 5, 2], club=ours.club, ruleset=ruleset,
-                  prizes={"prize_places": 1, "prizes": [{"amount": "9"}]})  # fmt: skip
+    drive = night(
+        [5, 5, 2],
+        club=ours.club,
+        ruleset=ruleset,
+        prizes={"prize_places": 1, "prizes": [{"amount": "9"}]},
+    )
     org = logged_in(ours.organizer)
     org.post(url(drive, "settle"))
     tie = tie_of(drive, "place:1")
@@ -334,8 +373,9 @@ def test_the_play_offs_example_fits_the_drives_game(ours, ruleset) -> None:  # t
     assert check_final_score(winner, loser, get_ruleset(ruleset)).status == "ok", example
     if ruleset == "cape-breton-45":
         assert "120-45" not in page
-        unusual = org.post(url(drive, f"ties/{tie.pk}/playoff"),
-                           {"match": "1-2", "winner": "1", "points": "45-35"})  # fmt: skip
+        unusual = org.post(
+            url(drive, f"ties/{tie.pk}/playoff"), {"match": "1-2", "winner": "1", "points": "45-35"}
+        )
         assert unusual.status_code == 422
         assert "tick “Accept an unusual score”" in text(unusual)
         assert "confirm_unusual" not in text(unusual).split('name="confirm_unusual"')[0]
@@ -345,11 +385,12 @@ def test_the_play_offs_example_fits_the_drives_game(ours, ruleset) -> None:  # t
     assert "Couple 1 wins the play-off" in done
 
 
-def test_a_cut_by_the_highest_card(ours) -> None:  # type: ignore[no-untyped-def]
+def test_a_cut_by_the_highest_card(ours) -> None:
     """Offered beside the lowest on the tie's page until the first card is cut; the cards
     may be typed with a space ("10 C")."""
-    drive = night([5, 5, 2], club=ours.club,
-                  prizes={"prize_places": 1, "prizes": [{"amount": "9"}]})  # fmt: skip
+    drive = night(
+        [5, 5, 2], club=ours.club, prizes={"prize_places": 1, "prizes": [{"amount": "9"}]}
+    )
     org = logged_in(ours.organizer)
     org.post(url(drive, "settle"))
     tie = tie_of(drive, "place:1")
@@ -359,8 +400,9 @@ def test_a_cut_by_the_highest_card(ours) -> None:  # type: ignore[no-untyped-def
     page = text(org.get(url(drive, f"ties/{tie.pk}/")))
     assert "the lowest card wins" in page and 'value="high"' in page
     assert "Highest card wins, aces high" in page
-    chosen = text(org.post(url(drive, f"ties/{tie.pk}/cut-rule"), {"rule-rule": "high"},
-                           follow=True))  # fmt: skip
+    chosen = text(
+        org.post(url(drive, f"ties/{tie.pk}/cut-rule"), {"rule-rule": "high"}, follow=True)
+    )
     assert "the highest card wins" in chosen and "(aces high)" in chosen
     assert scorer_cannot_choose(ours, drive, tie)
     cards = {"cut-card_1": "10 C", "cut-card_2": "AD"}
@@ -372,7 +414,7 @@ def test_a_cut_by_the_highest_card(ours) -> None:  # type: ignore[no-untyped-def
     assert AuditEntry.objects.filter(drive=drive, action="prizes.setup").exists()
 
 
-def scorer_cannot_choose(ours, drive, tie) -> bool:  # type: ignore[no-untyped-def]
+def scorer_cannot_choose(ours, drive, tie) -> bool:
     scorer = logged_in(ours.scorer)
     assert 'data-testid="cut-rule-form"' not in text(scorer.get(url(drive, f"ties/{tie.pk}/")))
     return (
@@ -380,13 +422,14 @@ def scorer_cannot_choose(ours, drive, tie) -> bool:  # type: ignore[no-untyped-d
     )
 
 
-def test_a_late_couple_and_the_booby_prize(ours) -> None:  # type: ignore[no-untyped-def]
+def test_a_late_couple_and_the_booby_prize(ours) -> None:
     """Couple 7 came for game 2 and is last; the booby goes to couple 6, and the page says why
     (the rule, couple 7 named as left out) and lets the organizer let late couples in."""
     from tests.prizes.helpers import arrived_late
 
-    drive = night([5, 4, 3, 2, 2, 1, 0], club=ours.club, games=6,
-                  prizes={"booby_prize": {"amount": "5"}})  # fmt: skip
+    drive = night(
+        [5, 4, 3, 2, 2, 1, 0], club=ours.club, games=6, prizes={"booby_prize": {"amount": "5"}}
+    )
     arrived_late(drive, 7)
     org = logged_in(ours.organizer)
     page = text(org.get(url(drive)))
@@ -396,10 +439,18 @@ def test_a_late_couple_and_the_booby_prize(ours) -> None:  # type: ignore[no-unt
     assert "only couples who played every game (6 games)" in rule
     assert 'data-couple="7"' in rule and "played 5 games, 0 wins" in rule
     assert "Late couples may take the booby prize too" in page
-    saved = org.post(url(drive, "setup"), setup_post(**{
-        "setup-booby": "on", "setup-booby_prize": "5", "setup-booby_late_couples": "on",
-        "setup-cookie_jar_k": "6",
-    }), follow=True)  # fmt: skip
+    saved = org.post(
+        url(drive, "setup"),
+        setup_post(
+            **{
+                "setup-booby": "on",
+                "setup-booby_prize": "5",
+                "setup-booby_late_couples": "on",
+                "setup-cookie_jar_k": "6",
+            }
+        ),
+        follow=True,
+    )
     assert "The prizes are saved." in text(saved)
     page = text(org.get(url(drive)))
     assert 'data-place="booby" data-status="awarded"' in page
@@ -410,7 +461,7 @@ def test_a_late_couple_and_the_booby_prize(ours) -> None:  # type: ignore[no-unt
     assert entry.old["booby_late_couples"] is False and entry.new["booby_late_couples"] is True
 
 
-def test_couples_bought_in_so_the_jar_is_on_and_asks_for_the_buy_in(ours) -> None:  # type: ignore[no-untyped-def]
+def test_couples_bought_in_so_the_jar_is_on_and_asks_for_the_buy_in(ours) -> None:
     """Couples bought in at the door, the prize set-up was never touched (jar off, buy-in
     0.00): the jar is on, says no buy-in is set and asks for it; then it can be drawn."""
     drive = night({1: [1, 2], 2: [1], 3: [2]}, games=2, club=ours.club, cookie_jar=[1, 2])
@@ -429,29 +480,45 @@ def test_couples_bought_in_so_the_jar_is_on_and_asks_for_the_buy_in(ours) -> Non
     entry = AuditEntry.objects.filter(drive=drive, action="prizes.setup").latest("id")
     assert entry.new["buy_in"] == "2.50"
     # Unticking the jar while couples are in it is refused in words.
-    off = org.post(url(drive, "setup"), setup_post(**{"setup-cookie_jar_k": "2",
-                                                      "setup-buy_in": "2.50"}))  # fmt: skip
+    off = org.post(
+        url(drive, "setup"), setup_post(**{"setup-cookie_jar_k": "2", "setup-buy_in": "2.50"})
+    )
     assert off.status_code == 422 and "bought into the cookie jar at the door" in text(off)
-    drawn = text(org.post(url(drive, "cookie-jar"), {"jar-method": "hat", "jar-games": "1 2"},
-                          follow=True))  # fmt: skip
+    drawn = text(
+        org.post(url(drive, "cookie-jar"), {"jar-method": "hat", "jar-games": "1 2"}, follow=True)
+    )
     assert "couple 1 wins the cookie jar (5.00)" in drawn
 
 
-def test_the_prizes_on_the_projector_name_the_couples_and_their_prizes(ours) -> None:  # type: ignore[no-untyped-def]
+def test_the_prizes_on_the_projector_name_the_couples_and_their_prizes(ours) -> None:
     """Names, each prize with its currency (or the thing), the booby prize and the jar's
     shares: what the hall reads on the wall, not couple numbers alone."""
     from drives.models import Couple
 
     wins = {1: [1, 2, 3, 4], 2: [1, 2, 3, 4], 3: [1, 2, 3], 4: [1, 2], 5: [1]}
-    drive = night(wins, games=4, club=ours.club, cookie_jar=[1, 2, 3],
-                  prizes={"prizes": [{"amount": "60.00"}, {"amount": "30.00"},
-                                     {"description": "a Christmas ham"}],
-                          "booby_prize": {"description": "a wooden spoon"},
-                          "cookie_jar": True, "cookie_jar_k": 2, "buy_in": "2.00"})  # fmt: skip
-    Couple.objects.filter(drive=drive, number=1).update(player1="Mary MacDonald",
-                                                        player2="John Gillis")  # fmt: skip
-    Couple.objects.filter(drive=drive, number=5).update(player1="Angus Beaton",
-                                                        player2="Rod Rankin")  # fmt: skip
+    drive = night(
+        wins,
+        games=4,
+        club=ours.club,
+        cookie_jar=[1, 2, 3],
+        prizes={
+            "prizes": [
+                {"amount": "60.00"},
+                {"amount": "30.00"},
+                {"description": "a Christmas ham"},
+            ],
+            "booby_prize": {"description": "a wooden spoon"},
+            "cookie_jar": True,
+            "cookie_jar_k": 2,
+            "buy_in": "2.00",
+        },
+    )
+    Couple.objects.filter(drive=drive, number=1).update(
+        player1="Mary MacDonald", player2="John Gillis"
+    )
+    Couple.objects.filter(drive=drive, number=5).update(
+        player1="Angus Beaton", player2="Rod Rankin"
+    )
     org = logged_in(ours.organizer)
     org.post(url(drive, "settle"))
     first = tie_of(drive, "place:1")
@@ -480,7 +547,7 @@ def test_the_prizes_on_the_projector_name_the_couples_and_their_prizes(ours) -> 
     assert shares.count("2.00 CAD") == 3  # the pot of 6.00 split three ways
 
 
-def test_the_projectors_prizes_take_the_same_queries_for_a_small_and_a_big_night(ours) -> None:  # type: ignore[no-untyped-def]
+def test_the_projectors_prizes_take_the_same_queries_for_a_small_and_a_big_night(ours) -> None:
     """The wall polls every few seconds: its queries do not grow with the couples."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -488,8 +555,12 @@ def test_the_projectors_prizes_take_the_same_queries_for_a_small_and_a_big_night
     counts = []
     for couples in (6, 30):
         wins = [30, 30, *range(29, 31 - couples, -1)]  # one tie, for first place
-        drive = night(wins, club=ours.club, cookie_jar=[1, 2, 3],
-                      prizes={"cookie_jar": True, "cookie_jar_k": 2, "buy_in": "1"})  # fmt: skip
+        drive = night(
+            wins,
+            club=ours.club,
+            cookie_jar=[1, 2, 3],
+            prizes={"cookie_jar": True, "cookie_jar_k": 2, "buy_in": "1"},
+        )
         org = logged_in(ours.organizer)
         org.post(url(drive, "settle"))
         org.post(url(drive, "cookie-jar"), {"jar-method": "hat", "jar-games": "1 2"})

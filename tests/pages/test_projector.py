@@ -13,7 +13,7 @@ from tests.pages.live_helpers import DESK, advance, logged_in, night, people, pl
 pytestmark = pytest.mark.django_db
 
 
-def url(drive, extra: str = "") -> str:  # type: ignore[no-untyped-def]
+def url(drive, extra: str = "") -> str:
     return f"/drives/{drive.slug}/projector/{extra}"
 
 
@@ -26,16 +26,16 @@ def listed(html: str) -> dict[int, int]:
 
 
 @pytest.fixture
-def ours():  # type: ignore[no-untyped-def]
+def ours():
     return people()
 
 
 @pytest.fixture
-def drive(ours):  # type: ignore[no-untyped-def]
+def drive(ours):
     return night(ours.club, 5)
 
 
-def test_who_may_open_it(client, ours, drive) -> None:  # type: ignore[no-untyped-def]
+def test_who_may_open_it(client, ours, drive) -> None:
     response = client.get(url(drive))
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
     assert logged_in(people().organizer).get(url(drive)).status_code == 404
@@ -43,7 +43,7 @@ def test_who_may_open_it(client, ours, drive) -> None:  # type: ignore[no-untype
     assert logged_in(ours.organizer).get(url(drive)).status_code == 200
 
 
-def test_the_game_the_count_and_every_couples_table(ours, drive) -> None:  # type: ignore[no-untyped-def]
+def test_the_game_the_count_and_every_couples_table(ours, drive) -> None:
     client = logged_in(ours.scorer)
     html = text(client.get(url(drive)))
     assert "Friday 45s" in html and "Game <strong>1</strong> of 25" in html
@@ -54,7 +54,7 @@ def test_the_game_the_count_and_every_couples_table(ours, drive) -> None:  # typ
     assert "<strong>1</strong> of 2 tables reported" in text(client.get(url(drive)))
 
 
-def test_after_the_advance_the_new_tables(ours, drive) -> None:  # type: ignore[no-untyped-def]
+def test_after_the_advance_the_new_tables(ours, drive) -> None:
     client = logged_in(ours.scorer)
     before = text(client.get(url(drive, "?partial=1")))
     assert before.strip().startswith('<section id="projector-live"')
@@ -67,7 +67,7 @@ def test_after_the_advance_the_new_tables(ours, drive) -> None:  # type: ignore[
     assert listed(after) == {1: 2, 2: 1, 3: 3, 4: 2, 5: 1}
 
 
-def test_the_fragment_changes_only_with_the_night(ours, drive) -> None:  # type: ignore[no-untyped-def]
+def test_the_fragment_changes_only_with_the_night(ours, drive) -> None:
     client = logged_in(ours.scorer)
 
     def version() -> str:
@@ -81,7 +81,7 @@ def test_the_fragment_changes_only_with_the_night(ours, drive) -> None:  # type:
     assert version() != first
 
 
-def test_standings_mode(ours, drive) -> None:  # type: ignore[no-untyped-def]
+def test_standings_mode(ours, drive) -> None:
     play(drive, 1)
     client = logged_in(ours.scorer)
     html = text(client.get(url(drive, "?show=standings")))
@@ -92,7 +92,7 @@ def test_standings_mode(ours, drive) -> None:  # type: ignore[no-untyped-def]
     assert "show=standings" in re.search(r'data-poll-url="([^"]+)"', fragment).group(1)
 
 
-def test_before_the_start_and_after_the_close(ours) -> None:  # type: ignore[no-untyped-def]
+def test_before_the_start_and_after_the_close(ours) -> None:
     client = logged_in(ours.scorer)
     waiting = night(ours.club, 4, start=False)
     assert "has not started yet" in text(client.get(url(waiting)))
@@ -102,7 +102,7 @@ def test_before_the_start_and_after_the_close(ours) -> None:  # type: ignore[no-
     assert "Final standings" in text(client.get(url(done, "?show=standings")))
 
 
-def test_the_same_queries_for_4_and_40_tables(ours) -> None:  # type: ignore[no-untyped-def]
+def test_the_same_queries_for_4_and_40_tables(ours) -> None:
     counts = []
     for couples in (8, 80):
         drive = night(ours.club, couples)

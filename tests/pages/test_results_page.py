@@ -14,28 +14,28 @@ from tests.pages.live_helpers import DESK, logged_in, night, people, play, queri
 pytestmark = pytest.mark.django_db
 
 
-def url(drive, extra: str = "") -> str:  # type: ignore[no-untyped-def]
+def url(drive, extra: str = "") -> str:
     return f"/results/{drive.slug}/{extra}"
 
 
 @pytest.fixture
-def ours():  # type: ignore[no-untyped-def]
+def ours():
     return people()
 
 
 @pytest.fixture
-def drive(ours):  # type: ignore[no-untyped-def]
+def drive(ours):
     drive = night(ours.club, 5)
     play(drive, 1)
     return drive
 
 
-def publish(drive) -> None:  # type: ignore[no-untyped-def]
+def publish(drive) -> None:
     drive_update(drive=drive, actor=DESK, published=True)
     drive.refresh_from_db()
 
 
-def test_404_until_published(client, ours, drive) -> None:  # type: ignore[no-untyped-def]
+def test_404_until_published(client, ours, drive) -> None:
     assert client.get(url(drive)).status_code == 404
     assert client.get(url(drive, "?_export=csv")).status_code == 404
     # Not even the club's organizer sees an unpublished results page.
@@ -43,7 +43,7 @@ def test_404_until_published(client, ours, drive) -> None:  # type: ignore[no-un
     assert client.get("/results/no-such-drive/").status_code == 404
 
 
-def test_published_results_for_anyone(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_published_results_for_anyone(client, drive) -> None:
     publish(drive)
     response = client.get(url(drive))
     html = text(response)
@@ -56,7 +56,7 @@ def test_published_results_for_anyone(client, drive) -> None:  # type: ignore[no
     assert "final results" in text(client.get(url(drive)))
 
 
-def test_exports(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_exports(client, drive) -> None:
     publish(drive)
     response = client.get(url(drive, "?_export=csv"))
     assert response["Content-Type"] == "text/csv; charset=utf-8"
@@ -69,7 +69,7 @@ def test_exports(client, drive) -> None:  # type: ignore[no-untyped-def]
     assert xlsx["Content-Type"].startswith("application/vnd.openxmlformats")
 
 
-def test_the_same_queries_for_4_and_40_tables(client) -> None:  # type: ignore[no-untyped-def]
+def test_the_same_queries_for_4_and_40_tables(client) -> None:
     counts = []
     for couples in (8, 80):
         drive = night(people().club, couples)

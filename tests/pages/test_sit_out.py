@@ -34,7 +34,7 @@ def projector_rows(html: str) -> dict[int, str]:
     return out
 
 
-def couple_line(client, drive: Drive, number: int) -> str:  # type: ignore[no-untyped-def]
+def couple_line(client, drive: Drive, number: int) -> str:
     html = text(client.get(f"/c/{drive.couples.get(number=number).token}/"))
     match = re.search(r'data-testid="next-table"[^>]*>(.*?)</p>', html, re.S)
     assert match is not None

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
-def url(drive, page: str = "standings", extra: str = "") -> str:  # type: ignore[no-untyped-def]
+def url(drive, page: str = "standings", extra: str = "") -> str:
     return f"/drives/{drive.slug}/{page}/{extra}"
 
 
@@ -26,24 +26,24 @@ def couples_in_order(html: str) -> list[int]:
     return [int(n) for n in re.findall(r'<tr data-couple="(\d+)"', html)]
 
 
-def read_csv(response) -> list[list[str]]:  # type: ignore[no-untyped-def]
+def read_csv(response) -> list[list[str]]:
     """The rows of a CSV export, which starts with UTF-8's byte order mark (Excel needs it)."""
     assert response.content.startswith(codecs.BOM_UTF8)
     return list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
 
 
-def read_xlsx(response) -> list[list[object]]:  # type: ignore[no-untyped-def]
+def read_xlsx(response) -> list[list[object]]:
     sheet = openpyxl.load_workbook(io.BytesIO(response.content)).active
     return [list(row) for row in sheet.iter_rows(values_only=True)]
 
 
 @pytest.fixture
-def ours():  # type: ignore[no-untyped-def]
+def ours():
     return people()
 
 
 @pytest.fixture
-def drive(ours):  # type: ignore[no-untyped-def]
+def drive(ours):
     drive = night(ours.club, 5)
     play(drive, 1)  # 1 and 3 win, 5 sits out (a win)
     couple_update(couple=drive.couples.get(number=4), actor=DESK, withdrawn=True)
@@ -53,7 +53,7 @@ def drive(ours):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("page", ["standings", "grid"])
-def test_who_may_open_it(client, ours, drive, page) -> None:  # type: ignore[no-untyped-def]
+def test_who_may_open_it(client, ours, drive, page) -> None:
     response = client.get(url(drive, page))
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
     outsider = logged_in(people().organizer)
@@ -62,7 +62,7 @@ def test_who_may_open_it(client, ours, drive, page) -> None:  # type: ignore[no-
     assert logged_in(ours.scorer).get(url(drive, page)).status_code == 200
 
 
-def test_the_standings(ours, drive) -> None:  # type: ignore[no-untyped-def]
+def test_the_standings(ours, drive) -> None:
     html = text(logged_in(ours.scorer).get(url(drive)))
     expected = [row["number"] for row in standings_for_drive(drive)]
     assert couples_in_order(html) == expected
@@ -72,7 +72,7 @@ def test_the_standings(ours, drive) -> None:  # type: ignore[no-untyped-def]
     assert 'data-testid="export-csv"' in html and 'data-testid="export-xlsx"' in html
 
 
-def test_sorting(ours, drive) -> None:  # type: ignore[no-untyped-def]
+def test_sorting(ours, drive) -> None:
     client = logged_in(ours.scorer)
     by_number = couples_in_order(text(client.get(url(drive, extra="?sort=number"))))
     assert by_number == [1, 2, 3, 4, 5]
@@ -83,7 +83,7 @@ def test_sorting(ours, drive) -> None:  # type: ignore[no-untyped-def]
     assert couples_in_order(text(client.get(url(drive, extra="?sort=nonsense")))) != []
 
 
-def test_csv_export(ours, drive) -> None:  # type: ignore[no-untyped-def]
+def test_csv_export(ours, drive) -> None:
     response = logged_in(ours.scorer).get(url(drive, extra="?_export=csv"))
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
@@ -94,14 +94,18 @@ def test_csv_export(ours, drive) -> None:  # type: ignore[no-untyped-def]
     assert len(rows) == 1 + len(expected)
     first = expected[0]
     assert rows[1] == [
-        str(first["place"]), str(first["number"]), " & ".join(first["players"]),
-        str(first["wins"]), str(first["played"]), "",
-    ]  # fmt: skip
+        str(first["place"]),
+        str(first["number"]),
+        " & ".join(first["players"]),
+        str(first["wins"]),
+        str(first["played"]),
+        "",
+    ]
     assert ["", "4", "Ann 4 & Joe 4", "0", "1", "yes"] in rows
 
 
 @pytest.mark.parametrize("page", ["standings", "grid"])
-def test_csv_exports_keep_accents_for_excel(ours, drive, page) -> None:  # type: ignore[no-untyped-def]
+def test_csv_exports_keep_accents_for_excel(ours, drive, page) -> None:
     """Excel reads a CSV without a byte order mark in the computer's code page: "Thérèse"
     came out as "ThÃ©rÃ¨se". With the mark it reads UTF-8."""
     couple_update(couple=drive.couples.get(number=2), actor=DESK, player1="Thérèse Aucoin")
@@ -113,7 +117,7 @@ def test_csv_exports_keep_accents_for_excel(ours, drive, page) -> None:  # type:
     assert rows[0][0] in ("Place", "Couple")  # the first header is clean after the mark
 
 
-def test_xlsx_export(ours, drive) -> None:  # type: ignore[no-untyped-def]
+def test_xlsx_export(ours, drive) -> None:
     response = logged_in(ours.scorer).get(url(drive, extra="?_export=xlsx"))
     assert response.status_code == 200
     assert response["Content-Type"] == XLSX
@@ -124,12 +128,12 @@ def test_xlsx_export(ours, drive) -> None:  # type: ignore[no-untyped-def]
     assert numbers == [row["number"] for row in standings_for_drive(drive)]
 
 
-def test_an_unknown_export_format_shows_the_page(ours, drive) -> None:  # type: ignore[no-untyped-def]
+def test_an_unknown_export_format_shows_the_page(ours, drive) -> None:
     response = logged_in(ours.scorer).get(url(drive, extra="?_export=yaml"))
     assert response.status_code == 200 and response["Content-Type"].startswith("text/html")
 
 
-def test_the_win_grid(ours, drive) -> None:  # type: ignore[no-untyped-def]
+def test_the_win_grid(ours, drive) -> None:
     html = text(logged_in(ours.scorer).get(url(drive, "grid")))
     assert 'class="data-table win-grid"' in html
     rows = {
@@ -146,7 +150,7 @@ def test_the_win_grid(ours, drive) -> None:  # type: ignore[no-untyped-def]
     assert "css/live.css" in html
 
 
-def test_win_grid_exports(ours, drive) -> None:  # type: ignore[no-untyped-def]
+def test_win_grid_exports(ours, drive) -> None:
     client = logged_in(ours.scorer)
     response = client.get(url(drive, "grid", "?_export=csv"))
     assert response["Content-Type"] == "text/csv; charset=utf-8"
@@ -160,7 +164,7 @@ def test_win_grid_exports(ours, drive) -> None:  # type: ignore[no-untyped-def]
     assert len(read_xlsx(xlsx)) == 6
 
 
-def test_the_same_queries_for_4_and_40_tables(ours) -> None:  # type: ignore[no-untyped-def]
+def test_the_same_queries_for_4_and_40_tables(ours) -> None:
     counts = []
     for couples in (8, 80):
         drive = night(ours.club, couples)

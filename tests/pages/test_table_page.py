@@ -20,7 +20,7 @@ from tests.pages.live_helpers import DESK, advance, night, people, play, queries
 pytestmark = pytest.mark.django_db
 
 
-def page(drive, table: int) -> str:  # type: ignore[no-untyped-def]
+def page(drive, table: int) -> str:
     return f"/t/{drive.tables.get(number=table).token}/"
 
 
@@ -31,11 +31,11 @@ def unusual() -> tuple[int, int]:
 
 
 @pytest.fixture
-def drive():  # type: ignore[no-untyped-def]
+def drive():
     return night(people().club, 5)  # tables 1 (1 v 2), 2 (3 v 4), 3 (5 sits out)
 
 
-def test_the_page_shows_this_tables_game(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_the_page_shows_this_tables_game(client, drive) -> None:
     response = client.get(page(drive, 1))
     html = text(response)
     assert response.status_code == 200
@@ -50,14 +50,14 @@ def test_the_page_shows_this_tables_game(client, drive) -> None:  # type: ignore
     assert '<option value="other">' in html and 'name="confirm_unusual"' in html
 
 
-def test_a_table_token_shows_only_its_own_table(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_a_table_token_shows_only_its_own_table(client, drive) -> None:
     html = text(client.get(page(drive, 2)))
     assert 'data-testid="win-3"' in html and 'data-testid="win-4"' in html
     assert 'data-testid="win-1"' not in html and 'data-testid="win-2"' not in html
     assert "/tables/2/result" in html and "/tables/1/result" not in html
 
 
-def test_a_table_token_writes_only_its_own_table(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_a_table_token_writes_only_its_own_table(client, drive) -> None:
     # Couple 1 plays at table 1: table 2's token cannot name it the winner of anything.
     response = client.post(page(drive, 2), {"game": "1", "winner": "1"})
     assert response.status_code == 422
@@ -69,13 +69,13 @@ def test_a_table_token_writes_only_its_own_table(client, drive) -> None:  # type
     assert Result.objects.get().seat.table.number == 2
 
 
-def test_unknown_tokens_are_404(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_tokens_are_404(client, drive) -> None:
     assert client.get("/t/not-a-token/").status_code == 404
     assert client.get("/t/" + "x" * 300 + "/").status_code == 404
     assert client.post("/t/not-a-token/", {"game": "1", "winner": "1"}).status_code == 404
 
 
-def test_a_submission_with_a_key_twice_is_stored_once(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_a_submission_with_a_key_twice_is_stored_once(client, drive) -> None:
     post = {"game": "1", "winner": "2", "points": "70-20", "key": "phone-1"}
     first = client.post(page(drive, 1), post)
     assert first.status_code == 201
@@ -91,7 +91,7 @@ def test_a_submission_with_a_key_twice_is_stored_once(client, drive) -> None:  #
     assert 'data-testid="table-result"' in text(again) and 'data-testid="win-1"' not in text(again)
 
 
-def test_what_the_script_sends_is_stored_once(drive) -> None:  # type: ignore[no-untyped-def]
+def test_what_the_script_sends_is_stored_once(drive) -> None:
     """The page's script retries PUT …/result with the table's token and the same key."""
     html = text(Client().get(page(drive, 1)))
     url = re.search(r'data-api-url="([^"]+)"', html).group(1)
@@ -107,7 +107,7 @@ def test_what_the_script_sends_is_stored_once(drive) -> None:  # type: ignore[no
     assert Result.objects.count() == 1 and ResultVersion.objects.count() == 1
 
 
-def test_another_winner_is_a_conflict_for_the_desk(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_another_winner_is_a_conflict_for_the_desk(client, drive) -> None:
     result_record(drive=drive, game=1, table=1, winner=1, actor=DESK)
     response = client.post(page(drive, 1), {"game": "1", "winner": "2", "key": "other"})
     assert response.status_code == 409
@@ -116,7 +116,7 @@ def test_another_winner_is_a_conflict_for_the_desk(client, drive) -> None:  # ty
     assert "Two different results" in text(response)
 
 
-def test_the_same_key_with_another_score_is_not_saved(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_the_same_key_with_another_score_is_not_saved(client, drive) -> None:
     post = {"game": "1", "winner": "2", "points": "70-20", "key": "phone-1"}
     assert client.post(page(drive, 1), post).status_code == 201
     refused = client.post(page(drive, 1), post | {"points": "65-25"})
@@ -127,7 +127,7 @@ def test_the_same_key_with_another_score_is_not_saved(client, drive) -> None:  #
     assert ResultVersion.objects.count() == 1
 
 
-def test_another_score_for_the_same_winner_is_a_conflict_for_the_desk(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_another_score_for_the_same_winner_is_a_conflict_for_the_desk(client, drive) -> None:
     result_record(drive=drive, game=1, table=1, winner=2, points=[70, 20], actor=DESK)
     post = {"game": "1", "winner": "2", "points": "65-25", "key": "other"}
     response = client.post(page(drive, 1), post)
@@ -139,7 +139,7 @@ def test_another_score_for_the_same_winner_is_a_conflict_for_the_desk(client, dr
     assert ResultVersion.objects.get(kind="conflicting").winner_points == 65
 
 
-def test_other_scores_and_the_unusual_tick(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_other_scores_and_the_unusual_tick(client, drive) -> None:
     winner, loser = unusual()
     post = {"game": "1", "winner": "1", "points": "other"}
     post |= {"points_winner": str(winner), "points_loser": str(loser)}
@@ -155,7 +155,7 @@ def test_other_scores_and_the_unusual_tick(client, drive) -> None:  # type: igno
     assert result.points == [winner, loser] and result.verdict == "trumpless_hands"
 
 
-def test_a_sit_out_table(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_a_sit_out_table(client, drive) -> None:
     html = text(client.get(page(drive, 3)))
     assert "No game at this table: a sit-out" in html  # the couple sits out, at no table
     assert "Couple 5 (Ann 5 & Joe 5) sits out this game." in html
@@ -164,7 +164,7 @@ def test_a_sit_out_table(client, drive) -> None:  # type: ignore[no-untyped-def]
     assert refused.status_code == 422 and not Result.objects.exists()
 
 
-def test_after_the_advance_the_page_shows_the_next_game(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_after_the_advance_the_page_shows_the_next_game(client, drive) -> None:
     play(drive, 1)
     first = text(client.get(page(drive, 1) + "?partial=1"))
     assert first.strip().startswith('<section id="table-live"') and 'data-game="1"' in first
@@ -180,7 +180,7 @@ def test_after_the_advance_the_page_shows_the_next_game(client, drive) -> None: 
     assert "Game 1 is over" in status_line(late, "table-status")
 
 
-def test_the_fragment_changes_only_when_the_table_does(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_the_fragment_changes_only_when_the_table_does(client, drive) -> None:
     def version() -> str:
         html = text(client.get(page(drive, 1) + "?partial=1"))
         return re.search(r'data-version="([^"]*)"', html).group(1)
@@ -193,7 +193,7 @@ def test_the_fragment_changes_only_when_the_table_does(client, drive) -> None:  
     assert version() != before
 
 
-def test_confirm_by_other_couple_leaves_it_pending(client) -> None:  # type: ignore[no-untyped-def]
+def test_confirm_by_other_couple_leaves_it_pending(client) -> None:
     drive = night(people().club, 4, confirm_by_other_couple=True)
     response = client.post(page(drive, 1), {"game": "1", "winner": "1"})
     assert response.status_code == 201
@@ -202,7 +202,7 @@ def test_confirm_by_other_couple_leaves_it_pending(client) -> None:  # type: ign
     assert "Waiting for the other couple" in text(response)
 
 
-def test_a_closed_drive_says_so_with_410(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_a_closed_drive_says_so_with_410(client, drive) -> None:
     url = page(drive, 1)
     drive_close(drive=drive, actor=DESK)
     for response in (client.get(url), client.get(url + "?partial=1"), client.post(url, {})):
@@ -218,9 +218,12 @@ def test_the_page_takes_the_same_queries_for_4_and_40_tables() -> None:
         play(drive, 1)
         advance(drive, 1)
         result_record(
-            drive=drive, game=2, table=2, winner=_winner(drive, 2),
+            drive=drive,
+            game=2,
+            table=2,
+            winner=_winner(drive, 2),
             actor=Actor(channel=AuditEntry.Channel.TABLE),
-        )  # fmt: skip
+        )
         client = Client()
         counts.append(
             (
@@ -232,5 +235,5 @@ def test_the_page_takes_the_same_queries_for_4_and_40_tables() -> None:
     assert counts[0] == counts[1], counts
 
 
-def _winner(drive, table: int) -> int:  # type: ignore[no-untyped-def]
+def _winner(drive, table: int) -> int:
     return drive.tables.get(number=table).seats.get(game__number=drive.current_game).stays.number

@@ -16,7 +16,7 @@ from tests.pages.live_helpers import advance, night, people, play, status_line, 
 pytestmark = pytest.mark.django_db
 
 
-def page(drive, table: int = 1) -> str:  # type: ignore[no-untyped-def]
+def page(drive, table: int = 1) -> str:
     return f"/t/{drive.tables.get(number=table).token}/"
 
 
@@ -26,11 +26,11 @@ def undo_form(html: str) -> str | None:
 
 
 @pytest.fixture
-def drive():  # type: ignore[no-untyped-def]
+def drive():
     return night(people().club, 4)
 
 
-def test_a_wrong_tap_is_undone_from_the_page(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_a_wrong_tap_is_undone_from_the_page(client, drive) -> None:
     saved = client.post(page(drive), {"game": "1", "winner": "2", "key": "k1"})
     assert saved.status_code == 201
     form = undo_form(text(saved))
@@ -51,7 +51,7 @@ def test_a_wrong_tap_is_undone_from_the_page(client, drive) -> None:  # type: ig
     assert "Saved ✓ Couple 1 won." in status_line(right, "table-status")
 
 
-def test_the_undo_is_gone_after_the_minute_and_refused_with_the_reason(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_the_undo_is_gone_after_the_minute_and_refused_with_the_reason(client, drive) -> None:
     client.post(page(drive), {"game": "1", "winner": "2"})
     for version in ResultVersion.objects.filter(kind="entered"):
         version.at -= timedelta(seconds=61)
@@ -64,7 +64,7 @@ def test_the_undo_is_gone_after_the_minute_and_refused_with_the_reason(client, d
     assert Result.objects.get().state == "accepted"
 
 
-def test_the_polled_fragment_drops_the_undo_when_the_minute_is_over(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_the_polled_fragment_drops_the_undo_when_the_minute_is_over(client, drive) -> None:
     def version() -> str:
         html = text(client.get(page(drive) + "?partial=1"))
         return re.search(r'data-version="([^"]*)"', html).group(1)
@@ -77,20 +77,25 @@ def test_the_polled_fragment_drops_the_undo_when_the_minute_is_over(client, driv
     assert version() != during  # so the page's script swaps the Undo away
 
 
-def test_refused_once_the_other_couple_confirmed(client) -> None:  # type: ignore[no-untyped-def]
+def test_refused_once_the_other_couple_confirmed(client) -> None:
     drive = night(people().club, 4, confirm_by_other_couple=True)
     saved = client.post(page(drive), {"game": "1", "winner": "1"})
     assert undo_form(text(saved)) is not None  # pending: still the table's to take back
     loser = drive.couples.get(number=2)
-    result_confirm(drive=drive, couple=loser, game=1, accept=True,
-                   actor=Actor(channel=AuditEntry.Channel.COUPLE, couple=loser))  # fmt: skip
+    result_confirm(
+        drive=drive,
+        couple=loser,
+        game=1,
+        accept=True,
+        actor=Actor(channel=AuditEntry.Channel.COUPLE, couple=loser),
+    )
     assert undo_form(text(client.get(page(drive)))) is None
     refused = client.post(page(drive), {"game": "1", "action": "undo"})
     assert refused.status_code == 409
     assert "already confirmed" in status_line(refused, "table-status")
 
 
-def test_refused_once_the_next_game_started(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_refused_once_the_next_game_started(client, drive) -> None:
     client.post(page(drive), {"game": "1", "winner": "2"})
     play(drive, 1)
     advance(drive, 1)
@@ -100,7 +105,7 @@ def test_refused_once_the_next_game_started(client, drive) -> None:  # type: ign
     assert Result.objects.get(seat__table__number=1).state == "accepted"
 
 
-def test_no_undo_for_a_result_entered_at_the_desk(client, drive) -> None:  # type: ignore[no-untyped-def]
+def test_no_undo_for_a_result_entered_at_the_desk(client, drive) -> None:
     play(drive, 1)
     assert undo_form(text(client.get(page(drive)))) is None
     refused = client.post(page(drive), {"game": "1", "action": "undo"})

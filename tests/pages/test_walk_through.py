@@ -35,7 +35,7 @@ def words(html: str, testid: str) -> str:
 
 
 def test_the_record_of_a_couple_withdrawn_before_the_start_does_not_thank_it_for_playing(
-    client,  # type: ignore[no-untyped-def]
+    client,
 ) -> None:
     drive = night(people().club, 5, start=False, games=2)
     left_out = drive.couples.get(number=5)
@@ -63,7 +63,7 @@ def test_the_record_of_a_couple_withdrawn_before_the_start_does_not_thank_it_for
     assert spoken_holes(html)[2] == "not played: withdrawn"
 
 
-def test_a_couple_withdrawn_during_the_night_reads_that_it_takes_no_place(client) -> None:  # type: ignore[no-untyped-def]
+def test_a_couple_withdrawn_during_the_night_reads_that_it_takes_no_place(client) -> None:
     drive = night(people().club, 4, games=4)
     couple = drive.couples.get(number=4)
     couple_update(couple=couple, actor=DESK, withdrawn=True)

@@ -21,7 +21,7 @@ DOCUMENTS = ["punch-cards", "table-cards", "score-sheets", "movement", "results"
 
 
 @pytest.fixture(params=["dejavu", "standard"])
-def replacement(request, monkeypatch) -> str:  # type: ignore[no-untyped-def]
+def replacement(request, monkeypatch) -> str:
     """The replacement of the fonts in use: DejaVu Sans (U+FFFD), or the standard fonts
     ("?"), as when DejaVu is not installed."""
     if request.param == "standard":

@@ -177,9 +177,19 @@ def test_results_in_the_drives_language_whoever_asks() -> None:
     assert "Prix citron" in text and "1er" in text and "partagé" in text
     assert "Booby prize" not in text and "Cookie jar" not in text
     assert data["drive"]["date_text"].split()[1] in {
-        "janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
-        "septembre", "octobre", "novembre", "décembre",
-    }  # fmt: skip
+        "janvier",
+        "février",
+        "mars",
+        "avril",
+        "mai",
+        "juin",
+        "juillet",
+        "août",
+        "septembre",
+        "octobre",
+        "novembre",
+        "décembre",
+    }
 
 
 def test_english_drive_prints_english_in_a_french_browser() -> None:

@@ -211,9 +211,13 @@ def test_the_start_page_offers_house_rules_in_plain_words_and_keeps_them(client:
     assert 'name="renege"' in page
     response = client.post(
         "/practice/",
-        {"ruleset": "cape-breton-45", "mode": "partners", "renege": "none",
-         "hearts_on_ace_lead": "False"},
-    )  # fmt: skip
+        {
+            "ruleset": "cape-breton-45",
+            "mode": "partners",
+            "renege": "none",
+            "hearts_on_ace_lead": "False",
+        },
+    )
     assert response.status_code == 302
     game = PracticeGame.objects.get()
     assert game.state["rules"] == {"renege": "none", "hearts_on_ace_lead": False}

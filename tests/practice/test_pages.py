@@ -247,13 +247,27 @@ def test_every_refusal_the_engine_or_table_can_give_has_plain_words() -> None:
 
     root = Path(__file__).resolve().parents[2]
     codes: set[str] = set()
-    modules = ["engine/play.py", "engine/deal.py", "engine/auction.py", "engine/cards.py",
-               "engine/individual.py", "practice/table.py", "practice/services.py"]  # fmt: skip
+    modules = [
+        "engine/play.py",
+        "engine/deal.py",
+        "engine/auction.py",
+        "engine/cards.py",
+        "engine/individual.py",
+        "practice/table.py",
+        "practice/services.py",
+    ]
     for module in modules:
         source = (root / module).read_text()
         codes |= set(re.findall(r'(?:Error|IllegalPlay|NotFound|Limited)\(\s*"([a-z_]+)"', source))
-    internal = {"bad_dealer", "bad_seat", "bad_hand", "bad_side", "empty_trick", "no_trump",
-                "bad_pack"}  # fmt: skip
+    internal = {
+        "bad_dealer",
+        "bad_seat",
+        "bad_hand",
+        "bad_side",
+        "empty_trick",
+        "no_trump",
+        "bad_pack",
+    }
     missing = sorted(codes - set(words.REFUSALS) - set(words.RULE_REFUSALS) - internal)
     assert not missing, missing
     assert "must_follow_trump" in codes and "discard_not_in_hand" in codes

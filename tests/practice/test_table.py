@@ -188,9 +188,11 @@ def test_score_hand_is_what_the_table_records() -> None:
             tricks.append([p["card"] for p in last["cards"]])
             winners.append(last["winner"])
     score = score_hand(
-        [[Card.parse(c) for c in t] for t in tricks], [w % 2 for w in winners],
-        Suit.parse(trump), rules,
-    )  # fmt: skip
+        [[Card.parse(c) for c in t] for t in tricks],
+        [w % 2 for w in winners],
+        Suit.parse(trump),
+        rules,
+    )
     assert [game["hand_scores"][0]["us"], game["hand_scores"][0]["them"]] == list(score.points)
 
 

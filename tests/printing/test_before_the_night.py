@@ -121,9 +121,14 @@ def test_the_command_line_prints_the_table_cards_before_the_start(tmp_path: Path
 
 @pytest.mark.parametrize(
     ("host", "warned"),
-    [("127.0.0.1:8000", True), ("localhost:8000", True), ("[::1]:8000", True),
-     ("192.168.1.20:8000", False), ("hall.example.org", False)],
-)  # fmt: skip
+    [
+        ("127.0.0.1:8000", True),
+        ("localhost:8000", True),
+        ("[::1]:8000", True),
+        ("192.168.1.20:8000", False),
+        ("hall.example.org", False),
+    ],
+)
 def test_the_page_shows_the_address_of_the_qr_codes_and_warns_of_a_local_one(
     settings: Any, host: str, warned: bool
 ) -> None:
@@ -136,9 +141,13 @@ def test_the_page_shows_the_address_of_the_qr_codes_and_warns_of_a_local_one(
 
 @pytest.mark.parametrize(
     ("host", "carried"),
-    [("127.0.0.1:8000", "http://192.168.1.20:8000"), ("localhost:8000", "http://192.168.1.20:8000"),
-     ("192.168.1.20:8000", "http://192.168.1.20:8000"), ("hall-laptop:8000", "http://hall-laptop:8000")],
-)  # fmt: skip
+    [
+        ("127.0.0.1:8000", "http://192.168.1.20:8000"),
+        ("localhost:8000", "http://192.168.1.20:8000"),
+        ("192.168.1.20:8000", "http://192.168.1.20:8000"),
+        ("hall-laptop:8000", "http://hall-laptop:8000"),
+    ],
+)
 def test_on_the_hall_server_cards_printed_from_the_laptop_carry_the_halls_address(
     settings: Any, host: str, carried: str
 ) -> None:

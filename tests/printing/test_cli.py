@@ -37,9 +37,16 @@ def test_print_writes_a_pdf(
 def test_bad_options_are_one_line(night: Night, tmp_path: Path) -> None:
     with pytest.raises(CommandError, match="Only punch cards take a couple"):
         call_command(
-            "drive", "print", night.drive.slug, "--document", "results", "--couple", "1",
-            "--output", str(tmp_path / "x.pdf"),
-        )  # fmt: skip
+            "drive",
+            "print",
+            night.drive.slug,
+            "--document",
+            "results",
+            "--couple",
+            "1",
+            "--output",
+            str(tmp_path / "x.pdf"),
+        )
     with pytest.raises(CommandError, match="No drive with the slug"):
         call_command("drive", "print", "nope", "--document", "results", "--output", "x.pdf")
     assert not (tmp_path / "x.pdf").exists()

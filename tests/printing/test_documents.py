@@ -102,7 +102,7 @@ def test_an_up_to_date_document_comes_back_at_once(
     monkeypatch.setattr(printing, "_send", lambda pk, task: sent.append(pk))
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         again = document_request(night.drive, "results", DESK)
-    assert again.pk == first.pk and again.up_to_date  # type: ignore[attr-defined]
+    assert again.pk == first.pk and again.up_to_date
     assert callbacks == [] and sent == []
     assert again.file.name == first.file.name
     assert Document.objects.count() == 1
@@ -121,7 +121,7 @@ def test_a_change_of_the_data_makes_it_stale_and_it_is_rendered_again(
     assert document_status(first)["stale"] is True
     again = request(django_capture_on_commit_callbacks, night, "results")
     assert again.pk == first.pk  # kept until replaced: the same document, a new PDF
-    assert not again.up_to_date  # type: ignore[attr-defined]
+    assert not again.up_to_date
     assert again.status == "done" and again.data_version != old_version
     assert again.file.name != old_file
     assert not (media / old_file).exists() and (media / again.file.name).is_file()

@@ -38,10 +38,24 @@ def start_worker(queue: str, media: Path, log: Path) -> subprocess.Popen[bytes]:
         "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
     }
     command = [
-        sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
-        "--concurrency=1", "-Q", queue, "-n", f"{queue}@%h", "--without-heartbeat",
-        "--without-gossip", "--without-mingle", "-l", "info",
-    ]  # fmt: skip
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "config",
+        "worker",
+        "--pool=solo",
+        "--concurrency=1",
+        "-Q",
+        queue,
+        "-n",
+        f"{queue}@%h",
+        "--without-heartbeat",
+        "--without-gossip",
+        "--without-mingle",
+        "-l",
+        "info",
+    ]
     with log.open("wb") as out:
         return subprocess.Popen(
             command,

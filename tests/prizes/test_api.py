@@ -35,8 +35,10 @@ def test_a_night_settled_through_the_api(api: Api, ours: ClubUsers) -> None:
 
     table = api.get(path(drive), token=scorer).json()
     assert [(p["couples"], p["status"]) for p in table["places"]] == [
-        ([1, 2], "tie"), ([3], "awarded"), ([4, 5], "tie")
-    ]  # fmt: skip
+        ([1, 2], "tie"),
+        ([3], "awarded"),
+        ([4, 5], "tie"),
+    ]
     assert api.get(path(drive), token=couple_token(drive, 1)).status_code == 403
 
     assert api.post(path(drive, "/ties"), token=scorer).status_code == 403
@@ -45,8 +47,9 @@ def test_a_night_settled_through_the_api(api: Api, ours: ClubUsers) -> None:
     first, third = ties[0]["id"], ties[1]["id"]
 
     # First: a play-off asked by one, the other must answer; an impossible score is refused.
-    answer = api.post(path(drive, f"/ties/{first}/choices"), {"couple": 1, "choice": "play-off"},
-                      token=scorer)  # fmt: skip
+    answer = api.post(
+        path(drive, f"/ties/{first}/choices"), {"couple": 1, "choice": "play-off"}, token=scorer
+    )
     assert answer.status_code == 201 and answer.json()["choices"][0]["by"] == "ours-scorer"
     api.post(path(drive, f"/ties/{first}/choices"), {"couple": "2", "choice": "split"}, token=org)
     answer = api.post(path(drive, f"/ties/{first}/decide"), token=org)
@@ -54,18 +57,25 @@ def test_a_night_settled_through_the_api(api: Api, ours: ClubUsers) -> None:
     api.post(path(drive, f"/ties/{first}/choices"), {"couple": 2, "choice": "play-off"}, token=org)
     decided = api.post(path(drive, f"/ties/{first}/decide"), token=org).json()
     assert decided["method"] == "play-off" and decided["matches"][0]["match"] == [1, 2]
-    bad = api.post(path(drive, f"/ties/{first}/playoff"),
-                   {"match": [1, 2], "winner": 2, "points": [45, 50]}, token=org)  # fmt: skip
+    bad = api.post(
+        path(drive, f"/ties/{first}/playoff"),
+        {"match": [1, 2], "winner": 2, "points": [45, 50]},
+        token=org,
+    )
     assert bad.status_code == 422 and bad.json()["code"] not in ("", "unusual_score")
-    done = api.post(path(drive, f"/ties/{first}/playoff"),
-                    {"match": [1, 2], "winner": 2, "points": [45, 15]}, token=org)  # fmt: skip
+    done = api.post(
+        path(drive, f"/ties/{first}/playoff"),
+        {"match": [1, 2], "winner": 2, "points": [45, 15]},
+        token=org,
+    )
     assert done.status_code == 201, done.json()
     assert done.json()["result"]["champion"] == 2
 
     # Third: a prize in kind, cut at the table with equal lowest cards, aces high.
     for couple in (4, 5):
-        api.post(path(drive, f"/ties/{third}/choices"), {"couple": couple, "choice": "cut"},
-                 token=org)  # fmt: skip
+        api.post(
+            path(drive, f"/ties/{third}/choices"), {"couple": couple, "choice": "cut"}, token=org
+        )
     api.post(path(drive, f"/ties/{third}/decide"), token=org)
     one = api.post(path(drive, f"/ties/{third}/cut"), {"cards": {"4": "AS", "5": "AH"}}, token=org)
     assert one.status_code == 201 and one.json()["cut"]["lowest"] == [4, 5]
@@ -77,8 +87,12 @@ def test_a_night_settled_through_the_api(api: Api, ours: ClubUsers) -> None:
     table = api.get(path(drive), token=org).json()
     assert [p["status"] for p in table["places"]] == ["awarded"] * 3
     assert table["places"][0]["awards"][0] == {
-        "couple": 2, "amount": "60.00", "description": "", "how": "play-off", "tie": first
-    }  # fmt: skip
+        "couple": 2,
+        "amount": "60.00",
+        "description": "",
+        "how": "play-off",
+        "tie": first,
+    }
     assert table["places"][2]["awards"][0]["description"] == "a ham"
     assert table["booby"]["awards"][0]["couple"] == 6
 
@@ -86,8 +100,15 @@ def test_a_night_settled_through_the_api(api: Api, ours: ClubUsers) -> None:
     assert len(export["ties"]) == 2 and export["prizes"][0]["awards"][0]["how"] == "play-off"
     assert export["ties"][1]["cut_rounds"][0]["cards"] == {"4": "AS", "5": "AH"}
     actions = set(AuditEntry.objects.filter(drive=drive).values_list("action", flat=True))
-    assert {"prizes.setup", "prizes.open", "tie.choice", "tie.decide", "tie.cut",
-            "tie.playoff", "tie.settle"} <= actions  # fmt: skip
+    assert {
+        "prizes.setup",
+        "prizes.open",
+        "tie.choice",
+        "tie.decide",
+        "tie.cut",
+        "tie.playoff",
+        "tie.settle",
+    } <= actions
 
 
 def test_ties_and_the_jar_refuse_what_they_cannot_do(api: Api, ours: ClubUsers, theirs) -> None:
@@ -107,8 +128,9 @@ def test_ties_and_the_jar_refuse_what_they_cannot_do(api: Api, ours: ClubUsers, 
     nobody = night([3, 2, 1], club=ours.club)
     jar = api.post(path(nobody, "/cookie-jar/draw"), {}, token=org)
     assert jar.status_code == 422 and jar.json()["code"] == "cookie_jar_off"
-    api.patch(path(drive, "/setup"), {"cookie_jar": True, "cookie_jar_k": 2, "buy_in": 3},
-              token=org)  # fmt: skip
+    api.patch(
+        path(drive, "/setup"), {"cookie_jar": True, "cookie_jar_k": 2, "buy_in": 3}, token=org
+    )
     bad = api.post(path(drive, "/cookie-jar/draw"), {"games": [1, 1]}, token=org)
     assert bad.status_code == 422 and bad.json()["code"] == "bad_games"
     assert api.post(path(drive, "/cookie-jar/draw"), token=ours.scorer_token).status_code == 403
@@ -120,8 +142,9 @@ def test_ties_and_the_jar_refuse_what_they_cannot_do(api: Api, ours: ClubUsers, 
     assert again.status_code == 409
     tie_id = jar["tie"]
     for couple in (1, 2):
-        api.post(path(drive, f"/ties/{tie_id}/choices"), {"couple": couple, "choice": "split"},
-                 token=org)  # fmt: skip
+        api.post(
+            path(drive, f"/ties/{tie_id}/choices"), {"couple": couple, "choice": "split"}, token=org
+        )
     assert api.post(path(drive, f"/ties/{tie_id}/decide"), token=org).status_code == 200
     jar = api.get(path(drive, "/cookie-jar"), token=org).json()
     assert [a["amount"] for a in jar["awards"]] == ["3.00", "3.00"]
@@ -135,14 +158,26 @@ def test_the_server_draws_the_seed_of_a_cut_and_of_the_cookie_jar(
     """A caller may not choose a draw's seed (422 seed_not_accepted, nothing drawn); without
     one the server draws it, records it, and the engine replays the same draw from it."""
     wins = {1: {1, 2, 3}, 2: {1, 2, 3}, 3: {1, 2}, 4: {3}}
-    drive = night(wins, club=ours.club, cookie_jar=[1, 2, 3],
-                  prizes={"prize_places": 1, "prizes": [{"amount": "40"}], "cookie_jar": True,
-                          "cookie_jar_k": 2, "buy_in": "2"})  # fmt: skip
+    drive = night(
+        wins,
+        club=ours.club,
+        cookie_jar=[1, 2, 3],
+        prizes={
+            "prize_places": 1,
+            "prizes": [{"amount": "40"}],
+            "cookie_jar": True,
+            "cookie_jar_k": 2,
+            "buy_in": "2",
+        },
+    )
     org = ours.org_token
     (tie,) = api.post(path(drive, "/ties"), token=org).json()
     for couple in (1, 2):
-        api.post(path(drive, f"/ties/{tie['id']}/choices"), {"couple": couple, "choice": "cut"},
-                 token=org)  # fmt: skip
+        api.post(
+            path(drive, f"/ties/{tie['id']}/choices"),
+            {"couple": couple, "choice": "cut"},
+            token=org,
+        )
     api.post(path(drive, f"/ties/{tie['id']}/decide"), token=org)
     audited = AuditEntry.objects.filter(drive=drive).count()
 
@@ -193,7 +228,7 @@ def test_the_server_draws_the_seed_of_a_cut_and_of_the_cookie_jar(
         ({"seed": 7}, "seed_not_accepted", "seed"),
     ],
 )
-def test_a_cut_that_is_neither_cards_nor_a_draw_is_named(  # type: ignore[no-untyped-def]
+def test_a_cut_that_is_neither_cards_nor_a_draw_is_named(
     api: Api, ours: ClubUsers, body, code, field
 ) -> None:
     drive = night({1: {1, 2}, 2: {1, 2}, 3: {3}, 4: {3}}, club=ours.club, cookie_jar=[1, 2])
@@ -206,7 +241,7 @@ def test_a_cut_that_is_neither_cards_nor_a_draw_is_named(  # type: ignore[no-unt
 
 
 @pytest.mark.parametrize("force", ["true", 1, 0, None])
-def test_force_is_a_json_boolean(api: Api, ours: ClubUsers, force) -> None:  # type: ignore[no-untyped-def]
+def test_force_is_a_json_boolean(api: Api, ours: ClubUsers, force) -> None:
     drive = night({1: {1, 2}, 2: {1, 2}, 3: {3}, 4: {3}}, club=ours.club)
     answer = api.post(path(drive, "/ties"), {"force": force}, token=ours.org_token)
     assert answer.status_code == 422, answer.json()

@@ -130,7 +130,7 @@ def check(drive: Drive) -> None:
 )
 @given(case=nights())
 def test_random_nights_pay_every_prize_once(case: dict[str, object]) -> None:
-    rng = random.Random(case["seed"])  # type: ignore[arg-type]
+    rng = random.Random(case["seed"])
     places = case["places"]
     assert isinstance(places, int)
     amounts = case["amounts"]
@@ -158,10 +158,10 @@ def test_random_nights_pay_every_prize_once(case: dict[str, object]) -> None:
             mock.patch("scoring.prizes.services.new_seed", lambda: rng.getrandbits(48)),
         ):
             drive = night(
-                case["won"],  # type: ignore[arg-type]
-                games=case["games"],  # type: ignore[arg-type]
-                withdrawn=case["withdrawn"],  # type: ignore[arg-type]
-                cookie_jar=case["cookie_jar"],  # type: ignore[arg-type]
+                case["won"],
+                games=case["games"],
+                withdrawn=case["withdrawn"],
+                cookie_jar=case["cookie_jar"],
                 ranking=case["ranking"],
                 prizes=setup,
             )

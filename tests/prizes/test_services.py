@@ -166,8 +166,9 @@ def test_a_prize_in_kind_cannot_be_split() -> None:
 
 
 def test_a_club_that_always_splits_cuts_for_a_prize_in_kind() -> None:
-    drive = night([5, 5, 3], prizes={"prizes": [{"description": "a ham"}],
-                                     "house_rule": "always-split"})  # fmt: skip
+    drive = night(
+        [5, 5, 3], prizes={"prizes": [{"description": "a ham"}], "house_rule": "always-split"}
+    )
     prizes_open_ties(drive=drive, actor=DESK)
     t = tie(drive, "place:1")
     choose(t, c1="split", c2="play-off")
@@ -214,7 +215,7 @@ def test_aces_low_or_high(ace_high, winner) -> None:
 def test_a_system_cut_reproduces_from_its_recorded_seed() -> None:
     _, t = cut_tie([6, 6, 6, 2])
     with pytest.raises(TypeError):  # the seed is the system's to draw, not the caller's
-        tie_cut_draw(tie=t, seed=12345, actor=DESK)  # type: ignore[call-arg]
+        tie_cut_draw(tie=t, seed=12345, actor=DESK)
     assert not CutCard.objects.filter(tie=t).exists()
     drawn = tie_cut_draw(tie=t, actor=DESK)
     (recorded,) = set(CutCard.objects.filter(tie=t).values_list("seed", flat=True))
@@ -334,8 +335,11 @@ def test_competition_cut_then_a_tie_for_the_places_left() -> None:
 def test_fewer_couples_than_places_and_withdrawn_couples() -> None:
     drive = night([6, 4, 5], withdrawn=[3], prizes=MONEY)
     rows = prize_table(drive)["places"]
-    assert [(r["couples"], r["status"]) for r in rows] == [([1], "awarded"), ([2], "awarded"),
-                                                            ([], "empty")]  # fmt: skip
+    assert [(r["couples"], r["status"]) for r in rows] == [
+        ([1], "awarded"),
+        ([2], "awarded"),
+        ([], "empty"),
+    ]
     assert rows[2]["reason"] == "fewer couples than prize places"
     prizes_open_ties(drive=drive, actor=DESK)
     assert 3 not in [a[1] for a in awards(drive)]
@@ -343,8 +347,7 @@ def test_fewer_couples_than_places_and_withdrawn_couples() -> None:
 
 
 def test_the_jackpot_is_shared() -> None:
-    drive = night([15, 14, 14, 3], prizes={"jackpot_threshold": 14,
-                                                      "jackpot_amount": "100.00"})  # fmt: skip
+    drive = night([15, 14, 14, 3], prizes={"jackpot_threshold": 14, "jackpot_amount": "100.00"})
     assert prize_table(drive)["jackpot"]["shares"] == {"1": "33.34", "2": "33.33", "3": "33.33"}
     prizes_open_ties(drive=drive, actor=DESK)
     assert sum(a[2] for a in awards(drive, "jackpot")) == Decimal("100.00")
@@ -381,13 +384,14 @@ def test_cookie_jar_several_winners_tie() -> None:
 def test_cookie_jar_no_winner_carries_over_to_the_next_drive() -> None:
     drive = jar_night({1: {1}, 2: {2}, 3: {3}, 4: {4}})
     with pytest.raises(TypeError):  # the seed is the system's to draw, not the caller's
-        cookie_jar_draw(drive=drive, seed=7, actor=DESK)  # type: ignore[call-arg]
+        cookie_jar_draw(drive=drive, seed=7, actor=DESK)
     draw = cookie_jar_draw(drive=drive, actor=DESK)
     assert draw.winners == [] and draw.method == "system" and isinstance(draw.seed, int)
     assert tuple(draw.games) == draw_cookie_jar_games(4, 2, draw.seed)  # replayed
     assert cookie_jar_view(drive)["carried_over"] == "6.00"
-    nxt = jar_night({1: {1, 2, 3, 4}, 2: set(), 3: set(), 4: set()}, club=drive.club,
-                    date=date(2026, 12, 4))  # fmt: skip
+    nxt = jar_night(
+        {1: {1, 2, 3, 4}, 2: set(), 3: set(), 4: set()}, club=drive.club, date=date(2026, 12, 4)
+    )
     assert carried_in(nxt) == Decimal("6.00")
     view = cookie_jar_view(nxt)
     assert (view["carried_in"], view["pot"]) == ("6.00", "12.00")
@@ -400,13 +404,20 @@ def test_cookie_jar_no_winner_carries_over_to_the_next_drive() -> None:
 
 def test_setup_is_validated_and_fixed_once_opened() -> None:
     drive = night([5, 5, 3])
-    for bad in ({"prize_places": -1}, {"prizes": [{"amount": "1.005"}]},
-                {"house_rule": "coin"}, {"jackpot_threshold": 5}, {"colour": "red"},
-                {"prizes": [{}]}, {"buy_in": "x"}):  # fmt: skip
+    for bad in (
+        {"prize_places": -1},
+        {"prizes": [{"amount": "1.005"}]},
+        {"house_rule": "coin"},
+        {"jackpot_threshold": 5},
+        {"colour": "red"},
+        {"prizes": [{}]},
+        {"buy_in": "x"},
+    ):
         with pytest.raises(ServiceError):
             prize_setup_update(drive=drive, actor=DESK, **bad)
-    prize_setup_update(drive=drive, actor=DESK, prize_places=2,
-                       prizes=[{"amount": 20}, {"description": "a ham"}])  # fmt: skip
+    prize_setup_update(
+        drive=drive, actor=DESK, prize_places=2, prizes=[{"amount": 20}, {"description": "a ham"}]
+    )
     prizes_open_ties(drive=drive, actor=DESK)
     with pytest.raises(ServiceError) as info:
         prize_setup_update(drive=drive, actor=DESK, prize_places=1)

@@ -34,15 +34,18 @@ def a_drive(couples: int, **settings: object) -> Drive:
     return drive
 
 
-def play_game(drive: Drive, n: int, pick=min) -> None:  # type: ignore[no-untyped-def]
+def play_game(drive: Drive, n: int, pick=min) -> None:
     view = game_view(drive, n)
     assert view is not None
     for table in view["tables"]:
         if not table["sit_out"]:
             result_record(
-                drive=drive, game=n, table=table["table"],
-                winner=pick(table["stays"], table["arrives"]), actor=DESK,
-            )  # fmt: skip
+                drive=drive,
+                game=n,
+                table=table["table"],
+                winner=pick(table["stays"], table["arrives"]),
+                actor=DESK,
+            )
 
 
 def test_a_small_night_end_to_end() -> None:
@@ -50,8 +53,10 @@ def test_a_small_night_end_to_end() -> None:
     drive_start(drive=drive, actor=DESK)
     view = game_view(drive, 1)
     assert [(t["table"], t["stays"], t["arrives"]) for t in view["tables"]] == [
-        (1, 1, 2), (2, 3, 4), (3, 5, None),
-    ]  # fmt: skip
+        (1, 1, 2),
+        (2, 3, 4),
+        (3, 5, None),
+    ]
     assert view["missing"] == [1, 2]
     with pytest.raises(Conflict) as info:
         game_advance(drive=drive, game=1, actor=DESK)
@@ -63,8 +68,10 @@ def test_a_small_night_end_to_end() -> None:
     assert again == 200 and same.pk == game2.pk
     view2 = game_view(drive, 2)
     assert [(t["table"], t["stays"], t["arrives"]) for t in view2["tables"]] == [
-        (1, 2, 5), (2, 4, 1), (3, None, 3),
-    ]  # fmt: skip
+        (1, 2, 5),
+        (2, 4, 1),
+        (3, None, 3),
+    ]
     standings = standings_for_drive(drive)
     # Couple 3 sits out game 2: the sit-out is credited as soon as the game starts.
     assert [(r["number"], r["wins"]) for r in standings][:3] == [(3, 2), (1, 1), (5, 1)]
@@ -127,7 +134,7 @@ def test_a_replay_is_only_a_call_that_changes_nothing() -> None:
     with pytest.raises(Conflict) as other:
         result_record(drive=drive, game=1, table=1, winner=2, points=[60, 30], actor=DESK)
     assert other.value.code == "result_conflict" and other.value.details["differs"] == ["points"]
-    assert game_view(drive, 1)["conflicts"] == [1]  # type: ignore[index]
+    assert game_view(drive, 1)["conflicts"] == [1]
     settled = result_resolve(
         drive=drive, game=1, table=1, winner=2, points=[60, 30], reason="the sheet", actor=DESK
     )

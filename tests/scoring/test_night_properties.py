@@ -68,7 +68,7 @@ def play(night: dict[str, object]) -> None:
     games = night["games"]
     assert isinstance(games, int)
     drive = new_drive(
-        night["couples"],  # type: ignore[arg-type]
+        night["couples"],
         games=games,
         movement=night["movement"],
         sit_out_counts_as_win=night["sit_out_counts_as_win"],

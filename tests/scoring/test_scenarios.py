@@ -153,8 +153,12 @@ def test_late_arrival_fills_the_sit_out_seat() -> None:
     check_movement(drive, 1)
     # Winners 1, 3, 5, 7 move up; the lone 9 moves to table 1; 10 takes table 5's empty seat.
     assert stored_tables(drive, 2) == {
-        1: (2, 9), 2: (4, 1), 3: (6, 3), 4: (8, 5), 5: (10, 7),
-    }  # fmt: skip
+        1: (2, 9),
+        2: (4, 1),
+        3: (6, 3),
+        4: (8, 5),
+        5: (10, 7),
+    }
     check_game(drive, 2, results=False)
 
 
@@ -207,8 +211,14 @@ def test_two_withdrawals_merge_two_sit_out_tables() -> None:
     assert stored_tables(drive, 4) == {1: (7, 9), 2: (4, 6), 3: (8, 2), 5: (None, 1)}
     assert closed_tables(drive, 4) == {4}
     assert {r["number"]: r["table"] for r in current_tables(drive)} == {
-        1: 5, 2: 3, 4: 2, 6: 2, 7: 1, 8: 3, 9: 1,
-    }  # fmt: skip
+        1: 5,
+        2: 3,
+        4: 2,
+        6: 2,
+        7: 1,
+        8: 3,
+        9: 1,
+    }
     play_and_check(drive, GAMES, seeded(random.Random(88)))
     assert 4 not in stored_tables(drive, GAMES)
 
@@ -334,9 +344,15 @@ def test_a_withdrawal_in_the_middle_leaves_no_hole() -> None:
     advance(drive, 1)
     check_movement(drive, 1)
     assert stored_tables(drive, 2) == {
-        1: (2, 15), 2: (4, 1), 3: (6, 3), 4: (16, 13), 5: (10, 7), 6: (12, 9), 7: (14, 11),
+        1: (2, 15),
+        2: (4, 1),
+        3: (6, 3),
+        4: (16, 13),
+        5: (10, 7),
+        6: (12, 9),
+        7: (14, 11),
         8: (8, None),
-    }  # fmt: skip
+    }
     assert not closed_tables(drive, 2)
     rows = {r["number"]: r for r in current_tables(drive)}
     assert rows[8]["sit_out"] and rows[16]["table"] == 4 and rows[16]["opponents"] == 13

@@ -26,11 +26,11 @@ pytestmark = pytest.mark.django_db
 TABLE = Actor(channel=AuditEntry.Channel.TABLE)
 
 
-def couple(drive, number: int) -> Couple:  # type: ignore[no-untyped-def]
+def couple(drive, number: int) -> Couple:
     return drive.couples.get(number=number)
 
 
-def as_couple(drive, number: int) -> Actor:  # type: ignore[no-untyped-def]
+def as_couple(drive, number: int) -> Actor:
     return Actor(channel=AuditEntry.Channel.COUPLE, couple=couple(drive, number))
 
 
@@ -42,11 +42,11 @@ def entered_ago(seconds: int) -> None:
 
 
 @pytest.fixture
-def drive():  # type: ignore[no-untyped-def]
+def drive():
     return night(people().club, 4)  # table 1: 1 v 2, table 2: 3 v 4
 
 
-def test_an_undo_leaves_the_table_without_a_result_and_is_kept(drive) -> None:  # type: ignore[no-untyped-def]
+def test_an_undo_leaves_the_table_without_a_result_and_is_kept(drive) -> None:
     result_record(drive=drive, game=1, table=1, winner=1, points=[70, 20], actor=TABLE)
     undone = result_undo(drive=drive, game=1, table=1, actor=TABLE)
     assert undone.status == 200 and not undone.replayed
@@ -70,7 +70,7 @@ def test_an_undo_leaves_the_table_without_a_result_and_is_kept(drive) -> None:  
     assert again.replayed and ResultVersion.objects.filter(kind="undone").count() == 1
 
 
-def test_after_an_undo_a_new_tap_enters_the_right_winner(drive) -> None:  # type: ignore[no-untyped-def]
+def test_after_an_undo_a_new_tap_enters_the_right_winner(drive) -> None:
     result_record(drive=drive, game=1, table=1, winner=1, key="first", actor=TABLE)
     result_undo(drive=drive, game=1, table=1, actor=TABLE)
     recorded = result_record(drive=drive, game=1, table=1, winner=2, key="second", actor=TABLE)
@@ -88,7 +88,7 @@ def test_after_an_undo_a_new_tap_enters_the_right_winner(drive) -> None:  # type
     assert Result.objects.get().state == "undone"
 
 
-def test_too_late_after_the_window(drive) -> None:  # type: ignore[no-untyped-def]
+def test_too_late_after_the_window(drive) -> None:
     result_record(drive=drive, game=1, table=1, winner=1, actor=TABLE)
     entered_ago(UNDO_SECONDS + 1)
     with pytest.raises(Conflict) as refused:
@@ -98,7 +98,7 @@ def test_too_late_after_the_window(drive) -> None:  # type: ignore[no-untyped-de
     assert not AuditEntry.objects.filter(action="result.undo").exists()
 
 
-def test_just_inside_the_window(drive) -> None:  # type: ignore[no-untyped-def]
+def test_just_inside_the_window(drive) -> None:
     result_record(drive=drive, game=1, table=1, winner=1, actor=TABLE)
     entered_ago(UNDO_SECONDS - 5)
     assert result_undo(drive=drive, game=1, table=1, actor=TABLE).status == 200
@@ -107,8 +107,9 @@ def test_just_inside_the_window(drive) -> None:  # type: ignore[no-untyped-def]
 def test_too_late_once_the_other_couple_confirmed() -> None:
     drive = night(people().club, 4, confirm_by_other_couple=True)
     result_record(drive=drive, game=1, table=1, winner=1, actor=TABLE)
-    result_confirm(drive=drive, couple=couple(drive, 2), game=1, accept=True,
-                   actor=as_couple(drive, 2))  # fmt: skip
+    result_confirm(
+        drive=drive, couple=couple(drive, 2), game=1, accept=True, actor=as_couple(drive, 2)
+    )
     with pytest.raises(Conflict) as refused:
         result_undo(drive=drive, game=1, table=1, actor=TABLE)
     assert refused.value.code == "confirmed"
@@ -120,11 +121,12 @@ def test_a_pending_result_can_be_undone_and_is_then_nothing_to_confirm() -> None
     result_record(drive=drive, game=1, table=1, winner=1, actor=TABLE)
     result_undo(drive=drive, game=1, table=1, actor=TABLE)
     with pytest.raises(NotFound):
-        result_confirm(drive=drive, couple=couple(drive, 2), game=1, accept=True,
-                       actor=as_couple(drive, 2))  # fmt: skip
+        result_confirm(
+            drive=drive, couple=couple(drive, 2), game=1, accept=True, actor=as_couple(drive, 2)
+        )
 
 
-def test_too_late_once_the_game_advanced(drive) -> None:  # type: ignore[no-untyped-def]
+def test_too_late_once_the_game_advanced(drive) -> None:
     result_record(drive=drive, game=1, table=1, winner=1, actor=TABLE)
     play(drive, 1)
     game_advance(drive=drive, game=1, actor=DESK)
@@ -135,7 +137,7 @@ def test_too_late_once_the_game_advanced(drive) -> None:  # type: ignore[no-unty
     assert Result.objects.get(seat__table__number=1).state == "accepted"
 
 
-def test_only_the_card_that_entered_it_and_only_if_nobody_answered(drive) -> None:  # type: ignore[no-untyped-def]
+def test_only_the_card_that_entered_it_and_only_if_nobody_answered(drive) -> None:
     result_record(drive=drive, game=1, table=2, winner=3, actor=DESK)
     with pytest.raises(Conflict) as desk:
         result_undo(drive=drive, game=1, table=2, actor=TABLE)
@@ -153,7 +155,7 @@ def test_only_the_card_that_entered_it_and_only_if_nobody_answered(drive) -> Non
     assert Result.objects.get(seat__table__number=1).winner.number == 2
 
 
-def test_nothing_to_undo_and_a_closed_drive(drive) -> None:  # type: ignore[no-untyped-def]
+def test_nothing_to_undo_and_a_closed_drive(drive) -> None:
     with pytest.raises(NotFound) as nothing:
         result_undo(drive=drive, game=1, table=1, actor=TABLE)
     assert nothing.value.code == "no_result"
@@ -165,7 +167,7 @@ def test_nothing_to_undo_and_a_closed_drive(drive) -> None:  # type: ignore[no-u
     assert Result.objects.get().state == "accepted"
 
 
-def test_the_desk_may_still_settle_an_undone_table(drive) -> None:  # type: ignore[no-untyped-def]
+def test_the_desk_may_still_settle_an_undone_table(drive) -> None:
     result_record(drive=drive, game=1, table=1, winner=1, actor=TABLE)
     result_undo(drive=drive, game=1, table=1, actor=TABLE)
     result_resolve(drive=drive, game=1, table=1, winner=2, reason="asked them", actor=DESK)

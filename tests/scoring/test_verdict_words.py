@@ -12,11 +12,12 @@ from engine.rules import PRESETS
 from engine.scores import check_final_score
 
 SCORES = [(w, loser) for w in range(-20, 200, 5) for loser in range(-40, 200, 5)] + [
-    (47, 10), (45, 12),
-]  # fmt: skip
+    (47, 10),
+    (45, 12),
+]
 
 
-def verdicts():  # type: ignore[no-untyped-def]
+def verdicts():
     for name, rules in PRESETS.items():
         for w, loser in SCORES:
             verdict = check_final_score(w, loser, rules)
@@ -33,9 +34,15 @@ def test_in_english_the_words_are_the_engines() -> None:
             assert verdict_words(verdict, w, loser, rules) == verdict.message
             codes.add(verdict.code)
     assert {
-        "trumpless_hands", "winner_below_target", "loser_ahead", "too_many_points",
-        "game_already_won", "not_whole_hands", "not_multiple_of_five", "negative_points",
-    } <= codes  # fmt: skip
+        "trumpless_hands",
+        "winner_below_target",
+        "loser_ahead",
+        "too_many_points",
+        "game_already_won",
+        "not_whole_hands",
+        "not_multiple_of_five",
+        "negative_points",
+    } <= codes
 
 
 @pytest.mark.parametrize("code", ["trumpless_hands", "winner_below_target", "not_whole_hands"])

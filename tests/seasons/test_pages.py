@@ -22,12 +22,12 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def ours():  # type: ignore[no-untyped-def]
+def ours():
     return people("St. Joseph's Parish")
 
 
 @pytest.fixture
-def world(ours) -> World:  # type: ignore[no-untyped-def]
+def world(ours) -> World:
     return make_season(ours.club)
 
 
@@ -39,7 +39,7 @@ def players_in_order(html: str) -> list[str]:
     return re.findall(r'<tr data-player="([^"]+)"', html)
 
 
-def test_who_may_open_the_season(client, ours, world) -> None:  # type: ignore[no-untyped-def]
+def test_who_may_open_the_season(client, ours, world) -> None:
     response = client.get(url(world))
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
     outsider = logged_in(people().organizer)
@@ -52,7 +52,7 @@ def test_who_may_open_the_season(client, ours, world) -> None:  # type: ignore[n
     assert scorer.post(url(world, "players"), {"action": "merge"}).status_code == 403
 
 
-def test_a_season_made_through_the_form_and_bad_dates_refused(ours) -> None:  # type: ignore[no-untyped-def]
+def test_a_season_made_through_the_form_and_bad_dates_refused(ours) -> None:
     client = logged_in(ours.organizer)
     page = client.get("/seasons/")
     assert "New season for St. Joseph" in text(page)
@@ -75,7 +75,7 @@ def test_a_season_made_through_the_form_and_bad_dates_refused(ours) -> None:  # 
     assert scorer.post("/seasons/", {"club": ours.club.slug, "name": "X"}).status_code == 403
 
 
-def test_drives_added_and_removed(ours) -> None:  # type: ignore[no-untyped-def]
+def test_drives_added_and_removed(ours) -> None:
     world = make_season(ours.club, play=False)
     client = logged_in(ours.organizer)
     first = world.drives[0]
@@ -90,7 +90,7 @@ def test_drives_added_and_removed(ours) -> None:  # type: ignore[no-untyped-def]
     assert SeasonDrive.objects.filter(drive=first, season=world.season).exists()
 
 
-def test_edit_refuses_reversed_dates_with_a_form_error(ours, world) -> None:  # type: ignore[no-untyped-def]
+def test_edit_refuses_reversed_dates_with_a_form_error(ours, world) -> None:
     client = logged_in(ours.organizer)
     response = client.post(
         url(world, "edit"), {"name": "Fall", "starts": "2026-12-01", "ends": "2026-11-01"}
@@ -114,7 +114,7 @@ def test_edit_refuses_reversed_dates_with_a_form_error(ours, world) -> None:  # 
     assert world.season.name == "Fall and winter" and world.season.published
 
 
-def test_merge_from_the_players_page_and_merging_with_itself_refused(ours, world) -> None:  # type: ignore[no-untyped-def]
+def test_merge_from_the_players_page_and_merging_with_itself_refused(ours, world) -> None:
     client = logged_in(ours.organizer)
     itself = client.post(
         url(world, "players"),
@@ -139,7 +139,7 @@ def test_merge_from_the_players_page_and_merging_with_itself_refused(ours, world
     assert not PlayerMerge.objects.exists()
 
 
-def test_split_from_the_players_page(ours, world) -> None:  # type: ignore[no-untyped-def]
+def test_split_from_the_players_page(ours, world) -> None:
     client = logged_in(ours.organizer)
     october = world.drives[1]
     response = client.post(
@@ -160,7 +160,7 @@ def test_split_from_the_players_page(ours, world) -> None:  # type: ignore[no-un
     assert missing.status_code == 422 and "No player" in text(missing)
 
 
-def test_standings_sort_and_export(ours, world) -> None:  # type: ignore[no-untyped-def]
+def test_standings_sort_and_export(ours, world) -> None:
     client = logged_in(ours.scorer)
     html = text(client.get(url(world)))
     order = players_in_order(html)
@@ -187,7 +187,7 @@ def test_standings_sort_and_export(ours, world) -> None:  # type: ignore[no-unty
     assert [c.value for c in sheet[1]][:2] == ["Place", "Player"] and sheet.max_row == 10
 
 
-def test_projector_and_the_public_page(client, ours, world) -> None:  # type: ignore[no-untyped-def]
+def test_projector_and_the_public_page(client, ours, world) -> None:
     projector = logged_in(ours.scorer).get(url(world, "projector"))
     assert projector.status_code == 200 and 'data-testid="season-projector"' in text(projector)
     assert client.get(url(world, "results")).status_code == 404
@@ -197,7 +197,7 @@ def test_projector_and_the_public_page(client, ours, world) -> None:  # type: ig
     assert client.get(url(world, "results") + "?_export=csv").status_code == 200
 
 
-def test_the_season_page_takes_a_fixed_number_of_queries_a_drive(ours, world) -> None:  # type: ignore[no-untyped-def]
+def test_the_season_page_takes_a_fixed_number_of_queries_a_drive(ours, world) -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 

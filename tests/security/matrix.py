@@ -1014,7 +1014,7 @@ def _admin_values(world: World) -> dict[str, Any]:
             name: rows.order_by("pk").values_list("pk", flat=True)[0]
             for name, rows in first.items()
         }
-    return world.memo["admin"]  # type: ignore[no-any-return]
+    return world.memo["admin"]
 
 
 def send(case: Case, world: World, caller: Caller, **client_options: Any) -> Any:

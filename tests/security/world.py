@@ -180,7 +180,7 @@ def _night(club: Club, names: str, couples: int, **settings: Any) -> Drive:
 
 def _play(drive: Drive, game: int, *, skip: tuple[int, ...] = ()) -> None:
     """Enter the lower number as the winner at every table of ``game`` (but ``skip``)."""
-    for row in game_view(drive, game)["tables"]:  # type: ignore[index]
+    for row in game_view(drive, game)["tables"]:
         if row["sit_out"] or row["table"] in skip:
             continue
         result_record(
@@ -219,7 +219,7 @@ def build_world() -> World:
     _play(drive, 1)
     game_advance(drive=drive, game=1, actor=DESK)
     drive.refresh_from_db()
-    table_one = next(r for r in game_view(drive, 2)["tables"] if r["table"] == 1)  # type: ignore[index]
+    table_one = next(r for r in game_view(drive, 2)["tables"] if r["table"] == 1)
     winner, loser = table_one["stays"], table_one["arrives"]
     result_record(drive=drive, game=2, table=1, winner=winner, actor=TABLE)
     prizes_open_ties(drive=drive, actor=DESK, force=True)
@@ -261,9 +261,13 @@ def build_world() -> World:
     )
     # Club A's season: the closed (published) night, published too.
     season = season_create(
-        club=club_a, actor=DESK, name="Fall", starts=date(2026, 9, 1), ends=date(2026, 12, 31),
+        club=club_a,
+        actor=DESK,
+        name="Fall",
+        starts=date(2026, 9, 1),
+        ends=date(2026, 12, 31),
         published=True,
-    )  # fmt: skip
+    )
     season_add_drive(season=season, drive=closed, actor=DESK)
     PracticeGame.objects.create(
         id=PRACTICE_ID, state=practice_start("cape-breton-45", seed=PRACTICE_SEED)

@@ -58,13 +58,17 @@ def start(data_dir: Path, port: int) -> subprocess.Popen[str]:
     command = [sys.executable, "-m", "tools.hall", "--data-dir", str(data_dir)]
     command += ["--port", str(port), "--address", "127.0.0.1", "--no-input"]
     server = subprocess.Popen(
-        command, cwd=BASE_DIR, env=hall_env(data_dir), text=True,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )  # fmt: skip
+        command,
+        cwd=BASE_DIR,
+        env=hall_env(data_dir),
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         if server.poll() is not None:
-            raise AssertionError(f"the hall server stopped: {server.stdout.read()}")  # type: ignore[union-attr]
+            raise AssertionError(f"the hall server stopped: {server.stdout.read()}")
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/livez", timeout=2):
                 return server
@@ -78,17 +82,41 @@ def start(data_dir: Path, port: int) -> subprocess.Popen[str]:
 def served(tmp_path: Path) -> Iterator[tuple[str, Path, subprocess.Popen[str]]]:
     data_dir, port = tmp_path / "hall", free_port()
     subprocess.run(
-        [sys.executable, "-m", "tools.hall", "--data-dir", str(data_dir), "--prepare-only",
-         "--no-input", "--address", "127.0.0.1"],
-        cwd=BASE_DIR, env=hall_env(data_dir), check=True, capture_output=True, timeout=180,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "tools.hall",
+            "--data-dir",
+            str(data_dir),
+            "--prepare-only",
+            "--no-input",
+            "--address",
+            "127.0.0.1",
+        ],
+        cwd=BASE_DIR,
+        env=hall_env(data_dir),
+        check=True,
+        capture_output=True,
+        timeout=180,
+    )
     subprocess.run(
-        [sys.executable, "manage.py", "createsuperuser", "--noinput", "--username", "mary",
-         "--email", "mary@example.org"],
-        cwd=BASE_DIR, check=True, capture_output=True, timeout=120,
-        env=hall_env(data_dir) | {"DJANGO_SETTINGS_MODULE": "config.settings.hall",
-                                  "DJANGO_SUPERUSER_PASSWORD": PASSWORD},
-    )  # fmt: skip
+        [
+            sys.executable,
+            "manage.py",
+            "createsuperuser",
+            "--noinput",
+            "--username",
+            "mary",
+            "--email",
+            "mary@example.org",
+        ],
+        cwd=BASE_DIR,
+        check=True,
+        capture_output=True,
+        timeout=120,
+        env=hall_env(data_dir)
+        | {"DJANGO_SETTINGS_MODULE": "config.settings.hall", "DJANGO_SUPERUSER_PASSWORD": PASSWORD},
+    )
     server = start(data_dir, port)
     try:
         yield f"http://127.0.0.1:{port}", data_dir, server
@@ -106,7 +134,7 @@ def get(url: str, opener: urllib.request.OpenerDirector | None = None) -> tuple[
 
 
 @pytest.mark.slow
-def test_the_hall_server_serves_a_night_over_plain_http(served) -> None:  # type: ignore[no-untyped-def]
+def test_the_hall_server_serves_a_night_over_plain_http(served) -> None:
     base, data_dir, _server = served
     status, home, _ = get(base + "/")
     assert status == 200 and "Forty-Fives Card Drives" in home
@@ -176,7 +204,7 @@ def current_game_in(path: Path) -> int:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_database_is_copied_after_every_advance_and_the_close(tmp_path: Path, settings) -> None:  # type: ignore[no-untyped-def]
+def test_the_database_is_copied_after_every_advance_and_the_close(tmp_path: Path, settings) -> None:
     """Committed for real (a transactional test): the copy is taken after the commit."""
     if connection.vendor != "sqlite":
         pytest.skip("the hall server's backups are SQLite's; PostgreSQL has its own")
@@ -190,8 +218,9 @@ def test_the_database_is_copied_after_every_advance_and_the_close(tmp_path: Path
         time.sleep(0.01)
     copies = sorted((tmp_path / "backups").glob("*.sqlite3"))
     assert [c.name.split("-", 3)[-1] for c in copies] == [
-        f"{drive.slug}-game-3.sqlite3", f"{drive.slug}-game-4.sqlite3"
-    ]  # fmt: skip
+        f"{drive.slug}-game-3.sqlite3",
+        f"{drive.slug}-game-4.sqlite3",
+    ]
     assert [current_game_in(c) for c in copies] == [3, 4]
     assert not list((tmp_path / "backups").glob("*.partial"))
     drive_close(drive=drive, actor=actor)
@@ -202,7 +231,7 @@ def test_the_database_is_copied_after_every_advance_and_the_close(tmp_path: Path
 @pytest.mark.django_db(transaction=True)
 def test_no_backup_without_the_hall_settings_or_after_a_refused_advance(
     tmp_path: Path, settings
-) -> None:  # type: ignore[no-untyped-def]
+) -> None:
     drive = night_of(4)
     actor = Actor(channel=AuditEntry.Channel.DESK)
     settings.HALL_BACKUP_DIR = tmp_path / "backups"
@@ -221,9 +250,16 @@ def test_no_backup_without_the_hall_settings_or_after_a_refused_advance(
 
 @pytest.mark.parametrize(
     ("address", "ok"),
-    [("192.168.1.20", True), ("10.0.0.5", True), ("127.0.0.1", False), ("169.254.3.4", False),
-     ("0.0.0.0", False), ("::1", False), ("laptop", False)],
-)  # fmt: skip
+    [
+        ("192.168.1.20", True),
+        ("10.0.0.5", True),
+        ("127.0.0.1", False),
+        ("169.254.3.4", False),
+        ("0.0.0.0", False),
+        ("::1", False),
+        ("laptop", False),
+    ],
+)
 def test_only_an_address_other_machines_reach_is_used(address: str, ok: bool) -> None:
     assert hall.usable(address) is ok
 

@@ -10,8 +10,14 @@ from tools.load import CpuMeter
 def test_cpu_seconds_are_summed_by_minute() -> None:
     meter = CpuMeter(None)
     # (seconds since the start, the server's CPU seconds so far)
-    meter.samples = [(0.0, 10.0), (30.0, 13.0), (59.0, 16.0), (61.0, 17.0), (119.0, 20.0),
-                     (150.0, 26.5)]  # fmt: skip
+    meter.samples = [
+        (0.0, 10.0),
+        (30.0, 13.0),
+        (59.0, 16.0),
+        (61.0, 17.0),
+        (119.0, 20.0),
+        (150.0, 26.5),
+    ]
     assert meter.by_minute() == [6.0, 4.0, 6.5]
 
 

@@ -12,8 +12,12 @@ from tools.stack import BASE_DIR
 def locust(*args: str) -> str:
     done = subprocess.run(
         [sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), *args],
-        cwd=BASE_DIR, capture_output=True, text=True, timeout=120, check=True,
-    )  # fmt: skip
+        cwd=BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     return done.stdout
 
 

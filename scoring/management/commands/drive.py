@@ -502,7 +502,7 @@ class Command(BaseCommand):
             }
             for t in drive.tables.order_by("number")
         ]
-        couples = [
+        couples: list[dict[str, Any]] = [
             {
                 "number": c.number,
                 "players": c.players,

@@ -23,7 +23,7 @@ from __future__ import annotations
 import io
 import os
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from itertools import groupby
 from typing import Any
@@ -111,7 +111,7 @@ def printable(regular: str, bold: str) -> _Printable:
     if table is None:
         fonts = [pdfmetrics.getFont(regular), pdfmetrics.getFont(bold)]
         if all(isinstance(f, TTFont) for f in fonts):
-            cmaps = [f.face.charToGlyph for f in fonts]  # type: ignore[attr-defined]
+            cmaps = [f.face.charToGlyph for f in fonts]  # type: ignore[attr-defined]  # missing in types-reportlab
             covered = frozenset(cmaps[0]).intersection(cmaps[1])
 
             def draws(char: str) -> bool:
@@ -153,9 +153,10 @@ def qr_modules(text: str) -> list[list[bool]]:
     ``QRCode.make`` lays out, with the mask QR_MASK."""
     code = QRCode(None, QRErrorCorrectLevel.M)
     code.addData(text)
-    code.version = code.calculate_version()
+    code.version = code.calculate_version()  # type: ignore[no-untyped-call]  # untyped in types-reportlab
     code.makeImpl(False, QR_MASK)
-    return code.modules
+    modules: list[list[bool]] = code.modules
+    return modules
 
 
 @lru_cache(maxsize=QR_CACHE)
@@ -205,7 +206,7 @@ class Doc:
             self.buffer,
             pagesize=(self.width, self.height),
             pageCompression=1,
-            initialFontName=self.regular,
+            initialFontName=self.regular,  # type: ignore[arg-type]  # a name: types-reportlab says a size
         )
         self.canvas.setTitle(self.text(f"{drive.get('name', '')} — {data.get('document', '')}"))
         self.canvas.setAuthor(self.text(drive.get("club", "")))
@@ -219,10 +220,10 @@ class Doc:
         """Text as the fonts can print it: what they cannot draw replaced (``printable``),
         suit symbols spelt out with the standard fonts. Plain ASCII, most of what is printed,
         passes as it is."""
-        value = "" if value is None else str(value)
-        if value.isascii() and value.isprintable():
-            return value
-        return value.translate(self._printable)
+        text = "" if value is None else str(value)
+        if text.isascii() and text.isprintable():
+            return text
+        return text.translate(self._printable)
 
     def label(self, key: str) -> str:
         return self.text(self.labels[key])
@@ -358,7 +359,7 @@ class Doc:
 
     # --- the page loop --------------------------------------------------------------------
 
-    def run(self, pages: list[Callable[[], None]], progress: Progress | None) -> bytes:
+    def run(self, pages: Sequence[Callable[[], None]], progress: Progress | None) -> bytes:
         """Draw the pages, calling ``progress(done, total)`` after each, and save."""
         total = len(pages)
         if total == 0:

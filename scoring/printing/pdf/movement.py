@@ -48,7 +48,7 @@ class Movement:
         top = doc.height - MARGIN - 56
         rows = int((top - MARGIN - 30 - row_h * 0.7 - (row_h if head else 0)) // row_h)
         col_w = (doc.width - 2 * MARGIN) / columns
-        pages = []
+        pages: list[Callable[[], None]] = []
         for group in chunks(items, rows * columns):
 
             def page(group: list[dict[str, Any]] = group) -> None:

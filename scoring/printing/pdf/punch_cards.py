@@ -8,6 +8,7 @@ circles."""
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Any
 
 from scoring.printing.pdf.base import Doc, Progress, chunks, reminder
@@ -134,8 +135,5 @@ class PunchCards:
         doc.form(f"punch-cuts-{count}", lambda: self._cut_marks(count))
 
     def render(self, progress: Progress | None) -> bytes:
-        pages = [
-            (lambda group=group: self._page(group))
-            for group in chunks(self.data["cards"], COLUMNS * ROWS)
-        ]
+        pages = [partial(self._page, group) for group in chunks(self.data["cards"], COLUMNS * ROWS)]
         return self.doc.run(pages, progress)

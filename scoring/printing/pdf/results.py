@@ -6,6 +6,7 @@ page count is known for the progress callback."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from scoring.printing.pdf.base import Doc, Progress
@@ -16,7 +17,8 @@ LINE = 15.0
 
 def ordinal(place: int, data: dict[str, Any]) -> str:
     """A place as printed, from the data's ``ordinals`` (in the document's language)."""
-    return data.get("ordinals", {}).get(str(place), str(place))
+    ordinals: dict[str, str] = data.get("ordinals", {})
+    return ordinals.get(str(place), str(place))
 
 
 class Results:
@@ -103,7 +105,7 @@ class Results:
                 head()
             if i % 2 == 0:
                 y = self.y
-                self._step(lambda y=y: doc.band(MARGIN - 4, y - 4, w + 8, LINE, 0.95))
+                self._step(partial(doc.band, MARGIN - 4, y - 4, w + 8, LINE, 0.95))
             place = ordinal(row["place"], self.data) if row["place"] else "—"
             players = " & ".join(row["players"])
             if row["withdrawn"]:

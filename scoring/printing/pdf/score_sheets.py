@@ -6,6 +6,7 @@ table number, its QR code, the couples and the page number is one form, drawn on
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from scoring.printing.pdf.base import SUIT_SYMBOLS, Doc, Progress
@@ -109,7 +110,7 @@ class ScoreSheets:
         self.game = int(data["game"])
         d = self.doc
         self.grid_w = d.width - 2 * MARGIN
-        self.xs = [MARGIN]
+        self.xs: list[float] = [MARGIN]
         for share in SHARES:
             self.xs.append(self.xs[-1] + share * self.grid_w)
         self.grid_top = d.height - MARGIN - 84
@@ -243,5 +244,5 @@ class ScoreSheets:
     def render(self, progress: Progress | None) -> bytes:
         sheets = self.data["tables"]
         total = len(sheets)
-        pages = [(lambda s=s, i=i: self._page(s, i, total)) for i, s in enumerate(sheets, start=1)]
+        pages = [partial(self._page, s, i, total) for i, s in enumerate(sheets, start=1)]
         return self.doc.run(pages, progress)

@@ -5,6 +5,7 @@ the right way up once folded. The fold line and the half frame are a form drawn 
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from scoring.printing.pdf.base import Doc, Progress
@@ -89,5 +90,5 @@ class TableCards:
         c.restoreState()
 
     def render(self, progress: Progress | None) -> bytes:
-        pages = [(lambda t=t: self._page(t)) for t in self.data["tables"]]
+        pages = [partial(self._page, t) for t in self.data["tables"]]
         return self.doc.run(pages, progress)
