@@ -10,5 +10,15 @@ entry fee from it.
 """
 
 from django.dispatch import Signal
+from django.utils.translation import gettext_lazy as _
 
 couple_paid = Signal()
+
+#: The ways a couple may pay at the door, cash first (the default), as the door's page offers
+#: them with the "paid" tick; the same values as ``money.models.Way`` (a test holds them equal).
+PAID_WAYS = (
+    ("cash", _("cash")),
+    ("card", _("card")),
+    ("e-transfer", _("e-transfer")),
+    ("other", _("other")),
+)

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 from pytest_django.live_server_helper import LiveServer
 
-from drives.services import club_create, drive_create, member_add
+from drives.services import club_create, couples_register, drive_create, member_add
 from money.models import Draw, Line, Ticket
 from money.services import tickets_sell
 from tests.api.helpers import DESK
@@ -67,3 +67,46 @@ def test_selling_at_the_door_and_drawing_on_the_projector(
     phone.goto(f"/drives/{drive.slug}/money/")
     expect(phone.locator("#cash-box")).to_contain_text("Expected")
     screenshot(phone, "money-phone", full_page=True)
+
+
+def test_the_door_ticks_paid_by_card_and_the_ledger_says_card(
+    new_context: ContextFactory, live_server: LiveServer
+) -> None:
+    """At the door, the row's way of payment is picked by keyboard (the select before the
+    "paid" tick, cash unless changed), then Enter on the tick: the entry fee's line says card;
+    the next couple, ticked without picking, paid cash."""
+    club = club_create(name="St. Mary's Parish Hall")
+    organizer = UserFactory(username="door-money")
+    member_add(club=club, user=organizer, role="organizer")
+    drive = drive_create(club=club, name="Friday 45s", date=date(2026, 11, 27),
+                         entry_fee=Decimal("20"))  # fmt: skip
+    couples_register(drive=drive, actor=DESK, couples=[
+        {"player1": "Anne MacKenzie", "player2": "Lois MacKenzie"},
+        {"player1": "Mary MacDonald", "player2": "Angus MacDonald"},
+    ])  # fmt: skip
+    for options, name in (({"phone": True}, "door-money-phone"), ({}, "door-money-desk")):
+        context = new_context(**options)  # type: ignore[arg-type]
+        force_login(context, organizer, live_server.url)
+        page = context.new_page()
+        page.goto(f"/drives/{drive.slug}/couples/")
+        expect(page.get_by_test_id("way-1")).to_have_value("cash")
+        screenshot(page, name, full_page=True)
+        if options:
+            continue
+        page.get_by_test_id("way-1").focus()
+        page.keyboard.type("car")  # the select's type-ahead: card
+        expect(page.get_by_test_id("way-1")).to_have_value("card")
+        page.keyboard.press("Tab")
+        expect(page.get_by_test_id("paid-1")).to_be_focused()
+        page.keyboard.press("Enter")
+        expect(page.get_by_test_id("paid-1")).to_have_text("✓ Paid")
+        expect(page.get_by_test_id("way-1")).to_be_hidden()
+        page.get_by_test_id("paid-2").click()
+        expect(page.get_by_test_id("paid-2")).to_have_text("✓ Paid")
+        page.goto(f"/drives/{drive.slug}/money/")
+        expect(page.locator("table.ledger")).to_contain_text("card")
+    lines = Line.objects.filter(kind="entry").order_by("couple__number")
+    assert [(line.couple.number, line.way, line.amount) for line in lines if line.couple] == [
+        (1, "card", Decimal("20.00")),
+        (2, "cash", Decimal("20.00")),
+    ]

@@ -11,9 +11,10 @@ from django.test import Client
 from django.urls import reverse
 
 from drives.models import Drive
-from money.models import CashCount, Line
+from drives.signals import PAID_WAYS
+from money.models import CashCount, Line, Way
 from money.services import setup_update
-from tests.api.helpers import DESK, ClubUsers
+from tests.api.helpers import DESK, ClubUsers, make_drive
 
 pytestmark = pytest.mark.django_db
 
@@ -106,3 +107,28 @@ def test_the_doors_paid_tick_and_a_couple_registered_paid(desk: Client, drive: D
     lines = list(Line.objects.order_by("id").values_list("kind", "amount", "way", "couple__number"))
     assert lines == [("entry", Decimal("20.00"), "e-transfer", 2),
                      ("entry", Decimal("20.00"), "cash", 7)]  # fmt: skip
+
+
+def test_the_doors_picker_of_the_way_of_payment(desk: Client, drive: Drive) -> None:
+    """The couples page offers each unpaid couple's way (cash first) when the drive has a fee;
+    the form posted without a script sends every row's picker, and the ticked row's is kept."""
+    couples = reverse("drives:couples", kwargs={"slug": drive.slug})
+    page = desk.get(couples).content.decode()
+    assert 'name="way-3"' in page and '<option value="cash" selected>' in page
+    assert [value for value, _name in PAID_WAYS] == Way.values
+    toggle = reverse("drives:couples_toggle", kwargs={"slug": drive.slug, "number": 3})
+    desk.post(toggle, {"set": "paid:1", "way-2": "cash", "way-3": "card", "way-4": "other"})
+    assert list(Line.objects.values_list("way", "couple__number")) == [("card", 3)]
+    answer = desk.post(
+        reverse("drives:couples_toggle", kwargs={"slug": drive.slug, "number": 4}),
+        {"set": "paid:1", "way-4": "cheque"},
+        follow=True,
+    )
+    assert any("way must be one of" in m for m in messages_of(answer))
+    assert Line.objects.count() == 1 and not drive.couples.get(number=4).paid
+
+
+def test_a_drive_without_a_fee_shows_no_way_to_pick(ours: ClubUsers, desk: Client) -> None:
+    free = make_drive(ours.club, 2)
+    page = desk.get(reverse("drives:couples", kwargs={"slug": free.slug})).content.decode()
+    assert "pay-way" not in page
