@@ -4,13 +4,16 @@ the accounts as CSV and as the treasurer's PDF; scorers kept out when the organi
 
 from __future__ import annotations
 
+import io
 from decimal import Decimal
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from pypdf import PdfReader
 
 from drives.models import Drive
+from drives.services import drive_update
 from drives.signals import PAID_WAYS
 from money.models import CashCount, Line, Way
 from money.services import setup_update
@@ -132,3 +135,21 @@ def test_a_drive_without_a_fee_shows_no_way_to_pick(ours: ClubUsers, desk: Clien
     free = make_drive(ours.club, 2)
     page = desk.get(reverse("drives:couples", kwargs={"slug": free.slug})).content.decode()
     assert "pay-way" not in page
+
+
+def test_the_treasurers_pdf_is_in_the_drives_language(
+    ours: ClubUsers, desk: Client, drive: Drive
+) -> None:
+    """An English-speaking organizer prints a French drive's accounts: the page is French
+    (the hall's language), and an English drive's stays English."""
+    desk.post(page_of(drive), {"action": "sell", "count": "10", "way": "card"})
+    english = PdfReader(io.BytesIO(desk.get(page_of(drive, "pdf")).content)).pages[0]
+    assert "The night's accounts" in english.extract_text()
+    drive_update(drive=drive, actor=DESK, language="fr")
+    drive.refresh_from_db()
+    answer = desk.get(page_of(drive, "pdf"), HTTP_ACCEPT_LANGUAGE="en")
+    text = PdfReader(io.BytesIO(answer.content)).pages[0].extract_text()
+    assert "Les comptes de la soirée" in text and "Net amassé" in text
+    assert "Net raised" not in text and "The night's accounts" not in text
+    # The page the organizer reads afterwards is still in their own language.
+    assert b"The ledger" in desk.get(page_of(drive), HTTP_ACCEPT_LANGUAGE="en").content
