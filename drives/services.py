@@ -47,7 +47,7 @@ from drives.models import (
     Table,
 )
 from drives.names import couple_key, couples_matching
-from drives.signals import couple_paid
+from drives.signals import couple_deleted, couple_paid
 from drives.text import name_strip_bidi, name_visible, text_refuse_unstorable
 from engine.movement import Seating, first_seating
 from engine.rules import DEFAULT_PRESET, PRESETS, RulesetError, get_ruleset, make_ruleset
@@ -914,7 +914,10 @@ def couple_delete(*, couple: Couple, actor: Actor) -> None:
     (``couples_register``), not the lowest free one: the cards go out in order from the door's
     stack, so a hole in the middle stays a hole rather than a later couple jumping back among
     the early numbers; deleting the last couple (the usual mistake: the same couple entered
-    twice) frees its number for the next one, so no hole is left at the end."""
+    twice) frees its number for the next one, so no hole is left at the end.
+
+    A couple who paid is deleted all the same: ``couple_deleted`` lets the night's money
+    write the entry fee's refund in this transaction."""
     with transaction.atomic():
         drive = lock_drive(couple.drive)
         require_open(drive)
@@ -935,6 +938,7 @@ def couple_delete(*, couple: Couple, actor: Actor) -> None:
                 gettext("There is no couple %(number)s.") % {"number": couple.number},
             )
         old = {"number": found.number, "players": found.players}
+        couple_deleted.send(Couple, drive=drive, couple=found, actor=actor)  # drives/signals.py
         found.delete()
         audit(drive, actor, "couple.delete", subject=f"couple {old['number']}", old=old)
 

@@ -19,7 +19,7 @@ from decimal import ROUND_DOWN, Decimal, InvalidOperation
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 
 from drives import race
 from drives.errors import Conflict, NotFound, ServiceError
@@ -234,20 +234,29 @@ def on_couple_paid(
             line = _line(drive, actor, Kind.ENTRY, drive.entry_fee, way=how, couple=couple)
             _line_audit(drive, actor, "money.line", line)
         return
-    last = (
-        Line.objects.filter(
-            drive=drive,
-            couple=couple,
-            kind=Kind.ENTRY,
-            reverses__isnull=True,
-            reversed_by__isnull=True,
-        )
-        .order_by("-at", "-id")
-        .first()
-    )
+    last = _open_entries(drive, couple).first()
     if last is not None:
         back = _line(drive, actor, Kind.ENTRY, -last.amount, way=last.way, couple=couple,
                      reverses=last, note="paid tick undone")  # fmt: skip
+        _line_audit(drive, actor, "money.reverse", back)
+
+
+def _open_entries(drive: Drive, couple: Couple) -> QuerySet[Line]:
+    """The couple's entry lines not yet reversed (the last first)."""
+    return Line.objects.filter(
+        drive=drive, couple=couple, kind=Kind.ENTRY, reverses__isnull=True,
+        reversed_by__isnull=True,
+    ).order_by("-at", "-id")  # fmt: skip
+
+
+def on_couple_deleted(sender: Any, *, drive: Drive, couple: Couple, actor: Actor, **_: Any) -> None:
+    """A couple deleted at the door (``drives.signals.couple_deleted``, in the deletion's
+    transaction): each entry fee they paid is refunded by a reversing line, the same way it
+    came (cash back from the box, a card refunded). The lines keep their ``reverses`` link
+    and the refund's note names the couple, whose row is gone."""
+    for line in _open_entries(drive, couple):
+        back = _line(drive, actor, Kind.ENTRY, -line.amount, way=line.way, couple=None,
+                     reverses=line, note=f"couple {couple.number} deleted")  # fmt: skip
         _line_audit(drive, actor, "money.reverse", back)
 
 

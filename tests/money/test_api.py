@@ -236,3 +236,49 @@ def test_the_accounts_cost_the_same_queries_however_many_lines(
     night(3)
     with django_assert_num_queries(queries):
         selectors.accounts(drive)
+
+
+def test_deleting_a_couple_who_paid_refunds_their_entry_fee(
+    api: Api, ours: ClubUsers, drive: Drive
+) -> None:
+    """A couple registered twice by mistake, both ticked paid (one by card): deleting the
+    duplicate writes a refund line the way it came, in the same transaction; the box expects
+    only what was kept. A couple who had not paid leaves the ledger alone."""
+    tok = ours.org_token
+    api.patch(url(drive, "couples/5"), {"paid": True}, token=tok)
+    api.patch(url(drive, "couples/6"), {"paid": True, "paid_way": "card"}, token=tok)
+    entry6 = Line.objects.get(couple__number=6)
+    assert api.call("DELETE", url(drive, "couples/6"), token=tok).status_code == 204
+    data = accounts(api, drive, tok)
+    assert [(ln["amount"], ln["way"], ln["couple"], ln["reverses"]) for ln in data["lines"]] == [
+        ("20.00", "cash", 5, None),
+        ("20.00", "card", None, None),
+        ("-20.00", "card", None, entry6.pk),
+    ]
+    assert data["lines"][2]["note"] == "couple 6 deleted"
+    assert data["totals_by_kind"]["entry"] == "20.00" and data["totals_by_way"] == {
+        "cash": "20.00", "card": "0.00",
+    }  # fmt: skip
+    assert AuditEntry.objects.filter(drive=drive, action="money.reverse").count() == 1
+    assert api.call("DELETE", url(drive, "couples/4"), token=tok).status_code == 204
+    assert Line.objects.filter(drive=drive).count() == 3
+
+
+def test_a_refund_that_fails_keeps_the_couple(
+    api: Api, ours: ClubUsers, drive: Drive, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The refund and the deletion are one transaction: if writing the refund fails, the
+    couple is still there and nothing is written."""
+    from money import services
+
+    tok = ours.org_token
+    api.patch(url(drive, "couples/6"), {"paid": True}, token=tok)
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("the ledger is out of reach")
+
+    monkeypatch.setattr(services, "_line_audit", broken)
+    with pytest.raises(RuntimeError):
+        api.call("DELETE", url(drive, "couples/6"), token=tok)
+    assert drive.couples.filter(number=6).exists()
+    assert Line.objects.filter(drive=drive).count() == 1

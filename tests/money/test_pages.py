@@ -153,3 +153,18 @@ def test_the_treasurers_pdf_is_in_the_drives_language(
     assert "Net raised" not in text and "The night's accounts" not in text
     # The page the organizer reads afterwards is still in their own language.
     assert b"The ledger" in desk.get(page_of(drive), HTTP_ACCEPT_LANGUAGE="en").content
+
+
+def test_the_door_is_told_a_paid_couple_deleted_is_refunded(desk: Client, drive: Drive) -> None:
+    delete = reverse("drives:couples_delete", kwargs={"slug": drive.slug, "number": 6})
+    assert b"delete-refund" not in desk.get(delete).content
+    desk.post(reverse("drives:couples_toggle", kwargs={"slug": drive.slug, "number": 6}),
+              {"set": "paid:1", "way-6": "e-transfer"})  # fmt: skip
+    page = desk.get(delete).content.decode()
+    assert "entry fee (20.00 CAD) is recorded as refunded" in page
+    desk.post(delete)
+    assert not drive.couples.filter(number=6).exists()
+    assert sorted(Line.objects.values_list("amount", "way")) == [
+        (Decimal("-20.00"), "e-transfer"),
+        (Decimal("20.00"), "e-transfer"),
+    ]
