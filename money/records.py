@@ -52,6 +52,7 @@ def export(drive: Drive) -> dict[str, Any]:
         ],
         "pools": [
             {"kind": pool.kind, "name": pool.name,
+             "ticket_price": None if pool.ticket_price is None else str(pool.ticket_price),
              "sales": [{"first": s.first, "last": s.last, "line": place[s.line_id],
                         "refunded": not s.tickets.exists()} for s in pool.sales.order_by("id")],
              "draws": [{"round": d.round, "seed": d.seed, "ticket": d.ticket, "among": d.sold,
@@ -187,7 +188,10 @@ def read(data: Any, numbers: set[int]) -> dict[str, Any]:
                 "state": state, "line": line_ref(draw.get("line"), f"{where}.line", null=True),
                 "at": _time(draw.get("at"), f"{where}.at"),
             })  # fmt: skip
+        price = item.get("ticket_price")  # absent in exports made before raffles had prices
         pools.append({"kind": kind, "name": str(_get(item, "name", path, str))[:120],
+                      "ticket_price": None if price is None
+                      else _money(price, f"{path}.ticket_price"),
                       "sales": sales, "draws": draws})  # fmt: skip
     if fifty > 1:
         raise _bad("pools", "more than one 50/50")
@@ -221,7 +225,8 @@ def write(drive: Drive, part: dict[str, Any], people: dict[str, Any]) -> None:
             )
         )  # fmt: skip
     for item in part["pools"]:
-        pool = Pool.objects.create(drive=drive, kind=item["kind"], name=item["name"])
+        pool = Pool.objects.create(drive=drive, kind=item["kind"], name=item["name"],
+                                   ticket_price=item["ticket_price"])  # fmt: skip
         for sale in item["sales"]:
             line = rows[sale["line"]]
             line.pool = pool

@@ -139,6 +139,10 @@ def pool_view(pool: Pool, setup: MoneySetup) -> dict[str, Any]:
     ]  # fmt: skip
     return {
         "id": pool.pk, "kind": pool.kind, "name": str(pool), "takings": takings, "sold": sold,
+        "ticket_price": pool.ticket_price if pool.ticket_price is not None else setup.ticket_price,
+        "own_price": pool.ticket_price is not None,
+        "strip_price": (pool.ticket_price * setup.strip_size if pool.ticket_price is not None
+                        else setup.strip_price),
         "share_percent": setup.share_percent if share is not None else None, "prize": share,
         "draws": draws, "sales": sales, "last_draw": draws[0] if draws else None,
     }  # fmt: skip

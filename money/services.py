@@ -269,14 +269,20 @@ def fifty_fifty_of(drive: Drive) -> Pool:
     return pool
 
 
-def raffle_add(*, drive: Drive, actor: Actor, name: Any) -> Pool:
-    """A raffle item (a ham, a quilt), with its own tickets from 1."""
+def raffle_add(*, drive: Drive, actor: Actor, name: Any, ticket_price: Any = None) -> Pool:
+    """A raffle item (a ham, a quilt), with its own tickets from 1 and, if given, its own
+    ``ticket_price`` (every ticket at that price); without, the drive's prices."""
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 120:
         raise ServiceError("bad_name", "A raffle item needs a name of 1 to 120 characters.",
                            field="name")  # fmt: skip
+    price = None if ticket_price in (None, "") else amount_of(ticket_price, "ticket_price")
     with transaction.atomic():
-        pool = Pool.objects.create(drive=drive, kind=Pool.Kind.RAFFLE, name=name.strip())
-        audit(drive, actor, "money.raffle", subject=f"raffle {pool.pk}", new={"name": pool.name})
+        pool = Pool.objects.create(
+            drive=drive, kind=Pool.Kind.RAFFLE, name=name.strip(), ticket_price=price
+        )
+        shown = None if price is None else str(price)
+        audit(drive, actor, "money.raffle", subject=f"raffle {pool.pk}",
+              new={"name": pool.name, "ticket_price": shown})  # fmt: skip
     return pool
 
 
@@ -291,8 +297,11 @@ def pool_of(drive: Drive, raffle: Any = None) -> Pool:
     return pool
 
 
-def price_of(setup: MoneySetup, count: int) -> Decimal:
-    """A strip costs the strip's price; any other number of tickets, so many singles."""
+def price_of(setup: MoneySetup, count: int, pool: Pool | None = None) -> Decimal:
+    """A raffle item with its own price: so many tickets at that price. Else the drive's: a
+    strip costs the strip's price; any other number of tickets, so many singles."""
+    if pool is not None and pool.ticket_price is not None:
+        return Decimal(pool.ticket_price) * count
     if count == setup.strip_size:
         return Decimal(setup.strip_price)
     return Decimal(setup.ticket_price) * count
@@ -346,7 +355,7 @@ def tickets_sell(
                 first=start, last=last, sold=taken[0],
             )  # fmt: skip
         race.pause(TICKETS_CHECKED)
-        price = paid if paid is not None else price_of(setup_of(drive), n)
+        price = paid if paid is not None else price_of(setup_of(drive), n, pool)
         kind = (
             Kind.FIFTY_FIFTY_TICKETS if pool.kind == Pool.Kind.FIFTY_FIFTY else Kind.RAFFLE_TICKETS
         )

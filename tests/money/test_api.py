@@ -282,3 +282,30 @@ def test_a_refund_that_fails_keeps_the_couple(
         api.call("DELETE", url(drive, "couples/6"), token=tok)
     assert drive.couples.filter(number=6).exists()
     assert Line.objects.filter(drive=drive).count() == 1
+
+
+def test_a_raffle_item_with_its_own_ticket_price(api: Api, ours: ClubUsers, drive: Drive) -> None:
+    """A quilt's tickets at 5.00 each (a strip too: 10 × 5.00), the ham's at the drive's
+    prices; a bad price is refused naming the field, and no item is added."""
+    tok = ours.org_token
+    quilt = api.post(url(drive, "raffles"), {"name": "A quilt", "ticket_price": "5.00"},
+                     token=tok).json()  # fmt: skip
+    ham = api.post(url(drive, "raffles"), {"name": "A ham"}, token=tok).json()
+    api.post(url(drive, f"raffles/{quilt['id']}/tickets"), {"count": 1}, token=tok)
+    api.post(url(drive, f"raffles/{quilt['id']}/tickets"), {"count": 10}, token=tok)
+    api.post(url(drive, f"raffles/{ham['id']}/tickets"), {"count": 10}, token=tok)
+    api.post(url(drive, f"raffles/{ham['id']}/tickets"), {"count": 1}, token=tok)
+    data = accounts(api, drive, tok)
+    raffles = {r["name"]: r for r in data["raffles"]}
+    assert raffles["A quilt"]["takings"] == "55.00" and raffles["A ham"]["takings"] == "12.00"
+    assert (raffles["A quilt"]["ticket_price"], raffles["A quilt"]["own_price"]) == ("5.00", True)
+    assert (raffles["A ham"]["ticket_price"], raffles["A ham"]["own_price"]) == ("2.00", False)
+    for price, code in (
+        ("-5", "negative_amount"),
+        ("2.505", "sub_cent_amount"),
+        ("x", "bad_amount"),
+    ):
+        bad = api.post(url(drive, "raffles"), {"name": "A cake", "ticket_price": price}, token=tok)
+        assert bad.status_code == 422 and bad.json()["field"] == "ticket_price", bad.json()
+        assert bad.json()["code"] == code
+    assert len(accounts(api, drive, tok)["raffles"]) == 2

@@ -15,7 +15,7 @@ from pypdf import PdfReader
 from drives.models import Drive
 from drives.services import drive_update
 from drives.signals import PAID_WAYS
-from money.models import CashCount, Line, Way
+from money.models import CashCount, Line, Pool, Way
 from money.services import setup_update
 from tests.api.helpers import DESK, ClubUsers, make_drive
 
@@ -168,3 +168,16 @@ def test_the_door_is_told_a_paid_couple_deleted_is_refunded(desk: Client, drive:
         (Decimal("-20.00"), "e-transfer"),
         (Decimal("20.00"), "e-transfer"),
     ]
+
+
+def test_a_raffle_item_priced_on_the_money_page(desk: Client, drive: Drive) -> None:
+    desk.post(page_of(drive), {"action": "raffle", "name": "A quilt", "ticket_price": "5"})
+    quilt = Pool.objects.get(name="A quilt")
+    page = desk.get(page_of(drive)).content.decode()
+    assert "Sell one · 5.00" in page and "Sell 10 · 50.00" in page
+    desk.post(page_of(drive), {"action": "sell", "raffle": str(quilt.pk), "count": "1"})
+    assert Line.objects.get(pool=quilt).amount == Decimal("5.00")
+    answer = desk.post(page_of(drive), {"action": "raffle", "name": "A ham",
+                                        "ticket_price": "2,50"}, follow=True)  # fmt: skip
+    assert any("ticket_price" in m for m in messages_of(answer))
+    assert not Pool.objects.filter(name="A ham").exists()
