@@ -151,6 +151,10 @@ def season_detail(request: HttpRequest, club: str, season: str) -> HttpResponse:
             "export_formats": table.export_formats,
             "clashes": [p for p in view.players if p.clashes],
             "jar": selectors.season_jar(view.drives),
+            # the night's money of each drive: the organizers' (as its money pages are)
+            "money": selectors.season_money(view.drives)
+            if role == ORGANIZER and view.drives
+            else None,
             "add_form": AddDriveForm(drives=selectors.drives_free(found)),
             "by_slug": view.by_slug,
         },
