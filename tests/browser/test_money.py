@@ -15,11 +15,12 @@ from pytest_django.live_server_helper import LiveServer
 
 from drives.services import club_create, couples_register, drive_create, member_add
 from money.models import Draw, Line, Ticket
-from money.services import tickets_sell
+from money.services import line_record, tickets_sell
 from tests.api.helpers import DESK
 from tests.browser.conftest import ContextFactory
 from tests.browser.helpers import force_login, screenshot
 from tests.factories import UserFactory
+from tests.seasons.helpers import make_season
 
 pytestmark = pytest.mark.browser
 
@@ -110,3 +111,26 @@ def test_the_door_ticks_paid_by_card_and_the_ledger_says_card(
         (1, "card", Decimal("20.00")),
         (2, "cash", Decimal("20.00")),
     ]
+
+
+def test_the_season_page_shows_the_money_each_drive_raised(
+    new_context: ContextFactory, live_server: LiveServer
+) -> None:
+    """The organizer's season page: each drive's money in, out and net, and the season's
+    total (screenshots at desk and phone sizes)."""
+    organizer = UserFactory(username="season-treasurer")
+    club = club_create(name="St. Joseph's Parish", organizer=organizer)
+    world = make_season(club, play=False)
+    line_record(drive=world.drives[0], actor=DESK, kind="donation", amount="100.00")
+    line_record(drive=world.drives[0], actor=DESK, kind="expense", amount="12.50")
+    tickets_sell(drive=world.drives[1], actor=DESK, count=10)
+    for options, name in (({}, "season-money-desk"), ({"phone": True}, "season-money-phone")):
+        context = new_context(**options)  # type: ignore[arg-type]
+        force_login(context, organizer, live_server.url)
+        page = context.new_page()
+        page.goto(f"/clubs/{club.slug}/seasons/{world.season.slug}/")
+        table = page.get_by_test_id("season-money")
+        expect(table).to_contain_text("87.50")
+        expect(page.get_by_test_id("season-money-total")).to_contain_text("97.50")
+        table.scroll_into_view_if_needed()
+        screenshot(page, name)
