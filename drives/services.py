@@ -454,8 +454,9 @@ def couples_register(
     allow_duplicates: bool = True,
 ) -> list[Couple]:
     """Register couples in order (numbers follow the highest one registered). Each item has
-    ``players`` (two names) or ``player1``/``player2``, and optionally ``paid``,
-    ``checked_in``, ``cookie_jar`` and ``duplicate_ok``. All or nothing. Once the night runs
+    ``players`` (two names) or ``player1``/``player2``, and optionally ``paid`` (with
+    ``paid_way``: how they paid, for the hook ``couple_paid``), ``checked_in``,
+    ``cookie_jar`` and ``duplicate_ok``. All or nothing. Once the night runs
     they are late arrivals: seated from the next game. ``note`` is added to the audit entry's.
 
     A couple whose two people are already an active couple of the drive (either order,
@@ -467,6 +468,7 @@ def couples_register(
     file itself, ``couples_import_csv``) register without asking."""
     cleaned = []
     duplicate_ok = []
+    ways: list[Any] = []  # each couple's paid_way (None: as the hook's default)
     for i, item in enumerate(couples, start=1):
         where = f"Couple {i}: " if len(couples) > 1 else ""
         if not isinstance(item, dict):
@@ -501,7 +503,9 @@ def couples_register(
                 gettext("%(where)sduplicate_ok must be true or false.") % {"where": where},
                 field="duplicate_ok",
             )
-        extra = set(item) - {"players", "player1", "player2", "duplicate_ok", *COUPLE_FLAGS}
+        extra = set(item) - {
+            "players", "player1", "player2", "duplicate_ok", "paid_way", *COUPLE_FLAGS
+        }  # fmt: skip
         if extra:
             name = sorted(extra)[0]
             raise ServiceError(
@@ -511,6 +515,7 @@ def couples_register(
             )
         cleaned.append((_clean_players(p1, p2, where), flags))
         duplicate_ok.append(ok)
+        ways.append(item.get("paid_way") or None)
     if not cleaned:
         raise ServiceError("no_couples", gettext("No couples were given."))
     with transaction.atomic():
@@ -561,10 +566,10 @@ def couples_register(
             new=[{"number": c.number, "players": c.players} for c in created],
             note="; ".join(filter(None, ["" if joined == 1 else f"from game {joined}", note])),
         )
-        for couple in created:
+        for couple, way in zip(created, ways, strict=True):
             if couple.paid:  # the night's money records the entry fee (drives/signals.py)
                 couple_paid.send(
-                    Couple, drive=drive, couple=couple, paid=True, actor=actor, way=None
+                    Couple, drive=drive, couple=couple, paid=True, actor=actor, way=way
                 )
     return created
 

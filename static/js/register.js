@@ -100,6 +100,8 @@
     first.value = "";
     second.value = "";
     flags.forEach(function (box, i) { box.checked = defaults[i]; });
+    var way = form.querySelector("select[name=paid_way]");
+    if (way) way.selectedIndex = 0; // cash again for the next couple
     form.querySelectorAll(".form-errors, .duplicate-question, .errorlist").forEach(function (node) {
       node.remove();
     });

@@ -181,3 +181,14 @@ def test_a_raffle_item_priced_on_the_money_page(desk: Client, drive: Drive) -> N
                                         "ticket_price": "2,50"}, follow=True)  # fmt: skip
     assert any("ticket_price" in m for m in messages_of(answer))
     assert not Pool.objects.filter(name="A ham").exists()
+
+
+def test_a_couple_registered_paid_by_card_at_the_door(desk: Client, drive: Drive) -> None:
+    couples = reverse("drives:couples", kwargs={"slug": drive.slug})
+    assert 'name="paid_way"' in desk.get(couples).content.decode()
+    desk.post(couples, {"player1": "Flora Gillis", "player2": "Dan Gillis", "paid": "on",
+                        "paid_way": "card", "checked_in": "on"})  # fmt: skip
+    desk.post(couples, {"player1": "Rita LeBlanc", "player2": "Gerard LeBlanc", "paid": "on",
+                        "paid_way": "bitcoin"})  # fmt: skip
+    assert list(Line.objects.values_list("way", "couple__number")) == [("card", 7)]
+    assert not drive.couples.filter(player1="Rita LeBlanc").exists()
