@@ -323,6 +323,14 @@ class DriveDetail(Drive):
 # --- couples ---------------------------------------------------------------------------------
 
 
+PAID_WAY = {
+    "type": "string",
+    "enum": ["cash", "card", "e-transfer", "other"],
+    "description": "With paid: true, how the entry fee was paid (the night's money "
+    "records it; cash when not sent).",
+}
+
+
 class CoupleIn(Body):
     """Two players' names, as players or as player1 and player2."""
 
@@ -337,6 +345,7 @@ class CoupleIn(Body):
     player1: documented(NAME) = None
     player2: documented(NAME) = None
     paid: documented(BOOLEAN) = None
+    paid_way: documented(PAID_WAY) = None
     checked_in: documented(BOOLEAN) = None
     cookie_jar: documented(BOOLEAN) = None
     duplicate_ok: documented(
@@ -363,14 +372,7 @@ class CouplePatch(Body):
     player1: documented(NAME) = None
     player2: documented(NAME) = None
     paid: documented(BOOLEAN) = None
-    paid_way: documented(
-        {
-            "type": "string",
-            "enum": ["cash", "card", "e-transfer", "other"],
-            "description": "With paid: true, how the entry fee was paid (the night's money "
-            "records it; cash when not sent).",
-        }
-    ) = None
+    paid_way: documented(PAID_WAY) = None
     checked_in: documented(BOOLEAN) = None
     cookie_jar: documented(BOOLEAN) = None
     withdrawn: documented(

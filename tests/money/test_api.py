@@ -309,3 +309,17 @@ def test_a_raffle_item_with_its_own_ticket_price(api: Api, ours: ClubUsers, driv
         assert bad.status_code == 422 and bad.json()["field"] == "ticket_price", bad.json()
         assert bad.json()["code"] == code
     assert len(accounts(api, drive, tok)["raffles"]) == 2
+
+
+def test_a_couple_registered_paid_by_card_through_the_api(
+    api: Api, ours: ClubUsers, drive: Drive
+) -> None:
+    tok = ours.org_token
+    card = {"players": ["Flora Gillis", "Dan Gillis"], "paid": True, "paid_way": "card"}
+    made = api.post(url(drive, "couples"), card, token=tok)
+    assert made.status_code == 201, made.json()
+    cheque = {"players": ["Rita LeBlanc", "Gerard LeBlanc"], "paid": True, "paid_way": "cheque"}
+    bad = api.post(url(drive, "couples"), cheque, token=tok)
+    assert bad.status_code == 422 and bad.json()["code"] == "bad_way"
+    assert list(Line.objects.values_list("way", "couple__number")) == [("card", 7)]
+    assert drive.couples.count() == 7
