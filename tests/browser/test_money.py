@@ -15,7 +15,7 @@ from pytest_django.live_server_helper import LiveServer
 
 from drives.services import club_create, couples_register, drive_create, member_add
 from money.models import Draw, Line, Ticket
-from money.services import line_record, tickets_sell
+from money.services import line_record, raffle_add, tickets_sell
 from tests.api.helpers import DESK
 from tests.browser.conftest import ContextFactory
 from tests.browser.helpers import force_login, screenshot
@@ -35,8 +35,10 @@ def test_selling_at_the_door_and_drawing_on_the_projector(
                          entry_fee=Decimal("20"))  # fmt: skip
     desk_context = new_context()
     force_login(desk_context, organizer, live_server.url)
+    raffle_add(drive=drive, actor=DESK, name="A quilt", ticket_price="5.00")
     desk = desk_context.new_page()
     desk.goto(f"/drives/{drive.slug}/money/")
+    expect(desk.get_by_role("button", name="Sell one · 5.00")).to_be_visible()
     # Enter on the focused strip button sells a strip.
     expect(desk.get_by_role("button", name="Strip of 10 · 10.00")).to_be_focused()
     desk.keyboard.press("Enter")
