@@ -108,11 +108,20 @@ def test_the_door_ticks_paid_by_card_and_the_ledger_says_card(
         expect(page.get_by_test_id("paid-2")).to_have_text("✓ Paid")
         page.goto(f"/drives/{drive.slug}/money/")
         expect(page.locator("table.ledger")).to_contain_text("card")
-    lines = Line.objects.filter(kind="entry").order_by("couple__number")
-    assert [(line.couple.number, line.way, line.amount) for line in lines if line.couple] == [
-        (1, "card", Decimal("20.00")),
-        (2, "cash", Decimal("20.00")),
-    ]
+        lines = Line.objects.filter(kind="entry").order_by("couple__number")
+        assert [(line.couple.number, line.way, line.amount) for line in lines if line.couple] == [
+            (1, "card", Decimal("20.00")),
+            (2, "cash", Decimal("20.00")),
+        ]
+        # Couple 2 was the same couple typed twice: deleting it refunds the fee it was ticked for.
+        page.goto(f"/drives/{drive.slug}/couples/2/delete")
+        expect(page.get_by_test_id("delete-refund")).to_contain_text("20.00 CAD")
+        screenshot(page, "door-money-delete")
+        page.get_by_test_id("delete-confirm").click()
+        page.goto(f"/drives/{drive.slug}/money/")
+        expect(page.locator("table.ledger")).to_contain_text("couple 2 deleted")
+    refund = Line.objects.get(reverses__isnull=False)
+    assert (refund.amount, refund.way, refund.couple) == (Decimal("-20.00"), "cash", None)
 
 
 def test_the_season_page_shows_the_money_each_drive_raised(

@@ -161,7 +161,7 @@ def test_the_door_is_told_a_paid_couple_deleted_is_refunded(desk: Client, drive:
     desk.post(reverse("drives:couples_toggle", kwargs={"slug": drive.slug, "number": 6}),
               {"set": "paid:1", "way-6": "e-transfer"})  # fmt: skip
     page = desk.get(delete).content.decode()
-    assert "entry fee (20.00 CAD) is recorded as refunded" in page
+    assert "their entry fee (20.00 CAD) as refunded" in page
     desk.post(delete)
     assert not drive.couples.filter(number=6).exists()
     assert sorted(Line.objects.values_list("amount", "way")) == [
