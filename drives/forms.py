@@ -22,6 +22,7 @@ from drives.rules_words import (
     field_value,
 )
 from drives.services import CURRENCY
+from drives.signals import PAID_WAYS
 from engine.rules import PRESETS, RulesetError, make_ruleset
 
 # Settings the engine's movement needs fixed once game 1 is seated (drives.services agrees).
@@ -273,6 +274,10 @@ class CoupleForm(CoupleNamesForm):
     """A couple at the door: the fast form that comes back ready for the next couple."""
 
     paid = forms.BooleanField(label=_("Paid"), required=False)
+    # How they paid, with "Paid" (the night's money records it; cash unless another is picked).
+    paid_way = forms.ChoiceField(
+        label=_("Paid by"), choices=PAID_WAYS, initial=PAID_WAYS[0][0], required=False
+    )
     cookie_jar = forms.BooleanField(label=_("Cookie jar"), required=False)
     checked_in = forms.BooleanField(label=_("Here now (checked in)"), required=False, initial=True)
     # Set by the "register anyway" button once the page said the names are a couple already.

@@ -47,7 +47,7 @@ from drives.models import (
     Table,
 )
 from drives.names import couple_key, couples_matching
-from drives.signals import couple_paid
+from drives.signals import couple_deleted, couple_paid
 from drives.text import name_strip_bidi, name_visible, text_refuse_unstorable
 from engine.movement import Seating, first_seating
 from engine.rules import DEFAULT_PRESET, PRESETS, RulesetError, get_ruleset, make_ruleset
@@ -491,8 +491,9 @@ def couples_register(
     allow_duplicates: bool = True,
 ) -> list[Couple]:
     """Register couples in order (numbers follow the highest one registered). Each item has
-    ``players`` (two names) or ``player1``/``player2``, and optionally ``paid``,
-    ``checked_in``, ``cookie_jar`` and ``duplicate_ok``. All or nothing. Once the night runs
+    ``players`` (two names) or ``player1``/``player2``, and optionally ``paid`` (with
+    ``paid_way``: how they paid, for the hook ``couple_paid``), ``checked_in``,
+    ``cookie_jar`` and ``duplicate_ok``. All or nothing. Once the night runs
     they are late arrivals: seated from the next game. ``note`` is added to the audit entry's.
 
     A couple whose two people are already an active couple of the drive (either order,
@@ -504,6 +505,7 @@ def couples_register(
     file itself, ``couples_import_csv``) register without asking."""
     cleaned = []
     duplicate_ok = []
+    ways: list[Any] = []  # each couple's paid_way (None: as the hook's default)
     for i, item in enumerate(couples, start=1):
         where = f"Couple {i}: " if len(couples) > 1 else ""
         if not isinstance(item, dict):
@@ -538,7 +540,14 @@ def couples_register(
                 gettext("%(where)sduplicate_ok must be true or false.") % {"where": where},
                 field="duplicate_ok",
             )
-        extra = set(item) - {"players", "player1", "player2", "duplicate_ok", *COUPLE_FLAGS}
+        extra = set(item) - {
+            "players",
+            "player1",
+            "player2",
+            "duplicate_ok",
+            "paid_way",
+            *COUPLE_FLAGS,
+        }
         if extra:
             name = sorted(extra)[0]
             raise ServiceError(
@@ -548,6 +557,7 @@ def couples_register(
             )
         cleaned.append((_clean_players(p1, p2, where), flags))
         duplicate_ok.append(ok)
+        ways.append(item.get("paid_way") or None)
     if not cleaned:
         raise ServiceError("no_couples", gettext("No couples were given."))
     with transaction.atomic():
@@ -598,10 +608,10 @@ def couples_register(
             new=[{"number": c.number, "players": c.players} for c in created],
             note="; ".join(filter(None, ["" if joined == 1 else f"from game {joined}", note])),
         )
-        for couple in created:
+        for couple, way in zip(created, ways, strict=True):
             if couple.paid:  # the night's money records the entry fee (drives/signals.py)
                 couple_paid.send(
-                    Couple, drive=drive, couple=couple, paid=True, actor=actor, way=None
+                    Couple, drive=drive, couple=couple, paid=True, actor=actor, way=way
                 )
     return created
 
@@ -955,7 +965,10 @@ def couple_delete(*, couple: Couple, actor: Actor) -> None:
     (``couples_register``), not the lowest free one: the cards go out in order from the door's
     stack, so a hole in the middle stays a hole rather than a later couple jumping back among
     the early numbers; deleting the last couple (the usual mistake: the same couple entered
-    twice) frees its number for the next one, so no hole is left at the end."""
+    twice) frees its number for the next one, so no hole is left at the end.
+
+    A couple who paid is deleted all the same: ``couple_deleted`` lets the night's money
+    write the entry fee's refund in this transaction."""
     with transaction.atomic():
         drive = lock_drive(couple.drive)
         require_open(drive)
@@ -976,6 +989,7 @@ def couple_delete(*, couple: Couple, actor: Actor) -> None:
                 gettext("There is no couple %(number)s.") % {"number": couple.number},
             )
         old = {"number": found.number, "players": found.players}
+        couple_deleted.send(Couple, drive=drive, couple=found, actor=actor)  # drives/signals.py
         found.delete()
         audit(drive, actor, "couple.delete", subject=f"couple {old['number']}", old=old)
 

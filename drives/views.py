@@ -52,6 +52,7 @@ from drives.services import (
     drive_update,
     require_role,
 )
+from drives.signals import PAID_WAYS
 
 ORGANIZER = Membership.Role.ORGANIZER
 SCORER = Membership.Role.SCORER
@@ -307,6 +308,7 @@ def _couples_context(drive: Drive) -> dict[str, Any]:
     """The couples of the drive (one query) with their toggles, and the counts."""
     couples = list(Couple.objects.filter(drive=drive).order_by("number"))
     next_game = drive.current_game + 1 if drive.state == Drive.State.RUNNING else 1
+    ways = PAID_WAYS if drive.entry_fee > 0 else ()  # how the fee was paid (the night's money)
     rows = []
     for couple in couples:
         kwargs = {"slug": drive.slug, "number": couple.number}
@@ -317,6 +319,7 @@ def _couples_context(drive: Drive) -> dict[str, Any]:
                 "withdraw_url": reverse("drives:couples_withdraw", kwargs=kwargs),
                 "edit_url": reverse("drives:couples_edit", kwargs=kwargs),
                 "delete_url": reverse("drives:couples_delete", kwargs=kwargs),
+                "ways": ways,
                 "before_start": couple.withdrawn_game is not None
                 and couple.withdrawn_game <= couple.joined_game,
                 "last_game": (couple.withdrawn_game or 1) - 1,
@@ -487,8 +490,10 @@ def couple_toggle(request: HttpRequest, drive: Drive, role: str, number: int) ->
         return redirect(back)
     try:
         changes: dict[str, Any] = {flag: value == "1"}
-        if flag == "paid" and request.POST.get("way"):  # how they paid (the night's money)
-            changes["paid_way"] = request.POST["way"]
+        # How they paid (the night's money): the row's picker, or "way" (a script, the tests).
+        way = request.POST.get(f"way-{number}") or request.POST.get("way")
+        if flag == "paid" and way:
+            changes["paid_way"] = way
         couple = couple_update(couple=couple, actor=desk_actor(request), **changes)
     except ServiceError as error:
         if _wants_json(request):

@@ -67,6 +67,7 @@ class CountIn(Body):
 
 class RaffleIn(Body):
     name: Any = None
+    ticket_price: Any = None
 
 
 class SetupIn(Body):

@@ -5,8 +5,9 @@ services inside their transaction when a couple's "paid" tick changes (at the do
 API, at registration); ``money.services.on_couple_paid`` writes (or reverses) the entry fee's
 ledger line in that same transaction. A signal, because the door (``drives``) and the API
 (``scoring.api``) lie below this app and may not import it; the tick and its line are
-committed together or not at all. ``ready`` also adds the ledger to the drive's export and
-restore (``scoring.records.parts``)."""
+committed together or not at all. ``drives.signals.couple_deleted`` refunds a deleted
+couple's entry fee (``money.services.on_couple_deleted``) the same way. ``ready`` also adds
+the ledger to the drive's export and restore (``scoring.records.parts``)."""
 
 from django.apps import AppConfig
 
@@ -17,9 +18,10 @@ class MoneyConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from drives.signals import couple_paid
+        from drives.signals import couple_deleted, couple_paid
         from money import records, services
         from scoring.records.parts import register
 
         couple_paid.connect(services.on_couple_paid, dispatch_uid="money.entry_fee")
+        couple_deleted.connect(services.on_couple_deleted, dispatch_uid="money.entry_refund")
         register(records.PART)

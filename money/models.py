@@ -86,6 +86,9 @@ class Pool(models.Model):
     drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="pools")
     kind = models.CharField(max_length=12, choices=Kind.choices)
     name = models.CharField(_("item"), max_length=120, blank=True)
+    #: A raffle item's own price of one ticket (a quilt's tickets dearer than the 50/50's);
+    #: empty, its tickets sell at the drive's prices (``MoneySetup``: the strip, or singles).
+    ticket_price = models.DecimalField(_("price of one ticket"), null=True, blank=True, **MONEY)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -79,7 +79,12 @@ def _act(request: HttpRequest, drive: Drive, role: str) -> str:
         services.draw_unclaimed(drive=drive, actor=actor, raffle=raffle)
         return _("Set aside: draw again.")
     if action == "raffle":
-        services.raffle_add(drive=drive, actor=actor, name=post.get("name"))
+        services.raffle_add(
+            drive=drive,
+            actor=actor,
+            name=post.get("name"),
+            ticket_price=_optional(post.get("ticket_price")),
+        )
         return _("Raffle item added.")
     if action == "count":
         counted = {face: post[f"d-{face}"] for face in DENOMINATIONS if post.get(f"d-{face}")}

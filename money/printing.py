@@ -1,5 +1,6 @@
 """The night's accounts on paper and in a spreadsheet: a one-page PDF for the club's treasurer
-(reportlab, in the language active when it is asked for) and a CSV of every line."""
+(reportlab, in the drive's language whoever asks for it, as the other printed documents:
+``scoring.printing.data``) and a CSV of every line."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import csv
 import io
 from typing import Any
 
+from django.utils import translation
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import letter
@@ -64,7 +66,13 @@ def _money(value: Any, currency: str) -> str:
 
 
 def accounts_pdf(drive: Drive, data: dict[str, Any]) -> bytes:
-    """One page: the totals by kind and by way, the net raised, and the cash box."""
+    """One page: the totals by kind and by way, the net raised, and the cash box, in the
+    drive's language (the hall's, whoever prints it)."""
+    with translation.override(drive.language):
+        return _accounts_pdf(drive, data)
+
+
+def _accounts_pdf(drive: Drive, data: dict[str, Any]) -> bytes:
     buffer = io.BytesIO()
     styles = getSampleStyleSheet()
     cur = drive.currency

@@ -65,6 +65,7 @@ def export(drive: Drive) -> dict[str, Any]:
             {
                 "kind": pool.kind,
                 "name": pool.name,
+                "ticket_price": None if pool.ticket_price is None else str(pool.ticket_price),
                 "sales": [
                     {
                         "first": s.first,
@@ -235,10 +236,12 @@ def read(data: Any, numbers: set[int]) -> dict[str, Any]:
                     "at": _time(draw.get("at"), f"{where}.at"),
                 }
             )
+        price = item.get("ticket_price")  # absent in exports made before raffles had prices
         pools.append(
             {
                 "kind": kind,
                 "name": str(_get(item, "name", path, str))[:120],
+                "ticket_price": None if price is None else _money(price, f"{path}.ticket_price"),
                 "sales": sales,
                 "draws": draws,
             }
@@ -284,7 +287,9 @@ def write(drive: Drive, part: dict[str, Any], people: dict[str, Any]) -> None:
             )
         )
     for item in part["pools"]:
-        pool = Pool.objects.create(drive=drive, kind=item["kind"], name=item["name"])
+        pool = Pool.objects.create(
+            drive=drive, kind=item["kind"], name=item["name"], ticket_price=item["ticket_price"]
+        )
         for sale in item["sales"]:
             line = rows[sale["line"]]
             line.pool = pool

@@ -6,6 +6,7 @@ its totals by kind and by way of payment, the cash box (expected, counted, diffe
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
@@ -165,6 +166,13 @@ def pool_view(pool: Pool, setup: MoneySetup) -> dict[str, Any]:
         "name": str(pool),
         "takings": takings,
         "sold": sold,
+        "ticket_price": pool.ticket_price if pool.ticket_price is not None else setup.ticket_price,
+        "own_price": pool.ticket_price is not None,
+        "strip_price": (
+            pool.ticket_price * setup.strip_size
+            if pool.ticket_price is not None
+            else setup.strip_price
+        ),
         "share_percent": setup.share_percent if share is not None else None,
         "prize": share,
         "draws": draws,
@@ -210,11 +218,12 @@ def accounts(drive: Drive) -> dict[str, Any]:
     }
 
 
-def club_net(club: Club) -> list[dict[str, Any]]:
-    """The net raised by each of the club's drives (newest first). Per season: later, once
-    the seasons exist (money stays unaware of them until then)."""
+def drives_net(drives: Iterable[Drive]) -> list[dict[str, Any]]:
+    """What each of these drives took in, paid out and raised (in the given order): the
+    public read the seasons build on (``seasons.selectors.season_money``; money knows
+    nothing of seasons). A few queries a drive."""
     rows = []
-    for drive in Drive.objects.filter(club=club).order_by("-date", "-id"):
+    for drive in drives:
         sums = totals(ledger(drive))
         rows.append(
             {
@@ -225,3 +234,9 @@ def club_net(club: Club) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+def club_net(club: Club) -> list[dict[str, Any]]:
+    """The net raised by each of the club's drives (newest first); per season:
+    ``seasons.selectors.season_money``."""
+    return drives_net(Drive.objects.filter(club=club).order_by("-date", "-id"))

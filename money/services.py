@@ -19,7 +19,7 @@ from decimal import ROUND_DOWN, Decimal, InvalidOperation
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 
 from drives import race
 from drives.errors import Conflict, NotFound, ServiceError
@@ -267,17 +267,7 @@ def on_couple_paid(
             line = _line(drive, actor, Kind.ENTRY, drive.entry_fee, way=how, couple=couple)
             _line_audit(drive, actor, "money.line", line)
         return
-    last = (
-        Line.objects.filter(
-            drive=drive,
-            couple=couple,
-            kind=Kind.ENTRY,
-            reverses__isnull=True,
-            reversed_by__isnull=True,
-        )
-        .order_by("-at", "-id")
-        .first()
-    )
+    last = _open_entries(drive, couple).first()
     if last is not None:
         back = _line(
             drive,
@@ -292,6 +282,36 @@ def on_couple_paid(
         _line_audit(drive, actor, "money.reverse", back)
 
 
+def _open_entries(drive: Drive, couple: Couple) -> QuerySet[Line]:
+    """The couple's entry lines not yet reversed (the last first)."""
+    return Line.objects.filter(
+        drive=drive,
+        couple=couple,
+        kind=Kind.ENTRY,
+        reverses__isnull=True,
+        reversed_by__isnull=True,
+    ).order_by("-at", "-id")
+
+
+def on_couple_deleted(sender: Any, *, drive: Drive, couple: Couple, actor: Actor, **_: Any) -> None:
+    """A couple deleted at the door (``drives.signals.couple_deleted``, in the deletion's
+    transaction): each entry fee they paid is refunded by a reversing line, the same way it
+    came (cash back from the box, a card refunded). The lines keep their ``reverses`` link
+    and the refund's note names the couple, whose row is gone."""
+    for line in _open_entries(drive, couple):
+        back = _line(
+            drive,
+            actor,
+            Kind.ENTRY,
+            -line.amount,
+            way=line.way,
+            couple=None,
+            reverses=line,
+            note=f"couple {couple.number} deleted",
+        )
+        _line_audit(drive, actor, "money.reverse", back)
+
+
 # --- tickets and draws ---------------------------------------------------------------------------
 
 
@@ -301,15 +321,26 @@ def fifty_fifty_of(drive: Drive) -> Pool:
     return pool
 
 
-def raffle_add(*, drive: Drive, actor: Actor, name: Any = None) -> Pool:
-    """A raffle item (a ham, a quilt), with its own tickets from 1."""
+def raffle_add(*, drive: Drive, actor: Actor, name: Any = None, ticket_price: Any = None) -> Pool:
+    """A raffle item (a ham, a quilt), with its own tickets from 1 and, if given, its own
+    ``ticket_price`` (every ticket at that price); without, the drive's prices."""
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 120:
         raise ServiceError(
             "bad_name", "A raffle item needs a name of 1 to 120 characters.", field="name"
         )
+    price = None if ticket_price in (None, "") else amount_of(ticket_price, "ticket_price")
     with transaction.atomic():
-        pool = Pool.objects.create(drive=drive, kind=Pool.Kind.RAFFLE, name=name.strip())
-        audit(drive, actor, "money.raffle", subject=f"raffle {pool.pk}", new={"name": pool.name})
+        pool = Pool.objects.create(
+            drive=drive, kind=Pool.Kind.RAFFLE, name=name.strip(), ticket_price=price
+        )
+        shown = None if price is None else str(price)
+        audit(
+            drive,
+            actor,
+            "money.raffle",
+            subject=f"raffle {pool.pk}",
+            new={"name": pool.name, "ticket_price": shown},
+        )
     return pool
 
 
@@ -324,8 +355,11 @@ def pool_of(drive: Drive, raffle: Any = None) -> Pool:
     return pool
 
 
-def price_of(setup: MoneySetup, count: int) -> Decimal:
-    """A strip costs the strip's price; any other number of tickets, so many singles."""
+def price_of(setup: MoneySetup, count: int, pool: Pool | None = None) -> Decimal:
+    """A raffle item with its own price: so many tickets at that price. Else the drive's: a
+    strip costs the strip's price; any other number of tickets, so many singles."""
+    if pool is not None and pool.ticket_price is not None:
+        return Decimal(pool.ticket_price) * count
     if count == setup.strip_size:
         return Decimal(setup.strip_price)
     return Decimal(setup.ticket_price) * count
@@ -381,7 +415,7 @@ def tickets_sell(
                 sold=taken[0],
             )
         race.pause(TICKETS_CHECKED)
-        price = paid if paid is not None else price_of(setup_of(drive), n)
+        price = paid if paid is not None else price_of(setup_of(drive), n, pool)
         kind = (
             Kind.FIFTY_FIFTY_TICKETS if pool.kind == Pool.Kind.FIFTY_FIFTY else Kind.RAFFLE_TICKETS
         )

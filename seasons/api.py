@@ -136,6 +136,29 @@ class JarOut(Answer):
     any: bool
 
 
+class MoneyDriveOut(Answer):
+    slug: str
+    name: str
+    date: str
+    currency: str
+    money_in: str
+    money_out: str
+    net: str
+
+
+class MoneyTotalOut(Answer):
+    currency: str
+    money_in: str
+    money_out: str
+    net: str
+
+
+class SeasonMoneyOut(Answer):
+    season: SeasonOut
+    drives: list[MoneyDriveOut]
+    totals: list[MoneyTotalOut]
+
+
 class MergeOut(Answer):
     key: str
     into: str
@@ -335,6 +358,23 @@ def season_standings(request: HttpRequest, club: str, season: str) -> JsonRespon
 def season_cookie_jar(request: HttpRequest, club: str, season: str) -> JsonResponse:
     found = _season(request, club, season)
     return _ok(selectors.season_jar(selectors.season_drives(found)))
+
+
+@router.get(
+    S + "/money",
+    response=answers({200: SeasonMoneyOut}, 403, 404),
+    url_name="season_money",
+    operation_id="season_money",
+    summary="The money each drive of the season raised",
+    description=f"{ORGANIZERS} Per drive (date order) its money in, money out and net raised "
+    "(the night's money's ledger, money/); the season's totals, one per currency.",
+)
+def season_money(request: HttpRequest, club: str, season: str) -> JsonResponse:
+    found = _season(request, club, season, write=True)  # the money is the organizers'
+    drives = selectors.season_drives(found)
+    return _ok(
+        {"season": selectors.season_summary(found, drives), **selectors.season_money(drives)}
+    )
 
 
 # --- players --------------------------------------------------------------------------------------

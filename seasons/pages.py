@@ -131,6 +131,16 @@ def season_list(request: HttpRequest) -> HttpResponse:
     return render(request, "seasons/season_list.html", {"clubs": rows}, status=status)
 
 
+def _money(drives: list[Drive], role: str) -> dict[str, Any]:
+    """The night's money of each drive, for the organizers only (as its money pages are);
+    ``money_currency`` when the drives share one (then the sums are shown without it)."""
+    if role != ORGANIZER or not drives:
+        return {"money": None, "money_currency": None}
+    money = selectors.season_money(drives)
+    currencies = [total["currency"] for total in money["totals"]]
+    return {"money": money, "money_currency": currencies[0] if len(currencies) == 1 else None}
+
+
 @login_required
 @require_http_methods(["GET", "HEAD"])
 def season_detail(request: HttpRequest, club: str, season: str) -> HttpResponse:
@@ -152,6 +162,7 @@ def season_detail(request: HttpRequest, club: str, season: str) -> HttpResponse:
             "export_formats": table.export_formats,
             "clashes": [p for p in view.players if p.clashes],
             "jar": selectors.season_jar(view.drives),
+            **_money(view.drives, role),
             "add_form": AddDriveForm(drives=selectors.drives_free(found)),
             "by_slug": view.by_slug,
         },

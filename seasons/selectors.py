@@ -1,6 +1,8 @@
 """Reads of a club's seasons: the seasons of a club, one season's drives, its players'
 standings (the arithmetic is ``engine.season``), its players with their spellings, and the
-cookie jar carried from drive to drive.
+cookie jar carried from drive to drive, and the money each drive raised (the night's money's
+public read, ``money.selectors.drives_net``: seasons sit above money, which knows nothing of
+them).
 
 The standings read each drive's results through ``scoring.selectors.standings_for_drive``
 (three queries a drive), the prizes won in one query, the season's rows in four: a season of
@@ -20,6 +22,7 @@ from drives.models import Club, Drive
 from drives.names import name_key
 from engine.season import CoupleNight, JarNight, Night, PlayerStanding, jar_consistent
 from engine.season import season_standings as standings_of
+from money.selectors import drives_net
 from scoring.models import Award
 from scoring.prizes.selectors import carried_in, cookie_jar_view
 from scoring.selectors import standings_for_drive
@@ -162,6 +165,37 @@ def identities_view(season: Season) -> dict[str, Any]:
             for s in season.splits.select_related("drive").order_by("drive__date", "key")
         ],
     }
+
+
+def season_money(drives: list[Drive]) -> dict[str, Any]:
+    """The night's money across the season: what each drive took in, paid out and raised
+    (``money.selectors.drives_net``, in date order) and the season's totals, by currency
+    (a club's drives are nearly always in one). A few queries a drive."""
+    rows = []
+    totals: dict[str, dict[str, Decimal]] = {}
+    for row in drives_net(drives):
+        drive = row["drive"]
+        rows.append(
+            {
+                "slug": drive.slug,
+                "name": drive.name,
+                "date": drive.date.isoformat(),
+                "currency": drive.currency,
+                "money_in": row["money_in"],
+                "money_out": row["money_out"],
+                "net": row["net"],
+            }
+        )
+        total = totals.setdefault(drive.currency, dict.fromkeys(MONEY_SUMS, Decimal("0.00")))
+        for key in MONEY_SUMS:
+            total[key] += row[key]
+    return {
+        "drives": rows,
+        "totals": [{"currency": currency, **sums} for currency, sums in sorted(totals.items())],
+    }
+
+
+MONEY_SUMS = ("money_in", "money_out", "net")
 
 
 def _money(value: Any) -> Decimal | None:

@@ -327,6 +327,14 @@ class DriveDetail(Drive):
 # --- couples ---------------------------------------------------------------------------------
 
 
+PAID_WAY = {
+    "type": "string",
+    "enum": ["cash", "card", "e-transfer", "other"],
+    "description": "With paid: true, how the entry fee was paid (the night's money "
+    "records it; cash when not sent).",
+}
+
+
 class CoupleIn(Body):
     """Two players' names, as players or as player1 and player2."""
 
@@ -341,6 +349,7 @@ class CoupleIn(Body):
     player1: Annotated[Any, documented(NAME)] = None
     player2: Annotated[Any, documented(NAME)] = None
     paid: Annotated[Any, documented(BOOLEAN)] = None
+    paid_way: Annotated[Any, documented(PAID_WAY)] = None
     checked_in: Annotated[Any, documented(BOOLEAN)] = None
     cookie_jar: Annotated[Any, documented(BOOLEAN)] = None
     duplicate_ok: Annotated[
@@ -370,17 +379,7 @@ class CouplePatch(Body):
     player1: Annotated[Any, documented(NAME)] = None
     player2: Annotated[Any, documented(NAME)] = None
     paid: Annotated[Any, documented(BOOLEAN)] = None
-    paid_way: Annotated[
-        Any,
-        documented(
-            {
-                "type": "string",
-                "enum": ["cash", "card", "e-transfer", "other"],
-                "description": "With paid: true, how the entry fee was paid (the night's money "
-                "records it; cash when not sent).",
-            }
-        ),
-    ] = None
+    paid_way: Annotated[Any, documented(PAID_WAY)] = None
     checked_in: Annotated[Any, documented(BOOLEAN)] = None
     cookie_jar: Annotated[Any, documented(BOOLEAN)] = None
     withdrawn: Annotated[

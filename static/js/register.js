@@ -9,7 +9,9 @@
    and the page comes back (redirect), as before.
 
    The paid / checked-in / cookie-jar buttons change without reloading the page (the form
-   still posts normally without JavaScript). */
+   still posts normally without JavaScript). The "paid" tick sends its row's way of payment
+   (cash, card, e-transfer, other: the select before it, cash unless another is picked),
+   which the night's money records on the entry fee's line. */
 (function () {
   "use strict";
   // The words of the djangojs catalog (Django's JavaScriptCatalog, /jsi18n/, loaded first).
@@ -98,6 +100,8 @@
     first.value = "";
     second.value = "";
     flags.forEach(function (box, i) { box.checked = defaults[i]; });
+    var way = form.querySelector("select[name=paid_way]");
+    if (way) way.selectedIndex = 0; // cash again for the next couple
     form.querySelectorAll(".form-errors, .duplicate-question, .errorlist").forEach(function (node) {
       node.remove();
     });
@@ -159,6 +163,9 @@
     var body = new FormData();
     body.append("csrfmiddlewaretoken", actions.querySelector("[name=csrfmiddlewaretoken]").value);
     body.append("set", button.value);
+    // The row's way of payment (cash unless another is picked) goes with the "paid" tick.
+    var way = button.parentNode.querySelector("select.pay-way");
+    if (way && parts[0] === "paid") body.append("way", way.value);
     button.setAttribute("aria-busy", "true");
     fetch(button.getAttribute("formaction"), {
       method: "POST",
@@ -176,6 +183,10 @@
         button.value = parts[0] + ":" + (on ? "0" : "1");
         var rowLabel = button.getAttribute("aria-label") || "";
         button.setAttribute("aria-label", rowLabel.split(":")[0] + ": " + label);
+        if (way && parts[0] === "paid") {
+          way.hidden = on;
+          if (!on) way.selectedIndex = 0; // unticked: cash again for the next tick
+        }
       });
     }).catch(function (error) {
       window.alert(error.message);

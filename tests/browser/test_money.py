@@ -13,13 +13,14 @@ import pytest
 from playwright.sync_api import expect
 from pytest_django.live_server_helper import LiveServer
 
-from drives.services import club_create, drive_create, member_add
+from drives.services import club_create, couples_register, drive_create, member_add
 from money.models import Draw, Line, Ticket
-from money.services import tickets_sell
+from money.services import line_record, raffle_add, tickets_sell
 from tests.api.helpers import DESK
 from tests.browser.conftest import ContextFactory
 from tests.browser.helpers import force_login, screenshot
 from tests.factories import UserFactory
+from tests.seasons.helpers import make_season
 
 pytestmark = pytest.mark.browser
 
@@ -35,8 +36,10 @@ def test_selling_at_the_door_and_drawing_on_the_projector(
     )
     desk_context = new_context()
     force_login(desk_context, organizer, live_server.url)
+    raffle_add(drive=drive, actor=DESK, name="A quilt", ticket_price="5.00")
     desk = desk_context.new_page()
     desk.goto(f"/drives/{drive.slug}/money/")
+    expect(desk.get_by_role("button", name="Sell one · 5.00")).to_be_visible()
     # Enter on the focused strip button sells a strip.
     expect(desk.get_by_role("button", name="Strip of 10 · 10.00")).to_be_focused()
     desk.keyboard.press("Enter")
@@ -68,3 +71,83 @@ def test_selling_at_the_door_and_drawing_on_the_projector(
     phone.goto(f"/drives/{drive.slug}/money/")
     expect(phone.locator("#cash-box")).to_contain_text("Expected")
     screenshot(phone, "money-phone", full_page=True)
+
+
+def test_the_door_ticks_paid_by_card_and_the_ledger_says_card(
+    new_context: ContextFactory, live_server: LiveServer
+) -> None:
+    """At the door, the row's way of payment is picked by keyboard (the select before the
+    "paid" tick, cash unless changed), then Enter on the tick: the entry fee's line says card;
+    the next couple, ticked without picking, paid cash."""
+    club = club_create(name="St. Mary's Parish Hall")
+    organizer = UserFactory(username="door-money")
+    member_add(club=club, user=organizer, role="organizer")
+    drive = drive_create(
+        club=club, name="Friday 45s", date=date(2026, 11, 27), entry_fee=Decimal("20")
+    )
+    couples_register(
+        drive=drive,
+        actor=DESK,
+        couples=[
+            {"player1": "Anne MacKenzie", "player2": "Lois MacKenzie"},
+            {"player1": "Mary MacDonald", "player2": "Angus MacDonald"},
+        ],
+    )
+    for options, name in (({"phone": True}, "door-money-phone"), ({}, "door-money-desk")):
+        context = new_context(**options)  # type: ignore[arg-type]
+        force_login(context, organizer, live_server.url)
+        page = context.new_page()
+        page.goto(f"/drives/{drive.slug}/couples/")
+        expect(page.get_by_test_id("way-1")).to_have_value("cash")
+        screenshot(page, name, full_page=True)
+        if options:
+            continue
+        page.get_by_test_id("way-1").focus()
+        page.keyboard.type("car")  # the select's type-ahead: card
+        expect(page.get_by_test_id("way-1")).to_have_value("card")
+        page.keyboard.press("Tab")
+        expect(page.get_by_test_id("paid-1")).to_be_focused()
+        page.keyboard.press("Enter")
+        expect(page.get_by_test_id("paid-1")).to_have_text("✓ Paid")
+        expect(page.get_by_test_id("way-1")).to_be_hidden()
+        page.get_by_test_id("paid-2").click()
+        expect(page.get_by_test_id("paid-2")).to_have_text("✓ Paid")
+        page.goto(f"/drives/{drive.slug}/money/")
+        expect(page.locator("table.ledger")).to_contain_text("card")
+        lines = Line.objects.filter(kind="entry").order_by("couple__number")
+        assert [(line.couple.number, line.way, line.amount) for line in lines if line.couple] == [
+            (1, "card", Decimal("20.00")),
+            (2, "cash", Decimal("20.00")),
+        ]
+        # Couple 2 was the same couple typed twice: deleting it refunds the fee it was ticked for.
+        page.goto(f"/drives/{drive.slug}/couples/2/delete")
+        expect(page.get_by_test_id("delete-refund")).to_contain_text("20.00 CAD")
+        screenshot(page, "door-money-delete")
+        page.get_by_test_id("delete-confirm").click()
+        page.goto(f"/drives/{drive.slug}/money/")
+        expect(page.locator("table.ledger")).to_contain_text("couple 2 deleted")
+    refund = Line.objects.get(reverses__isnull=False)
+    assert (refund.amount, refund.way, refund.couple) == (Decimal("-20.00"), "cash", None)
+
+
+def test_the_season_page_shows_the_money_each_drive_raised(
+    new_context: ContextFactory, live_server: LiveServer
+) -> None:
+    """The organizer's season page: each drive's money in, out and net, and the season's
+    total (screenshots at desk and phone sizes)."""
+    organizer = UserFactory(username="season-treasurer")
+    club = club_create(name="St. Joseph's Parish", organizer=organizer)
+    world = make_season(club, play=False)
+    line_record(drive=world.drives[0], actor=DESK, kind="donation", amount="100.00")
+    line_record(drive=world.drives[0], actor=DESK, kind="expense", amount="12.50")
+    tickets_sell(drive=world.drives[1], actor=DESK, count=10)
+    for options, name in (({}, "season-money-desk"), ({"phone": True}, "season-money-phone")):
+        context = new_context(**options)  # type: ignore[arg-type]
+        force_login(context, organizer, live_server.url)
+        page = context.new_page()
+        page.goto(f"/clubs/{club.slug}/seasons/{world.season.slug}/")
+        table = page.get_by_test_id("season-money")
+        expect(table).to_contain_text("87.50")
+        expect(page.get_by_test_id("season-money-total")).to_contain_text("97.50")
+        table.scroll_into_view_if_needed()
+        screenshot(page, name)

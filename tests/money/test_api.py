@@ -241,3 +241,92 @@ def test_the_accounts_cost_the_same_queries_however_many_lines(
     night(3)
     with django_assert_num_queries(queries):
         selectors.accounts(drive)
+
+
+def test_deleting_a_couple_who_paid_refunds_their_entry_fee(
+    api: Api, ours: ClubUsers, drive: Drive
+) -> None:
+    """A couple registered twice by mistake, both ticked paid (one by card): deleting the
+    duplicate writes a refund line the way it came, in the same transaction; the box expects
+    only what was kept. A couple who had not paid leaves the ledger alone."""
+    tok = ours.org_token
+    api.patch(url(drive, "couples/5"), {"paid": True}, token=tok)
+    api.patch(url(drive, "couples/6"), {"paid": True, "paid_way": "card"}, token=tok)
+    entry6 = Line.objects.get(couple__number=6)
+    assert api.call("DELETE", url(drive, "couples/6"), token=tok).status_code == 204
+    data = accounts(api, drive, tok)
+    assert [(ln["amount"], ln["way"], ln["couple"], ln["reverses"]) for ln in data["lines"]] == [
+        ("20.00", "cash", 5, None),
+        ("20.00", "card", None, None),
+        ("-20.00", "card", None, entry6.pk),
+    ]
+    assert data["lines"][2]["note"] == "couple 6 deleted"
+    assert data["totals_by_kind"]["entry"] == "20.00" and data["totals_by_way"] == {
+        "cash": "20.00",
+        "card": "0.00",
+    }
+    assert AuditEntry.objects.filter(drive=drive, action="money.reverse").count() == 1
+    assert api.call("DELETE", url(drive, "couples/4"), token=tok).status_code == 204
+    assert Line.objects.filter(drive=drive).count() == 3
+
+
+def test_a_refund_that_fails_keeps_the_couple(
+    api: Api, ours: ClubUsers, drive: Drive, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The refund and the deletion are one transaction: if writing the refund fails, the
+    couple is still there and nothing is written."""
+    from money import services
+
+    tok = ours.org_token
+    api.patch(url(drive, "couples/6"), {"paid": True}, token=tok)
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("the ledger is out of reach")
+
+    monkeypatch.setattr(services, "_line_audit", broken)
+    with pytest.raises(RuntimeError):
+        api.call("DELETE", url(drive, "couples/6"), token=tok)
+    assert drive.couples.filter(number=6).exists()
+    assert Line.objects.filter(drive=drive).count() == 1
+
+
+def test_a_raffle_item_with_its_own_ticket_price(api: Api, ours: ClubUsers, drive: Drive) -> None:
+    """A quilt's tickets at 5.00 each (a strip too: 10 × 5.00), the ham's at the drive's
+    prices; a bad price is refused naming the field, and no item is added."""
+    tok = ours.org_token
+    quilt = api.post(
+        url(drive, "raffles"), {"name": "A quilt", "ticket_price": "5.00"}, token=tok
+    ).json()
+    ham = api.post(url(drive, "raffles"), {"name": "A ham"}, token=tok).json()
+    api.post(url(drive, f"raffles/{quilt['id']}/tickets"), {"count": 1}, token=tok)
+    api.post(url(drive, f"raffles/{quilt['id']}/tickets"), {"count": 10}, token=tok)
+    api.post(url(drive, f"raffles/{ham['id']}/tickets"), {"count": 10}, token=tok)
+    api.post(url(drive, f"raffles/{ham['id']}/tickets"), {"count": 1}, token=tok)
+    data = accounts(api, drive, tok)
+    raffles = {r["name"]: r for r in data["raffles"]}
+    assert raffles["A quilt"]["takings"] == "55.00" and raffles["A ham"]["takings"] == "12.00"
+    assert (raffles["A quilt"]["ticket_price"], raffles["A quilt"]["own_price"]) == ("5.00", True)
+    assert (raffles["A ham"]["ticket_price"], raffles["A ham"]["own_price"]) == ("2.00", False)
+    for price, code in (
+        ("-5", "negative_amount"),
+        ("2.505", "sub_cent_amount"),
+        ("x", "bad_amount"),
+    ):
+        bad = api.post(url(drive, "raffles"), {"name": "A cake", "ticket_price": price}, token=tok)
+        assert bad.status_code == 422 and bad.json()["field"] == "ticket_price", bad.json()
+        assert bad.json()["code"] == code
+    assert len(accounts(api, drive, tok)["raffles"]) == 2
+
+
+def test_a_couple_registered_paid_by_card_through_the_api(
+    api: Api, ours: ClubUsers, drive: Drive
+) -> None:
+    tok = ours.org_token
+    card = {"players": ["Flora Gillis", "Dan Gillis"], "paid": True, "paid_way": "card"}
+    made = api.post(url(drive, "couples"), card, token=tok)
+    assert made.status_code == 201, made.json()
+    cheque = {"players": ["Rita LeBlanc", "Gerard LeBlanc"], "paid": True, "paid_way": "cheque"}
+    bad = api.post(url(drive, "couples"), cheque, token=tok)
+    assert bad.status_code == 422 and bad.json()["code"] == "bad_way"
+    assert list(Line.objects.values_list("way", "couple__number")) == [("card", 7)]
+    assert drive.couples.count() == 7

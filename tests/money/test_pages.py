@@ -4,16 +4,20 @@ the accounts as CSV and as the treasurer's PDF; scorers kept out when the organi
 
 from __future__ import annotations
 
+import io
 from decimal import Decimal
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from pypdf import PdfReader
 
 from drives.models import Drive
-from money.models import CashCount, Line
+from drives.services import drive_update
+from drives.signals import PAID_WAYS
+from money.models import CashCount, Line, Pool, Way
 from money.services import setup_update
-from tests.api.helpers import DESK, ClubUsers
+from tests.api.helpers import DESK, ClubUsers, make_drive
 
 pytestmark = pytest.mark.django_db
 
@@ -112,3 +116,103 @@ def test_the_doors_paid_tick_and_a_couple_registered_paid(desk: Client, drive: D
         ("entry", Decimal("20.00"), "e-transfer", 2),
         ("entry", Decimal("20.00"), "cash", 7),
     ]
+
+
+def test_the_doors_picker_of_the_way_of_payment(desk: Client, drive: Drive) -> None:
+    """The couples page offers each unpaid couple's way (cash first) when the drive has a fee;
+    the form posted without a script sends every row's picker, and the ticked row's is kept."""
+    couples = reverse("drives:couples", kwargs={"slug": drive.slug})
+    page = desk.get(couples).content.decode()
+    assert 'name="way-3"' in page and '<option value="cash" selected>' in page
+    assert [value for value, _name in PAID_WAYS] == Way.values
+    toggle = reverse("drives:couples_toggle", kwargs={"slug": drive.slug, "number": 3})
+    desk.post(toggle, {"set": "paid:1", "way-2": "cash", "way-3": "card", "way-4": "other"})
+    assert list(Line.objects.values_list("way", "couple__number")) == [("card", 3)]
+    answer = desk.post(
+        reverse("drives:couples_toggle", kwargs={"slug": drive.slug, "number": 4}),
+        {"set": "paid:1", "way-4": "cheque"},
+        follow=True,
+    )
+    assert any("way must be one of" in m for m in messages_of(answer))
+    assert Line.objects.count() == 1 and not drive.couples.get(number=4).paid
+
+
+def test_a_drive_without_a_fee_shows_no_way_to_pick(ours: ClubUsers, desk: Client) -> None:
+    free = make_drive(ours.club, 2)
+    page = desk.get(reverse("drives:couples", kwargs={"slug": free.slug})).content.decode()
+    assert "pay-way" not in page
+
+
+def test_the_treasurers_pdf_is_in_the_drives_language(
+    ours: ClubUsers, desk: Client, drive: Drive
+) -> None:
+    """An English-speaking organizer prints a French drive's accounts: the page is French
+    (the hall's language), and an English drive's stays English."""
+    desk.post(page_of(drive), {"action": "sell", "count": "10", "way": "card"})
+    english = PdfReader(io.BytesIO(desk.get(page_of(drive, "pdf")).content)).pages[0]
+    assert "The night's accounts" in english.extract_text()
+    drive_update(drive=drive, actor=DESK, language="fr")
+    drive.refresh_from_db()
+    answer = desk.get(page_of(drive, "pdf"), HTTP_ACCEPT_LANGUAGE="en")
+    text = PdfReader(io.BytesIO(answer.content)).pages[0].extract_text()
+    assert "Les comptes de la soirée" in text and "Net amassé" in text
+    assert "Net raised" not in text and "The night's accounts" not in text
+    # The page the organizer reads afterwards is still in their own language.
+    assert b"The ledger" in desk.get(page_of(drive), HTTP_ACCEPT_LANGUAGE="en").content
+
+
+def test_the_door_is_told_a_paid_couple_deleted_is_refunded(desk: Client, drive: Drive) -> None:
+    delete = reverse("drives:couples_delete", kwargs={"slug": drive.slug, "number": 6})
+    assert b"delete-refund" not in desk.get(delete).content
+    desk.post(
+        reverse("drives:couples_toggle", kwargs={"slug": drive.slug, "number": 6}),
+        {"set": "paid:1", "way-6": "e-transfer"},
+    )
+    page = desk.get(delete).content.decode()
+    assert "their entry fee (20.00 CAD) as refunded" in page
+    desk.post(delete)
+    assert not drive.couples.filter(number=6).exists()
+    assert sorted(Line.objects.values_list("amount", "way")) == [
+        (Decimal("-20.00"), "e-transfer"),
+        (Decimal("20.00"), "e-transfer"),
+    ]
+
+
+def test_a_raffle_item_priced_on_the_money_page(desk: Client, drive: Drive) -> None:
+    desk.post(page_of(drive), {"action": "raffle", "name": "A quilt", "ticket_price": "5"})
+    quilt = Pool.objects.get(name="A quilt")
+    page = desk.get(page_of(drive)).content.decode()
+    assert "Sell one · 5.00" in page and "Sell 10 · 50.00" in page
+    desk.post(page_of(drive), {"action": "sell", "raffle": str(quilt.pk), "count": "1"})
+    assert Line.objects.get(pool=quilt).amount == Decimal("5.00")
+    answer = desk.post(
+        page_of(drive), {"action": "raffle", "name": "A ham", "ticket_price": "2,50"}, follow=True
+    )
+    assert any("ticket_price" in m for m in messages_of(answer))
+    assert not Pool.objects.filter(name="A ham").exists()
+
+
+def test_a_couple_registered_paid_by_card_at_the_door(desk: Client, drive: Drive) -> None:
+    couples = reverse("drives:couples", kwargs={"slug": drive.slug})
+    assert 'name="paid_way"' in desk.get(couples).content.decode()
+    desk.post(
+        couples,
+        {
+            "player1": "Flora Gillis",
+            "player2": "Dan Gillis",
+            "paid": "on",
+            "paid_way": "card",
+            "checked_in": "on",
+        },
+    )
+    desk.post(
+        couples,
+        {
+            "player1": "Rita LeBlanc",
+            "player2": "Gerard LeBlanc",
+            "paid": "on",
+            "paid_way": "bitcoin",
+        },
+    )
+    assert list(Line.objects.values_list("way", "couple__number")) == [("card", 7)]
+    assert not drive.couples.filter(player1="Rita LeBlanc").exists()

@@ -5,6 +5,7 @@ drive's export carries the ledger through a restore unchanged."""
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 from typing import Any
 
@@ -15,11 +16,11 @@ from hypothesis import strategies as st
 from drives.errors import ServiceError
 from drives.models import AuditEntry, Drive
 from drives.services import Actor, couple_update
-from money import selectors, services
-from money.models import IN_KINDS, Line, Ticket
+from money import records, selectors, services
+from money.models import IN_KINDS, Line, Pool, Ticket
 from scoring.records.export import drive_export
 from scoring.records.restore import drive_delete, drive_restore
-from tests.api.helpers import ClubUsers
+from tests.api.helpers import ClubUsers, make_drive
 
 pytestmark = pytest.mark.django_db
 
@@ -117,6 +118,8 @@ def test_the_export_carries_the_ledger_through_a_restore(drive: Drive, ours: Clu
     services.line_reverse(drive=drive, line_id=refund.line_id, actor=DESK)
     ham = services.raffle_add(drive=drive, actor=DESK, name="A ham")
     services.tickets_sell(drive=drive, actor=DESK, count=2, raffle=ham.pk)
+    quilt = services.raffle_add(drive=drive, actor=DESK, name="A quilt", ticket_price="5.00")
+    services.tickets_sell(drive=drive, actor=DESK, count=3, raffle=quilt.pk)
     services.draw_make(drive=drive, actor=DESK)
     services.draw_claim(drive=drive, actor=DESK)
     services.setup_update(drive=drive, actor=DESK, opening_float="50.00", share_percent=40)
@@ -142,3 +145,27 @@ def test_a_bad_ledger_in_an_export_restores_nothing(drive: Drive) -> None:
         drive_restore(data=data)
     assert refused.value.code == "bad_export" and "money.lines[0].amount" in refused.value.message
     assert not Drive.objects.exists()
+
+
+def test_a_raffles_own_price_goes_through_the_ledgers_part(drive: Drive, ours: ClubUsers) -> None:
+    """The money part of the export carries a raffle item's own price and the restore sets it
+    again; an export made before raffles had prices restores them at the drive's prices."""
+    quilt = services.raffle_add(drive=drive, actor=DESK, name="A quilt", ticket_price="5.00")
+    services.raffle_add(drive=drive, actor=DESK, name="A ham")
+    services.tickets_sell(drive=drive, actor=DESK, count=3, raffle=quilt.pk)
+    part = records.export(drive)
+    assert [p["ticket_price"] for p in part["pools"]] == ["5.00", None]
+    numbers = set(drive.couples.values_list("number", flat=True))
+    again = make_drive(ours.club, 6, entry_fee=Decimal("20.00"))
+    records.write(again, records.read(json.loads(json.dumps(part)), numbers), {})
+    assert records.export(again)["pools"] == part["pools"]
+    older = json.loads(json.dumps(part))
+    del older["pools"][0]["ticket_price"]
+    oldest = make_drive(ours.club, 6, entry_fee=Decimal("20.00"))
+    records.write(oldest, records.read(older, numbers), {})
+    assert [p.ticket_price for p in Pool.objects.filter(drive=oldest)] == [None, None]
+    bad = json.loads(json.dumps(part))
+    bad["pools"][0]["ticket_price"] = "-1"
+    with pytest.raises(ServiceError) as refused:
+        records.read(bad, numbers)
+    assert "pools[0].ticket_price" in refused.value.message
