@@ -9,6 +9,7 @@ from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, JsonResponse
+from django.utils.translation import gettext
 from ninja import Router
 from pydantic import BaseModel, ConfigDict
 
@@ -94,7 +95,7 @@ def money_drive(request: HttpRequest, slug: str) -> tuple[Drive, Caller]:
         .first()
     )
     if role != Membership.Role.ORGANIZER and not allowed_scorers:
-        raise Forbidden("not_allowed", "Only the organizers take money at this drive.")
+        raise Forbidden("not_allowed", gettext("Only the organizers take money at this drive."))
     return drive, caller
 
 

@@ -10,6 +10,8 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any
 
+from django.utils.translation import gettext
+
 from drives.errors import ServiceError
 from drives.models import AuditEntry, Couple, Drive
 from money.models import (
@@ -104,14 +106,14 @@ def _bad(path: str, message: str) -> ServiceError:
 
 def _get(obj: Any, key: str, path: str, kinds: Any, null: bool = False) -> Any:
     if not isinstance(obj, dict) or key not in obj:
-        raise _bad(path, f"{key} is missing")
+        raise _bad(path, gettext("%(key)s is missing") % {"key": key})
     value = obj[key]
     if value is None and null:
         return None
     if isinstance(value, bool) and kinds is not bool:
-        raise _bad(f"{path}.{key}", "has the wrong type")
+        raise _bad(f"{path}.{key}", gettext("has the wrong type"))
     if not isinstance(value, kinds):
-        raise _bad(f"{path}.{key}", "has the wrong type")
+        raise _bad(f"{path}.{key}", gettext("has the wrong type"))
     return value
 
 
@@ -119,9 +121,9 @@ def _time(value: Any, path: str) -> datetime:
     try:
         at = datetime.fromisoformat(value)
     except (TypeError, ValueError):
-        raise _bad(path, "is not a time") from None
+        raise _bad(path, gettext("is not a time")) from None
     if at.tzinfo is None:
-        raise _bad(path, "has no time zone")
+        raise _bad(path, gettext("has no time zone"))
     return at
 
 
@@ -138,7 +140,7 @@ def _money(value: Any, path: str, *, signed: bool = False, zero: bool = False) -
 def read(data: Any, numbers: set[int]) -> dict[str, Any]:
     """Check the part before anything is written: every place at fault is named."""
     if not isinstance(data, dict):
-        raise _bad("", "an object")
+        raise _bad("", gettext("an object"))
     setup = _get(data, "setup", "", dict, null=True)
     if setup is not None:
         setup = {
@@ -150,23 +152,23 @@ def read(data: Any, numbers: set[int]) -> dict[str, Any]:
             "scorers_allowed": _get(setup, "scorers_allowed", "setup", bool),
         }
         if not 1 <= setup["share_percent"] <= 100:
-            raise _bad("setup.share_percent", "from 1 to 100")
+            raise _bad("setup.share_percent", gettext("from 1 to 100"))
     lines = []
     for i, item in enumerate(_get(data, "lines", "", list)):
         path = f"lines[{i}]"
         kind = _get(item, "kind", path, str)
         way = _get(item, "way", path, str)
         if kind not in Kind.values or way not in Way.values:
-            raise _bad(path, "unknown kind or way")
+            raise _bad(path, gettext("unknown kind or way"))
         couple = _get(item, "couple", path, int, null=True)
         if couple is not None and couple not in numbers:
-            raise _bad(f"{path}.couple", f"no couple {couple}")
+            raise _bad(f"{path}.couple", gettext("no couple %(couple)s") % {"couple": couple})
         reverses = _get(item, "reverses", path, int, null=True)
         if reverses is not None and not 0 <= reverses < i:
-            raise _bad(f"{path}.reverses", "names no earlier line")
+            raise _bad(f"{path}.reverses", gettext("names no earlier line"))
         channel = _get(item, "channel", path, str)
         if channel not in AuditEntry.Channel.values:
-            raise _bad(f"{path}.channel", "unknown channel")
+            raise _bad(f"{path}.channel", gettext("unknown channel"))
         lines.append(
             {
                 "kind": kind,
@@ -185,7 +187,7 @@ def read(data: Any, numbers: set[int]) -> dict[str, Any]:
         if value is None and null:
             return None
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < len(lines):
-            raise _bad(path, "names no line")
+            raise _bad(path, gettext("names no line"))
         return value
 
     pools = []
@@ -194,7 +196,7 @@ def read(data: Any, numbers: set[int]) -> dict[str, Any]:
         path = f"pools[{i}]"
         kind = _get(item, "kind", path, str)
         if kind not in Pool.Kind.values:
-            raise _bad(f"{path}.kind", "unknown")
+            raise _bad(f"{path}.kind", gettext("unknown"))
         fifty += kind == Pool.Kind.FIFTY_FIFTY
         sales: list[dict[str, Any]] = []
         sold: set[int] = set()
@@ -202,11 +204,11 @@ def read(data: Any, numbers: set[int]) -> dict[str, Any]:
             where = f"{path}.sales[{j}]"
             first, last = _get(sale, "first", where, int), _get(sale, "last", where, int)
             if not 1 <= first <= last or last - first >= 100_000:
-                raise _bad(where, "not a range of tickets")
+                raise _bad(where, gettext("not a range of tickets"))
             refunded = _get(sale, "refunded", where, bool)
             numbers_of = set(range(first, last + 1))
             if not refunded and sold & numbers_of:
-                raise _bad(where, "overlaps a range sold before")
+                raise _bad(where, gettext("overlaps a range sold before"))
             if not refunded:
                 sold |= numbers_of
             sales.append(
@@ -222,7 +224,7 @@ def read(data: Any, numbers: set[int]) -> dict[str, Any]:
             where = f"{path}.draws[{j}]"
             state = _get(draw, "state", where, str)
             if state not in Draw.State.values:
-                raise _bad(f"{where}.state", "unknown")
+                raise _bad(f"{where}.state", gettext("unknown"))
             prize = _get(draw, "prize", where, str, null=True)
             draws.append(
                 {
@@ -247,7 +249,7 @@ def read(data: Any, numbers: set[int]) -> dict[str, Any]:
             }
         )
     if fifty > 1:
-        raise _bad("pools", "more than one 50/50")
+        raise _bad("pools", gettext("more than one 50/50"))
     counts = []
     for i, item in enumerate(_get(data, "counts", "", list)):
         path = f"counts[{i}]"

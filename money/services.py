@@ -20,6 +20,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max, QuerySet
+from django.utils.translation import gettext
 
 from drives import race
 from drives.errors import Conflict, NotFound, ServiceError
@@ -54,27 +55,46 @@ def amount_of(value: Any, field: str = "amount", *, zero: bool = False) -> Decim
     """A sum of money as typed or sent: digits with at most two decimals, more than zero
     (or zero when ``zero``), at most 99,999,999.99. Anything else is a 422 naming ``field``."""
     if isinstance(value, bool) or value is None:
-        raise ServiceError("bad_amount", f"{field}: give a sum of money.", field=field)
+        raise ServiceError(
+            "bad_amount", gettext("%(field)s: give a sum of money.") % {"field": field}, field=field
+        )
     if isinstance(value, float):
         value = repr(value)
     text = str(value).strip()
     if text.startswith("-"):
         raise ServiceError(
             "negative_amount",
-            f"{field}: {text} is negative; to correct a line, reverse it.",
+            gettext("%(field)s: %(text)s is negative; to correct a line, reverse it.")
+            % {"field": field, "text": text},
             field=field,
         )
     if not _DECIMAL.match(text):
-        raise ServiceError("bad_amount", f"{field}: {text!r} is not a sum of money.", field=field)
+        raise ServiceError(
+            "bad_amount",
+            gettext("%(field)s: %(text)s is not a sum of money.")
+            % {"field": field, "text": f"{text!r}"},
+            field=field,
+        )
     try:
         amount = Decimal(text)
     except InvalidOperation:
-        raise ServiceError("bad_amount", f"{field}: {text!r} is not a sum.", field=field) from None
+        raise ServiceError(
+            "bad_amount",
+            gettext("%(field)s: %(text)s is not a sum.") % {"field": field, "text": f"{text!r}"},
+            field=field,
+        ) from None
     if amount != amount.quantize(CENT):
-        raise ServiceError("sub_cent_amount", f"{field}: {text} has parts of a cent.", field=field)
+        raise ServiceError(
+            "sub_cent_amount",
+            gettext("%(field)s: %(text)s has parts of a cent.") % {"field": field, "text": text},
+            field=field,
+        )
     if amount > MAX_AMOUNT or (amount == 0 and not zero):
         raise ServiceError(
-            "bad_amount", f"{field}: give a sum from 0.01 to {MAX_AMOUNT}.", field=field
+            "bad_amount",
+            gettext("%(field)s: give a sum from 0.01 to %(max)s.")
+            % {"field": field, "max": MAX_AMOUNT},
+            field=field,
         )
     return amount.quantize(CENT)
 
@@ -85,7 +105,8 @@ def _currency(drive: Drive, currency: Any) -> None:
     if not isinstance(currency, str) or currency.strip().upper() != drive.currency.upper():
         raise ServiceError(
             "wrong_currency",
-            f"This drive takes {drive.currency}, not {currency!r}.",
+            gettext("This drive takes %(currency)s, not %(given)s.")
+            % {"currency": drive.currency, "given": f"{currency!r}"},
             field="currency",
         )
 
@@ -94,14 +115,21 @@ def _way(value: Any) -> str:
     if value is None or value == "":
         return Way.CASH
     if value not in Way.values:
-        raise ServiceError("bad_way", f"way must be one of {', '.join(Way.values)}.", field="way")
+        raise ServiceError(
+            "bad_way",
+            gettext("way must be one of %(ways)s.") % {"ways": ", ".join(Way.values)},
+            field="way",
+        )
     return str(value)
 
 
 def _whole(value: Any, field: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ServiceError(
-            "bad_number", f"{field} must be a whole number from {low} to {high}.", field=field
+            "bad_number",
+            gettext("%(field)s must be a whole number from %(low)s to %(high)s.")
+            % {"field": field, "low": low, "high": high},
+            field=field,
         )
     return value
 
@@ -149,7 +177,11 @@ def setup_update(*, drive: Drive, actor: Actor, **fields: Any) -> MoneySetup:
     }
     unknown = sorted(set(fields) - known)
     if unknown:
-        raise ServiceError("unknown_field", f"Unknown field {unknown[0]}.", field=unknown[0])
+        raise ServiceError(
+            "unknown_field",
+            gettext("Unknown field %(field)s.") % {"field": unknown[0]},
+            field=unknown[0],
+        )
     clean: dict[str, Any] = {}
     for name in ("opening_float", "ticket_price", "strip_price"):
         if name in fields:
@@ -160,7 +192,7 @@ def setup_update(*, drive: Drive, actor: Actor, **fields: Any) -> MoneySetup:
         clean["share_percent"] = _whole(fields["share_percent"], "share_percent", 1, 100)
     if "scorers_allowed" in fields:
         if not isinstance(fields["scorers_allowed"], bool):
-            raise ServiceError("bad_field", "scorers_allowed must be true or false.")
+            raise ServiceError("bad_field", gettext("scorers_allowed must be true or false."))
         clean["scorers_allowed"] = fields["scorers_allowed"]
     with transaction.atomic():
         setup, _created = MoneySetup.objects.select_for_update().get_or_create(drive=drive)
@@ -200,22 +232,29 @@ def line_record(
         hand = ", ".join(sorted(HAND_KINDS))
         raise ServiceError(
             "kind_not_by_hand",
-            f"{kind!r} is not entered by hand (one of {hand}); tickets, the cookie jar and "
-            "the draws' payouts are recorded where they happen.",
+            gettext(
+                "%(kind)s is not entered by hand (one of %(hand)s); tickets, the cookie jar "
+                "and the draws' payouts are recorded where they happen."
+            )
+            % {"kind": f"{kind!r}", "hand": hand},
             field="kind",
         )
     money = amount_of(amount)
     _currency(drive, currency)
     how = _way(way)
     if not isinstance(note, str) or len(note) > 200:
-        raise ServiceError("bad_note", "note: at most 200 characters.", field="note")
+        raise ServiceError("bad_note", gettext("note: at most 200 characters."), field="note")
     with transaction.atomic():
         found = None
         if couple is not None:
             number = _whole(couple, "couple", 1, 10**9)
             found = Couple.objects.filter(drive=drive, number=number).first()
             if found is None:
-                raise NotFound("no_such_couple", f"There is no couple {number}.", couple=number)
+                raise NotFound(
+                    "no_such_couple",
+                    gettext("There is no couple %(number)s.") % {"number": number},
+                    couple=number,
+                )
         line = _line(drive, actor, kind, money, way=how, couple=found, note=note.strip())
         _line_audit(drive, actor, "money.line", line)
     return line
@@ -229,15 +268,27 @@ def line_reverse(*, drive: Drive, line_id: Any, actor: Actor, note: str = "") ->
     with transaction.atomic():
         line = Line.objects.select_for_update().filter(drive=drive, pk=number).first()
         if line is None:
-            raise NotFound("no_such_line", f"There is no line {number}.", line=number)
+            raise NotFound(
+                "no_such_line",
+                gettext("There is no line %(number)s.") % {"number": number},
+                line=number,
+            )
         if line.reverses_id is not None:
-            raise Conflict("is_a_reversal", f"Line {number} is itself a correction.")
+            raise Conflict(
+                "is_a_reversal",
+                gettext("Line %(number)s is itself a correction.") % {"number": number},
+            )
         if Line.objects.filter(reverses=line).exists():
-            raise Conflict("already_reversed", f"Line {number} is already reversed.")
+            raise Conflict(
+                "already_reversed",
+                gettext("Line %(number)s is already reversed.") % {"number": number},
+            )
         sale = TicketSale.objects.filter(line=line).select_related("pool").first()
         if sale is not None:
             if Draw.objects.filter(pool=sale.pool).exists():
-                raise Conflict("drawn", "The draw is made: its tickets can no longer be refunded.")
+                raise Conflict(
+                    "drawn", gettext("The draw is made: its tickets can no longer be refunded.")
+                )
             Ticket.objects.filter(sale=sale).delete()
         Draw.objects.filter(line=line).update(state=Draw.State.DRAWN, line=None)
         back = _line(
@@ -326,7 +377,7 @@ def raffle_add(*, drive: Drive, actor: Actor, name: Any = None, ticket_price: An
     ``ticket_price`` (every ticket at that price); without, the drive's prices."""
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 120:
         raise ServiceError(
-            "bad_name", "A raffle item needs a name of 1 to 120 characters.", field="name"
+            "bad_name", gettext("A raffle item needs a name of 1 to 120 characters."), field="name"
         )
     price = None if ticket_price in (None, "") else amount_of(ticket_price, "ticket_price")
     with transaction.atomic():
@@ -351,7 +402,11 @@ def pool_of(drive: Drive, raffle: Any = None) -> Pool:
     number = _whole(raffle, "raffle", 1, 2**62)
     pool = Pool.objects.filter(drive=drive, kind=Pool.Kind.RAFFLE, pk=number).first()
     if pool is None:
-        raise NotFound("no_such_raffle", f"There is no raffle item {number}.", raffle=number)
+        raise NotFound(
+            "no_such_raffle",
+            gettext("There is no raffle item %(number)s.") % {"number": number},
+            raffle=number,
+        )
     return pool
 
 
@@ -396,7 +451,9 @@ def tickets_sell(
     with transaction.atomic():
         pool = _lock_pool(pool)
         if Draw.objects.filter(pool=pool).exists():
-            raise Conflict("drawn", f"The {pool} is drawn: no more tickets.")
+            raise Conflict(
+                "drawn", gettext("The %(pool)s is drawn: no more tickets.") % {"pool": pool}
+            )
         highest = Ticket.objects.filter(pool=pool).aggregate(top=Max("number"))["top"] or 0
         if start is None:
             start = highest + 1
@@ -409,7 +466,8 @@ def tickets_sell(
         if taken:
             raise Conflict(
                 "tickets_sold",
-                f"Ticket {taken[0]} of {start}–{last} is already sold.",
+                gettext("Ticket %(ticket)s of %(first)s–%(last)s is already sold.")
+                % {"ticket": taken[0], "first": start, "last": last},
                 first=start,
                 last=last,
                 sold=taken[0],
@@ -433,7 +491,8 @@ def tickets_sell(
         except IntegrityError:
             raise Conflict(
                 "tickets_sold",
-                f"Tickets {start}–{last}: another desk sold some of them.",
+                gettext("Tickets %(first)s–%(last)s: another desk sold some of them.")
+                % {"first": start, "last": last},
                 first=start,
                 last=last,
             ) from None
@@ -474,8 +533,11 @@ def draw_make(*, drive: Drive, actor: Actor = SYSTEM, raffle: Any = None) -> Dra
         if previous is not None and previous.state != Draw.State.UNCLAIMED:
             raise Conflict(
                 "already_drawn",
-                f"The {pool} is drawn (ticket {previous.ticket}); draw again only when it goes "
-                "unclaimed.",
+                gettext(
+                    "The %(pool)s is drawn (ticket %(ticket)s); draw again only when it goes "
+                    "unclaimed."
+                )
+                % {"pool": pool, "ticket": previous.ticket},
                 ticket=previous.ticket,
             )
         drawn = set(Draw.objects.filter(pool=pool).values_list("ticket", flat=True))
@@ -485,7 +547,10 @@ def draw_make(*, drive: Drive, actor: Actor = SYSTEM, raffle: Any = None) -> Dra
             if t not in drawn
         ]
         if not tickets:
-            raise Conflict("no_tickets", f"No tickets of the {pool} are left to draw.")
+            raise Conflict(
+                "no_tickets",
+                gettext("No tickets of the %(pool)s are left to draw.") % {"pool": pool},
+            )
         seed = new_seed()
         ticket = pick(tickets, seed)
         draw = Draw.objects.create(
@@ -517,7 +582,10 @@ def _open_draw(drive: Drive, raffle: Any) -> Draw:
     pool = pool_of(drive, raffle)
     draw = Draw.objects.select_for_update().filter(pool=pool).order_by("-round").first()
     if draw is None or draw.state != Draw.State.DRAWN:
-        raise Conflict("no_open_draw", f"The {pool} has no drawn ticket waiting for its winner.")
+        raise Conflict(
+            "no_open_draw",
+            gettext("The %(pool)s has no drawn ticket waiting for its winner.") % {"pool": pool},
+        )
     return draw
 
 
@@ -570,14 +638,14 @@ def cash_count(
     if (total is None) == (denominations is None or denominations == {}):
         raise ServiceError(
             "bad_count",
-            "Give the total counted, or the count of each note and coin.",
+            gettext("Give the total counted, or the count of each note and coin."),
             field="total",
         )
     counted: dict[str, int] = {}
     if denominations:
         if not isinstance(denominations, dict):
             raise ServiceError(
-                "bad_count", "denominations: value → how many.", field="denominations"
+                "bad_count", gettext("denominations: value → how many."), field="denominations"
             )
         amount = Decimal(0)
         for value, many in denominations.items():
@@ -589,7 +657,9 @@ def cash_count(
                 counted[str(face)] = counted.get(str(face), 0) + how_many
                 amount += face * how_many
         if amount > MAX_AMOUNT:
-            raise ServiceError("bad_amount", "The count is too large.", field="denominations")
+            raise ServiceError(
+                "bad_amount", gettext("The count is too large."), field="denominations"
+            )
     else:
         amount = amount_of(total, "total", zero=True)
     with transaction.atomic():
