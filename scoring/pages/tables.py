@@ -27,6 +27,9 @@ EXPORT_FORMATS = (TableExport.CSV, TableExport.XLSX)
 NO_PLACE = 10**6
 
 
+LEAN_TEMPLATE = "scoring/lean_table.html"
+
+
 class BaseTable(tables.Table):
     """What every table of results shares: the look, sorting, and CSV/XLSX export."""
 
@@ -34,7 +37,10 @@ class BaseTable(tables.Table):
 
     class Meta:
         attrs = {"class": "data-table"}
-        template_name = "scoring/lean_table.html"
+        # django-tables2's own rows; a table with ``lean_cells`` (the standings and the win
+        # grid, hundreds of rows polled by no one but read at every game) names
+        # LEAN_TEMPLATE instead.
+        template_name = "django_tables2/table.html"
         orderable = True
         empty_text = _("Nothing to show yet.")
 
@@ -148,6 +154,7 @@ class StandingsTable(BaseTable):
     class Meta(BaseTable.Meta):
         row_attrs = {"data-couple": lambda record: record["number"]}
         attrs = {"class": "data-table standings"}
+        template_name = LEAN_TEMPLATE
 
     def render_place(self, value: Any) -> str:
         return "—" if value is None else str(value)
@@ -215,6 +222,7 @@ class WinGridTable(BaseTable):
     class Meta(BaseTable.Meta):
         attrs = {"class": "data-table win-grid"}
         row_attrs = {"data-couple": lambda record: record["number"]}
+        template_name = LEAN_TEMPLATE
 
     def __init__(self, *args: Any, games: int = 0, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

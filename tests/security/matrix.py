@@ -491,6 +491,7 @@ CASES: list[Case] = [
     Case("practice/<uuid:game_id>/rob", "POST", "/practice/{practice}/rob", everyone(302)),
     Case("practice/<uuid:game_id>/bid", "POST", "/practice/{practice}/bid", everyone(302)),
     Case("practice/<uuid:game_id>/trump", "POST", "/practice/{practice}/trump", everyone(302)),
+    Case("practice/<uuid:game_id>/draw", "POST", "/practice/{practice}/draw", everyone(302)),
     # --- the API (scoring/api) --------------------------------------------------------------------
     Case("api/v1/me", "GET", "/api/v1/me", (401, 200, 200, 200, 200, 200, 200, 403, 200)),
     Case(
@@ -541,6 +542,14 @@ CASES: list[Case] = [
         everyone(409),
         body={"suit": "H"},
         note="trump was turned up",
+    ),
+    Case(
+        "api/v1/practice/<uuidstr:game_id>/draw",
+        "POST",
+        "/api/v1/practice/{practice}/draw",
+        everyone(409),
+        body={"discards": []},
+        note="no kitty in this game's ruleset",
     ),
     # The description's docs page is for a logged-in member (tests/api/test_docs_page.py);
     # a bearer token logs nobody in, so every caller here is sent to the login page.
@@ -828,6 +837,7 @@ CASES: list[Case] = [
     ),
     Case(f"{ASS}/standings", "GET", f"{ASP}/standings", club_api(200)),
     Case(f"{ASS}/cookie-jar", "GET", f"{ASP}/cookie-jar", club_api(200)),
+    Case(f"{ASS}/money", "GET", f"{ASP}/money", club_api(200, scorer=403)),
     Case(f"{ASS}/players", "GET", f"{ASP}/players", club_api(200)),
     Case(
         f"{ASS}/players/merge",

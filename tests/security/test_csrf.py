@@ -192,6 +192,7 @@ NOT_SHOWN_NOW = {
     "practice/<uuid:game_id>/rob",  # only when the practice game deals you the ace of trumps
     "practice/<uuid:game_id>/bid",  # auction games only, when it is your turn to bid
     "practice/<uuid:game_id>/trump",  # auction games only, when you won the bidding
+    "practice/<uuid:game_id>/draw",  # auction games with a kitty only, when it is your turn to draw
     "drives/<slug:slug>/prizes/cookie-jar",
     "drives/<slug:slug>/prizes/buy-in",
     "drives/<slug:slug>/prizes/ties/<int:tie>/cut",
