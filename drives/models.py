@@ -320,9 +320,15 @@ class DriveVersion(models.Model):
         Drive, on_delete=models.CASCADE, primary_key=True, related_name="live"
     )
     version = models.PositiveBigIntegerField(default=0)
+    # Bumped with ``version`` by every change but a table's result (entered, confirmed,
+    # undone, settled): what the phones' pages show beside their own results (the game in
+    # play, the seating, the couples, the settings). The table and couple pages add their own
+    # results' latest ``ResultVersion`` to it, so a result at one table leaves the other
+    # tables' and couples' polls at 304 (scoring/pages/conditional.py).
+    structure = models.PositiveBigIntegerField(default=0)
 
     def __str__(self) -> str:
-        return f"{self.drive_id} v{self.version}"
+        return f"{self.drive_id} v{self.version} s{self.structure}"
 
 
 class AuditEntry(models.Model):

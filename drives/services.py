@@ -104,20 +104,33 @@ def audit(
         note=note,
     )
     if drive is not None:
-        drive_changed(drive.pk)
+        drive_changed(drive.pk, results_only=action.startswith(RESULT_ACTION))
     return entry
 
 
-def drive_changed(drive_id: int) -> None:
+# The audit actions of one table's result (``scoring.services``: result.enter, .conflict,
+# .confirm, .reject, .undo, .resolve, .key_reused), each with its ``ResultVersion`` when it
+# stored anything. Not "results.import": an import may advance the night.
+RESULT_ACTION = "result."
+
+
+def drive_changed(drive_id: int, *, results_only: bool = False) -> None:
     """What the drive's live pages show may have changed: its version goes up by one, in the
-    caller's transaction (``audit`` calls this; a write that is not audited must call it).
+    caller's transaction (``audit`` calls this; a write that is not audited must call it),
+    and its ``structure`` too unless only a table's result changed (``results_only``: the
+    change is then kept as a ``ResultVersion``, which the table's and couples' pages read).
     The row is created by the first change (a drive restored or made before it had one)."""
+    bump: dict[str, Any] = {"version": F("version") + 1}
+    if not results_only:
+        bump["structure"] = F("structure") + 1
     rows = DriveVersion.objects.filter(drive_id=drive_id)
-    if rows.update(version=F("version") + 1):
+    if rows.update(**bump):
         return
-    _row, created = DriveVersion.objects.get_or_create(drive_id=drive_id, defaults={"version": 1})
+    _row, created = DriveVersion.objects.get_or_create(
+        drive_id=drive_id, defaults={"version": 1, "structure": 1}
+    )
     if not created:
-        rows.update(version=F("version") + 1)
+        rows.update(**bump)
 
 
 # --- clubs, members, tokens -----------------------------------------------------------------

@@ -6,6 +6,14 @@ the language, the game shown). A poll that sends it back in ``If-None-Match`` wh
 is unchanged gets 304 Not Modified before anything is read or rendered, after the one query
 that finds the drive (with its version) and checks who asks.
 
+The phones' pages show one table's or one couple's own results, not the others': their ETag
+is the drive's ``structure`` (every change but a table's result: advance, seating, couples,
+check-ins, withdrawals, settings, prizes, publish) and the latest ``ResultVersion`` of the
+results they show (every stored change of a result writes one, in its transaction): the
+table's own results, the couple's own games. A result at table 7 leaves the other tables'
+and couples' polls at 304; a 304 costs one query more (that latest version). The desk and the
+projector show every table: they keep the drive's version.
+
 Some of what a page shows ends by itself, with no change in the database (the table page's
 Undo button, open for a few seconds after a tap): its ETag then carries that moment
 (``W/"<key>~<unix time>"``) and matches only until it passes. The ETags are weak: gzip (below)
@@ -28,12 +36,14 @@ import time
 from datetime import datetime
 from typing import Any
 
+from django.db.models import Max, Q
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import parse_etags
 from django.utils.translation import get_language
 
-from drives.models import Drive, DriveVersion
+from drives.models import Couple, Drive, DriveVersion, Table
+from scoring.models import ResultVersion
 
 UNTIL = "~"
 
@@ -47,10 +57,35 @@ def drive_version(drive: Drive) -> int:
         return 0
 
 
-def poll_key(page: str, drive: Drive, *parts: Any) -> str:
-    """What a polled fragment depends on, in short: the page, the drive and its version, the
-    language, and ``parts`` (the card, the user, the game shown ...)."""
-    fields = (page, drive.pk, drive_version(drive), get_language() or "", *parts)
+def structure_version(drive: Drive) -> int:
+    """The drive's version less its tables' results (``DriveVersion.structure``); no query
+    when the drive was read with ``select_related("live")``."""
+    try:
+        return drive.live.structure
+    except DriveVersion.DoesNotExist:
+        return 0
+
+
+def table_results_version(table: Table) -> int:
+    """The latest change of the table's results (any game): one query."""
+    versions = ResultVersion.objects.filter(result__seat__table_id=table.pk)
+    return versions.aggregate(latest=Max("id"))["latest"] or 0
+
+
+def couple_results_version(couple: Couple) -> int:
+    """The latest change of the results of the couple's games (any table): one query."""
+    versions = ResultVersion.objects.filter(
+        Q(result__seat__stays_id=couple.pk) | Q(result__seat__arrives_id=couple.pk)
+    )
+    return versions.aggregate(latest=Max("id"))["latest"] or 0
+
+
+def poll_key(page: str, drive: Drive, *parts: Any, version: int | None = None) -> str:
+    """What a polled fragment depends on, in short: the page, the drive and its version (the
+    drive's, or ``version``), the language, and ``parts`` (the card, the user, the game shown
+    ...)."""
+    seen = drive_version(drive) if version is None else version
+    fields = (page, drive.pk, seen, get_language() or "", *parts)
     return ".".join(str(field) for field in fields)
 
 

@@ -34,7 +34,14 @@ from drives.errors import Conflict, ServiceError
 from drives.models import AuditEntry, Couple, Drive, Table
 from drives.services import Actor
 from engine.scores import legal_final_scores
-from scoring.pages.conditional import not_modified, poll_key, tagged
+from scoring.pages.conditional import (
+    couple_results_version,
+    not_modified,
+    poll_key,
+    structure_version,
+    table_results_version,
+    tagged,
+)
 from scoring.pages.live_access import (
     closed_page,
     couple_by_token,
@@ -80,7 +87,14 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
     if drive.is_closed:
         return closed_page(request, drive)
     if request.method != "POST" and wants_fragment(request):
-        key = poll_key("table", drive, table.pk)
+        # Only this table's results and the drive's structure: not the other tables'.
+        key = poll_key(
+            "table",
+            drive,
+            table.pk,
+            table_results_version(table),
+            version=structure_version(drive),
+        )
         if unchanged := not_modified(request, key):
             return unchanged
         context = _table_context(table, None)
@@ -272,7 +286,15 @@ def couple_page(request: HttpRequest, token: str) -> HttpResponse:
             return closed_page(request, drive)
         return _couple_record(request, couple)
     if request.method != "POST" and wants_fragment(request):
-        key = poll_key("couple", drive, couple.pk)
+        # Only the couple's own games' results and the drive's structure: the page shows
+        # no standings, no place, nothing of the other tables.
+        key = poll_key(
+            "couple",
+            drive,
+            couple.pk,
+            couple_results_version(couple),
+            version=structure_version(drive),
+        )
         return not_modified(request, key) or tagged(
             render(request, "scoring/couple_page_live.html", _couple_context(couple, None)), key
         )

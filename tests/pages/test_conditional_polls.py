@@ -93,12 +93,13 @@ def n() -> Night:
 
 # --- (a) nothing changed: 304, no body, a few queries -------------------------------------------
 
-# What a 304 costs: the card's token with its drive and version (one query); for the members'
-# pages the session, the user, the drive with its version and the user's role.
+# What a 304 costs: the card's token with its drive and version, and the latest change of the
+# card's own results (two queries); for the members' pages the session, the user, the drive
+# with its version and the user's role.
 QUERIES_304 = {
     "desk": 4,
-    "table": 1,
-    "couple": 1,
+    "table": 2,
+    "couple": 2,
     "projector": 4,
     "projector-standings": 4,
     "projector-prizes": 4,
@@ -384,25 +385,126 @@ def test_a_restore_serves_the_new_drive(n: Night, tmp_path) -> None:
 # --- (c) the version is in the database: another worker's change is seen ------------------------
 
 
-def test_the_version_is_read_from_the_database(n: Night) -> None:
-    etag = n.poll("couple")["ETag"]
-    before = DriveVersion.objects.get(drive=n.drive).version
+@pytest.mark.parametrize(("column", "page"), [("version", "desk"), ("structure", "couple")])
+def test_the_version_is_read_from_the_database(n: Night, column: str, page: str) -> None:
+    etag = n.poll(page)["ETag"]
+    before = getattr(DriveVersion.objects.get(drive=n.drive), column)
     # Another worker's change, through its own statement: nothing in this process is told.
     with connection.cursor() as cursor:
         cursor.execute(
-            f"UPDATE {DriveVersion._meta.db_table} SET version = version + 1 WHERE drive_id = %s",
+            f"UPDATE {DriveVersion._meta.db_table} SET {column} = {column} + 1 WHERE drive_id = %s",
             [n.drive.pk],
         )
-    assert DriveVersion.objects.get(drive=n.drive).version == before + 1
-    assert n.poll("couple", etag).status_code == 200
+    assert getattr(DriveVersion.objects.get(drive=n.drive), column) == before + 1
+    assert n.poll(page, etag).status_code == 200
 
 
 def test_every_audited_change_bumps_it_once(n: Night) -> None:
-    before = DriveVersion.objects.get(drive=n.drive).version
+    def versions() -> tuple[int, int]:
+        row = DriveVersion.objects.get(drive=n.drive)
+        return row.version, row.structure
+
+    version, structure = versions()
     _enter(n, winner=1)
-    assert DriveVersion.objects.get(drive=n.drive).version == before + 1
+    # A table's result: the drive's version, not its structure.
+    assert versions() == (version + 1, structure)
+    couple_update(couple=n.couple(3), actor=DESK, paid=True)
+    assert versions() == (version + 2, structure + 1)
     drive_changed(n.drive.pk)
-    assert DriveVersion.objects.get(drive=n.drive).version == before + 2
+    assert versions() == (version + 3, structure + 2)
+
+
+# --- (d) a result at one table: the other tables' and couples' phones stay at 304 ---------------
+
+
+def _card(n: Night, kind: str, number: int) -> str:
+    if kind == "table":
+        token = n.drive.tables.get(number=number).token
+        return reverse("night:table", args=[token]) + "?partial=1"
+    return reverse("night:couple", args=[n.couple(number).token]) + "?partial=1"
+
+
+def _poll(url: str, etag: str | None = None) -> Any:
+    return Client().get(url, headers={"If-None-Match": etag} if etag else {})
+
+
+def _seat(n: Night, table: int) -> Seat:
+    return Seat.objects.get(
+        game__drive=n.drive, game__number=n.drive.current_game, table__number=table
+    )
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        "entered",
+        "entered from the table, to confirm",
+        "conflict",
+        "undone",
+        "settled",
+        "corrected after the advance",
+    ],
+)
+def test_a_result_at_another_table_leaves_this_tables_phones_at_304(change: str) -> None:
+    n = make_night(confirm_by_other_couple=change.endswith("to confirm"))
+    if change == "corrected after the advance":
+        play(n.drive, 1)
+        advance(n.drive, 1)
+        n.drive.refresh_from_db()
+    if change == "undone":
+        _enter(n, table=2, winner=_seat(n, 2).stays.number, actor=TABLE)
+    if change == "settled":
+        _enter(n, table=2, winner=_seat(n, 2).stays.number)
+        with pytest.raises(Conflict):
+            _enter(n, table=2, winner=_seat(n, 2).arrives.number)
+    here, there = _seat(n, 1), _seat(n, 2)
+    game = n.drive.current_game
+    # Table 2's couples in the game of the change (game 1 for the correction after game 2
+    # started: the couples who played table 2 in game 1).
+    concerned = Seat.objects.get(game__drive=n.drive, game__number=1, table__number=2)
+    cards = {
+        ("table", 1): "stays",
+        ("couple", here.stays.number): "stays",
+        ("couple", here.arrives.number): "stays",
+        ("table", 2): "changes",
+        ("couple", concerned.stays.number): "changes",
+        ("couple", concerned.arrives.number): "changes",
+    }
+    if change == "corrected after the advance":
+        # Table 2's page shows game 2 (its game-1 result is not on it); a 200 costs nothing.
+        cards[("table", 2)] = "either"
+    first = {card: _poll(_card(n, *card)) for card in cards}
+    assert all(r.status_code == 200 for r in first.values())
+    desk = n.poll("desk")["ETag"]
+    if change == "entered":
+        _enter(n, table=2, winner=there.stays.number)
+    elif change == "entered from the table, to confirm":
+        _enter(n, table=2, winner=there.stays.number, actor=TABLE)
+    elif change == "conflict":
+        _enter(n, table=2, winner=there.stays.number)
+        with pytest.raises(Conflict):
+            _enter(n, table=2, winner=there.arrives.number)
+    elif change == "undone":
+        result_undo(drive=n.drive, game=game, table=2, actor=TABLE)
+    else:
+        winner = concerned.arrives.number
+        result_resolve(drive=n.drive, game=1, table=2, winner=winner, reason="r", actor=DESK)
+    for card, expected in cards.items():
+        again = _poll(_card(n, *card), first[card]["ETag"])
+        if expected == "stays":
+            assert again.status_code == 304, f"{change}: {card} is not 304"
+        elif expected == "changes":
+            assert again.status_code == 200, f"{change}: {card} still 304"
+            assert _shows(again) != _shows(first[card]), f"{change}: {card} shows nothing new"
+    # The desk shows every table: a 200.
+    assert n.poll("desk", desk).status_code == 200
+
+
+def _shows(response: Any) -> str:
+    """What a phone's page shows, in short (its ``data-version``, which its script compares)."""
+    found = re.search(r'data-version="([^"]*)"', text(response))
+    assert found
+    return found.group(1)
 
 
 def test_a_drive_without_its_row_gets_one_at_its_first_change(n: Night) -> None:
