@@ -236,8 +236,9 @@ class Ruleset:
             if (whole or key == "floor") and (
                 isinstance(value, bool) or (not isinstance(value, int) and value is not None)
             ):
-                code = "bad_target" if key == "target" else "bad_option"
-                raise RulesetError(code, f"{key} must be a whole number.")
+                if key == "target":
+                    raise RulesetError("bad_target", "The target must be a whole number.")
+                raise RulesetError("bad_option", f"{key} must be a whole number.")
             if whole and value is None:
                 raise RulesetError("bad_option", f"{key} must be a whole number.")
             if key == "name" and not isinstance(value, str):
