@@ -9,11 +9,16 @@ from engine.prizes import PrizeError, cut_rank, draw_cut
 SEEDS = range(300)
 
 
-@pytest.mark.parametrize(("ace_high", "highest"), [(False, False), (True, False), (True, True)])
-def test_every_round_is_won_by_the_right_card(ace_high: bool, highest: bool) -> None:
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"ace_high": True}, {"highest": True}, {"ace_high": True, "highest": True}],
+)
+def test_every_round_is_won_by_the_right_card(options: dict[str, bool]) -> None:
+    """With no options the lowest card wins and an ace is the lowest card."""
+    ace_high, highest = options.get("ace_high", False), options.get("highest", False)
     aces_decided = 0
     for seed in SEEDS:
-        rounds = draw_cut([2, 5, 7, 11], seed, ace_high=ace_high, highest=highest)
+        rounds = draw_cut([2, 5, 7, 11], seed, **options)
         expected_couples = [2, 5, 7, 11]
         for number, cut in enumerate(rounds, start=1):
             drawn = dict(cut.cards)
