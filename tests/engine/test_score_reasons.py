@@ -142,3 +142,25 @@ def test_a_whole_nights_scores_get_the_same_verdicts_as_one_by_one(rules: Rulese
     ]
     verdicts = list(check_final_scores(night, rules))
     assert verdicts[4].code == verdicts[5].code == "not_a_number"
+
+
+def test_tied_games_played_on_have_no_highest_score() -> None:
+    """``equal_totals: play-on``: a tie at 45 or more is played on, so a winner has no most
+    points; a long game is judged like the shorter one it extends by 15–15 hands."""
+    play_on = make_ruleset(equal_totals="play-on")
+    for w, loser in ((135, 105), (165, 135)):
+        verdict = check_final_score(w, loser, play_on)
+        assert (verdict.status, verdict.message) == ("ok", f"{w}–{loser} is a regular final score.")
+    long_unusual = check_final_score(200, 170, play_on)
+    assert (long_unusual.status, long_unusual.trumpless_hands, long_unusual.message) == (
+        "unusual",
+        4,
+        "200–170 can only happen with 4 hands in which no trump was played. "
+        "Check it with the table, then confirm it.",
+    )
+    refused = check_final_score(130, 90, play_on)
+    assert (refused.code, refused.message) == (
+        "game_already_won",
+        "130–90: this needs a hand played after the game was already won "
+        "(the game ends as soon as a couple has 45).",
+    )
