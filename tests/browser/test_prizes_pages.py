@@ -56,7 +56,8 @@ def test_keys_on_the_ties_page_belong_to_the_focused_field_or_button(
     )
     expect(page.get_by_test_id("tie-settled")).to_be_visible()
     for card in page.locator(".cut-card").all():  # every card turned over, both rounds
-        expect(card).to_be_visible()
+        # one card every 2 s after the page is shown again: a loaded machine's timers lag
+        expect(card).to_be_visible(timeout=15_000)
     screenshot(page, "prizes-tie-settled", full_page=True)
 
 
