@@ -254,7 +254,9 @@ def tap_while_offline(phone: Page, drive: Drive) -> None:
     expect(phone.get_by_test_id("table-result")).to_contain_text(
         f"Couple {OFFLINE_WINNER} won", timeout=TABLE_WAIT
     )
-    assert len(submissions) >= 3  # the tap, at least one retry offline, the one that got in
+    # At least one sent while offline (the request awaited above: the tap's own, or a retry when
+    # the page already knew it was offline and held the tap), and the one that got in.
+    assert len(submissions) >= 2
     assert len({s["key"] for s in submissions}) == 1
     assert {s["winner"] for s in submissions} == {OFFLINE_WINNER}
     result = Result.objects.get(seat=seat)
