@@ -1,10 +1,12 @@
 """Forms of the organizer's setup pages: a club, a drive's settings, a couple at the door, a
-couples CSV file. They check the shape of what was typed (a date, a number); the night's rules
-are the services' (``drives.services``) to judge, and a refusal comes back as a form error."""
+couples CSV file. Each field's bounds and error words are its rule's (``drives.inputs``), and
+``RuledForm.clean`` runs the same rules as the services, so a page refuses a value with the words
+the API and the imports use; what depends on the night (a drive already started, a couple
+already there) is the services' (``drives.services``) to judge, and comes back as a form error."""
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from django import forms
 from django.conf import settings
@@ -13,6 +15,9 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from drives import inputs
+from drives.errors import ServiceError
+from drives.inputs import Rule
 from drives.models import Club, Drive
 from drives.rules_words import (
     RULE_ERRORS,
@@ -21,7 +26,6 @@ from drives.rules_words import (
     SWITCH_WORDS,
     field_value,
 )
-from drives.services import CURRENCY
 from drives.signals import PAID_WAYS
 from engine.rules import PRESETS, RulesetError, make_ruleset
 
@@ -37,6 +41,24 @@ class PlainForm(forms.Form):
         super().__init__(*args, **kwargs)
 
 
+class RuledForm(PlainForm):
+    """A form whose fields named in ``rules`` are checked by those rules (``drives.inputs``)
+    once Django has read them: the value tidied as the services tidy it, or the rule's words
+    on the field."""
+
+    rules: ClassVar[dict[str, tuple[Rule, ...]]] = {}
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        for name, rules in self.rules.items():
+            if name in data and name not in self.errors:
+                try:
+                    data[name] = inputs.check_field(rules, data[name])
+                except ServiceError as error:
+                    self.add_error(name, error.message)
+        return data
+
+
 def ruleset_choices() -> list[tuple[str, Any]]:
     choices = []
     for name in PRESETS:
@@ -46,30 +68,37 @@ def ruleset_choices() -> list[tuple[str, Any]]:
     return choices
 
 
-class ClubForm(PlainForm):
+class ClubForm(RuledForm):
+    rules: ClassVar[dict[str, tuple[Rule, ...]]] = {"name": (inputs.CLUB_NAME,)}
+
     name = forms.CharField(
         label=_("Club name"),
-        max_length=120,
+        **inputs.CLUB_NAME.form_options(),
         help_text=_("Your parish, legion branch, fire hall or club, e.g. St. Joseph's Parish."),
         widget=forms.TextInput(attrs={"autocomplete": "organization"}),
     )
 
 
-class DriveSettingsForm(PlainForm):
+class DriveSettingsForm(RuledForm):
     """A drive's settings (without its club): the settings page, and the base of the new
     drive's form. Settings fixed once the night started are shown read-only."""
 
+    rules: ClassVar[dict[str, tuple[Rule, ...]]] = {
+        name: (rule,) for name, rule in inputs.SETTINGS.items()
+    }
+
     name = forms.CharField(
         label=_("Name of the night"),
-        max_length=120,
+        **inputs.DRIVE_NAME.form_options(),
         help_text=_("e.g. Friday night 45s"),
     )
     date = forms.DateField(
         label=_("Date"),
         widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),
         help_text=_("YYYY-MM-DD"),
+        **inputs.DATE.form_options(),
     )
-    venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    venue = forms.CharField(label=_("Venue"), required=False, **inputs.VENUE.form_options())
     language = forms.ChoiceField(
         label=_("Language of the hall"),
         choices=settings.LANGUAGES,
@@ -79,22 +108,26 @@ class DriveSettingsForm(PlainForm):
             "The projector, the pages of the tables and couples, the printed documents and "
             "the public results are in this language."
         ),
+        **inputs.LANGUAGE.form_options(),
     )
     games = forms.IntegerField(
         label=_("Games"),
-        min_value=1,
-        max_value=60,
         initial=25,
         help_text=_("How many games are played (25 on a usual night)."),
+        **inputs.GAMES_RULE.form_options(),
     )
     ruleset = forms.ChoiceField(
-        label=_("Rules"), widget=forms.RadioSelect, initial="cape-breton-45"
+        label=_("Rules"),
+        widget=forms.RadioSelect,
+        initial="cape-breton-45",
+        **inputs.RULESET.form_options(),
     )
     movement = forms.ChoiceField(
         label=_("Movement"),
         choices=Drive.Movement.choices,
         widget=forms.RadioSelect,
         initial=Drive.Movement.WINNERS_MOVE,
+        **inputs.MOVEMENT.form_options(),
     )
     first_seating = forms.ChoiceField(
         label=_("First seating"),
@@ -102,13 +135,13 @@ class DriveSettingsForm(PlainForm):
         widget=forms.RadioSelect,
         initial=Drive.FirstSeating.BY_NUMBER,
         help_text=_("By number: couples 1 and 2 at table 1, 3 and 4 at table 2, and so on."),
+        **inputs.FIRST_SEATING.form_options(),
     )
     seed = forms.IntegerField(
         label=_("Seed of the shuffle"),
         required=False,
-        min_value=0,
-        max_value=2**63 - 1,
         help_text=_("Only for a shuffled seating. Leave empty: one is drawn and recorded."),
+        **inputs.SEED.form_options(),
     )
     sit_out_counts_as_win = forms.BooleanField(
         label=_("A sit-out counts as a win"), required=False, initial=True
@@ -118,21 +151,19 @@ class DriveSettingsForm(PlainForm):
         choices=Drive.Ranking.choices,
         widget=forms.RadioSelect,
         initial=Drive.Ranking.DENSE,
+        **inputs.RANKING.form_options(),
     )
     entry_fee = forms.DecimalField(
         label=_("Entry fee per couple"),
-        min_value=0,
-        max_digits=8,
-        decimal_places=2,
         initial=0,
         widget=forms.NumberInput(attrs={"step": "0.01", "inputmode": "decimal"}),
+        **inputs.ENTRY_FEE.form_options(),
     )
     currency = forms.CharField(
         label=_("Currency"),
-        min_length=3,
-        max_length=3,
         initial="CAD",
         help_text=_("Three letters A–Z: CAD, USD, EUR, NZD…"),
+        **inputs.CURRENCY.form_options(),
     )
     confirm_by_other_couple = forms.BooleanField(
         label=_("The other couple confirms a result entered at the table"),
@@ -182,12 +213,6 @@ class DriveSettingsForm(PlainForm):
                 field.disabled = True
                 if name in FIXED_ONCE_STARTED and not self.read_only:
                     field.help_text = _("Fixed: the night has started.")
-
-    def clean_currency(self) -> str:
-        value: str = self.cleaned_data["currency"].strip()
-        if not CURRENCY.fullmatch(value):
-            raise forms.ValidationError(_("Three letters A–Z, like CAD."))
-        return value.upper()
 
     @property
     def rule_fields(self) -> list[forms.BoundField]:
@@ -253,20 +278,25 @@ class DriveCreateForm(DriveSettingsForm):
         return {k: v for k, v in self.cleaned_data.items() if k != "club"}
 
 
-class CoupleNamesForm(PlainForm):
+class CoupleNamesForm(RuledForm):
     """A couple's two names, to correct a spelling from the couples list."""
+
+    rules: ClassVar[dict[str, tuple[Rule, ...]]] = {
+        "player1": inputs.PLAYER,
+        "player2": inputs.PLAYER,
+    }
 
     player1 = forms.CharField(
         label=_("First player"),
-        max_length=80,
         widget=forms.TextInput(
             attrs={"autofocus": True, "autocomplete": "off", "autocapitalize": "words"}
         ),
+        **inputs.player_form_options(),
     )
     player2 = forms.CharField(
         label=_("Second player"),
-        max_length=80,
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
+        **inputs.player_form_options(),
     )
 
 

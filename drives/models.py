@@ -13,7 +13,6 @@ import secrets
 from typing import Any, ClassVar
 
 from django.conf import settings
-from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -107,9 +106,8 @@ class Drive(models.Model):
     name = models.CharField(_("name"), max_length=120)
     date = models.DateField(_("date"))
     venue = models.CharField(_("venue"), max_length=200, blank=True)
-    games = models.PositiveSmallIntegerField(
-        _("games"), default=25, validators=[MinValueValidator(1), MaxValueValidator(60)]
-    )
+    # How many games: its rule (1 to 60) is drives.inputs.GAMES_RULE, which every way in passes.
+    games = models.PositiveSmallIntegerField(_("games"), default=25)
     ruleset = models.CharField(
         _("ruleset"), max_length=40, choices=RULESET_CHOICES, default="cape-breton-45"
     )

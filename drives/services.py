@@ -19,7 +19,7 @@ import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date as Date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
@@ -30,7 +30,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext, gettext_lazy
 
-from drives import race
+from drives import inputs, race
 from drives.backup import backup_after_commit
 from drives.errors import Conflict, Forbidden, NotFound, ServiceError
 from drives.guards import lock_drive, require_open
@@ -48,14 +48,13 @@ from drives.models import (
 )
 from drives.names import couple_key, couples_matching
 from drives.signals import couple_deleted, couple_paid
-from drives.text import name_strip_bidi, name_visible, text_refuse_unstorable
+from drives.text import name_strip_bidi, text_refuse_unstorable
 from engine.movement import Seating, first_seating
-from engine.rules import DEFAULT_PRESET, PRESETS, RulesetError, get_ruleset, make_ruleset
+from engine.rules import DEFAULT_PRESET, RulesetError, get_ruleset, make_ruleset
 
 User = AbstractBaseUser | AnonymousUser | None
 
-MAX_NAME = 80
-CURRENCY = re.compile("[A-Za-z]{3}")  # typed in either case, stored upper-case
+MAX_NAME = inputs.MAX_NAME
 MAX_COUPLES = 2000
 MAX_CSV_BYTES = 1_000_000  # the default of settings.CSV_MAX_BYTES
 
@@ -137,10 +136,7 @@ def drive_changed(drive_id: int, *, results_only: bool = False) -> None:
 
 
 def club_create(*, name: str, actor: Actor = SYSTEM, organizer: Any = None) -> Club:
-    text_refuse_unstorable(name or "", "name")
-    name = name_strip_bidi(name or "").strip()
-    if not name_visible(name) or len(name) > 120:
-        raise ServiceError("bad_name", gettext("A club needs a name of 1 to 120 characters."))
+    name = inputs.CLUB_NAME.check(name)
     with transaction.atomic():
         existing = Club.objects.filter(name=name).first()
         if existing:
@@ -277,95 +273,10 @@ def _bad(field: str, message: str) -> ServiceError:
 
 
 def _clean_setting(key: str, value: Any) -> Any:
-    if key in ("name", "venue"):  # printed on every page and PDF: no bidi control leaks out
-        limit = 120 if key == "name" else 200
-        if not isinstance(value, str):
-            raise _bad(
-                key,
-                gettext("The %(key)s must be text (at most %(limit)s characters).")
-                % {"key": key, "limit": limit},
-            )
-        text_refuse_unstorable(value, key)
-        value = name_strip_bidi(value).strip()
-        if len(value) > limit:
-            raise _bad(
-                key,
-                gettext("The %(key)s must be text (at most %(limit)s characters).")
-                % {"key": key, "limit": limit},
-            )
-        if key == "name" and not name_visible(value):
-            raise _bad(key, gettext("The drive needs a name."))
-        return value
-    if key == "date":
-        if isinstance(value, Date):
-            return value
-        try:
-            return Date.fromisoformat(str(value))
-        except ValueError:
-            raise _bad(
-                key, gettext("%(value)s is not a date (YYYY-MM-DD).") % {"value": f"{value!r}"}
-            ) from None
-    if key == "games":
-        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 60:
-            raise _bad(key, gettext("games must be a whole number from 1 to 60."))
-        return value
-    if key == "ruleset":
-        if not isinstance(value, str) or value not in PRESETS:
-            raise _bad(
-                key,
-                gettext("Unknown ruleset %(value)s; choose one of %(list)s.")
-                % {"value": f"{value!r}", "list": ", ".join(PRESETS)},
-            )
-        return value
-    if key == "movement":
-        if value not in Drive.Movement.values:
-            raise _bad(key, gettext("movement is winners-move or losers-move."))
-        return value
-    if key == "first_seating":
-        if value not in Drive.FirstSeating.values:
-            raise _bad(key, gettext("first_seating is by-number or shuffle."))
-        return value
-    if key == "seed":
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-            raise _bad(key, gettext("seed must be a whole number."))
-        if value is not None and not 0 <= value < 2**63:
-            raise _bad(key, gettext("seed must be from 0 to 2^63 - 1."))
-        return value
-    if key in (
-        "sit_out_counts_as_win",
-        "confirm_by_other_couple",
-        "scorers_may_advance",
-        "published",
-    ):
-        if not isinstance(value, bool):
-            raise _bad(key, gettext("%(key)s must be true or false.") % {"key": key})
-        return value
-    if key == "ranking":
-        if value not in Drive.Ranking.values:
-            raise _bad(key, gettext("ranking is dense or competition."))
-        return value
-    if key == "entry_fee":
-        try:
-            fee = Decimal(str(value))
-        except (InvalidOperation, ValueError):
-            raise _bad(
-                key, gettext("%(value)s is not an amount.") % {"value": f"{value!r}"}
-            ) from None
-        if not fee.is_finite() or fee < 0 or fee >= 1_000_000 or fee != round(fee, 2):
-            raise _bad(key, gettext("entry_fee must be an amount from 0, to the cent."))
-        return fee
-    if key == "currency":  # ASCII only: "ßab".upper() is "SSAB", and str.isalpha() takes it
-        if not isinstance(value, str) or not CURRENCY.fullmatch(value):
-            raise _bad(key, gettext("The currency is three letters A–Z, like CAD."))
-        return value.upper()
-    if key == "language":
-        codes = [code for code, _name in settings.LANGUAGES]
-        if value not in codes:
-            raise _bad(
-                key, gettext("The language is one of %(list)s.") % {"list": ", ".join(codes)}
-            )
-        return value
-    raise _bad(key, gettext("Unknown setting %(key)s.") % {"key": key})
+    """A setting's value tidied, by its rule (``drives.inputs.SETTINGS``)."""
+    if key not in inputs.SETTINGS:
+        raise _bad(key, gettext("Unknown setting %(key)s.") % {"key": key})
+    return inputs.SETTINGS[key].check(value)
 
 
 def drive_create(*, club: Club, actor: Actor = SYSTEM, **settings: Any) -> Drive:
@@ -474,25 +385,11 @@ def _create_with_slug(model: type[Drive], base: str, **fields: Any) -> Drive:
 
 
 def _clean_players(p1: Any, p2: Any, where: str = "") -> tuple[str, str]:
-    """Two names, each with its runs of spaces made one and without the bidi controls that
-    would reorder what is printed after it; a name with nothing to see is no name."""
-    names = []
-    for value in (p1, p2):
-        if not isinstance(value, str) or not name_visible(value):
-            raise ServiceError(
-                "missing_player",
-                gettext("%(where)sa couple needs two player names.") % {"where": where},
-            )
-        text_refuse_unstorable(value, what=f"{where}a player's name")
-        value = " ".join(name_strip_bidi(value).split())
-        if len(value) > MAX_NAME:
-            raise ServiceError(
-                "name_too_long",
-                gettext("%(where)sa player's name has at most %(MAX_NAME)s characters.")
-                % {"where": where, "MAX_NAME": MAX_NAME},
-            )
-        names.append(value)
-    return names[0], names[1]
+    """Two names, each by the rules of a player's name (``drives.inputs.PLAYER``): runs of
+    spaces made one, no bidi controls, something to see, at most ``MAX_NAME`` characters."""
+    return inputs.check_field(inputs.PLAYER, p1, where), inputs.check_field(
+        inputs.PLAYER, p2, where
+    )
 
 
 def couples_register(
@@ -535,24 +432,12 @@ def couples_register(
             p1, p2 = players
         else:
             p1, p2 = item.get("player1"), item.get("player2")
-        flags = {}
-        for flag in ("paid", "checked_in", "cookie_jar"):
-            if flag in item:
-                if not isinstance(item[flag], bool):
-                    raise ServiceError(
-                        "bad_field",
-                        gettext("%(where)s%(flag)s must be true or false.")
-                        % {"where": where, "flag": flag},
-                        field=flag,
-                    )
-                flags[flag] = item[flag]
-        ok = item.get("duplicate_ok", False)
-        if not isinstance(ok, bool):
-            raise ServiceError(
-                "bad_field",
-                gettext("%(where)sduplicate_ok must be true or false.") % {"where": where},
-                field="duplicate_ok",
-            )
+        flags = {
+            flag: inputs.FLAGS[flag].check(item[flag], where)
+            for flag in COUPLE_FLAGS
+            if flag in item
+        }
+        ok = inputs.FLAGS["duplicate_ok"].check(item.get("duplicate_ok", False), where)
         extra = set(item) - {
             "players",
             "player1",
@@ -904,7 +789,7 @@ def parse_couples_csv(data: bytes) -> list[tuple[int, dict[str, Any]]]:
     return rows
 
 
-COUPLE_FLAGS = ("paid", "checked_in", "cookie_jar")
+COUPLE_FLAGS = inputs.COUPLE_FLAGS
 
 
 def couple_update(*, couple: Couple, actor: Actor, **changes: Any) -> Couple:
@@ -942,21 +827,11 @@ def couple_update(*, couple: Couple, actor: Actor, **changes: Any) -> Couple:
             couple.player1, couple.player2 = p1, p2
         for flag in COUPLE_FLAGS:
             if flag in changes:
-                value = changes[flag]
-                if not isinstance(value, bool):
-                    raise ServiceError(
-                        "bad_field",
-                        gettext("%(flag)s must be true or false.") % {"flag": flag},
-                        field=flag,
-                    )
+                value = inputs.FLAGS[flag].check(changes[flag])
                 old[flag], new[flag] = getattr(couple, flag), value
                 setattr(couple, flag, value)
         if "withdrawn" in changes:
-            value = changes["withdrawn"]
-            if not isinstance(value, bool):
-                raise ServiceError(
-                    "bad_field", gettext("withdrawn must be true or false."), field="withdrawn"
-                )
+            value = inputs.FLAGS["withdrawn"].check(changes["withdrawn"])
             _withdraw(drive, couple, value, old, new)
         couple.save()
         audit(drive, actor, "couple.update", subject=f"couple {couple.number}", old=old, new=new)

@@ -19,7 +19,6 @@ return those dicts as they are, and the schemathesis run checks that they confor
 from datetime import date, datetime
 from typing import Annotated, Any, Literal
 
-from django.conf import settings
 from pydantic import (
     BaseModel,
     BeforeValidator,
@@ -31,8 +30,9 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from drives.inputs import SETTINGS, player_schema
 from drives.models import Drive as DriveModel
-from engine.rules import CHOICES, PRESETS, SWITCHES
+from engine.rules import CHOICES, SWITCHES
 from scoring.records.schema import DriveExport
 
 # --- building blocks -------------------------------------------------------------------------
@@ -49,8 +49,8 @@ def _nullable(kind: str, **extra: Any) -> dict[str, Any]:
 
 
 NUMBER = {"type": "integer", "minimum": 1, "maximum": 999_999_999}
-# A player's name: some text (spaces are collapsed), at most 80 characters.
-NAME = {"type": "string", "maxLength": 80, "pattern": r"\S"}
+# A player's name: some text (spaces are collapsed), at most 80 characters (drives.inputs.PLAYER).
+NAME = player_schema()
 NAMES = {"type": "array", "items": NAME, "minItems": 2, "maxItems": 2}
 BOOLEAN = {"type": "boolean"}
 INTEGERS = {"type": "array", "items": {"type": "integer"}}
@@ -173,12 +173,10 @@ class Error(BaseModel):
 
 # --- drives ----------------------------------------------------------------------------------
 
-SETTINGS_DOC: dict[str, Any] = {
-    "name": {"type": "string", "maxLength": 120, "pattern": r"\S"},
-    "date": {"type": "string", "format": "date"},
-    "venue": {"type": "string", "maxLength": 200},
-    "games": {"type": "integer", "minimum": 1, "maximum": 60, "default": 25},
-    "ruleset": {"enum": list(PRESETS), "default": "cape-breton-45"},
+# Each setting's JSON Schema is its rule's (drives.inputs.SETTINGS: the bounds, choices and
+# words the service, the settings page and the command line use); the house-rule switches are
+# the engine's.
+SETTINGS_DOC: dict[str, Any] = {name: rule.json_schema() for name, rule in SETTINGS.items()} | {
     "rules": {
         "type": "object",
         "description": "The hall's house rules: the switches that differ from the preset "
@@ -193,40 +191,6 @@ SETTINGS_DOC: dict[str, Any] = {
             else BOOLEAN
             for name in ("thirty_for_sixty", *SWITCHES)
         },
-    },
-    "movement": {"enum": list(DriveModel.Movement.values), "default": "winners-move"},
-    "first_seating": {"enum": list(DriveModel.FirstSeating.values), "default": "by-number"},
-    "seed": _nullable("integer", minimum=0, maximum=2**63 - 1),
-    "sit_out_counts_as_win": {"type": "boolean", "default": True},
-    "ranking": {"enum": list(DriveModel.Ranking.values), "default": "dense"},
-    "entry_fee": {
-        "oneOf": [
-            {"type": "string", "pattern": r"^\d{1,6}(\.\d{1,2})?$"},
-            {"type": "integer", "minimum": 0, "maximum": 999_999},
-        ],
-        "description": 'An amount from 0, to the cent (a string like "5.00").',
-    },
-    "currency": {
-        "type": "string",
-        "pattern": "^[A-Za-z]{3}$",
-        "description": "Three letters A–Z, like CAD (either case; stored upper-case).",
-    },
-    "confirm_by_other_couple": {"type": "boolean", "default": False},
-    "scorers_may_advance": {
-        "type": "boolean",
-        "default": True,
-        "description": "Scorers may start the next game (organizers always may).",
-    },
-    "published": {
-        "type": "boolean",
-        "default": False,
-        "description": "The results page is public; may change after the close.",
-    },
-    "language": {
-        "enum": [code for code, _name in settings.LANGUAGES],
-        "default": settings.LANGUAGE_CODE,
-        "description": "The hall's language: the projector, the table and couple pages, the "
-        "printed documents and the public results are in it.",
     },
 }
 

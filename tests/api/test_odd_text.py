@@ -151,7 +151,7 @@ def test_a_drive_named_with_invisible_characters_has_no_name(
     answer = api.post("drives", body, token=ours.org_token)
     assert answer.status_code == 422
     assert (answer.json()["code"], answer.json()["field"]) == ("bad_field", "name")
-    assert answer.json()["message"] == "The drive needs a name."
+    assert answer.json()["message"] == "A drive needs a name of at most 120 characters."
     assert not Drive.objects.exists()
     body = {"club": ours.club.slug, "name": "\u202eFriday 45s", "venue": "Hall\u2066 B\u2069"}
     made = api.post("drives", body | {"date": "2026-11-20"}, token=ours.org_token)

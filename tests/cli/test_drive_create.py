@@ -98,7 +98,7 @@ def test_unreadable_couples_files(write, content: bytes, words: str) -> None:
 
 def test_bad_settings_and_missing_files_are_messages(write) -> None:
     path = write("couples.csv", couples_csv(4))
-    with pytest.raises(CommandError, match="not a date"):
+    with pytest.raises(CommandError, match="The date is a day written YYYY-MM-DD"):
         run(
             "drive",
             "create",
@@ -111,12 +111,14 @@ def test_bad_settings_and_missing_files_are_messages(write) -> None:
             "--couples",
             path,
         )
-    with pytest.raises(CommandError, match="games must be"):
+    with pytest.raises(CommandError, match="The games are a whole number from 1 to 60"):
         create(path, "--games", "0")
     with pytest.raises(CommandError, match="Cannot read"):
         create(path + ".missing")
-    with pytest.raises(CommandError, match="invalid choice"):
+    with pytest.raises(CommandError, match="The ruleset is one of"):
         create(path, "--ruleset", "snap")
+    with pytest.raises(CommandError, match="The games are a whole number from 1 to 60"):
+        create(path, "--games", "ten")
     assert not Drive.objects.exists()
 
 

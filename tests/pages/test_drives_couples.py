@@ -72,7 +72,7 @@ def test_empty_names_are_named_and_nothing_is_registered() -> None:
         couples_url(drive), {"player1": "Mary", "player2": " "}
     )
     assert response.status_code == 422
-    assert response.context["form"].errors == {"player2": ["This field is required."]}
+    assert response.context["form"].errors == {"player2": ["A couple needs two player names."]}
     assert 'value="Mary"' in text(response)
     assert not Couple.objects.exists()
 
@@ -84,7 +84,8 @@ def test_a_name_of_invisible_characters_is_refused_like_an_empty_one() -> None:
     for invisible in ("\u200b", "\u2060\ufeff", "\u202e\u200f", "\u2066 \u200d\u2069"):
         response = client.post(couples_url(drive), {"player1": invisible, "player2": "Joe"})
         assert response.status_code == 422
-        assert "a couple needs two player names" in text(response)
+        assert response.context["form"].errors == {"player1": ["A couple needs two player names."]}
+        assert "A couple needs two player names." in text(response)
     assert not Couple.objects.exists()
 
 

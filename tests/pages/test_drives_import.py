@@ -88,7 +88,7 @@ def test_every_bad_line_is_listed_with_its_number_and_nothing_is_imported() -> N
     response = logged_in(ours.organizer).post(import_url(drive), {"file": csv_file(data)})
     assert response.status_code == 422
     assert response.context["errors"] == [
-        {"line": 3, "message": "a couple needs two player names."},
+        {"line": 3, "message": "A couple needs two player names."},
         {"line": 4, "message": "paid must be yes or no, not 'maybe'"},
         {"line": 5, "message": "2 columns, expected 3"},
         {"line": 6, "message": "4 columns, expected 3"},

@@ -90,7 +90,7 @@ def test_a_club_name_taken_or_empty_is_named() -> None:
     assert "There is already a club called" in text(response)
     response = client.post(URL, {"name": "  "})
     assert response.status_code == 422
-    assert "This field is required." in text(response)
+    assert "A club needs a name of 1 to 120 characters." in text(response)
     response = client.post(URL, {"name": "\u200b\u2066\u2069"})  # nothing to see
     assert response.status_code == 422
     assert "A club needs a name of 1 to 120 characters." in text(response)

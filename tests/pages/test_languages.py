@@ -96,7 +96,7 @@ def test_a_refusal_reaches_a_french_organizer_in_french(ours) -> None:
     assert answer.status_code == 422
     body = answer.json()
     assert body["code"] == "bad_field"  # codes stay English
-    assert "n'est pas une date" in body["message"]
+    assert "AAAA-MM-JJ" in body["message"]
 
 
 def test_the_drives_form_and_the_api_carry_the_language(ours) -> None:

@@ -90,17 +90,18 @@ class Command(BaseCommand):
             metavar="FILE.csv",
             help="CSV with a header player1,player2 (optional paid,checked_in,cookie_jar)",
         )
-        create.add_argument("--games", type=int, default=25, help="games (default: 25)")
+        # The settings are taken as typed and judged by their rules (drives.inputs), so a
+        # bad one is refused in the words of the API and the settings page.
+        create.add_argument("--games", type=whole, default=25, help="games (default: 25)")
         create.add_argument(
-            "--ruleset", default="cape-breton-45", choices=list(PRESETS), help="ruleset preset"
+            "--ruleset", default="cape-breton-45", help=f"ruleset preset: {', '.join(PRESETS)}"
         )
         create.add_argument(
             "--seating",
             default=Drive.FirstSeating.BY_NUMBER,
-            choices=Drive.FirstSeating.values,
-            help="first seating (default: by-number)",
+            help="first seating: by-number (default) or shuffle",
         )
-        create.add_argument("--seed", type=int, help="seed of a shuffled first seating")
+        create.add_argument("--seed", type=whole, help="seed of a shuffled first seating")
         create.add_argument("--venue", default="", help="where the night is held")
         create.add_argument(
             "--allow-duplicates", action="store_true", help="register a couple listed twice"
@@ -558,6 +559,14 @@ class Command(BaseCommand):
             )
             % {"slug": drive.slug, "count": len(report.problems), "looked_at": looked_at}
         )
+
+
+def whole(raw: str) -> int | str:
+    """A whole number typed on the command line, or the text as typed (its rule refuses it)."""
+    try:
+        return int(raw)
+    except ValueError:
+        return raw
 
 
 def get_drive(slug: str) -> Drive:

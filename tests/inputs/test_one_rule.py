@@ -1,0 +1,172 @@
+"""Each rule of the night's input (``drives.inputs.RULES``) refuses the same bad value with the
+same words through every way in: the API (its code too), the page's form, and the import (the
+couples CSV file) or the command line. Parametrized over the declarations themselves: a rule
+declared without a case here fails ``test_every_rule_has_a_case``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management.base import CommandError
+
+from drives import inputs
+from drives.models import Club, Couple, Drive
+from tests.cli.helpers import run
+from tests.pages.organizer_helpers import a_drive, club_people, logged_in
+from tests.pages.test_drives_new import NEW, form_data
+
+pytestmark = pytest.mark.django_db
+
+NOT_A_BOX = None  # the page cannot send such a value (a checkbox, no such box)
+
+
+@dataclass(frozen=True)
+class Case:
+    """A bad value of one rule: as a JSON body sends it, as a form posts it, as an import or
+    the command line reads it (None: that way in has no such field)."""
+
+    api: Any
+    page: Any
+    cli: Any = None
+
+
+CASES: dict[str, Case] = {
+    "drive_name": Case(api="\u200b", page="\u200b", cli="\u200b"),
+    "venue": Case(api="x" * 201, page="x" * 201, cli="x" * 201),
+    "date": Case(api="2026-13-40", page="2026-13-40", cli="20/11/2026"),
+    "games": Case(api=61, page="61", cli="61"),
+    "ruleset": Case(api="snap", page="snap", cli="snap"),
+    "movement": Case(api="sideways", page="sideways"),
+    "first_seating": Case(api="random", page="random", cli="random"),
+    "seed": Case(api=-1, page="-1", cli="-1"),
+    "ranking": Case(api="olympic", page="olympic"),
+    "entry_fee": Case(api="1.001", page="1.001"),
+    "currency": Case(api="C1D", page="C1D"),
+    "language": Case(api="xx", page="xx"),
+    "sit_out_counts_as_win": Case(api="yes", page=NOT_A_BOX),
+    "confirm_by_other_couple": Case(api="yes", page=NOT_A_BOX),
+    "scorers_may_advance": Case(api="yes", page=NOT_A_BOX),
+    "published": Case(api="yes", page=NOT_A_BOX),
+    "player_name": Case(api="\u200b", page="\u200b", cli="\u200b"),
+    "player_name_length": Case(api="x" * 81, page="x" * 81, cli="x" * 81),
+    "couple_paid": Case(api="yes", page=NOT_A_BOX),
+    "couple_checked_in": Case(api="yes", page=NOT_A_BOX),
+    "couple_cookie_jar": Case(api="yes", page=NOT_A_BOX),
+    "couple_duplicate_ok": Case(api="yes", page=NOT_A_BOX),
+    "couple_withdrawn": Case(api="yes", page=NOT_A_BOX),
+    "club_name": Case(api=None, page="\u200b", cli="\u200b"),
+}
+# The CLI's option of each drive setting it takes (manage.py drive create).
+CLI_OPTIONS = {"drive_name": "--name", "first_seating": "--seating", "club_name": "--club"}
+
+RULES = list(inputs.RULES.values())
+
+
+def test_every_rule_has_a_case() -> None:
+    assert set(CASES) == set(inputs.RULES)
+
+
+def test_every_rule_is_reached_by_the_api_or_a_page() -> None:
+    for name, case in CASES.items():
+        assert case.api is not None or case.page is not None, name
+
+
+def _is_setting(rule: inputs.Rule) -> bool:
+    return inputs.SETTINGS.get(rule.field) is rule
+
+
+def _is_player(rule: inputs.Rule) -> bool:
+    return rule in inputs.PLAYER
+
+
+@pytest.fixture
+def ours() -> Any:
+    return club_people("St. Joseph's Parish", "ours")
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.name)
+def test_the_api_refuses_with_the_rules_code_and_words(rule: inputs.Rule, ours: Any) -> None:
+    bad = CASES[rule.name].api
+    if bad is None:
+        pytest.skip("no API field")
+    client = logged_in(ours.organizer)
+    drive = a_drive(ours.club, couples=1)
+    if _is_setting(rule):
+        body = {"club": ours.club.slug, "name": "N", "date": "2026-11-20", rule.field: bad}
+        answer = client.post("/api/v1/drives", body, content_type="application/json")
+    elif rule.field == "withdrawn":
+        answer = client.patch(
+            f"/api/v1/drives/{drive.slug}/couples/1",
+            {"withdrawn": bad},
+            content_type="application/json",
+        )
+    else:
+        couple: dict[str, Any] = {"players": ["Ann", "Joe"]}
+        if _is_player(rule):
+            couple["players"] = [bad, "Joe"]
+        else:
+            couple[rule.field] = bad
+        answer = client.post(
+            f"/api/v1/drives/{drive.slug}/couples", couple, content_type="application/json"
+        )
+    assert answer.status_code == 422, answer.content
+    body = answer.json()
+    assert (body["code"], body["message"], body.get("field")) == (
+        rule.code,
+        rule.text(),
+        rule.field,
+    )
+    assert Drive.objects.count() == 1 and Couple.objects.count() == 1
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.name)
+def test_the_page_refuses_with_the_rules_words(rule: inputs.Rule, ours: Any) -> None:
+    bad = CASES[rule.name].page
+    if bad is None:
+        pytest.skip("the form has no box that can send it")
+    client = logged_in(ours.organizer)
+    if _is_setting(rule):
+        url, data, field = NEW, form_data(ours.club.pk, **{rule.field: bad}), rule.field
+    elif _is_player(rule):
+        drive = a_drive(ours.club)
+        url, data, field = (
+            f"/drives/{drive.slug}/couples/",
+            {"player1": bad, "player2": "Joe"},
+            "player1",
+        )
+    else:
+        url, data, field = "/drives/", {"name": bad}, "name"
+    response = client.post(url, data)
+    assert response.status_code == 422
+    assert response.context["form"].errors[field] == [rule.text()]
+    assert Drive.objects.count() <= 1 and Club.objects.count() == 1
+    assert not Couple.objects.exists()
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.name)
+def test_the_import_or_the_command_line_refuses_with_the_rules_words(
+    rule: inputs.Rule, ours: Any, tmp_path: Path
+) -> None:
+    bad = CASES[rule.name].cli
+    if bad is None:
+        pytest.skip("no column nor option")
+    path = tmp_path / "couples.csv"
+    if _is_player(rule):
+        drive = a_drive(ours.club)
+        path.write_text(f"player1,player2\nAnn,Joe\n{bad},Joe\n", encoding="utf-8")
+        with pytest.raises(CommandError) as refused:
+            run("drive", "import-couples", drive.slug, str(path))
+        assert f"line 3: {rule.text()}" in str(refused.value)
+        assert not Couple.objects.exists()
+        return
+    path.write_text("player1,player2\nAnn,Joe\n", encoding="utf-8")
+    options = {"--club": "X", "--name": "N", "--date": "2026-11-20"}
+    options[CLI_OPTIONS.get(rule.name, f"--{rule.field}")] = bad
+    args = [item for pair in options.items() for item in pair]
+    with pytest.raises(CommandError) as refused:
+        run("drive", "create", *args, "--couples", str(path))
+    assert str(refused.value) == rule.text()
+    assert not Drive.objects.exists()
