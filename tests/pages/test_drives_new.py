@@ -130,7 +130,7 @@ def test_a_currency_is_three_letters_a_to_z() -> None:
     drive = a_drive(ours.club)
     response = client.post(settings_url(drive), form_data(currency="ßab"))
     assert response.status_code == 422
-    assert "Three letters A–Z, like CAD." in text(response)
+    assert "The currency is three letters A–Z, like CAD." in text(response)
     drive.refresh_from_db()
     assert drive.currency == "CAD"
 
