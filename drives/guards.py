@@ -16,7 +16,7 @@ from typing import Any
 from django.db import connection
 from django.utils.translation import gettext, ngettext
 
-from drives import race
+from drives import inputs, race
 from drives.errors import ServiceError
 from drives.models import Drive
 from engine.rules import Ruleset
@@ -140,14 +140,9 @@ def score_points(drive: Drive, points: Any) -> tuple[int | None, int | None, Ver
     that are malformed or impossible under the drive's rules (engine.scores). An unusual score
     is judged, not yet refused (see ``admit_unusual``). Points entered loser first are turned
     round: the winner is named, so the order of entry does not matter. No points: all None."""
+    points = inputs.POINTS.check(points)
     if points is None:
         return None, None, None
-    if (
-        not isinstance(points, list | tuple)
-        or len(points) != 2
-        or not all(isinstance(p, int) and not isinstance(p, bool) for p in points)
-    ):
-        raise ServiceError("bad_points", gettext("points are two whole numbers, like [50, 40]."))
     rules = drive.rules_in_play()
     first, second = points
     verdict = check_final_score(first, second, rules)
@@ -166,8 +161,7 @@ def admit_unusual(verdict: Verdict | None, confirm_unusual: Any) -> None:
     it is stored; ``confirm_unusual`` must be a boolean whenever there are points."""
     if verdict is None:
         return
-    if not isinstance(confirm_unusual, bool):
-        raise ServiceError("bad_field", gettext("confirm_unusual must be true or false."))
+    inputs.CONFIRM_UNUSUAL.check(confirm_unusual)
     if verdict.status == "unusual" and not confirm_unusual:
         raise ServiceError(
             "unusual_score",

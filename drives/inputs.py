@@ -80,13 +80,14 @@ class Rule:
     def adapter(self) -> TypeAdapter[Any]:
         return TypeAdapter(self.type)
 
-    def check(self, value: Any, where: str = "") -> Any:
+    def check(self, value: Any, where: str = "", *, field: str = "") -> Any:
         """``value`` tidied (spaces, case), or a ServiceError with this rule's code, message
-        (after ``where``: "Couple 2: ") and field."""
+        (after ``where``: "Couple 2: ") and field (``field``: where a body names it otherwise,
+        as the start's ``seating`` is the setting ``first_seating``)."""
         try:
             return self.adapter.validate_python(value)
         except ValidationError:
-            raise ServiceError(self.code, where + self.text(), field=self.field) from None
+            raise ServiceError(self.code, where + self.text(), field=field or self.field) from None
 
     def accepts(self, value: Any) -> bool:
         try:
@@ -482,4 +483,172 @@ CLUB_NAME = rule(
     _type,
     _params,
     _form,
+)
+
+
+# --- results --------------------------------------------------------------------------------
+
+#: The highest game, table or couple number (nine digits: the API's paths take no more, and the
+#: database's integers hold it).
+NUMBER_MAX = 999_999_999
+
+_type, _form, _params = whole(1, NUMBER_MAX)
+GAME = rule(
+    "game",
+    "game",
+    "bad_game",
+    _("The game is a number from %(min)s to %(max)s."),
+    _type,
+    _params,
+    _form,
+)
+TABLE = rule(
+    "table",
+    "table",
+    "bad_table",
+    _("The table is a number from %(min)s to %(max)s."),
+    _type,
+    _params,
+    _form,
+)
+WINNER = rule(
+    "winner",
+    "winner",
+    "bad_winner",
+    _("The winner is a couple number from %(min)s to %(max)s."),
+    _type,
+    _params,
+    _form,
+    description="The winning couple's number.",
+)
+POINTS = rule(
+    "points",
+    "points",
+    "bad_points",
+    _("The points are two whole numbers, like [50, 40]."),
+    Annotated[list[Annotated[int, Strict()]], Field(min_length=2, max_length=2)] | None,
+    description="Final points, winner's first (either order is understood).",
+)
+CONFIRM_UNUSUAL = rule(
+    "confirm_unusual",
+    "confirm_unusual",
+    "bad_field",
+    _("%(field)s must be true or false."),
+    yes_no(),
+    {"field": "confirm_unusual"},
+)
+
+
+# --- prize set-up ---------------------------------------------------------------------------
+
+MAX_PLACES = 20
+MAX_MONEY = Decimal("99999999.99")
+HOUSE_RULES = ("none", "always-cut", "always-split")  # scoring.models.PrizeSetup.HouseRule
+
+
+def _to_the_cent(value: Decimal) -> Decimal:
+    if value != value.quantize(Decimal("0.01")):
+        raise ValueError("not to the cent")
+    return value.quantize(Decimal("0.01"))
+
+
+def amount(*, nullable: bool = False) -> Any:
+    """An amount of money from 0 to MAX_MONEY, to the cent ("25.50", 25 or 25.5)."""
+    checked: Any = Annotated[
+        Decimal,
+        Field(ge=0, le=MAX_MONEY),
+        AfterValidator(_to_the_cent),
+        WithJsonSchema({"type": ["string", "number"]}),
+    ]
+    return checked | None if nullable else checked
+
+
+_type, _form, _params = whole(0, MAX_PLACES)
+PRIZE_PLACES = rule(
+    "prize_places",
+    "prize_places",
+    "bad_field",
+    _("The prize places are a whole number from %(min)s to %(max)s."),
+    _type,
+    _params,
+    _form,
+)
+# The drive's own number of games bounds these too: prizes.services says so for each drive.
+_type, _form, _params = whole(1, GAMES[1])
+COOKIE_JAR_K = rule(
+    "cookie_jar_k",
+    "cookie_jar_k",
+    "bad_field",
+    _("The games drawn for the cookie jar are a whole number from %(min)s to %(max)s."),
+    _type,
+    _params,
+    _form,
+)
+JACKPOT_THRESHOLD = rule(
+    "jackpot_threshold",
+    "jackpot_threshold",
+    "bad_field",
+    _("The jackpot's wins are a whole number from %(min)s to %(max)s, or none."),
+    _type | None,
+    _params,
+    _form,
+)
+BUY_IN = rule(
+    "buy_in",
+    "buy_in",
+    "bad_field",
+    _("The buy-in is an amount from 0 to %(max)s, to the cent."),
+    amount(),
+    {"max": MAX_MONEY},
+)
+JACKPOT_AMOUNT = rule(
+    "jackpot_amount",
+    "jackpot_amount",
+    "bad_field",
+    _("The jackpot is an amount from 0 to %(max)s, to the cent, or none."),
+    amount(nullable=True),
+    {"max": MAX_MONEY},
+)
+_type, _form, _params = one_of(HOUSE_RULES)
+HOUSE_RULE = rule(
+    "house_rule",
+    "house_rule",
+    "bad_field",
+    _("The house rule for ties is one of %(list)s."),
+    _type,
+    _params,
+    _form,
+)
+PRIZE_SWITCHES: dict[str, Rule] = {
+    name: rule(
+        f"prizes_{name}",
+        name,
+        "bad_field",
+        _("%(field)s must be true or false."),
+        yes_no(),
+        {"field": name},
+    )
+    for name in ("booby", "booby_late_couples", "cookie_jar", "cut_ace_high", "cut_high_wins")
+}
+#: The rule of each prize setting with one (``prizes`` and ``booby_prize``: an amount or a
+#: description each, prizes.services).
+PRIZE_SETUP: dict[str, Rule] = {
+    one.field: one
+    for one in (
+        PRIZE_PLACES,
+        COOKIE_JAR_K,
+        JACKPOT_THRESHOLD,
+        BUY_IN,
+        JACKPOT_AMOUNT,
+        HOUSE_RULE,
+        *PRIZE_SWITCHES.values(),
+    )
+}
+PRIZE_AMOUNT = rule(
+    "prize_amount",
+    "prizes",
+    "bad_field",
+    _("A prize's amount is from 0 to %(max)s, to the cent."),
+    amount(nullable=True),
+    {"max": MAX_MONEY},
 )

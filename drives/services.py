@@ -957,10 +957,8 @@ def drive_start(
     ``absent`` says what happens to the couples not checked in: ``"seat"`` them anyway (the
     default), or ``"withdraw"`` them before game 1 (they keep their numbers, are not seated,
     and take no place; the audit entry lists them)."""
-    if seating is not None and seating not in Drive.FirstSeating.values:
-        raise ServiceError(
-            "bad_field", gettext("seating is by-number or shuffle."), field="seating"
-        )
+    if seating is not None:
+        inputs.FIRST_SEATING.check(seating, field="seating")
     if absent not in START_ABSENT:
         raise ServiceError(
             "bad_field",

@@ -23,6 +23,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext
 
+from drives import inputs
 from drives.errors import Conflict, ServiceError
 from drives.models import AuditEntry, Couple, Drive
 from drives.services import Actor, audit, csv_max_bytes, drive_start
@@ -67,14 +68,15 @@ def bad_rows(errors: list[dict[str, Any]]) -> ServiceError:
     )
 
 
-def _whole(cell: str, name: str) -> int:
+def _whole(cell: str, rule: inputs.Rule) -> int:
+    """A cell's number by its rule (``drives.inputs``): its words name the line's fault."""
     value = cell.strip()
-    if not value.isdigit() or not value.isascii():
-        raise ValueError(f"{name} must be a whole number, not {cell!r}")
-    number = int(value)
-    if not 1 <= number <= 1_000_000:
-        raise ValueError(f"{name} must be a number from 1")
-    return number
+    number: Any = int(value) if value.isascii() and value.isdigit() and len(value) <= 18 else value
+    try:
+        checked: int = rule.check(number)
+    except ServiceError as error:
+        raise ValueError(error.message) from None
+    return checked
 
 
 def parse_results_csv(data: bytes) -> list[Row]:
@@ -129,9 +131,9 @@ def parse_results_csv(data: bytes) -> list[Row]:
                 )
                 continue
             try:
-                game = _whole(record[0], "game")
-                table = _whole(record[1], "table")
-                winner = _whole(record[2], "winner")
+                game = _whole(record[0], inputs.GAME)
+                table = _whole(record[1], inputs.TABLE)
+                winner = _whole(record[2], inputs.WINNER)
                 points = _points(record[3]) if len(record) > 3 else None
             except ValueError as error:
                 errors.append({"line": line, "message": str(error)})

@@ -23,7 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from drives import race
+from drives import inputs, race
 from drives.backup import backup_after_commit
 from drives.errors import Conflict, NotFound, ServiceError
 from drives.guards import admit_unusual, judge_points, lock_drive, require_open, score_points
@@ -56,11 +56,8 @@ def seat_for(
     """The game and the seat at its table (with its couples), in one query. ``lock``: the
     seat row FOR UPDATE (PostgreSQL), so that two entries for one table are taken one after
     the other even where the drive is only locked FOR SHARE."""
-    for name, value in (("game", game_number), ("table", table_number)):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise ServiceError(
-                f"bad_{name}", gettext("The %(name)s must be a number from 1.") % {"name": name}
-            )
+    inputs.GAME.check(game_number)
+    inputs.TABLE.check(table_number)
     # The drive twice: the table is found by its (drive, number) index and the seat by its
     # (game, table) one, without scanning the game's seats. .order_by(): the models' default
     # ordering would join and sort for nothing. A number past its column's range finds
@@ -122,8 +119,7 @@ def _said(couple: int, points: list[int] | None) -> str:
 
 
 def _check_winner(seat: Seat, winner: Any) -> Couple:
-    if not isinstance(winner, int) or isinstance(winner, bool):
-        raise ServiceError("bad_winner", gettext("The winner is a couple number."))
+    inputs.WINNER.check(winner)
     couples = [c for c in (seat.stays, seat.arrives) if c is not None]
     if len(couples) < 2:
         raise ServiceError(
@@ -528,8 +524,7 @@ def result_confirm(
     with transaction.atomic():
         drive = lock_drive(drive)
         require_open(drive)
-        if not isinstance(game, int) or isinstance(game, bool):
-            raise ServiceError("bad_game", gettext("The game must be a number."))
+        inputs.GAME.check(game)
         seat = (
             Seat.objects.filter(game__drive=drive, game__number=game)
             .filter(Q(stays=couple) | Q(arrives=couple))
@@ -745,8 +740,7 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
     """Start the game after ``game``: only when every table has an accepted result (409
     listing the tables otherwise). Once, atomically: pressing again returns the game already
     started (200). Late arrivals and withdrawals recorded since apply now."""
-    if not isinstance(game, int) or isinstance(game, bool):
-        raise ServiceError("bad_game", gettext("The game must be a number."))
+    inputs.GAME.check(game)
     with transaction.atomic():
         drive = lock_drive(drive)
         require_open(drive)

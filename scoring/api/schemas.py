@@ -30,7 +30,14 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from drives.inputs import SETTINGS, player_schema
+from drives.inputs import (
+    CONFIRM_UNUSUAL,
+    POINTS,
+    PRIZE_SETUP,
+    SETTINGS,
+    WINNER,
+    player_schema,
+)
 from drives.models import Drive as DriveModel
 from engine.rules import CHOICES, SWITCHES
 from scoring.records.schema import DriveExport
@@ -413,20 +420,8 @@ class Game(BaseModel):
 class ResultIn(Body):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"required": ["winner"]})
 
-    winner: Annotated[
-        Any, documented({"type": "integer", "description": "The winning couple's number."})
-    ] = None
-    points: Annotated[
-        Any,
-        documented(
-            INTEGERS
-            | {
-                "minItems": 2,
-                "maxItems": 2,
-                "description": "Final points, winner's first (either order is understood).",
-            }
-        ),
-    ] = None
+    winner: Annotated[Any, documented(WINNER.json_schema())] = None
+    points: Annotated[Any, documented(POINTS.json_schema())] = None
     key: Annotated[
         Any,
         documented(
@@ -437,7 +432,9 @@ class ResultIn(Body):
             }
         ),
     ] = None
-    confirm_unusual: Annotated[Any, documented({"type": "boolean", "default": False})] = False
+    confirm_unusual: Annotated[
+        Any, documented(CONFIRM_UNUSUAL.json_schema() | {"default": False})
+    ] = False
 
 
 class Confirm(Body):
@@ -601,9 +598,7 @@ class PrizeSetupIn(Body):
 
     model_config = ConfigDict(extra="forbid", title="PrizeSetupChange")
 
-    prize_places: Annotated[Any, documented({"type": "integer", "minimum": 0, "maximum": 20})] = (
-        None
-    )
+    prize_places: Annotated[Any, documented(PRIZE_SETUP["prize_places"].json_schema())] = None
     prizes: Annotated[
         Any, documented({"type": "array", "items": {"oneOf": [_PRIZE, {"type": "null"}]}})
     ] = None
@@ -620,10 +615,12 @@ class PrizeSetupIn(Body):
         ),
     ] = None
     cookie_jar: Annotated[Any, documented(BOOLEAN)] = None
-    cookie_jar_k: Annotated[Any, documented({"type": "integer", "minimum": 1})] = None
-    buy_in: Annotated[Any, documented({"type": ["string", "number"]})] = None
-    jackpot_threshold: Annotated[Any, documented(_nullable("integer"))] = None
-    jackpot_amount: Annotated[Any, documented({"type": ["string", "number", "null"]})] = None
+    cookie_jar_k: Annotated[Any, documented(PRIZE_SETUP["cookie_jar_k"].json_schema())] = None
+    buy_in: Annotated[Any, documented(PRIZE_SETUP["buy_in"].json_schema())] = None
+    jackpot_threshold: Annotated[
+        Any, documented(PRIZE_SETUP["jackpot_threshold"].json_schema())
+    ] = None
+    jackpot_amount: Annotated[Any, documented(PRIZE_SETUP["jackpot_amount"].json_schema())] = None
     cut_ace_high: Annotated[Any, documented(BOOLEAN)] = None
     cut_high_wins: Annotated[
         Any,
@@ -631,7 +628,7 @@ class PrizeSetupIn(Body):
             {"type": "boolean", "description": "The highest card wins a cut (false: the lowest)."}
         ),
     ] = None
-    house_rule: Annotated[Any, documented({"enum": ["none", "always-cut", "always-split"]})] = None
+    house_rule: Annotated[Any, documented(PRIZE_SETUP["house_rule"].json_schema())] = None
 
 
 class PrizeSetup(BaseModel):

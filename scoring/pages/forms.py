@@ -5,7 +5,7 @@ the night accepts it is for ``drives.services`` and ``scoring.services`` to say.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, ClassVar
 
 from django import forms
 from django.utils.html import escape
@@ -13,22 +13,29 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from drives.forms import PlainForm
+from drives import inputs
+from drives.forms import PlainForm, RuledForm
+from drives.inputs import Rule
 from drives.models import Couple, Drive
 
 
-class StartForm(PlainForm):
+class StartForm(RuledForm):
+    rules: ClassVar[dict[str, tuple[Rule, ...]]] = {
+        "seating": (inputs.FIRST_SEATING,),
+        "seed": (inputs.SEED,),
+    }
+
     seating = forms.ChoiceField(
         label=_("Seat game 1"),
         choices=Drive.FirstSeating.choices,
         widget=forms.RadioSelect,
+        **inputs.FIRST_SEATING.form_options(),
     )
     seed = forms.IntegerField(
         label=_("Seed of the shuffle"),
         required=False,
-        min_value=0,
-        max_value=2**63 - 1,
         help_text=_("Only when shuffling. Leave empty: one is drawn and recorded."),
+        **inputs.SEED.form_options(),
     )
 
     absent = forms.ChoiceField(
@@ -63,12 +70,18 @@ class StartForm(PlainForm):
         ) % {"count": count, "numbers": shown, "more": more}
 
 
-class CorrectionForm(PlainForm):
+class CorrectionForm(RuledForm):
     """Settle a conflict or correct any table of any game, with a reason."""
 
-    game = forms.IntegerField(label=_("Game"), min_value=1)
-    table = forms.IntegerField(label=_("Table"), min_value=1)
-    winner = forms.IntegerField(label=_("Winning couple"), min_value=1)
+    rules: ClassVar[dict[str, tuple[Rule, ...]]] = {
+        "game": (inputs.GAME,),
+        "table": (inputs.TABLE,),
+        "winner": (inputs.WINNER,),
+    }
+
+    game = forms.IntegerField(label=_("Game"), **inputs.GAME.form_options())
+    table = forms.IntegerField(label=_("Table"), **inputs.TABLE.form_options())
+    winner = forms.IntegerField(label=_("Winning couple"), **inputs.WINNER.form_options())
     reason = forms.CharField(
         label=_("Reason"),
         max_length=1000,

@@ -13,10 +13,11 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from drives import inputs
 from drives.forms import PlainForm
 from scoring.models import PrizeSetup
 
-MAX_PLACES = 20
+MAX_PLACES = inputs.MAX_PLACES
 _MONEY = re.compile(r"^\s*[$€£]?\s*(\d{1,8}(?:[.,]\d{1,})?)\s*$")
 
 
@@ -88,9 +89,8 @@ class PrizeSetupForm(PlainForm):
 
     prize_places = forms.IntegerField(
         label=_("Prize places"),
-        min_value=0,
-        max_value=MAX_PLACES,
         help_text=_("Change the number and save: the boxes below follow."),
+        **inputs.PRIZE_PLACES.form_options(),
     )
     booby = forms.BooleanField(label=_("Booby prize"), required=False)
     booby_prize = forms.CharField(
@@ -105,10 +105,15 @@ class PrizeSetupForm(PlainForm):
         help_text=_("Otherwise only couples who played every game."),
     )
     cookie_jar = forms.BooleanField(label=_("Cookie jar"), required=False)
-    cookie_jar_k = forms.IntegerField(label=_("Games drawn (K)"), min_value=1, max_value=99)
+    cookie_jar_k = forms.IntegerField(
+        label=_("Games drawn (K)"), **inputs.COOKIE_JAR_K.form_options()
+    )
+    # Typed as text ("$25,50" is understood: PrizeSetupForm.changes), judged by the rule.
     buy_in = forms.CharField(label=_("Buy-in"), max_length=12)
     jackpot_threshold = forms.IntegerField(
-        label=_("Jackpot: at least this many wins"), required=False, min_value=1, max_value=99
+        label=_("Jackpot: at least this many wins"),
+        required=False,
+        **inputs.JACKPOT_THRESHOLD.form_options(),
     )
     jackpot_amount = forms.CharField(
         label=_("Jackpot amount"),
@@ -122,7 +127,9 @@ class PrizeSetupForm(PlainForm):
         help_text=_("Many halls cut high: the highest card, aces high. Fixed once a cut begins."),
     )
     house_rule = forms.ChoiceField(
-        label=_("House rule for ties"), choices=PrizeSetup.HouseRule.choices
+        label=_("House rule for ties"),
+        choices=PrizeSetup.HouseRule.choices,
+        **inputs.HOUSE_RULE.form_options(),
     )
 
     def __init__(self, *args: Any, current: Mapping[str, Any], **kwargs: Any) -> None:

@@ -359,7 +359,8 @@ def setup(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
     try:
         prize_setup_update(drive=drive, actor=desk_actor(request), **changes)
     except ServiceError as error:
-        form.add_error(None, error.message)
+        field = error.details.get("field")
+        form.add_error(field if field in form.fields else None, error.message)
         return _render(request, drive, role, status=error.status, setup_form=form)
     messages.success(request, _("The prizes are saved."))
     return _back(drive, "setup")

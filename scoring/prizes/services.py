@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable, Mapping
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from drives import inputs
 from drives.errors import Conflict, NotFound, ServiceError
 from drives.guards import judge_points, lock_drive, require_open
 from drives.models import Couple, Drive
@@ -64,8 +65,8 @@ from scoring.prizes.selectors import (
     night_over,
 )
 
-MAX_PLACES = 20
-MAX_MONEY = Decimal("99999999.99")
+MAX_PLACES = inputs.MAX_PLACES
+MAX_MONEY = inputs.MAX_MONEY
 SETUP_FIELDS = (
     "prize_places",
     "prizes",
@@ -101,28 +102,10 @@ def _bad(field: str, message: str) -> ServiceError:
     return ServiceError("bad_field", message, field=field)
 
 
-def _amount(field: str, value: Any, *, nullable: bool = False) -> Decimal | None:
-    if value is None and nullable:
-        return None
-    if isinstance(value, bool) or not isinstance(value, str | int | float):
-        raise _bad(
-            field, gettext('%(field)s is an amount to the cent, like "25.50".') % {"field": field}
-        )
-    try:
-        amount = Decimal(str(value))
-    except InvalidOperation:
-        raise _bad(
-            field, gettext("%(value)s is not an amount.") % {"value": f"{value!r}"}
-        ) from None
-    if not amount.is_finite() or amount < 0 or amount > MAX_MONEY:
-        raise _bad(
-            field,
-            gettext("%(field)s must be between 0 and %(MAX_MONEY)s.")
-            % {"field": field, "MAX_MONEY": MAX_MONEY},
-        )
-    if amount != amount.quantize(Decimal("0.01")):
-        raise _bad(field, gettext("%(value)s is not to the cent.") % {"value": value})
-    return amount.quantize(Decimal("0.01"))
+def _amount(field: str, value: Any) -> Decimal | None:
+    """A prize's amount (or none), named by ``field`` (``prizes[2]``, ``booby_prize``)."""
+    amount: Decimal | None = inputs.PRIZE_AMOUNT.check(value, field=field)
+    return amount
 
 
 def _int(field: str, value: Any, low: int, high: int, *, nullable: bool = False) -> int | None:
@@ -137,12 +120,6 @@ def _int(field: str, value: Any, low: int, high: int, *, nullable: bool = False)
     return value
 
 
-def _bool(field: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise _bad(field, gettext("%(field)s must be true or false.") % {"field": field})
-    return value
-
-
 def _prize(field: str, value: Any) -> tuple[Decimal | None, str]:
     """``{"amount": "50.00"}`` or ``{"description": "a turkey"}`` (or null: no prize set)."""
     if value is None:
@@ -153,7 +130,7 @@ def _prize(field: str, value: Any) -> tuple[Decimal | None, str]:
             gettext('%(field)s: give {"amount": "50.00"} or {"description": "…"}.')
             % {"field": field},
         )
-    amount = _amount(field, value.get("amount"), nullable=True)
+    amount = _amount(field, value.get("amount"))
     description = value.get("description") or ""
     if not isinstance(description, str) or len(description.strip()) > 200:
         raise _bad(
@@ -193,7 +170,7 @@ def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) ->
             raise Conflict("cookie_jar_drawn", gettext("The cookie jar is drawn: it is fixed."))
         old = _setup_dict(setup, drive)
         places = fields.get("prize_places", setup.prize_places)
-        setup.prize_places = _int("prize_places", places, 0, MAX_PLACES)  # type: ignore[assignment]  # not nullable: an int
+        setup.prize_places = inputs.PRIZE_PLACES.check(places)
         if "prizes" in fields:
             prizes = fields["prizes"]
             if not isinstance(prizes, list) or len(prizes) > setup.prize_places:
@@ -213,7 +190,7 @@ def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) ->
             PrizePlace.objects.filter(drive=drive, place__gt=setup.prize_places).delete()
         for name in ("booby", "booby_late_couples", "cookie_jar", "cut_ace_high", "cut_high_wins"):
             if name in fields:
-                setattr(setup, name, _bool(name, fields[name]))
+                setattr(setup, name, inputs.PRIZE_SWITCHES[name].check(fields[name]))
         if "cookie_jar" in fields and not setup.cookie_jar:
             bought = bought_in(drive)
             if bought:
@@ -232,25 +209,23 @@ def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) ->
                 "booby_prize", fields["booby_prize"]
             )
         if "cookie_jar_k" in fields:
-            setup.cookie_jar_k = _int("cookie_jar_k", fields["cookie_jar_k"], 1, drive.games)  # type: ignore[assignment]  # not nullable: an int
+            k = inputs.COOKIE_JAR_K.check(fields["cookie_jar_k"])
+            setup.cookie_jar_k = _int("cookie_jar_k", k, 1, drive.games)  # type: ignore[assignment]  # not nullable: an int
         if setup.cookie_jar_k > drive.games:
             setup.cookie_jar_k = drive.games
         if "buy_in" in fields:
-            setup.buy_in = _amount("buy_in", fields["buy_in"])  # type: ignore[assignment]  # not nullable: a Decimal
+            setup.buy_in = inputs.BUY_IN.check(fields["buy_in"])
         if "jackpot_threshold" in fields:
+            threshold = inputs.JACKPOT_THRESHOLD.check(fields["jackpot_threshold"])
             setup.jackpot_threshold = _int(
-                "jackpot_threshold", fields["jackpot_threshold"], 1, drive.games, nullable=True
+                "jackpot_threshold", threshold, 1, drive.games, nullable=True
             )
         if "jackpot_amount" in fields:
-            setup.jackpot_amount = _amount(
-                "jackpot_amount", fields["jackpot_amount"], nullable=True
-            )
+            setup.jackpot_amount = inputs.JACKPOT_AMOUNT.check(fields["jackpot_amount"])
         if (setup.jackpot_threshold is None) != (setup.jackpot_amount is None):
             raise _bad("jackpot_amount", gettext("A jackpot needs both a threshold and an amount."))
         if "house_rule" in fields:
-            if fields["house_rule"] not in PrizeSetup.HouseRule.values:
-                raise _bad("house_rule", gettext("house_rule is none, always-cut or always-split."))
-            setup.house_rule = fields["house_rule"]
+            setup.house_rule = inputs.HOUSE_RULE.check(fields["house_rule"])
         setup.updated_at = timezone.now()
         setup.save()
         new = _setup_dict(setup, drive)

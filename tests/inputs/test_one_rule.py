@@ -11,12 +11,16 @@ from typing import Any
 
 import pytest
 from django.core.management.base import CommandError
+from django.urls import reverse
 
 from drives import inputs
 from drives.models import Club, Couple, Drive
+from drives.services import SYSTEM, drive_start
+from scoring.models import Result
 from tests.cli.helpers import run
 from tests.pages.organizer_helpers import a_drive, club_people, logged_in
 from tests.pages.test_drives_new import NEW, form_data
+from tests.pages.test_prizes_pages import setup_post
 
 pytestmark = pytest.mark.django_db
 
@@ -58,7 +62,25 @@ CASES: dict[str, Case] = {
     "couple_duplicate_ok": Case(api="yes", page=NOT_A_BOX),
     "couple_withdrawn": Case(api="yes", page=NOT_A_BOX),
     "club_name": Case(api=None, page="\u200b", cli="\u200b"),
+    # The desk's line reads its own text ("50-40") before a value reaches these rules; the
+    # correction form on the dashboard takes the numbers as they are.
+    "game": Case(api=0, page="0", cli="0"),
+    "table": Case(api=0, page="0", cli="0"),
+    "winner": Case(api=0, page="0", cli="0"),
+    "points": Case(api=[50], page=NOT_A_BOX),
+    "confirm_unusual": Case(api="yes", page=NOT_A_BOX),
 }
+CASES |= {
+    "prize_places": Case(api=21, page="21"),
+    "cookie_jar_k": Case(api=0, page="0"),
+    "jackpot_threshold": Case(api=0, page="0"),
+    "buy_in": Case(api="2.505", page="2.505"),
+    "jackpot_amount": Case(api="-5", page="-5"),
+    "house_rule": Case(api="sometimes", page="sometimes"),
+    "prize_amount": Case(api="1.001", page="1.001"),
+    **{f"prizes_{name}": Case(api="yes", page=NOT_A_BOX) for name in inputs.PRIZE_SWITCHES},
+}
+RESULT_FIELDS = ("game", "table", "winner", "points", "confirm_unusual")
 # The CLI's option of each drive setting it takes (manage.py drive create).
 CLI_OPTIONS = {"drive_name": "--name", "first_seating": "--seating", "club_name": "--club"}
 
@@ -82,6 +104,20 @@ def _is_player(rule: inputs.Rule) -> bool:
     return rule in inputs.PLAYER
 
 
+def _is_result(rule: inputs.Rule) -> bool:
+    return rule.field in RESULT_FIELDS
+
+
+def _is_prize(rule: inputs.Rule) -> bool:
+    return rule.name == "prize_amount" or inputs.PRIZE_SETUP.get(rule.field) is rule
+
+
+def _started(club: Club) -> Drive:
+    drive = a_drive(club, couples=4)
+    drive_start(drive=drive, actor=SYSTEM)
+    return drive
+
+
 @pytest.fixture
 def ours() -> Any:
     return club_people("St. Joseph's Parish", "ours")
@@ -93,6 +129,45 @@ def test_the_api_refuses_with_the_rules_code_and_words(rule: inputs.Rule, ours: 
     if bad is None:
         pytest.skip("no API field")
     client = logged_in(ours.organizer)
+    if _is_prize(rule):
+        drive = a_drive(ours.club)
+        change = {"prizes": [{"amount": bad}]} if rule.field == "prizes" else {rule.field: bad}
+        if rule.field == "jackpot_amount":
+            change["jackpot_threshold"] = 5
+        answer = client.patch(
+            f"/api/v1/drives/{drive.slug}/prizes/setup", change, content_type="application/json"
+        )
+        assert answer.status_code == 422, answer.content
+        body = answer.json()
+        field = "prizes[0]" if rule.field == "prizes" else rule.field
+        assert (body["code"], body["message"], body.get("field")) == (
+            rule.code,
+            rule.text(),
+            field,
+        )
+        return
+    if _is_result(rule):
+        drive = _started(ours.club)
+        where = {"game": 1, "table": 1}
+        result: dict[str, Any] = {"winner": 1, "points": [50, 40], "confirm_unusual": False}
+        if rule.field in where:
+            where[rule.field] = bad
+        else:
+            result[rule.field] = bad
+        answer = client.put(
+            f"/api/v1/drives/{drive.slug}/games/{where['game']}/tables/{where['table']}/result",
+            result,
+            content_type="application/json",
+        )
+        assert answer.status_code == 422, answer.content
+        body = answer.json()
+        assert (body["code"], body["message"], body.get("field")) == (
+            rule.code,
+            rule.text(),
+            rule.field,
+        )
+        assert not Result.objects.exists()
+        return
     drive = a_drive(ours.club, couples=1)
     if _is_setting(rule):
         body = {"club": ours.club.slug, "name": "N", "date": "2026-11-20", rule.field: bad}
@@ -128,6 +203,32 @@ def test_the_page_refuses_with_the_rules_words(rule: inputs.Rule, ours: Any) -> 
     if bad is None:
         pytest.skip("the form has no box that can send it")
     client = logged_in(ours.organizer)
+    if _is_prize(rule):
+        drive = a_drive(ours.club)
+        data = setup_post()
+        if rule.field == "prizes":
+            data["setup-place_1"] = bad
+        else:
+            data[f"setup-{rule.field}"] = bad
+        if rule.field == "jackpot_amount":
+            data["setup-jackpot_threshold"] = "5"
+        url = reverse("night:prizes_setup", kwargs={"slug": drive.slug})
+        response = client.post(url, data)
+        assert response.status_code == 422
+        form = response.context["setup_form"]
+        field = rule.field if rule.field in form.fields else "__all__"
+        assert form.errors[field] == [rule.text()]
+        return
+    if _is_result(rule):
+        drive = _started(ours.club)
+        data = {"fix-game": "1", "fix-table": "1", "fix-winner": "1", "fix-reason": "asked"}
+        data[f"fix-{rule.field}"] = bad
+        url = reverse("night:dashboard_resolve", kwargs={"slug": drive.slug})
+        response = client.post(url, data)
+        assert response.status_code == 422
+        assert response.context["correction_form"].errors[rule.field] == [rule.text()]
+        assert not Result.objects.exists()
+        return
     if _is_setting(rule):
         url, data, field = NEW, form_data(ours.club.pk, **{rule.field: bad}), rule.field
     elif _is_player(rule):
@@ -154,6 +255,18 @@ def test_the_import_or_the_command_line_refuses_with_the_rules_words(
     if bad is None:
         pytest.skip("no column nor option")
     path = tmp_path / "couples.csv"
+    if _is_result(rule):
+        drive = _started(ours.club)
+        cells = {"game": "1", "table": "1", "winner": "1"}
+        cells[rule.field] = bad
+        path.write_text(
+            "game,table,winner\n1,2,3\n" + ",".join(cells.values()) + "\n", encoding="utf-8"
+        )
+        with pytest.raises(CommandError) as refused:
+            run("drive", "import-results", drive.slug, str(path))
+        assert f"line 3: {rule.text()}" in str(refused.value)
+        assert not Result.objects.exists()
+        return
     if _is_player(rule):
         drive = a_drive(ours.club)
         path.write_text(f"player1,player2\nAnn,Joe\n{bad},Joe\n", encoding="utf-8")
