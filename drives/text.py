@@ -13,7 +13,7 @@ the imports decode strictly, so there the check only ever meets a NUL; the comma
 
 ``name_visible`` tells a name with something to see from one made only of invisible
 characters; ``name_strip_bidi`` removes the controls that reorder the text around a name.
-This module decides nothing else about names (their length, their spaces: drives.services).
+This module decides nothing else about names (their length, their spaces: drives.inputs).
 """
 
 from __future__ import annotations

@@ -3,11 +3,12 @@
 
 Request bodies (``…In``, ``extra="forbid"``) refuse what is not an object (400 ``bad_body``) and
 any field they do not name (422 ``unknown_field``). The values of their fields are the
-services' to judge (``drives.services``, ``scoring.services``, ``scoring.prizes.services``):
-the same rules serve the desk's forms, the command line and the API, with their codes
-(``bad_winner``, ``missing_player``, ``bad_field`` naming the ``field`` …). So a field whose
-value a service checks is typed ``Annotated[Any, documented(schema)]``: its JSON Schema says
-what to send, the service says what is wrong with what came. The few checks that were the API's
+services' to judge (``drives.services``, ``scoring.services``, ``scoring.prizes.services``) by
+the rules of ``drives.inputs``: the same rules serve the pages' forms, the imports, the command
+line and the API, with their codes (``bad_winner``, ``missing_player``, ``bad_field`` naming the
+``field`` …). So a field whose value a service checks is typed ``Annotated[Any,
+documented(schema)]``: its JSON Schema is its rule's (``Rule.json_schema()``) where it has one,
+and the service says what is wrong with what came. The few checks that were the API's
 own (the couple numbers of the holes and of a cut, the seed of a draw, yes/no flags) are
 validators here, raising
 :class:`pydantic_core.PydanticCustomError` with the code and words the API has always used.

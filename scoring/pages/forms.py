@@ -1,6 +1,7 @@
 """Forms of the organizer's dashboard: starting the night, correcting or settling a table's
-result, and the holes counted on the punch cards. They check the shape of the input; whether
-the night accepts it is for ``drives.services`` and ``scoring.services`` to say."""
+result, and the holes counted on the punch cards. The numbers' bounds and words are their
+rules' (``drives.inputs``); whether the night accepts them is for ``drives.services`` and
+``scoring.services`` to say."""
 
 from __future__ import annotations
 

@@ -176,7 +176,10 @@ def test_a_row_with_other_points_than_stored_is_refused_not_taken_as_the_same(
 @pytest.mark.parametrize(
     ("content", "words"),
     [
-        ("game,table,winner\n1,1,one\n", "line 2: winner must be a whole number"),
+        (
+            "game,table,winner\n1,1,one\n",
+            "line 2: The winner is a couple number from 1 to 999999999.",
+        ),
         ("game,table,winner\n1,1\n", "line 2: 2 columns, expected 3"),
         ("game,table,winner,points\n1,1,1,50:40:1\n", "line 2: points are written like 50-40"),
         ("game,table,winner\n1,7,1\n", "line 2: Nobody plays at table 7 in game 1"),

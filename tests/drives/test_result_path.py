@@ -137,7 +137,7 @@ def test_a_recorded_result_is_stored_whole(drive: Drive) -> None:
 
 
 def test_numbers_past_a_columns_range_find_no_seat(drive: Drive) -> None:
-    for game, table, code in ((2**70, 1, "game_not_started"), (1, 2**70, "no_such_table")):
+    for game, table, code in ((2**70, 1, "bad_game"), (1, 2**70, "bad_table")):
         with pytest.raises(ServiceError) as caught:
             seat_for(drive, game, table)
         assert caught.value.code == code
