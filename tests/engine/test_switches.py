@@ -311,7 +311,13 @@ def test_equal_totals_play_on() -> None:
         assert check_final_score(*score, CB).status == "impossible"
         assert check_final_score(*score, make_ruleset(equal_totals="play-on")).status == "ok"
     play_on = make_ruleset(equal_totals="play-on")
-    assert check_final_score(45, 45, play_on).status == "impossible"
+    tie = check_final_score(45, 45, play_on)
+    assert (tie.status, tie.code) == ("impossible", "tie_played_on")
+    assert tie.message == (
+        "45–45: a tie at 45 or more is not the end of a game under these rules; another hand "
+        "is played until one couple is ahead."
+    )
+    assert check_final_score(60, 60, play_on).code == "tie_played_on"
     assert check_final_score(45, 45, CB).status == "ok"
     # Tied again and again: 60-60, 75-75, 90-90, 105-105, then 125-115.
     assert check_final_score(125, 115, play_on).status == "ok"
