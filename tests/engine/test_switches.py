@@ -500,3 +500,30 @@ def test_every_ok_auction_score_is_reached_by_simulated_hands(options: dict[str,
     }
     assert ok <= reached, sorted(ok - reached)
     assert all(check_final_score(w, loser, rules).accepted for w, loser in reached)
+
+
+def test_the_beginner_and_three_handed_scoring_know_the_ace_is_lowest() -> None:
+    """A trump led (the 2♥): a beginner holding the A♥ played as the lowest trump must follow
+    with it (it is no top trump to keep back); three-handed, the bonus goes with the 2♥ (the ace's
+    trick otherwise)."""
+    from engine.beginner import BeginnerBot
+    from engine.bots import PlayState
+    from engine.individual import score_individual
+
+    rules = make_ruleset(unannounced_ace_lowest=True)
+    hearts = Suit.parse("H")
+    hand = parse_cards("AH 3C")
+    trick = parse_cards("2H")
+    bot = BeginnerBot(random.Random(0))
+    low = PlayState(1, dealer=0, leader=0, trick_number=0, played=set(), ace_low=True)
+    high = PlayState(1, dealer=0, leader=0, trick_number=0, played=set())
+    assert bot.decide(hand, trick, hearts, rules, low) == (Card.parse("AH"), "only_card")
+    assert bot.decide(hand, trick, hearts, rules, high)[1] != "only_card"
+    tricks = [
+        parse_cards("2H 3S 3C"),
+        parse_cards("AH 4S 4C"),
+        *[parse_cards(f"{r}S {r}D {r}C") for r in (6, 7, 8)],
+    ]
+    winners = [0, 1, 1, 1, 1]
+    assert score_individual(tricks, winners, hearts, rules, 3, ace_low=True).points[0] == 10
+    assert score_individual(tricks, winners, hearts, rules, 3).points[0] == 5
