@@ -11,7 +11,7 @@ from pytest_django.live_server_helper import LiveServer
 from tests.browser.conftest import ContextFactory
 from tests.browser.helpers import force_login, screenshot
 from tests.pages.live_helpers import night, people
-from tests.practice.test_announce import SWITCH, _robbing_seed
+from tests.practice.test_announce import SWITCH, robbing_seed
 
 pytestmark = pytest.mark.browser
 
@@ -98,7 +98,7 @@ def test_announcing_the_ace_by_keyboard_on_a_phone(new_context: ContextFactory) 
     announce the ace", Enter; the event line says you announced it and no ace plays low."""
     page = new_context(phone=True, viewport={"width": 390, "height": 844}).new_page()
     started = page.request.post(
-        "/api/v1/practice", data={"seed": _robbing_seed(SWITCH), "rules": SWITCH}
+        "/api/v1/practice", data={"seed": robbing_seed(SWITCH), "rules": SWITCH}
     )
     assert started.status == 201, started.text()
     page.goto(f"/practice/{started.json()['id']}/")

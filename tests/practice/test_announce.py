@@ -50,7 +50,7 @@ def _seed_dealt_by(dealer: int) -> int:
     return next(s for s in range(100) if random.Random(s).randrange(4) == dealer)
 
 
-def _robbing_seed(rules: dict[str, Any] | None = None) -> int:
+def robbing_seed(rules: dict[str, Any] | None = None) -> int:
     """A seed of cape-breton-45 whose first hand deals you the ace of trumps (you may rob)."""
     for seed in range(200):
         game = table.start("cape-breton-45", seed=seed, rules=rules)
@@ -114,7 +114,7 @@ def test_dealt_the_ace_you_may_rob_keep_or_announce(monkeypatch: pytest.MonkeyPa
     assert view["decision"] == "rob" and view["may_rob"] and view["may_announce"]
     assert view["actions"] == ["rob"] and not view["ace_low"]
     # Without the switch, nothing to announce.
-    plain = table.start("cape-breton-45", seed=_robbing_seed())
+    plain = table.start("cape-breton-45", seed=robbing_seed())
     assert not table.view(plain, "x")["may_announce"]
 
 
@@ -185,7 +185,7 @@ def test_the_hint_says_to_announce(monkeypatch: pytest.MonkeyPatch) -> None:
     assert hint["discard"] is None and hint["announce"] is True
     assert hint["reason"]["code"] == "keep_announce"
     # Where robbing is better, the hint robs (robbing shows the ace: nothing to announce).
-    robbing = table.start("cape-breton-45", seed=_robbing_seed(SWITCH), rules=SWITCH)
+    robbing = table.start("cape-breton-45", seed=robbing_seed(SWITCH), rules=SWITCH)
     hint = table.view(robbing, "x")["hint"]
     assert hint["discard"] and hint["announce"] is False
 
@@ -226,7 +226,7 @@ def test_announcing_where_it_makes_no_sense_is_refused(
 
 def test_whole_games_under_the_switch_follow_the_engine() -> None:
     """Games played to the end under the switch, announcing every other time you may."""
-    for seed in (_robbing_seed(SWITCH), 3):
+    for seed in (robbing_seed(SWITCH), 3):
         game = table.start("cape-breton-45", seed=seed, rules=SWITCH)
         while not game["finished"]:
             view = table.view(game, "x")
@@ -242,7 +242,7 @@ def test_whole_games_under_the_switch_follow_the_engine() -> None:
 
 @pytest.mark.django_db
 def test_the_api_takes_announce(client: Client) -> None:
-    seed = _robbing_seed(SWITCH)
+    seed = robbing_seed(SWITCH)
     response = client.post(API, {"seed": seed, "rules": SWITCH}, content_type="application/json")
     assert response.status_code == 201
     state = response.json()
@@ -269,7 +269,7 @@ def test_the_api_takes_announce(client: Client) -> None:
 @pytest.mark.django_db
 def test_the_page_offers_the_announce_choice(client: Client) -> None:
     game = PracticeGame.objects.create(
-        state=table.start("cape-breton-45", seed=_robbing_seed(SWITCH), rules=SWITCH)
+        state=table.start("cape-breton-45", seed=robbing_seed(SWITCH), rules=SWITCH)
     )
     page = client.get(f"/practice/{game.id}/")
     assert 'data-testid="announce"' in page.text
@@ -287,7 +287,7 @@ def test_the_page_offers_the_announce_choice(client: Client) -> None:
 @pytest.mark.django_db
 def test_the_page_says_the_quiet_ace_is_the_lowest(client: Client) -> None:
     game = PracticeGame.objects.create(
-        state=table.start("cape-breton-45", seed=_robbing_seed(SWITCH), rules=SWITCH)
+        state=table.start("cape-breton-45", seed=robbing_seed(SWITCH), rules=SWITCH)
     )
     client.post(f"/practice/{game.id}/rob", {"discard": ""})
     page = client.get(f"/practice/{game.id}/")
