@@ -224,10 +224,12 @@ def test_announcing_where_it_makes_no_sense_is_refused(
     assert code in words.REFUSALS
 
 
-def test_whole_games_under_the_switch_follow_the_engine() -> None:
-    """Games played to the end under the switch, announcing every other time you may."""
-    for seed in (robbing_seed(SWITCH), 3):
-        game = table.start("cape-breton-45", seed=seed, rules=SWITCH)
+@pytest.mark.parametrize("mode", table.MODES)
+def test_whole_games_under_the_switch_are_played_to_the_end(mode: str) -> None:
+    """Games played to the end under the switch, partners and three-handed, announcing every
+    other time you may."""
+    for seed in (robbing_seed(SWITCH), 3, 6):
+        game = table.start("cape-breton-45", mode=mode, seed=seed, rules=SWITCH)
         while not game["finished"]:
             view = table.view(game, "x")
             if view["decision"] == "play":
@@ -237,7 +239,7 @@ def test_whole_games_under_the_switch_follow_the_engine() -> None:
             else:
                 table.rob(game, view["hand"][0] if view["must_discard"] else None)
             game = json.loads(json.dumps(game))
-        assert game["winner"] in ("us", "them")
+        assert game["winner"] in (("us", "them") if mode == "partners" else table.SEATS_ALONE)
 
 
 @pytest.mark.django_db
