@@ -115,6 +115,11 @@ def verdict_words(verdict: Verdict, w: int, loser: int, rules: Ruleset) -> str:
                 "ends as soon as a couple has %(target)s)."
             )
         )
+    elif code == "tie_played_on":
+        text = gettext(
+            "%(score)s: a tie at %(target)s or more is not the end of a game under these "
+            "rules; another hand is played until one couple is ahead."
+        )
     elif code == "not_whole_hands":
         said |= {"total": w + loser, "full": FULL_HAND, "trumpless": TRUMPLESS_HAND}
         text = gettext(

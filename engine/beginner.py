@@ -109,10 +109,10 @@ class BeginnerBot:
         state: PlayState,
     ) -> tuple[Card, str]:
         """The card played and the code (:data:`BEGINNER_REASONS`) of why."""
-        legal = legal_plays(hand, trick, trump, rules)
+        legal = legal_plays(hand, trick, trump, rules, ace_low=state.ace_low)
         if len(legal) == 1:
             return legal[0], "only_card"
-        order = ordering(trump, rules)
+        order = ordering(trump, rules, ace_low=state.ace_low)
         power, follow = order.power, order.follow
         if not trick:
             return max(legal, key=lambda c: power[c.index]), "lead_highest"

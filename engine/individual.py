@@ -52,12 +52,15 @@ def score_individual(
     trump: Suit,
     rules: Ruleset,
     players: int,
+    *,
+    ace_low: bool = False,
 ) -> IndividualScore:
-    """Score a hand of ``players``: ``winners[i]`` is the seat that took trick ``i``."""
+    """Score a hand of ``players``: ``winners[i]`` is the seat that took trick ``i``;
+    ``ace_low`` when the ace of trumps played as the lowest trump (``unannounced_ace_lowest``)."""
     check_individual(rules, players)
     if len(tricks) != len(winners):
         raise IllegalPlay("bad_hand", "Every trick needs the seat that took it.")
-    bonus, _best = bonus_trick_of(tricks, trump, rules)
+    bonus, _best = bonus_trick_of(tricks, trump, rules, ace_low=ace_low)
     points = [0] * players
     taken = [0] * players
     for i, seat in enumerate(winners):

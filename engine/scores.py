@@ -53,6 +53,7 @@ CODES: Final[dict[str, str]] = {
     "loser_ahead": "the loser has more points than the winner",
     "too_many_points": "more points than the hands could give",
     "game_already_won": "it needs a hand played after the game was already won",
+    "tie_played_on": "a tie at the target or more is played on (equal_totals: play-on)",
     "not_whole_hands": "the points do not add up to whole hands",
     "not_reachable": "no sequence of hands ends a game on this score",
     "empty_sheet": "a score sheet without hands",
@@ -280,6 +281,12 @@ def _reason(w: int, loser: int, rules: Ruleset, table: _FinalTable) -> Verdict:
             "too_many_points",
             f"{score}: more points than the hands could give; "
             f"a loser ends with at most {table.max_loser}.",
+        )
+    if play_on and w == loser:
+        return _impossible(
+            "tie_played_on",
+            f"{score}: a tie at {target} or more is not the end of a game under these rules; "
+            "another hand is played until one couple is ahead.",
         )
     if (w, loser) in _sums_without_stopping(rules, max(w, loser)):
         return _impossible(

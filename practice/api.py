@@ -10,7 +10,7 @@ from uuid import UUID
 
 from django.http import HttpRequest, JsonResponse
 from ninja import Router
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from practice import services
 
@@ -40,6 +40,8 @@ class Play(Body):
 
 class Rob(Body):
     discard: str | None = Field(max_length=3)
+    # Under unannounced_ace_lowest: keep your hand and announce the ace (true or false only).
+    announce: StrictBool = False
 
 
 class Bid(Body):
@@ -104,8 +106,8 @@ MOVE_ANSWERS = {200: State, 400: Problem, 404: Problem, 409: Problem, 413: Probl
     "is after the computer players have played up to your first decision. At most "
     "`PRACTICE_GAMES_PER_HOUR` games per address an hour (429 `rate_limited`). `rules`: the "
     'house-rule switches of docs/rules.md, as a drive\'s (`{"renege": "none"}`); a switch '
-    "that does not go with the ruleset is 422 with the engine's code and `switch` naming it "
-    "(`not_at_practice`: `unannounced_ace_lowest` is not played here yet). The "
+    "that does not go with the ruleset is 422 with the engine's code and `switch` naming it. "
+    "The "
     "state carries `rules` (the switches that differ from the preset) and `house_rules` (the "
     "rules in words).",
 )
@@ -151,11 +153,17 @@ def practice_play(request: HttpRequest, game_id: UUID, payload: Play) -> JsonRes
     operation_id="practice_rob",
     summary="Rob the turn-up, decline, or discard as dealer",
     description='Dealt the ace of trumps: `{"discard": "2C"}` takes the turned card and '
-    'throws the 2♣ away, `{"discard": null}` declines. Dealer who took a turned ace or '
-    "joker: the card to throw away (null is 422 `dealer_must_discard`).",
+    'throws the 2♣ away, `{"discard": null}` declines. Under `unannounced_ace_lowest` '
+    '(`may_announce` in the state), `{"discard": null, "announce": true}` declines and '
+    "announces the ace, which then keeps its rank; declined without announcing, it plays as "
+    "the lowest trump this hand (`ace_low` in the state once play starts). `announce` is "
+    "true or false (another value is 422 `bad_field`); announcing while robbing is 422 "
+    "`already_robbed`, without the switch 422 `announce_not_played`. Dealer who took a "
+    "turned ace or joker: the card to throw away (null is 422 `dealer_must_discard`; "
+    "announcing then is 422 `not_entitled_to_rob`).",
 )
 def practice_rob(request: HttpRequest, game_id: UUID, payload: Rob) -> JsonResponse:
-    return _ok(services.game_rob(game_id, payload.discard))
+    return _ok(services.game_rob(game_id, payload.discard, payload.announce))
 
 
 @router.post(

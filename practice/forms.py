@@ -19,6 +19,7 @@ PAGE_SWITCHES: Final = (
     "first_lead",
     "min_bid",
     "kitty",
+    "unannounced_ace_lowest",
 )
 
 

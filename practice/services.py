@@ -124,9 +124,10 @@ def game_play(game_id: uuid.UUID | str, card: str) -> PracticeGame:
     return _move(game_id, lambda state: table.play(state, card))
 
 
-def game_rob(game_id: uuid.UUID | str, discard: str | None) -> PracticeGame:
-    """Rob the turn-up throwing ``discard`` away (None: decline), or the dealer's discard."""
-    return _move(game_id, lambda state: table.rob(state, discard))
+def game_rob(game_id: uuid.UUID | str, discard: str | None, announce: bool = False) -> PracticeGame:
+    """Rob the turn-up throwing ``discard`` away (None: decline; ``announce``: decline and
+    announce the ace, under ``unannounced_ace_lowest``), or the dealer's discard."""
+    return _move(game_id, lambda state: table.rob(state, discard, announce))
 
 
 def game_bid(game_id: uuid.UUID | str, amount: int | None) -> PracticeGame:

@@ -36,6 +36,8 @@ from engine.cards import Card, CardError, Suit, ordering
 from engine.deal import (
     Deal,
     DealError,
+    ace_is_low,
+    announce_ace,
     deal_hand,
     dealer_discard,
     discard_and_draw,
@@ -88,9 +90,10 @@ class TableError(ValueError):
         self.switch = switch  # the house-rule switch refused, when one was
 
 
-#: House-rule switches the practice table does not play yet, with the value that means "off":
-#: the unannounced ace asks a decision (announcing it) the table has no place for.
-NOT_PLAYED: Final = {"unannounced_ace_lowest": False}
+#: House-rule switches the practice table does not play yet, with the value that means "off"
+#: (none now: ``unannounced_ace_lowest`` is played, announcing the ace being one of the choices
+#: when you may rob).
+NOT_PLAYED: Final[dict[str, Any]] = {}
 
 
 def _switch_named(error: RulesetError, rules: Mapping[str, Any]) -> str:
@@ -160,6 +163,10 @@ ROB_REASONS: Final = {
     "dealer_weakest": "the dealer throws away the weakest card",
     "always_rob": "a beginner always robs when dealt the ace of trumps, throwing its lowest card",
     "draw_keep": "it keeps its trumps and off-suit kings, throws the rest away and draws",
+    "announce_ace": "it keeps its hand and says it holds the ace of trumps: an ace not "
+    "announced would play as the lowest trump",
+    "keep_announce": "every card in its hand is better than the turned card, and an ace not "
+    "announced would play as the lowest trump",
 }
 
 
@@ -284,6 +291,7 @@ def _deal_dict(deal: Deal) -> dict[str, Any]:
         "robbed": deal.robbed,
         "stock": _texts(deal.stock),
         "kitty": _texts(deal.kitty),
+        "announced": deal.announced,
     }
 
 
@@ -301,7 +309,14 @@ def _deal_of(game: dict[str, Any]) -> Deal:
         players=len(d["hands"]),
         stock=_cards(d.get("stock", [])),
         kitty=_cards(d.get("kitty", [])),
+        announced=bool(d.get("announced", False)),
     )
+
+
+def _ace_low(game: dict[str, Any]) -> bool:
+    """Whether the ace of trumps plays as the lowest trump this hand (``unannounced_ace_lowest``:
+    its holder neither robbed nor announced it); asked once play has begun."""
+    return ace_is_low(_deal_of(game), _rules(game))
 
 
 def _trump(game: dict[str, Any]) -> Suit:
@@ -367,6 +382,7 @@ def _state(game: dict[str, Any], seat: int) -> PlayState:
         played=played,
         tricks=tricks,
         partners=not _alone(game),
+        ace_low=_ace_low(game),
     )
 
 
@@ -437,6 +453,8 @@ def _advance(game: dict[str, Any]) -> None:
                             ),
                         }
                     )
+                elif rules.unannounced_ace_lowest:
+                    _announce_or_not(game, robber, _announces(bot))
                 game["rob_settled"] = True
                 continue
             game["phase"] = "play"
@@ -451,6 +469,27 @@ def _advance(game: dict[str, Any]) -> None:
     raise RuntimeError("the game did not end")  # pragma: no cover - MAX_HANDS is far off
 
 
+def _announces(bot: HeuristicBot | BeginnerBot) -> bool:
+    """Whether the bot dealt the ace of trumps, not robbing, says so (one without an
+    ``announces`` answer always does, as in ``engine.simulate``)."""
+    announces = getattr(bot, "announces", None)
+    return True if announces is None else bool(announces())
+
+
+def _announce_or_not(game: dict[str, Any], seat: int, announce: bool) -> None:
+    """Under ``unannounced_ace_lowest``, ``seat`` keeps its hand: it announces the ace of
+    trumps (which then keeps its rank) or says nothing (the ace plays as the lowest trump)."""
+    name = _names(game)[seat]
+    if not announce:
+        game["events"].append({"kind": "unannounced", "seat": name})
+        return
+    game["deal"] = _deal_dict(announce_ace(_deal_of(game), seat))
+    event: dict[str, Any] = {"kind": "announce", "seat": name}
+    if seat != YOU:
+        event["why"] = _reason("announce_ace")
+    game["events"].append(event)
+
+
 def _put(game: dict[str, Any], seat: int, card: Card, why: str | None) -> None:
     """Play ``card`` (already judged legal) from ``seat``; settle the trick, the hand and the
     game when they are complete."""
@@ -461,7 +500,8 @@ def _put(game: dict[str, Any], seat: int, card: Card, why: str | None) -> None:
     if len(game["trick"]) < _players(game):
         return
     cards = [Card.parse(p["card"]) for p in game["trick"]]
-    winner = (game["leader"] + trick_winner(cards, _trump(game), rules)) % _players(game)
+    won = trick_winner(cards, _trump(game), rules, ace_low=_ace_low(game))
+    winner = (game["leader"] + won) % _players(game)
     game["last_trick"] = {"cards": game["trick"], "winner": winner}
     game["tricks"].append(_texts(cards))
     game["winners"].append(winner)
@@ -474,7 +514,7 @@ def _put(game: dict[str, Any], seat: int, card: Card, why: str | None) -> None:
 def _bonus(game: dict[str, Any], tricks: list[tuple[Card, ...]], bonus_trick: int | None) -> Any:
     if bonus_trick is None:
         return None
-    order = ordering(_trump(game), _rules(game))
+    order = ordering(_trump(game), _rules(game), ace_low=_ace_low(game))
     best = max(tricks[bonus_trick], key=lambda c: order.power[c.index])
     return {
         "trick": bonus_trick + 1,
@@ -488,7 +528,9 @@ def _end_alone(game: dict[str, Any]) -> None:
     rules = _rules(game)
     names = _names(game)
     tricks = [_cards(t) for t in game["tricks"]]
-    score = score_individual(tricks, game["winners"], _trump(game), rules, _players(game))
+    score = score_individual(
+        tricks, game["winners"], _trump(game), rules, _players(game), ace_low=_ace_low(game)
+    )
     totals, winner = end_of_individual_hand(game["totals"], score, rules, game["dealer"])
     game["hand_scores"].append(
         {
@@ -518,7 +560,7 @@ def _end_hand(game: dict[str, Any]) -> None:
     trump = _trump(game)
     tricks = [_cards(t) for t in game["tricks"]]
     sides = [w % 2 for w in game["winners"]]
-    score = score_hand(tricks, sides, trump, rules)
+    score = score_hand(tricks, sides, trump, rules, ace_low=_ace_low(game))
     auction = game["auction"]
     if auction is None:
         points = score.points
@@ -574,22 +616,28 @@ def play(game: dict[str, Any], text: str) -> None:
     hand = _cards(game["deal"]["hands"][YOU])
     trick = [Card.parse(p["card"]) for p in game["trick"]]
     try:
-        check_play(card, hand, trick, _trump(game), rules)
+        check_play(card, hand, trick, _trump(game), rules, ace_low=_ace_low(game))
     except IllegalPlay as error:
         raise TableError(error.code, error.message) from None
     _put(game, YOU, card, None)
     _advance(game)
 
 
-def rob(game: dict[str, Any], text: str | None) -> None:
-    """Dealt the ace of trumps: take the turn-up and throw ``text`` away, or None to decline.
-    Dealer who took a turned ace or joker: throw ``text`` away (None is refused). Codes:
-    ``bad_card``, ``not_now`` (409), ``dealer_must_discard``, and the engine's
-    ``discard_not_in_hand``, ``not_entitled_to_rob``."""
+def rob(game: dict[str, Any], text: str | None, announce: bool = False) -> None:
+    """Dealt the ace of trumps: take the turn-up and throw ``text`` away, or None to keep your
+    hand; under ``unannounced_ace_lowest``, ``announce`` keeps your hand and announces the ace
+    (which then keeps its rank; kept quiet, it plays as the lowest trump). Dealer who took a
+    turned ace or joker: throw ``text`` away (None is refused). Codes: ``bad_card``,
+    ``not_now`` (409), ``dealer_must_discard``, ``announce_not_played`` (announcing without the
+    switch), and the engine's ``discard_not_in_hand``, ``not_entitled_to_rob`` (announcing
+    as the dealer throwing a card away), ``already_robbed`` (robbing and announcing)."""
     pending = _pending(game)
     if pending not in ("rob", "discard"):
         raise TableError("not_now", _not_now(game, "rob or discard"), 409)
     deal = _deal_of(game)
+    rules = _rules(game)
+    if announce:
+        _check_announce(game, deal, text, rules)
     if pending == "discard":
         if text is None:
             raise TableError(
@@ -608,8 +656,32 @@ def rob(game: dict[str, Any], text: str | None) -> None:
             except DealError as error:
                 raise TableError(error.code, error.message) from None
             game["events"].append({"kind": "rob", "seat": "you", "card": str(deal.turn_up)})
+        elif rules.unannounced_ace_lowest:
+            _announce_or_not(game, YOU, announce)
         game["rob_settled"] = True
     _advance(game)
+
+
+def _check_announce(game: dict[str, Any], deal: Deal, text: str | None, rules: Ruleset) -> None:
+    """Whether you may announce the ace now: the engine's judgment first (robbing and
+    announcing at once is ``already_robbed``; holding no ace to announce, as the dealer
+    throwing a card away, ``not_entitled_to_rob``), then the table's."""
+    pending = _pending(game)
+    try:
+        if pending == "rob" and text is not None:
+            announce_ace(engine_rob(deal, YOU, _parse(text)), YOU)
+        else:
+            announce_ace(deal, YOU)
+    except DealError as error:
+        raise TableError(error.code, error.message) from None
+    if pending == "discard":
+        raise TableError("not_now", _not_now(game, "announce the ace"), 409)
+    if not rules.unannounced_ace_lowest:
+        raise TableError(
+            "announce_not_played",
+            "Announcing the ace of trumps changes nothing unless an unannounced ace plays as "
+            "the lowest trump (unannounced_ace_lowest).",
+        )
 
 
 def bid(game: dict[str, Any], amount: int | None) -> None:
@@ -763,16 +835,22 @@ def view(game: dict[str, Any], game_id: str) -> dict[str, Any]:
             hint = {"discard": str(throw), "reason": _reason("dealer_weakest")}
         else:
             robbed = adviser.choose_rob(hand, turned_card, trump, rules)
+            announce = robbed is None and rules.unannounced_ace_lowest and adviser.announces()
             code = "keep_hand" if robbed is None else "rob_weakest"
-            hint = {"discard": None if robbed is None else str(robbed), "reason": _reason(code)}
+            hint = {
+                "discard": None if robbed is None else str(robbed),
+                "announce": announce,
+                "reason": _reason("keep_announce" if announce else code),
+            }
+    ace_low = pending == "play" and _ace_low(game)
     if pending == "play" and trump is not None:
-        legal = legal_plays(hand, trick, trump, rules)
+        legal = legal_plays(hand, trick, trump, rules, ace_low=ace_low)
         for card in hand:
             try:
-                check_play(card, hand, trick, trump, rules)
+                check_play(card, hand, trick, trump, rules, ace_low=ace_low)
             except IllegalPlay as error:
                 refused[str(card)] = {"code": error.code, "rule": error.message}
-        order = ordering(trump, rules)
+        order = ordering(trump, rules, ace_low=ace_low)
         if trick and order.follow[trick[0].index] is trump:
             led_power = order.power[trick[0].index]
             keep_back = [
@@ -843,6 +921,8 @@ def view(game: dict[str, Any], game_id: str) -> dict[str, Any]:
         "actions": actions,
         "decision": pending,
         "may_rob": pending == "rob",
+        "may_announce": pending == "rob" and rules.unannounced_ace_lowest,
+        "ace_low": ace_low,
         "must_discard": pending == "discard",
         "events": [
             e | {"why": _reason_text(e["why"]), "reason": e["why"]} if e.get("why") else e

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from drives.errors import ServiceError
-from engine.cards import Card
+from engine.cards import Card, Suit
 from engine.chart import ranking_chart
 from engine.rules import get_ruleset
 from practice import services, table, words
@@ -205,6 +205,7 @@ def table_page(request: HttpRequest, game_id: UUID) -> HttpResponse:
         "suits": [(s, symbols[s], words.suit_name(s)) for s in "CDHS"],
         "hint": _hint(view),
         "chart_trumps": chart["trumps"][chart_suit],
+        "ace_of_trumps": Card(14, Suit.parse(trump)).pretty if trump else "",
         "chart_offsuit": [
             (words.suit_name(s), cards) for s, cards in chart["offsuit"].items() if s != chart_suit
         ],
@@ -252,7 +253,8 @@ def play(request: HttpRequest, game_id: UUID) -> HttpResponse:
 @require_POST
 def rob(request: HttpRequest, game_id: UUID) -> HttpResponse:
     discard = request.POST.get("discard") or None
-    return _move(request, game_id, lambda: services.game_rob(game_id, discard))
+    announce = request.POST.get("announce") == "1"
+    return _move(request, game_id, lambda: services.game_rob(game_id, discard, announce))
 
 
 @require_POST

@@ -38,6 +38,10 @@ REFUSALS: Final = {
     "no_kitty": _("There is no kitty to take."),
     "must_keep_turned_ace": _("The dealer keeps a turned ace: throw away a card of your hand."),
     "no_turn_up": _("No card was turned up: there is nothing to rob."),
+    "announce_not_played": _(
+        "Announcing the ace changes nothing here: in this game an ace you keep quiet about "
+        "keeps its rank."
+    ),
     "auction_over": _("The bidding is over."),
     "not_a_bid": _("Bid 15, 20, 25 or 30, or pass."),
     "bid_too_low": _("Your bid must beat the highest bid so far."),
@@ -97,6 +101,14 @@ REASONS: Final = {
     "draw_keep": _("it keeps its trumps and off-suit kings, throws the rest away and draws"),
     "always_rob": _(
         "a beginner always robs when dealt the ace of trumps, throwing its lowest card"
+    ),
+    "announce_ace": _(
+        "it keeps its hand and says it holds the ace of trumps: an ace not announced would "
+        "play as the lowest trump"
+    ),
+    "keep_announce": _(
+        "every card in its hand is better than the turned card, and an ace not announced "
+        "would play as the lowest trump"
     ),
 }
 

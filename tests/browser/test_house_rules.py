@@ -11,6 +11,7 @@ from pytest_django.live_server_helper import LiveServer
 from tests.browser.conftest import ContextFactory
 from tests.browser.helpers import force_login, screenshot
 from tests.pages.live_helpers import night, people
+from tests.practice.test_announce import SWITCH, robbing_seed
 
 pytestmark = pytest.mark.browser
 
@@ -90,3 +91,33 @@ def test_the_kitty_on_a_phone_tick_the_cards_and_draw(new_context: ContextFactor
     page.get_by_test_id("draw").click()
     expect(page.get_by_test_id("draw-turn")).to_have_count(0)
     expect(page.locator(".practice-hand .hand-card, .practice-hand .card")).not_to_have_count(0)
+
+
+def test_announcing_the_ace_by_keyboard_on_a_phone(new_context: ContextFactory) -> None:
+    """Under unannounced_ace_lowest, dealt the ace of trumps: Tab to "Keep my hand and
+    announce the ace", Enter; the event line says you announced it and no ace plays low."""
+    page = new_context(phone=True, viewport={"width": 390, "height": 844}).new_page()
+    started = page.request.post(
+        "/api/v1/practice", data={"seed": robbing_seed(SWITCH), "rules": SWITCH}
+    )
+    assert started.status == 201, started.text()
+    page.goto(f"/practice/{started.json()['id']}/")
+    expect(page.get_by_test_id("decline")).to_have_text(
+        "Keep my hand without announcing: my ace plays as the lowest trump"
+    )
+    page.wait_for_load_state("load")
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.dataset.testid === 'announce'"):
+            break
+    else:
+        raise AssertionError("Tab never reached the announce choice")
+    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+    screenshot(page, "practice-announce-ace", full_page=True)
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    expect(page.locator(".practice-event")).to_contain_text(
+        ["You kept your hand and announced the ace of trumps: it keeps its rank."]
+    )
+    expect(page.get_by_test_id("ace-low")).to_have_count(0)
+    expect(page.get_by_test_id("your-turn").or_(page.get_by_test_id("hand-over"))).to_be_visible()

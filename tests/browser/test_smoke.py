@@ -35,6 +35,20 @@ def test_home_page_loads_with_the_product_name(page: Page) -> None:
     screenshot(page, "home")
 
 
+def test_the_home_page_asks_for_nothing_that_fails_not_even_an_icon(page: Page) -> None:
+    # Without an icon named in the page, a browser asks for /favicon.ico on every visit and
+    # gets a 404: noise in the hall server's log and a request for nothing on every phone.
+    failed: list[str] = []
+    page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.goto("/")
+    page.wait_for_load_state("networkidle")
+    assert failed == []
+    icon = page.locator("link[rel=icon]").get_attribute("href")
+    assert icon is not None
+    answer = page.request.get(icon)
+    assert answer.status == 200 and "svg" in answer.headers["content-type"]
+
+
 def test_a_user_made_in_the_test_logs_in_through_the_form(
     page: Page, live_server: LiveServer
 ) -> None:

@@ -311,7 +311,13 @@ def test_equal_totals_play_on() -> None:
         assert check_final_score(*score, CB).status == "impossible"
         assert check_final_score(*score, make_ruleset(equal_totals="play-on")).status == "ok"
     play_on = make_ruleset(equal_totals="play-on")
-    assert check_final_score(45, 45, play_on).status == "impossible"
+    tie = check_final_score(45, 45, play_on)
+    assert (tie.status, tie.code) == ("impossible", "tie_played_on")
+    assert tie.message == (
+        "45–45: a tie at 45 or more is not the end of a game under these rules; another hand "
+        "is played until one couple is ahead."
+    )
+    assert check_final_score(60, 60, play_on).code == "tie_played_on"
     assert check_final_score(45, 45, CB).status == "ok"
     # Tied again and again: 60-60, 75-75, 90-90, 105-105, then 125-115.
     assert check_final_score(125, 115, play_on).status == "ok"
@@ -494,3 +500,30 @@ def test_every_ok_auction_score_is_reached_by_simulated_hands(options: dict[str,
     }
     assert ok <= reached, sorted(ok - reached)
     assert all(check_final_score(w, loser, rules).accepted for w, loser in reached)
+
+
+def test_the_beginner_and_three_handed_scoring_know_the_ace_is_lowest() -> None:
+    """A trump led (the 2♥): a beginner holding the A♥ played as the lowest trump must follow
+    with it (it is no top trump to keep back); three-handed, the bonus goes with the 2♥ (the ace's
+    trick otherwise)."""
+    from engine.beginner import BeginnerBot
+    from engine.bots import PlayState
+    from engine.individual import score_individual
+
+    rules = make_ruleset(unannounced_ace_lowest=True)
+    hearts = Suit.parse("H")
+    hand = parse_cards("AH 3C")
+    trick = parse_cards("2H")
+    bot = BeginnerBot(random.Random(0))
+    low = PlayState(1, dealer=0, leader=0, trick_number=0, played=set(), ace_low=True)
+    high = PlayState(1, dealer=0, leader=0, trick_number=0, played=set())
+    assert bot.decide(hand, trick, hearts, rules, low) == (Card.parse("AH"), "only_card")
+    assert bot.decide(hand, trick, hearts, rules, high)[1] != "only_card"
+    tricks = [
+        parse_cards("2H 3S 3C"),
+        parse_cards("AH 4S 4C"),
+        *[parse_cards(f"{r}S {r}D {r}C") for r in (6, 7, 8)],
+    ]
+    winners = [0, 1, 1, 1, 1]
+    assert score_individual(tricks, winners, hearts, rules, 3, ace_low=True).points[0] == 10
+    assert score_individual(tricks, winners, hearts, rules, 3).points[0] == 5

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from drives.models import AuditEntry
-from drives.services import drive_update
+from drives.services import drive_close, drive_update
 from scoring.models import CookieJarDraw, CutCard, Tie
 from tests.pages.organizer_helpers import DESK, club_people, logged_in, text
 from tests.prizes.helpers import night
@@ -572,3 +572,26 @@ def test_the_projectors_prizes_take_the_same_queries_for_a_small_and_a_big_night
         assert page.status_code == 200 and 'data-testid="projector-prizes"' in text(page)
         counts.append(len(queries))
     assert counts[0] == counts[1], counts
+
+
+def test_a_tie_left_open_when_the_drive_closed_offers_nothing_to_press(ours) -> None:
+    """Once the drive is closed nothing can change (each button would be refused): the tie's
+    page says it was left unsettled instead of offering choices, cuts and play-offs."""
+    drive = night(
+        [10, 10, 10, 4],
+        club=ours.club,
+        prizes={"prizes": [{"amount": "50.00"}, {"amount": "20.00"}]},
+    )
+    org = logged_in(ours.organizer)
+    org.post(url(drive, "settle"))
+    tie = tie_of(drive, "place:1")
+    choose(org, drive, tie, 1, "cut")
+    assert 'data-testid="choose-2-cut"' in text(org.get(url(drive, f"ties/{tie.pk}/")))
+    drive_close(drive=drive, actor=DESK)
+    page = text(org.get(url(drive, f"ties/{tie.pk}/")))
+    assert "the tie was not settled, and it can no longer be" in page
+    assert "<form" not in page.split('data-testid="tie-closed"')[1].split("</section>")[0]
+    assert 'data-testid="decide"' not in page and 'data-testid="choose-' not in page
+    refused = choose(org, drive, tie, 2, "cut")
+    assert refused.status_code == 422 and "closed" in text(refused)
+    assert "cut" not in [c.choice for c in tie.choices.filter(couple__number=2)]

@@ -56,6 +56,13 @@ def test_published_results_for_anyone(client, drive) -> None:
     assert "final results" in text(client.get(url(drive)))
 
 
+def test_in_french_the_title_keeps_its_colon_with_the_name(client, drive) -> None:
+    # French sets a (non-breaking) space before a colon: "Résultats : …", and the title's
+    # words and the drive's name stay on one line of the phone.
+    drive_update(drive=drive, actor=DESK, published=True, language="fr")
+    assert "<h1>R\u00e9sultats\u00a0: Friday 45s</h1>" in text(client.get(url(drive)))
+
+
 def test_exports(client, drive) -> None:
     publish(drive)
     response = client.get(url(drive, "?_export=csv"))

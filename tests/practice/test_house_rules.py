@@ -42,6 +42,10 @@ def _decide(client: Client, state: dict[str, Any]) -> dict[str, Any]:
         response = _post(client, url + "/trump", {"suit": state["hint"]["suit"]})
     elif "draw" in state["actions"]:
         response = _post(client, url + "/draw", {"discards": state["hint"]["discards"]})
+    elif state["may_announce"]:
+        # Under unannounced_ace_lowest: announce the ace every other hand, else keep quiet.
+        announce = state["hand_number"] % 2 == 1
+        response = _post(client, url + "/rob", {"discard": None, "announce": announce})
     else:
         discard = state["hand"][0] if state["must_discard"] else None
         response = _post(client, url + "/rob", {"discard": discard})
@@ -63,6 +67,8 @@ def _play_out(client: Client, state: dict[str, Any]) -> dict[str, Any]:
         ("cape-breton-45", {"hearts_on_ace_lead": False, "renege": "none"}),
         ("cape-breton-45", {"equal_totals": "play-on", "turned_ace": "may-take"}),
         ("irish-45-joker", {"renege": "top-trumps", "hearts_on_ace_lead": False}),
+        ("cape-breton-45", {"unannounced_ace_lowest": True}),
+        ("irish-45-joker", {"unannounced_ace_lowest": True, "renege": "none"}),
         (
             "auction-120",
             {"first_lead": "left-of-bidder", "min_bid": 20, "rebid_after_hold": False},
@@ -114,12 +120,6 @@ def test_a_switch_equal_to_the_preset_is_not_kept(client: Client) -> None:
             "auction-120",
             {"unannounced_ace_lowest": True},
             "not_in_auction",
-            "unannounced_ace_lowest",
-        ),
-        (
-            "cape-breton-45",
-            {"unannounced_ace_lowest": True},
-            "not_at_practice",
             "unannounced_ace_lowest",
         ),
         ("auction-120", {"thirty_set_loses": 60}, "needs_thirty_for_sixty", "thirty_set_loses"),
@@ -290,3 +290,32 @@ def test_the_kitty_the_bidder_takes_it_and_everyone_draws_back_to_five(client: C
         if seen_draw:
             break
     assert seen_draw
+
+
+def test_the_unannounced_ace_is_played_at_the_table_now(client: Client) -> None:
+    """``unannounced_ace_lowest`` was refused (``not_at_practice``) while the table had no
+    place for announcing the ace; it is accepted and kept with the game."""
+    state = _start(client, rules={"unannounced_ace_lowest": True}, seed=12)
+    assert state["rules"] == {"unannounced_ace_lowest": True}
+    assert (
+        "An ace of trumps neither robbed with nor announced is the lowest trump: yes"
+        in state["house_rules"]
+    )
+    assert state["may_announce"], "seed 12 deals you the ace of trumps"
+
+
+def test_a_switch_the_table_does_not_play_is_refused_naming_it(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The refusal stays for any switch the table may not play one day (none today)."""
+    assert table.NOT_PLAYED == {}
+    monkeypatch.setattr(table, "NOT_PLAYED", {"hearts_on_ace_lead": True})
+    response = _post(
+        client, API, {"ruleset": "cape-breton-45", "rules": {"hearts_on_ace_lead": False}}
+    )
+    assert response.status_code == 422
+    assert (response.json()["code"], response.json()["switch"]) == (
+        "not_at_practice",
+        "hearts_on_ace_lead",
+    )
+    assert not PracticeGame.objects.exists()

@@ -8,7 +8,7 @@ import pytest
 from django.utils import translation
 
 from drives.guards import verdict_words
-from engine.rules import PRESETS
+from engine.rules import PRESETS, make_ruleset
 from engine.scores import check_final_score
 
 SCORES = [(w, loser) for w in range(-20, 200, 5) for loser in range(-40, 200, 5)] + [
@@ -67,3 +67,13 @@ def test_an_unusual_score_at_a_french_table_is_explained_in_french() -> None:
         words = verdict_words(verdict, 45, 10, rules)
     assert words.startswith("45–10 n'est possible qu'avec ")
     assert "où aucun atout n'a été joué" in words
+
+
+def test_a_tie_played_on_is_said_in_french_with_its_score_and_target() -> None:
+    play_on = make_ruleset(equal_totals="play-on")
+    verdict = check_final_score(50, 50, play_on)
+    with translation.override("en"):
+        assert verdict_words(verdict, 50, 50, play_on) == verdict.message
+    with translation.override("fr"):
+        words = verdict_words(verdict, 50, 50, play_on)
+    assert words.startswith("50–50") and "45" in words and "égalité" in words
