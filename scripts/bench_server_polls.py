@@ -54,6 +54,12 @@ def main() -> None:
     parser.add_argument(
         "--profile", action="store_true", help="cProfile the in-process 304s, then stop"
     )
+    parser.add_argument(
+        "--without",
+        default="",
+        help="a middleware to leave out (dotted path), in-process and in the server: the "
+        "figures with and without it side by side",
+    )
     args = parser.parse_args()
     folder = Path(args.data or tempfile.mkdtemp(prefix="fortyfives-bench-")).resolve()
     os.environ.pop("DATABASE_URL", None)
@@ -81,6 +87,10 @@ def main() -> None:
         drive, _user = load_bench_polls().make_night(1)
     paths = [f"/c/{c.token}/?partial=1" for c in drive.couples.order_by("number")[:200]]
 
+    from django.conf import settings
+
+    if args.without:
+        settings.MIDDLEWARE = [m for m in settings.MIDDLEWARE if m != args.without]
     app = get_wsgi_application()
 
     def call(path: str, **headers: str) -> tuple[str, dict[str, str]]:
@@ -162,11 +172,28 @@ def main() -> None:
         server.wait(timeout=20)
 
 
+# tools.hall, with one middleware left out of the settings before the application is built.
+WITHOUT = """
+import sys
+from tools import hall
+serve = hall.serve
+def without(*args, **kwargs):
+    from django.conf import settings
+    settings.MIDDLEWARE = [m for m in settings.MIDDLEWARE if m != {middleware!r}]
+    serve(*args, **kwargs)
+hall.serve = without
+sys.exit(hall.main(sys.argv[1:]))
+"""
+
+
 def start_server(folder: Path, args: argparse.Namespace) -> subprocess.Popen[bytes]:
     runner = os.environ.get("BENCH_SERVER_RUNNER")  # e.g. a profiler's wrapper of tools.hall
+    start = [runner] if runner else ["-m", "tools.hall"]
+    if args.without:
+        start = ["-c", WITHOUT.format(middleware=args.without)]
     argv = [
         sys.executable,
-        *([runner] if runner else ["-m", "tools.hall"]),
+        *start,
         "--address",
         "127.0.0.1",
         "--port",

@@ -40,8 +40,9 @@ from typing import Any
 from django.db import connection
 from django.db.models import OuterRef, Q, Subquery
 from django.http import HttpRequest, HttpResponse
+from django.urls import Resolver404, resolve
 from django.utils import translation
-from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 from django.utils.translation import get_language
 
@@ -174,3 +175,62 @@ def tagged(response: HttpResponse, key: str, until: datetime | None = None) -> H
         response["ETag"] = f'W/"{opaque}"'
     patch_cache_control(response, private=True, no_cache=True)
     return response
+
+
+PHONE_PAGES = {"night:table": "table", "night:couple": "couple"}
+
+
+class PhonePollMiddleware:
+    """A phone's poll that finds nothing new, answered 304 before the rest of the middleware
+    (sessions, CSRF, locale, messages, CSP, clickjacking: nothing of theirs is in a bodiless
+    304 for a page that needs no login). Placed right after SecurityMiddleware and
+    WhiteNoise. Only a conditional GET or HEAD of a table or couple page's fragment whose
+    ``If-None-Match`` names the current key is answered here; every other request, and a poll
+    that must be rendered, goes on as before (with the key it read, so the view does not read
+    it again). BENCHMARKS.md ("What a 304 costs through the hall's server") has the figures
+    side by side."""
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if (
+            request.method in ("GET", "HEAD")
+            and "HTTP_IF_NONE_MATCH" in request.META
+            and request.GET.get("partial") not in (None, "", "0")
+        ):
+            unchanged = self.unchanged(request)
+            if unchanged is not None:
+                return unchanged
+        response: HttpResponse = self.get_response(request)
+        return response
+
+    def unchanged(self, request: HttpRequest) -> HttpResponse | None:
+        try:
+            match = resolve(request.path_info)
+        except Resolver404:
+            return None
+        page = PHONE_PAGES.get(match.view_name)
+        if page is None:
+            return None
+        request.get_host()  # ALLOWED_HOSTS, as CommonMiddleware would check it (400 if not)
+        key = phone_key(page, match.kwargs.get("token", ""))
+        setattr(request, PHONE_KEY, (page, key))
+        if key is None:
+            return None
+        response = not_modified(request, key)
+        if response is not None:
+            # What the rendered fragment varies on (gzip_page, LocaleMiddleware).
+            patch_vary_headers(response, ("Accept-Encoding", "Accept-Language"))
+        return response
+
+
+PHONE_KEY = "phone_poll_key"
+
+
+def phone_poll_key(request: HttpRequest, page: str, token: str) -> str | None:
+    """``phone_key``, or the one PhonePollMiddleware read for this request already."""
+    read = getattr(request, PHONE_KEY, None)
+    if read is not None and read[0] == page:
+        return str(read[1]) if read[1] is not None else None
+    return phone_key(page, token)

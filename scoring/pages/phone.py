@@ -34,7 +34,7 @@ from drives.errors import Conflict, ServiceError
 from drives.models import AuditEntry, Couple, Drive, Table
 from drives.services import Actor
 from engine.scores import legal_final_scores
-from scoring.pages.conditional import not_modified, phone_key, tagged
+from scoring.pages.conditional import not_modified, phone_poll_key, tagged
 from scoring.pages.live_access import (
     closed_page,
     couple_by_token,
@@ -77,7 +77,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
     polled = request.method != "POST" and wants_fragment(request)
     # Only this table's results and the drive's structure, not the other tables': a poll
     # that finds nothing new is answered before the table is read.
-    key = phone_key("table", token) if polled else None
+    key = phone_poll_key(request, "table", token) if polled else None
     if key and (unchanged := not_modified(request, key)):
         return unchanged
     table = table_by_token(request, token)
@@ -270,7 +270,7 @@ def couple_page(request: HttpRequest, token: str) -> HttpResponse:
     # Only the couple's own games' results and the drive's structure: the page shows no
     # standings, no place, nothing of the other tables. A poll that finds nothing new is
     # answered before the couple is read.
-    key = phone_key("couple", token) if polled else None
+    key = phone_poll_key(request, "couple", token) if polled else None
     if key and (unchanged := not_modified(request, key)):
         return unchanged
     couple = couple_by_token(request, token)
