@@ -1,8 +1,17 @@
 """The site's URLs: the home page, health check, accounts, admin and the JSON API."""
 
+from pathlib import Path
+
+import django
+from django.conf import settings
 from django.contrib import admin
+from django.http import HttpRequest
 from django.urls import include, path
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.cache import cache_control, cache_page
+from django.views.decorators.gzip import gzip_page
+from django.views.decorators.http import etag
 from django.views.i18n import JavaScriptCatalog, set_language
 
 from . import login, views
@@ -11,6 +20,37 @@ admin.site.site_header = _("Forty-Fives Card Drives: administration")
 admin.site.site_title = _("Forty-Fives Card Drives")
 admin.site.login_form = login.AdminLoginForm
 
+
+# The scripts' words (djangojs catalog) change only with the code: once built, a language's
+# catalog is kept in the cache (the key names the language, as Django's cache_page does), and
+# each page load only asks whether it changed (ETag: the code's version and the language, so
+# a language switched since gets the new words), answered 304 without building anything.
+def _catalogs_version() -> str:
+    """Django's version and when the project's catalogs were last compiled: the same in every
+    worker, new with new words."""
+    times = [
+        compiled.stat().st_mtime_ns
+        for folder in settings.LOCALE_PATHS
+        for compiled in Path(folder).glob("*/LC_MESSAGES/djangojs.mo")
+    ]
+    return f"{django.get_version()}.{max(times, default=0)}"
+
+
+CATALOG_BUILT = _catalogs_version()
+
+
+def _catalog_etag(request: HttpRequest) -> str:
+    return f"{CATALOG_BUILT}.{get_language()}"
+
+
+catalog = cache_control(no_cache=True)(
+    etag(_catalog_etag)(
+        gzip_page(
+            cache_page(24 * 3600, key_prefix=f"jsi18n-{CATALOG_BUILT}")(JavaScriptCatalog.as_view())
+        )
+    )
+)
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
@@ -18,7 +58,7 @@ urlpatterns = [
     # Each person's language: the header's switch posts here (Django's set_language, kept in
     # its cookie); the scripts' words come from the djangojs catalog.
     path("i18n/setlang/", set_language, name="set_language"),
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("jsi18n/", catalog, name="javascript-catalog"),
     # The login pages limit failed attempts, the reset page the e-mails asked for, and says
     # the administrator resets passwords where no e-mail is sent (config/login.py); the rest
     # are Django's own.

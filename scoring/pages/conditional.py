@@ -32,20 +32,27 @@ Breach") to every gzipped body.
 
 from __future__ import annotations
 
+import functools
 import time
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Max, Q
+from django.db import connection
+from django.db.models import OuterRef, Q, Subquery
 from django.http import HttpRequest, HttpResponse
-from django.utils.cache import get_conditional_response, patch_cache_control
+from django.urls import Resolver404, resolve
+from django.utils import translation
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.http import parse_etags
 from django.utils.translation import get_language
 
 from drives.models import Couple, Drive, DriveVersion, Table
+from drives.tokens import token_possible
 from scoring.models import ResultVersion
 
 UNTIL = "~"
+# Tokens are 22 characters; anything much longer is none of ours (scoring.pages.live_access).
+MAX_TOKEN = 64
 
 
 def drive_version(drive: Drive) -> int:
@@ -66,18 +73,62 @@ def structure_version(drive: Drive) -> int:
         return 0
 
 
-def table_results_version(table: Table) -> int:
-    """The latest change of the table's results (any game): one query."""
-    versions = ResultVersion.objects.filter(result__seat__table_id=table.pk)
-    return versions.aggregate(latest=Max("id"))["latest"] or 0
+# The results a phone's page shows: the table's own (any game), the couple's own games (at
+# any table). ``OuterRef("pk")`` is the card's table or couple.
+PHONE_RESULTS = {
+    "table": lambda: Q(result__seat__table_id=OuterRef("pk")),
+    "couple": lambda: (
+        Q(result__seat__stays_id=OuterRef("pk")) | Q(result__seat__arrives_id=OuterRef("pk"))
+    ),
+}
+PHONE_CARDS: dict[str, type[Table] | type[Couple]] = {"table": Table, "couple": Couple}
 
 
-def couple_results_version(couple: Couple) -> int:
-    """The latest change of the results of the couple's games (any table): one query."""
-    versions = ResultVersion.objects.filter(
-        Q(result__seat__stays_id=couple.pk) | Q(result__seat__arrives_id=couple.pk)
-    )
-    return versions.aggregate(latest=Max("id"))["latest"] or 0
+def phone_key(page: str, token: str) -> str | None:
+    """The poll key of a phone's page (``"table"`` or ``"couple"``) from its card's token, in
+    one query of a few columns (the card, its drive's language, state and structure, and the
+    latest change of the card's own results), before the card is read: a poll that finds
+    nothing new is answered from it alone. None for a token that is nobody's or a closed
+    drive's (the view answers those)."""
+    if not token_possible(token, MAX_TOKEN):
+        return None
+    sql, shape, at = _phone_query(page, connection.alias)
+    params = [*shape]
+    params[at] = token
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    pk, drive_id, language, state, structure, results = row
+    if state == Drive.State.CLOSED:
+        return None
+    # The language the view activates (``hall_language``), as ``get_language`` names it.
+    with translation.override(language):
+        return _key(page, drive_id, structure or 0, pk, results or 0)
+
+
+_TOKEN_HERE = "\x00token"
+
+
+@functools.cache
+def _phone_query(page: str, alias: str) -> tuple[str, list[Any], int]:
+    """``phone_key``'s query as the ORM writes it for the database ``alias``, built once per
+    process: building and compiling it was two thirds of a phone's 304 (BENCHMARKS.md, "What
+    a 304 costs through the hall's server"). A fresh copy of the parameters each time, and
+    where the token goes in them."""
+    latest = ResultVersion.objects.filter(PHONE_RESULTS[page]()).order_by("-id").values("id")[:1]
+    query = (
+        PHONE_CARDS[page]
+        .objects.filter(token=_TOKEN_HERE)
+        .order_by()
+        .annotate(latest=Subquery(latest))
+        .values_list(
+            "pk", "drive_id", "drive__language", "drive__state", "drive__live__structure", "latest"
+        )[:1]
+    ).query
+    sql, params = query.get_compiler(using=alias).as_sql()
+    return sql, list(params), list(params).index(_TOKEN_HERE)
 
 
 def poll_key(page: str, drive: Drive, *parts: Any, version: int | None = None) -> str:
@@ -85,7 +136,11 @@ def poll_key(page: str, drive: Drive, *parts: Any, version: int | None = None) -
     drive's, or ``version``), the language, and ``parts`` (the card, the user, the game shown
     ...)."""
     seen = drive_version(drive) if version is None else version
-    fields = (page, drive.pk, seen, get_language() or "", *parts)
+    return _key(page, drive.pk, seen, *parts)
+
+
+def _key(page: str, drive_id: int, version: int, *parts: Any) -> str:
+    fields = (page, drive_id, version, get_language() or "", *parts)
     return ".".join(str(field) for field in fields)
 
 
@@ -120,3 +175,62 @@ def tagged(response: HttpResponse, key: str, until: datetime | None = None) -> H
         response["ETag"] = f'W/"{opaque}"'
     patch_cache_control(response, private=True, no_cache=True)
     return response
+
+
+PHONE_PAGES = {"night:table": "table", "night:couple": "couple"}
+
+
+class PhonePollMiddleware:
+    """A phone's poll that finds nothing new, answered 304 before the rest of the middleware
+    (sessions, CSRF, locale, messages, CSP, clickjacking: nothing of theirs is in a bodiless
+    304 for a page that needs no login). Placed right after SecurityMiddleware and
+    WhiteNoise. Only a conditional GET or HEAD of a table or couple page's fragment whose
+    ``If-None-Match`` names the current key is answered here; every other request, and a poll
+    that must be rendered, goes on as before (with the key it read, so the view does not read
+    it again). BENCHMARKS.md ("What a 304 costs through the hall's server") has the figures
+    side by side."""
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if (
+            request.method in ("GET", "HEAD")
+            and "HTTP_IF_NONE_MATCH" in request.META
+            and request.GET.get("partial") not in (None, "", "0")
+        ):
+            unchanged = self.unchanged(request)
+            if unchanged is not None:
+                return unchanged
+        response: HttpResponse = self.get_response(request)
+        return response
+
+    def unchanged(self, request: HttpRequest) -> HttpResponse | None:
+        try:
+            match = resolve(request.path_info)
+        except Resolver404:
+            return None
+        page = PHONE_PAGES.get(match.view_name)
+        if page is None:
+            return None
+        request.get_host()  # ALLOWED_HOSTS, as CommonMiddleware would check it (400 if not)
+        key = phone_key(page, match.kwargs.get("token", ""))
+        setattr(request, PHONE_KEY, (page, key))
+        if key is None:
+            return None
+        response = not_modified(request, key)
+        if response is not None:
+            # What the rendered fragment varies on (gzip_page, LocaleMiddleware).
+            patch_vary_headers(response, ("Accept-Encoding", "Accept-Language"))
+        return response
+
+
+PHONE_KEY = "phone_poll_key"
+
+
+def phone_poll_key(request: HttpRequest, page: str, token: str) -> str | None:
+    """``phone_key``, or the one PhonePollMiddleware read for this request already."""
+    read = getattr(request, PHONE_KEY, None)
+    if read is not None and read[0] == page:
+        return str(read[1]) if read[1] is not None else None
+    return phone_key(page, token)

@@ -11,6 +11,7 @@ fixed number of queries whatever the size of the night.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.contrib import messages
@@ -20,6 +21,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from drives.errors import ServiceError
@@ -180,6 +182,13 @@ def _recent_changes(drive: Drive) -> list[dict[str, Any]]:
     ]
 
 
+def _holes_digest(couples: list[Couple], games: int) -> str:
+    """What the holes boxes show (each couple's number and holes counted, the most holes a
+    card can have), in short: the key of their cached markup."""
+    shown = ",".join(f"{c.number}:{c.holes}" for c in couples)
+    return hashlib.blake2b(f"{games}|{shown}".encode(), digest_size=16).hexdigest()
+
+
 def _correction_initial(request: HttpRequest, drive: Drive) -> dict[str, Any]:
     initial: dict[str, Any] = {"game": drive.current_game or None}
     for name in ("game", "table", "winner"):
@@ -211,10 +220,22 @@ def _render(
         fix_game_past = running and int(fix_game) < drive.current_game
     except (TypeError, ValueError):
         fix_game_past = False
-    couples = list(Couple.objects.filter(drive=drive).order_by("number")) if game else []
+    # The holes boxes need each couple's number and holes only.
+    couples = (
+        list(Couple.objects.filter(drive=drive).order_by("number").only("number", "holes"))
+        if game
+        else []
+    )
     if holes_form is None and running:
         holes_form = HolesForm(couples=couples, games=drive.games)
-    mismatches = [m | {"size": abs(m["difference"])} for m in reconciliation(drive)] if game else []
+    holes_counted = sum(1 for c in couples if c.holes is not None)
+    # The reconciliation compares counted cards with the results: nothing to compare (and
+    # nothing read) until a card is counted.
+    mismatches = (
+        [m | {"size": abs(m["difference"])} for m in reconciliation(drive)]
+        if game and holes_counted
+        else []
+    )
     context = {
         "drive": drive,
         "role": role,
@@ -238,7 +259,9 @@ def _render(
         "correction_form": correction_form,
         "fix_game_past": fix_game_past,
         "holes_form": holes_form,
-        "holes_counted": sum(1 for c in couples if c.holes is not None),
+        "holes_counted": holes_counted,
+        # The unchanged boxes are drawn once (the template's cache, under what they show).
+        "holes_digest": _holes_digest(couples, drive.games),
         "mismatches": mismatches,
         "last_game": drive.current_game == drive.games,
         "recent": _recent_changes(drive),
@@ -267,6 +290,7 @@ def _back(drive: Drive, anchor: str = "") -> HttpResponse:
 # --- the pages and actions ----------------------------------------------------------------------
 
 
+@gzip_page
 @drive_page(*MEMBERS)
 @require_GET
 def dashboard(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:

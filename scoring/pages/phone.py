@@ -34,14 +34,7 @@ from drives.errors import Conflict, ServiceError
 from drives.models import AuditEntry, Couple, Drive, Table
 from drives.services import Actor
 from engine.scores import legal_final_scores
-from scoring.pages.conditional import (
-    couple_results_version,
-    not_modified,
-    poll_key,
-    structure_version,
-    table_results_version,
-    tagged,
-)
+from scoring.pages.conditional import not_modified, phone_poll_key, tagged
 from scoring.pages.live_access import (
     closed_page,
     couple_by_token,
@@ -81,22 +74,18 @@ def _answer(status: int, level: str, message: str, code: str = "") -> dict[str, 
 @token_page
 @hall_page
 def table_page(request: HttpRequest, token: str) -> HttpResponse:
+    polled = request.method != "POST" and wants_fragment(request)
+    # Only this table's results and the drive's structure, not the other tables': a poll
+    # that finds nothing new is answered before the table is read.
+    key = phone_poll_key(request, "table", token) if polled else None
+    if key and (unchanged := not_modified(request, key)):
+        return unchanged
     table = table_by_token(request, token)
     drive = table.drive
     hall_language(request, drive)
     if drive.is_closed:
         return closed_page(request, drive)
-    if request.method != "POST" and wants_fragment(request):
-        # Only this table's results and the drive's structure: not the other tables'.
-        key = poll_key(
-            "table",
-            drive,
-            table.pk,
-            table_results_version(table),
-            version=structure_version(drive),
-        )
-        if unchanged := not_modified(request, key):
-            return unchanged
+    if polled and key:
         context = _table_context(table, None)
         response = render(request, "scoring/table_page_live.html", context)
         return tagged(response, key, until=context["undo_until"])
@@ -277,6 +266,13 @@ def _undo_refused(error: ServiceError) -> str:
 @token_page
 @hall_page
 def couple_page(request: HttpRequest, token: str) -> HttpResponse:
+    polled = request.method != "POST" and wants_fragment(request)
+    # Only the couple's own games' results and the drive's structure: the page shows no
+    # standings, no place, nothing of the other tables. A poll that finds nothing new is
+    # answered before the couple is read.
+    key = phone_poll_key(request, "couple", token) if polled else None
+    if key and (unchanged := not_modified(request, key)):
+        return unchanged
     couple = couple_by_token(request, token)
     drive = couple.drive
     hall_language(request, drive)
@@ -285,17 +281,8 @@ def couple_page(request: HttpRequest, token: str) -> HttpResponse:
             # Nothing changes any more; a page still polling reloads into the record below.
             return closed_page(request, drive)
         return _couple_record(request, couple)
-    if request.method != "POST" and wants_fragment(request):
-        # Only the couple's own games' results and the drive's structure: the page shows
-        # no standings, no place, nothing of the other tables.
-        key = poll_key(
-            "couple",
-            drive,
-            couple.pk,
-            couple_results_version(couple),
-            version=structure_version(drive),
-        )
-        return not_modified(request, key) or tagged(
+    if polled and key:
+        return tagged(
             render(request, "scoring/couple_page_live.html", _couple_context(couple, None)), key
         )
     answer = None

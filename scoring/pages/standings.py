@@ -13,6 +13,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods
 from django_tables2 import RequestConfig
 
@@ -39,6 +40,7 @@ def _export_or_page(
     return render(request, template, context)
 
 
+@gzip_page
 @login_required
 @require_http_methods(["GET", "HEAD"])
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
@@ -53,6 +55,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+@gzip_page
 @login_required
 @require_http_methods(["GET", "HEAD"])
 def grid(request: HttpRequest, slug: str) -> HttpResponse:
@@ -69,6 +72,7 @@ def grid(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+@gzip_page
 @require_http_methods(["GET", "HEAD"])
 @hall_page
 def results(request: HttpRequest, slug: str) -> HttpResponse:

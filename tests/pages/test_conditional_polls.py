@@ -93,13 +93,14 @@ def n() -> Night:
 
 # --- (a) nothing changed: 304, no body, a few queries -------------------------------------------
 
-# What a 304 costs: the card's token with its drive and version, and the latest change of the
-# card's own results (two queries); for the members' pages the session, the user, the drive
-# with its version and the user's role.
+# What a 304 costs: one query for a phone's page (the card's token with its drive's language,
+# state and structure, and the latest change of the card's own results, before the card is
+# read); for the members' pages the session, the user, the drive with its version and the
+# user's role.
 QUERIES_304 = {
     "desk": 4,
-    "table": 2,
-    "couple": 2,
+    "table": 1,
+    "couple": 1,
     "projector": 4,
     "projector-standings": 4,
     "projector-prizes": 4,

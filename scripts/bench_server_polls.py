@@ -1,0 +1,265 @@
+"""What a phone's 304 costs through the hall's real server (``make hall``: waitress), beside the
+same poll called in-process: where the CPU of a night of 304s goes.
+
+    python scripts/bench_server_polls.py --data /tmp/bench-night
+    python scripts/bench_server_polls.py --data /tmp/bench-night --idle 0,750 --requests 3000
+
+The night is scripts/bench_polls.py's (500 couples at 250 tables, kept in ``--data`` and
+reused). The server is ``python -m tools.hall`` on that folder, on 127.0.0.1, in a process of
+its own; its CPU time is read with psutil before and after the polls. For each count of
+``--idle`` connections (opened first and left open, as every phone in the hall keeps its own
+between polls), ``--clients`` connections send ``--requests`` conditional polls of the couples'
+pages in all (``If-None-Match`` with the ETag of the page, ``Accept-Encoding: gzip``, as
+static/js/poll.js does), as fast as answered: the server's CPU ms a 304. In-process: Django's
+WSGI handler called directly with the same requests (``time.process_time``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import importlib.util
+import io
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def load_bench_polls() -> Any:
+    spec = importlib.util.spec_from_file_location("bench_polls", ROOT / "scripts/bench_polls.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--data", default="", help="the night's folder (kept and reused)")
+    parser.add_argument("--port", type=int, default=8141)
+    parser.add_argument("--idle", default="0,750", help="idle connections held open, per run")
+    parser.add_argument("--clients", type=int, default=4, help="connections sending the polls")
+    parser.add_argument("--requests", type=int, default=3000, help="polls a run, in all")
+    parser.add_argument("--threads", type=int, default=8, help="the server's threads")
+    parser.add_argument("--server-args", default="", help="more options for tools.hall")
+    parser.add_argument(
+        "--profile", action="store_true", help="cProfile the in-process 304s, then stop"
+    )
+    parser.add_argument(
+        "--without",
+        default="",
+        help="a middleware to leave out (dotted path), in-process and in the server: the "
+        "figures with and without it side by side",
+    )
+    args = parser.parse_args()
+    folder = Path(args.data or tempfile.mkdtemp(prefix="fortyfives-bench-")).resolve()
+    os.environ.pop("DATABASE_URL", None)
+    os.environ.pop("CELERY_BROKER_URL", None)
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="config.settings.hall",
+        HALL_DATA_DIR=str(folder),
+        ALLOWED_HOSTS="127.0.0.1",
+    )
+    import warnings
+
+    warnings.filterwarnings("ignore", message="No directory at")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.core.wsgi import get_wsgi_application
+
+    from drives.models import Drive
+
+    call_command("migrate", verbosity=0)
+    drive = Drive.objects.filter(name="Bench night").first()
+    if drive is None:
+        call_command("collectstatic", verbosity=0, interactive=False)
+        drive, _user = load_bench_polls().make_night(1)
+    paths = [f"/c/{c.token}/?partial=1" for c in drive.couples.order_by("number")[:200]]
+
+    from django.conf import settings
+
+    if args.without:
+        settings.MIDDLEWARE = [m for m in settings.MIDDLEWARE if m != args.without]
+    app = get_wsgi_application()
+
+    def call(path: str, **headers: str) -> tuple[str, dict[str, str]]:
+        route, _sep, query = path.partition("?")
+        environ = {
+            "REQUEST_METHOD": "GET",
+            "PATH_INFO": route,
+            "QUERY_STRING": query,
+            "SCRIPT_NAME": "",
+            "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "80",
+            "HTTP_HOST": "127.0.0.1",
+            "wsgi.input": io.BytesIO(b""),
+            "wsgi.url_scheme": "http",
+            "REMOTE_ADDR": "127.0.0.1",
+            **{"HTTP_" + k.upper().replace("-", "_"): v for k, v in headers.items()},
+        }
+        got: list[Any] = []
+        b"".join(app(environ, lambda s, h, *a: got.append((s, dict(h)))))  # type: ignore[arg-type]  # WSGI start_response
+        return got[0][0], got[0][1]
+
+    etags = {path: call(path, **{"Accept-Encoding": "gzip"})[1]["ETag"] for path in paths}
+    gzip = {"Accept-Encoding": "gzip"}
+    for path in paths:
+        assert call(path, **{"If-None-Match": etags[path], **gzip})[0].startswith("304")
+    count = max(args.requests // 3, 200)
+
+    def in_process_polls() -> None:
+        for turn in range(count):
+            path = paths[turn % len(paths)]
+            call(path, **{"If-None-Match": etags[path], **gzip})
+
+    if args.profile:
+        import cProfile
+        import pstats
+
+        profile = cProfile.Profile()
+        profile.runcall(in_process_polls)
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
+        pstats.Stats(profile).sort_stats("tottime").print_stats(25)
+        return
+    started = time.process_time()
+    in_process_polls()
+    in_process = (time.process_time() - started) / count * 1e3
+    print(f"in-process (WSGI handler, no server): {in_process:.3f} ms CPU a 304")
+    # The poll key's query alone: built and compiled by the ORM each time, or once.
+    from scoring.pages import conditional
+
+    tokens = [path.split("/")[2] for path in paths]
+    for fresh in (True, False):
+        started = time.process_time()
+        for turn in range(count):
+            if fresh:
+                conditional._phone_query.cache_clear()
+            conditional.phone_key("couple", tokens[turn % len(tokens)])
+        spent = (time.process_time() - started) / count * 1e3
+        how = "built by the ORM each time" if fresh else "built once, then reused"
+        print(f"  the poll key's query, {how}: {spent:.3f} ms CPU")
+
+    server = start_server(folder, args)
+    try:
+        import psutil
+
+        process = psutil.Process(server.pid)
+        for idle in [int(n) for n in args.idle.split(",") if n.strip()]:
+            held = [open_idle(args.port) for _ in range(idle)]
+            time.sleep(1.0)
+            spent, seconds, statuses = polls(process, args, paths, etags)
+            for sock in held:
+                sock.close()
+            time.sleep(1.0)
+            print(
+                f"waitress, {idle:4d} idle connections, {args.clients} polling: "
+                f"{spent / args.requests * 1e3:.3f} ms CPU a 304 "
+                f"({args.requests / seconds:.0f} a second; answers {statuses})"
+            )
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
+# tools.hall, with one middleware left out of the settings before the application is built.
+WITHOUT = """
+import sys
+from tools import hall
+serve = hall.serve
+def without(*args, **kwargs):
+    from django.conf import settings
+    settings.MIDDLEWARE = [m for m in settings.MIDDLEWARE if m != {middleware!r}]
+    serve(*args, **kwargs)
+hall.serve = without
+sys.exit(hall.main(sys.argv[1:]))
+"""
+
+
+def start_server(folder: Path, args: argparse.Namespace) -> subprocess.Popen[bytes]:
+    runner = os.environ.get("BENCH_SERVER_RUNNER")  # e.g. a profiler's wrapper of tools.hall
+    start = [runner] if runner else ["-m", "tools.hall"]
+    if args.without:
+        start = ["-c", WITHOUT.format(middleware=args.without)]
+    argv = [
+        sys.executable,
+        *start,
+        "--address",
+        "127.0.0.1",
+        "--port",
+        str(args.port),
+        "--data-dir",
+        str(folder),
+        "--threads",
+        str(args.threads),
+        "--no-input",
+        *args.server_args.split(),
+    ]
+    server = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", args.port), timeout=1).close()
+            return server
+        except OSError:
+            time.sleep(0.5)
+    server.terminate()
+    raise SystemExit("the hall's server did not start")
+
+
+def open_idle(port: int) -> socket.socket:
+    """A connection that asked once (a 304 poll of /livez) and now waits, as a phone does."""
+    sock = socket.create_connection(("127.0.0.1", port))
+    sock.sendall(b"GET /livez HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    sock.recv(65536)
+    return sock
+
+
+def polls(
+    process: Any, args: argparse.Namespace, paths: list[str], etags: dict[str, str]
+) -> tuple[float, float, dict[int, int]]:
+    statuses: dict[int, int] = {}
+    lock = threading.Lock()
+    each = args.requests // args.clients
+
+    def client(offset: int) -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", args.port, timeout=30)
+        seen: dict[int, int] = {}
+        for turn in range(each):
+            path = paths[(offset + turn) % len(paths)]
+            connection.request(
+                "GET", path, headers={"If-None-Match": etags[path], "Accept-Encoding": "gzip"}
+            )
+            response = connection.getresponse()
+            response.read()
+            seen[response.status] = seen.get(response.status, 0) + 1
+        connection.close()
+        with lock:
+            for status, number in seen.items():
+                statuses[status] = statuses.get(status, 0) + number
+
+    def cpu() -> float:
+        times = process.cpu_times()
+        return float(times.user + times.system)
+
+    workers = [threading.Thread(target=client, args=(n * 37,)) for n in range(args.clients)]
+    before, started = cpu(), time.monotonic()
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return cpu() - before, time.monotonic() - started, statuses
+
+
+if __name__ == "__main__":
+    main()
