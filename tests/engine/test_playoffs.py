@@ -210,6 +210,12 @@ def test_a_cut_of_one_couple_is_refused() -> None:
     assert refusal(info) == ("not_a_tie", "A cut needs two or more couples.", ())
 
 
+def test_a_cut_counts_aces_low_unless_the_club_says_otherwise() -> None:
+    drawn = dict(zip((1, 2), parse_cards("AS 2H"), strict=True))
+    assert judge_cut(drawn).lowest == (1,)
+    assert judge_cut(drawn, highest=True).lowest == (2,)
+
+
 def test_a_cut_round_is_decided_when_one_couple_drew_the_winning_card() -> None:
     five, nine = Card.parse("5S"), Card.parse("9H")
     assert judge_cut({1: five, 2: nine}).decided
@@ -228,6 +234,11 @@ def test_the_cookie_jar_draws_between_one_and_every_game() -> None:
         with pytest.raises(PrizeError) as info:
             draw_cookie_jar_games(games, k, seed=1)
         assert refusal(info) == ("bad_draw", f"Draw between 1 and {games} games, not {k}.", ())
+
+
+def test_every_game_of_the_night_can_come_out_of_the_jar_and_no_other() -> None:
+    drawn = {game for seed in range(200) for game in draw_cookie_jar_games(4, 1, seed=seed)}
+    assert drawn == {1, 2, 3, 4}
 
 
 def test_the_cookie_jar_needs_its_games_drawn_and_an_entrant_without_a_win_takes_nothing() -> None:
