@@ -233,13 +233,13 @@ class Ruleset:
             if isinstance(default, bool) and not isinstance(value, bool):
                 raise RulesetError("bad_option", f"{key} must be true or false.")
             whole = isinstance(default, int) and not isinstance(default, bool)
+            # Only the floor may be None (no floor); a missing target has the target's words.
             if (whole or key == "floor") and (
-                isinstance(value, bool) or (not isinstance(value, int) and value is not None)
+                isinstance(value, bool)
+                or (not isinstance(value, int) and not (value is None and key == "floor"))
             ):
                 if key == "target":
                     raise RulesetError("bad_target", "The target must be a whole number.")
-                raise RulesetError("bad_option", f"{key} must be a whole number.")
-            if whole and value is None:
                 raise RulesetError("bad_option", f"{key} must be a whole number.")
             if key == "name" and not isinstance(value, str):
                 raise RulesetError("bad_option", "The name must be text.")

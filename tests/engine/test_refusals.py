@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from engine.prizes import PrizeError, booby_couples, split_money
-from engine.rules import Ruleset, RulesetError, make_ruleset
+from engine.rules import Ruleset, RulesetError, get_ruleset, make_ruleset
 
 AUCTION_ONLY = "applies only to auction rules."
 
@@ -49,6 +49,14 @@ def test_a_ruleset_refuses_inconsistent_options(
         ({"joker": "yes"}, "bad_option", "joker must be true or false."),
         ({"target": "45"}, "bad_target", "The target must be a whole number."),
         ({"target": True}, "bad_target", "The target must be a whole number."),
+        ({"target": None}, "bad_target", "The target must be a whole number."),
+        ({"min_bid": None}, "bad_option", "min_bid must be a whole number."),
+        ({"floor": "-125"}, "bad_option", "floor must be a whole number."),
+        (
+            {"colour": "red", "bold": 1},
+            "unknown_option",
+            "Unknown ruleset option(s): bold, colour.",
+        ),
         ({"name": 7}, "bad_option", "The name must be text."),
     ],
 )
@@ -56,6 +64,20 @@ def test_stored_options_are_refused_by_name(data: dict[str, Any], code: str, mes
     with pytest.raises(RulesetError) as info:
         Ruleset.from_dict(data)
     assert (info.value.code, info.value.message) == (code, message)
+
+
+def test_an_unknown_preset_or_bonus_lists_the_ones_there_are() -> None:
+    with pytest.raises(RulesetError) as info:
+        get_ruleset("euchre")
+    assert (info.value.code, info.value.message) == (
+        "unknown_ruleset",
+        "No ruleset called 'euchre'; choose one of cape-breton-45, irish-45-joker, auction-120.",
+    )
+    with pytest.raises(RulesetError) as info:
+        Ruleset(bonus="highest")  # type: ignore[arg-type]  # the refusal under test
+    assert info.value.message == (
+        "bonus must be one of best-trump, five-of-trumps, top-four, not 'highest'."
+    )
 
 
 def test_stored_options_come_back_as_they_were() -> None:
