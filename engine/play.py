@@ -98,13 +98,16 @@ def check_play(
     """Raise :class:`IllegalPlay` with the rule broken if ``card`` may not be played."""
     if card not in hand:
         raise IllegalPlay("not_in_hand", f"{card} is not in the hand.")
-    if card in legal_plays(hand, trick, trump, rules, ace_low=ace_low):
+    legal = legal_plays(hand, trick, trump, rules, ace_low=ace_low)
+    if card in legal:
         return
     order = ordering(trump, rules, ace_low=ace_low)
     led = trick[0]
     if order.follow[led.index] is not trump:
         raise IllegalPlay("must_follow_suit", f"{led.suit} was led: play that suit or a trump.")
-    if led is ACE_OF_HEARTS and trump is not Suit.HEARTS and not order.is_trump(card):
+    # Rule 3 (hearts to the A♥) allowed a heart: a card refused then was neither heart nor trump.
+    # Holding a trump he may not hold back, only a trump will do (rule 2).
+    if any(not order.is_trump(c) for c in legal):
         raise IllegalPlay("must_follow_hearts", "The A♥ was led: play a trump or a heart.")
     raise IllegalPlay("must_follow_trump", f"{led} is a trump: a trump must be played.")
 
