@@ -26,7 +26,14 @@ from engine.deal import (
     rob,
     take_kitty,
 )
-from engine.play import IllegalPlay, check_play, legal_plays, score_hand, trick_winner
+from engine.play import (
+    IllegalPlay,
+    bonus_trick_of,
+    check_play,
+    legal_plays,
+    score_hand,
+    trick_winner,
+)
 from engine.rules import get_ruleset, make_ruleset
 from tests.engine.test_deal import arranged
 
@@ -39,6 +46,7 @@ S, H, C, D = Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS
 def refusal(error: type[Exception], call, *args, **kwargs) -> tuple[str, str]:
     with pytest.raises(error) as info:
         call(*args, **kwargs)
+    assert str(info.value) == info.value.message  # type: ignore[attr-defined]  # as below
     return info.value.code, info.value.message  # type: ignore[attr-defined]  # DealError or IllegalPlay
 
 
@@ -47,6 +55,14 @@ class Unshuffled(random.Random):
 
     def shuffle(self, x, random=None) -> None:  # type: ignore[override]  # keeps the order on purpose
         return None
+
+
+class AceOfHeartsToSeatFour(Unshuffled):
+    """Six players, dealer 5: seat 4 is dealt the A♥ (in the 2♥'s place); the 6♥ is turned."""
+
+    def shuffle(self, x, random=None) -> None:  # type: ignore[override]  # arranges on purpose
+        i, j = x.index(Card.parse("2H")), x.index(Card.parse("AH"))
+        x[i], x[j] = x[j], x[i]
 
 
 # --- Seats, dealers and the number of players ----------------------------------------------
@@ -74,6 +90,10 @@ def test_a_seat_outside_the_table_is_refused_in_words(seat, words: str) -> None:
 
 def test_a_dealer_outside_the_table_is_refused_in_words() -> None:
     assert refusal(DealError, deal_hand, random.Random(1), CB, 4) == (
+        "bad_dealer",
+        "A dealer is 0 to 3, not 4.",
+    )
+    assert refusal(DealError, deal_from_pack, full_pack(), CB, 4) == (
         "bad_dealer",
         "A dealer is 0 to 3, not 4.",
     )
@@ -248,6 +268,22 @@ def test_announcing_the_ace_keeps_it_high() -> None:
     assert not ace_is_low(nobody, low)
 
 
+def test_a_fifth_or_sixth_player_may_rob_and_announce() -> None:
+    deal = deal_hand(AceOfHeartsToSeatFour(), CB, 5, 6)
+    assert deal.trump is H and deal.robber == 4
+    assert announce_ace(deal, 4).announced
+    robbed = rob(deal, 4, Card.parse("3H"))
+    assert Card.parse("6H") in robbed.hands[4] and Card.parse("3H") not in robbed.hands[4]
+    assert refusal(DealError, rob, deal, 4, Card.parse("KS")) == (
+        "discard_not_in_hand",
+        "KS is not in seat 4's hand.",
+    )
+    assert refusal(DealError, rob, deal, 6, Card.parse("3H")) == (
+        "bad_seat",
+        "A seat is 0 to 5, not 6.",
+    )
+
+
 # --- Auction: naming trump, the kitty, discarding and drawing ----------------------------------
 
 
@@ -383,6 +419,13 @@ def test_the_a_of_hearts_led_with_a_trump_in_hand_asks_for_the_trump(card: str) 
     )
 
 
+def test_the_joker_led_is_a_trump_to_follow() -> None:
+    assert play("2C", "KS 2C", "JK", S, IRISH) == (
+        "must_follow_trump",
+        "JK is a trump: a trump must be played.",
+    )
+
+
 def test_hearts_on_ace_lead_switched_off() -> None:
     rules = make_ruleset(hearts_on_ace_lead=False)
     assert {str(c) for c in legal_plays(parse_cards("KH 2C"), parse_cards("AH"), S, rules)} == {
@@ -436,6 +479,19 @@ def test_an_unannounced_ace_plays_lowest() -> None:
     # The low ace alone in a hand still earns the bonus under best-trump.
     alone = [parse_cards("AS 2C 3C 4C"), parse_cards("KD 2D 3D 4D")]
     assert score_hand(alone, [1, 0], S, low, ace_low=True).points == (5, 10)
+
+
+def test_the_joker_earns_the_bonus_over_a_lower_trump() -> None:
+    hand = [parse_cards("2S 2C 3C 4C"), parse_cards("JK 2D 3D 4D")]
+    score = score_hand(hand, [0, 1], S, IRISH)
+    assert score.bonus_trick == 1 and score.points == (5, 10)
+    assert bonus_trick_of(hand, S, IRISH) == (1, JOKER)
+
+
+def test_the_ace_of_trumps_is_high_unless_said_otherwise() -> None:
+    hand = [parse_cards("10S 2C 3C 4C"), parse_cards("AS 2D 3D 4D")]
+    assert bonus_trick_of(hand, S, CB) == (1, Card.parse("AS"))
+    assert bonus_trick_of(hand, S, CB, ace_low=True) == (0, Card.parse("10S"))
 
 
 def test_the_lowest_trump_alone_earns_the_bonus() -> None:
