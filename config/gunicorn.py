@@ -37,3 +37,13 @@ class TokenMaskingLogger(Logger):
 
 logger_class = TokenMaskingLogger
 accesslog = "-"
+
+# Threaded workers that keep a connection open between two polls of the same phone (a table's
+# every 5 s, a couple's every 6 s, scoring/pages/phone.py): a sync worker answers one request
+# at a time and closes every connection, so 750 phones queue for the workers whenever a few
+# renders hold them. The hall night on PostgreSQL, 4 workers on 2 cores, back to back: polls
+# p95 97 ms threaded, 210 ms sync, the same CPU (BENCHMARKS.md, "The production stack's
+# workers"). Four threads: each holds a database connection, and the GIL makes more a queue.
+worker_class = "gthread"
+threads = 4
+keepalive = 10

@@ -301,6 +301,12 @@ def parser() -> argparse.ArgumentParser:
         "--database", help="postgres: the database to create and drop (fortyfives_load_<pid>)"
     )
     main.add_argument("--workers", type=int, help="gunicorn workers (2 × cores, SQLite 1 ×)")
+    main.add_argument(
+        "--worker-class",
+        choices=["gthread", "sync"],
+        help="gunicorn's worker class (config/gunicorn.py's: gthread)",
+    )
+    main.add_argument("--threads", type=int, help="threads a gthread worker (4)")
     main.add_argument("--tables", type=int, default=250, help="tables (250)")
     main.add_argument("--clients", default="50,250", help="steady: concurrencies (50,250)")
     main.add_argument("--seconds", type=float, default=15.0, help="steady: a phase (15)")
@@ -344,10 +350,14 @@ def main(argv: list[str] | None = None) -> int:
             postgres_server=args.postgres,
             broker_url=broker,
             workers=args.workers,
+            worker_class=args.worker_class,
+            threads=args.threads,
             database_name=args.database,
             port=args.port,
         ) as stack:
             summary["web_workers"] = stack.config.web_workers
+            summary["web_worker_class"] = args.worker_class or "config/gunicorn.py's"
+            summary["web_threads"] = args.threads
             print(
                 f"{args.stack} at {stack.url}, {stack.config.web_workers} server process(es); "
                 f"locust's files in {args.out}"

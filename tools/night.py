@@ -220,6 +220,8 @@ def own_stack(
     postgres_server: str = DEFAULT_POSTGRES_SERVER,
     broker_url: str | None = None,
     workers: int | None = None,
+    worker_class: str | None = None,
+    threads: int | None = None,
     database_name: str | None = None,
     port: int | None = None,
 ) -> Iterator[Stack]:
@@ -240,6 +242,8 @@ def own_stack(
             broker_url=broker_url,
             port=port or free_port(),
             web_workers=1 if kind == "hall" else workers or default_web_workers(database),
+            web_worker_class=worker_class,
+            web_threads=threads,
             worker=False,
             state_dir=state,
         )

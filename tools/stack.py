@@ -47,10 +47,17 @@ class StackError(RuntimeError):
 
 
 def default_web_workers(database_url: str = "") -> int:
-    """gunicorn's usual sizing for sync workers, two per core; on SQLite one per core: every
+    """gunicorn's usual sizing, two worker processes per core; on SQLite one per core: every
     process writes to the one file, and each commit makes the other processes' page caches
     stale, so more processes cost more than they serve (BENCHMARKS.md, Load: on two cores
-    2 workers answered 477–543 results/s, 3 and 4 workers about 400)."""
+    2 sync workers answered 477–543 results/s, 3 and 4 workers about 400).
+
+    Each worker is threaded (config/gunicorn.py: ``gthread``, 4 threads, keep-alive 10 s;
+    ``--worker-class``/``--threads`` here). On the hall night (250 tables, 750 phones polling,
+    4 workers on 2 cores, PostgreSQL) back to back on a quiet machine: sync workers, one
+    request at a time and a new connection each, polls p95 210 ms; 4 threads a worker with
+    keep-alive, 97 ms; the same 25.7 CPU s a minute, result PUTs p95 54 and 62 ms
+    (BENCHMARKS.md, "The production stack's workers")."""
     cores = os.cpu_count() or 1
     return cores if database_url.strip().lower().startswith("sqlite") else 2 * cores
 
@@ -81,6 +88,9 @@ class StackConfig:
     port: int = 8001
     # None: default_web_workers() for the database.
     web_workers: int | None = None
+    # gunicorn's worker class and threads a worker; None: config/gunicorn.py's (gthread, 4).
+    web_worker_class: str | None = None
+    web_threads: int | None = None
     worker: bool = True
     # Where logs, media and static files go; a new temporary folder when not given.
     state_dir: Path | None = None
@@ -193,32 +203,42 @@ class Stack:
         finally:
             log.close()
 
-    def start_web(self) -> None:
+    def web_argv(self) -> list[str]:
+        """gunicorn's command line: config/gunicorn.py (the Procfile's settings: the worker
+        class, its threads and keep-alive, the access log with the tokens masked), then what
+        this stack was told."""
         config = self.config
-        self.web = self._spawn(
-            "web",
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "config.wsgi",
-                # The Procfile's settings: the access log with the tokens masked.
-                "--config",
-                str(BASE_DIR / "config" / "gunicorn.py"),
-                "--bind",
-                f"{config.host}:{config.port}",
-                "--workers",
-                str(config.web_workers),
-                "--backlog",
-                "2048",
-                "--timeout",
-                "60",
-                "--graceful-timeout",
-                "10",
-                "--access-logfile",
-                str(self.log_dir / "access.log"),
-            ],
-        )
+        told: list[str] = []
+        if config.web_worker_class:
+            told += ["--worker-class", config.web_worker_class]
+        # gunicorn makes a sync worker with threads a gthread one: sync is one thread.
+        threads = 1 if config.web_worker_class == "sync" else config.web_threads
+        if threads:
+            told += ["--threads", str(threads)]
+        return [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "config.wsgi",
+            "--config",
+            str(BASE_DIR / "config" / "gunicorn.py"),
+            "--bind",
+            f"{config.host}:{config.port}",
+            "--workers",
+            str(config.web_workers),
+            "--backlog",
+            "2048",
+            "--timeout",
+            "60",
+            "--graceful-timeout",
+            "10",
+            "--access-logfile",
+            str(self.log_dir / "access.log"),
+            *told,
+        ]
+
+    def start_web(self) -> None:
+        self.web = self._spawn("web", self.web_argv())
 
     def start_worker(self) -> None:
         if not (self.config.worker and self.config.broker_url):
@@ -348,6 +368,14 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         help="gunicorn workers (default two per core, on SQLite one per core)",
     )
+    parser.add_argument(
+        "--worker-class",
+        choices=["gthread", "sync"],
+        help="gunicorn's worker class (default config/gunicorn.py's: gthread)",
+    )
+    parser.add_argument(
+        "--threads", type=int, help="threads a gthread worker (default config/gunicorn.py's: 4)"
+    )
     parser.add_argument("--no-worker", action="store_true", help="start no Celery worker")
     parser.add_argument("--state-dir", type=Path, help="logs, media and static files")
     parser.add_argument("--demo", action="store_true", help="load the demo night first")
@@ -361,6 +389,8 @@ def main(argv: list[str] | None = None) -> int:
             host=args.host,
             port=args.port,
             web_workers=args.workers,
+            web_worker_class=args.worker_class,
+            web_threads=args.threads,
             worker=not args.no_worker,
             state_dir=args.state_dir,
             secret_key=os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
