@@ -27,6 +27,26 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
+def wsgi_environ(path: str, headers: dict[str, str]) -> dict[str, Any]:
+    """The WSGI environ of a GET of ``path`` (with its query) from 127.0.0.1, with ``headers``
+    (``{"If-None-Match": …}``) as a browser sends them; scripts/bench_server_polls.py uses it
+    too."""
+    route, _sep, query = path.partition("?")
+    return {
+        "REQUEST_METHOD": "GET",
+        "PATH_INFO": route,
+        "QUERY_STRING": query,
+        "SCRIPT_NAME": "",
+        "SERVER_NAME": "127.0.0.1",
+        "SERVER_PORT": "80",
+        "HTTP_HOST": "127.0.0.1",
+        "wsgi.input": io.BytesIO(b""),
+        "wsgi.url_scheme": "http",
+        "REMOTE_ADDR": "127.0.0.1",
+        **{"HTTP_" + k.upper().replace("-", "_"): v for k, v in headers.items()},
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--polls", type=int, default=200, help="requests a page and kind")
@@ -85,21 +105,9 @@ def run(args: argparse.Namespace) -> None:
     session = client.cookies[settings.SESSION_COOKIE_NAME].value
 
     def call(path: str, **headers: str) -> tuple[str, dict[str, str], bytes]:
-        route, _sep, query = path.partition("?")
-        environ = {
-            "REQUEST_METHOD": "GET",
-            "PATH_INFO": route,
-            "QUERY_STRING": query,
-            "SCRIPT_NAME": "",
-            "SERVER_NAME": "127.0.0.1",
-            "SERVER_PORT": "80",
-            "HTTP_HOST": "127.0.0.1",
-            "wsgi.input": io.BytesIO(b""),
-            "wsgi.url_scheme": "http",
-            "REMOTE_ADDR": "127.0.0.1",
-            "HTTP_COOKIE": f"{settings.SESSION_COOKIE_NAME}={session}",
-            **{"HTTP_" + k.upper().replace("-", "_"): v for k, v in headers.items()},
-        }
+        environ = wsgi_environ(
+            path, {"Cookie": f"{settings.SESSION_COOKIE_NAME}={session}", **headers}
+        )
         got: list[Any] = []
         body = b"".join(app(environ, lambda s, h, *a: got.append((s, dict(h)))))  # type: ignore[arg-type]  # WSGI start_response
         return got[0][0], got[0][1], body

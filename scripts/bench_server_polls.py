@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import http.client
 import importlib.util
-import io
 import os
 import socket
 import subprocess
@@ -78,13 +77,15 @@ def main() -> None:
     from django.core.management import call_command
     from django.core.wsgi import get_wsgi_application
 
+    bench_polls = load_bench_polls()
+
     from drives.models import Drive
 
     call_command("migrate", verbosity=0)
     drive = Drive.objects.filter(name="Bench night").first()
     if drive is None:
         call_command("collectstatic", verbosity=0, interactive=False)
-        drive, _user = load_bench_polls().make_night(1)
+        drive, _user = bench_polls.make_night(1)
     paths = [f"/c/{c.token}/?partial=1" for c in drive.couples.order_by("number")[:200]]
 
     from django.conf import settings
@@ -94,20 +95,7 @@ def main() -> None:
     app = get_wsgi_application()
 
     def call(path: str, **headers: str) -> tuple[str, dict[str, str]]:
-        route, _sep, query = path.partition("?")
-        environ = {
-            "REQUEST_METHOD": "GET",
-            "PATH_INFO": route,
-            "QUERY_STRING": query,
-            "SCRIPT_NAME": "",
-            "SERVER_NAME": "127.0.0.1",
-            "SERVER_PORT": "80",
-            "HTTP_HOST": "127.0.0.1",
-            "wsgi.input": io.BytesIO(b""),
-            "wsgi.url_scheme": "http",
-            "REMOTE_ADDR": "127.0.0.1",
-            **{"HTTP_" + k.upper().replace("-", "_"): v for k, v in headers.items()},
-        }
+        environ = bench_polls.wsgi_environ(path, headers)
         got: list[Any] = []
         b"".join(app(environ, lambda s, h, *a: got.append((s, dict(h)))))  # type: ignore[arg-type]  # WSGI start_response
         return got[0][0], got[0][1]
