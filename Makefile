@@ -54,7 +54,7 @@ run: install
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 # The hall's own server (tools/hall.py): production settings on SQLite in hall-data/, served by
-# waitress on the laptop's address on the hall's network, e.g. make hall HALL_ARGS='--port 8045'
+# granian on the laptop's address on the hall's network, e.g. make hall HALL_ARGS='--port 8045'
 HALL_ARGS ?=
 hall: install
 	$(PY) -m tools.hall $(HALL_ARGS)

@@ -1,4 +1,4 @@
-"""What a phone's 304 costs through the hall's real server (``make hall``: waitress), beside the
+"""What a phone's 304 costs through the hall's real server (``make hall``: granian), beside the
 same poll called in-process: where the CPU of a night of 304s goes.
 
     python scripts/bench_server_polls.py --data /tmp/bench-night
@@ -6,7 +6,8 @@ same poll called in-process: where the CPU of a night of 304s goes.
 
 The night is scripts/bench_polls.py's (500 couples at 250 tables, kept in ``--data`` and
 reused). The server is ``python -m tools.hall`` on that folder, on 127.0.0.1, in a process of
-its own; its CPU time is read with psutil before and after the polls. For each count of
+its own; its CPU time (the process and its children: granian's worker) is read with psutil
+before and after the polls. For each count of
 ``--idle`` connections (opened first and left open, as every phone in the hall keeps its own
 between polls), ``--clients`` connections send ``--requests`` conditional polls of the couples'
 pages in all (``If-None-Match`` with the ETag of the page, ``Accept-Encoding: gzip``, as
@@ -151,7 +152,7 @@ def main() -> None:
                 sock.close()
             time.sleep(1.0)
             print(
-                f"waitress, {idle:4d} idle connections, {args.clients} polling: "
+                f"the hall's server, {idle:4d} idle connections, {args.clients} polling: "
                 f"{spent / args.requests * 1e3:.3f} ms CPU a 304 "
                 f"({args.requests / seconds:.0f} a second; answers {statuses})"
             )
@@ -160,16 +161,22 @@ def main() -> None:
         server.wait(timeout=20)
 
 
-# tools.hall, with one middleware left out of the settings before the application is built.
+# tools.hall, with one middleware left out: settings of the hall's, less that middleware, named
+# in the environment its worker process inherits.
 WITHOUT = """
-import sys
+import os, sys, tempfile
 from tools import hall
-serve = hall.serve
+prepare = hall.prepare
 def without(*args, **kwargs):
-    from django.conf import settings
-    settings.MIDDLEWARE = [m for m in settings.MIDDLEWARE if m != {middleware!r}]
-    serve(*args, **kwargs)
-hall.serve = without
+    prepare(*args, **kwargs)
+    folder = tempfile.mkdtemp(prefix="bench-settings-")
+    with open(os.path.join(folder, "bench_without_settings.py"), "w") as module:
+        module.write("from config.settings.hall import *\\n")
+        module.write("MIDDLEWARE = [m for m in MIDDLEWARE if m != %r]\\n" % {middleware!r})
+    sys.path.insert(0, folder)
+    os.environ["PYTHONPATH"] = os.pathsep.join([folder, os.environ.get("PYTHONPATH", "")])
+    os.environ["DJANGO_SETTINGS_MODULE"] = "bench_without_settings"
+hall.prepare = without
 sys.exit(hall.main(sys.argv[1:]))
 """
 
@@ -237,8 +244,11 @@ def polls(
                 statuses[status] = statuses.get(status, 0) + number
 
     def cpu() -> float:
-        times = process.cpu_times()
-        return float(times.user + times.system)
+        spent = 0.0
+        for each in [process, *process.children(recursive=True)]:
+            times = each.cpu_times()
+            spent += times.user + times.system
+        return spent
 
     workers = [threading.Thread(target=client, args=(n * 37,)) for n in range(args.clients)]
     before, started = cpu(), time.monotonic()

@@ -4,13 +4,17 @@ the laptop to the phones on the hall's Wi-Fi.
 It finds the laptop's address on the hall's network, prepares the hall's data folder (the
 SQLite database migrated, a secret key made once, the static files collected; see
 config/settings/hall.py), prints the address the phones use with its QR code, and serves with
-waitress on that address and on 127.0.0.1 until Ctrl-C.
+granian (WSGI) on that address and on 127.0.0.1 until Ctrl-C.
 
-Why waitress and not gunicorn (which the production stack uses, tools/stack.py): a hall's
-laptop is as likely to run Windows as Linux or macOS, and gunicorn runs only on Unix; waitress
-is pure Python and runs everywhere Python does. One process with threads also suits SQLite,
-which takes one writer at a time whatever the number of processes, and keeps the cache (the
-rate limits) in that one process's memory. BENCHMARKS.md gives its figures for a whole night.
+Why granian: a hall's laptop is as likely to run Windows as Linux or macOS, and gunicorn
+(the production stack's, tools/stack.py) runs only on Unix; granian has wheels for all three.
+Its HTTP side is in Rust with an event loop, so the 750 phones' open connections cost nothing
+between their polls; waitress, the pure-Python server used before, spent 0.97 ms of CPU on a
+phone's 304 with 750 phones connected where granian spends 0.36 (scripts/bench_server_polls.py,
+BENCHMARKS.md "What a 304 costs through the hall's server"), and most of a night's polls are
+304s. One worker process with threads suits SQLite, which takes one writer at a time whatever
+the number of processes, and keeps the cache (the rate limits, the desk grid's rows) in that
+one process's memory. BENCHMARKS.md gives its figures for a whole night.
 
     python -m tools.hall                      # address found, port 8000, data in hall-data/
     python -m tools.hall --address 192.168.1.20 --port 8045 --data-dir /media/usb/hall
@@ -33,10 +37,6 @@ from pathlib import Path
 BASE_DIR = Path(__file__).resolve().parent.parent
 DEFAULT_PORT = 8000
 DEFAULT_THREADS = 8
-# Every phone in the hall keeps its connection open between polls (5 or 6 s, under the
-# channel timeout): 500 couples' and 250 tables' phones, the desks and the projector are some
-# 760 connections at once. waitress's own limit (100) would turn most of them away.
-DEFAULT_CONNECTIONS = 1000
 # A documentation address (RFC 5737): "connecting" a UDP socket to it sends nothing, it only
 # asks the system which of its addresses would be used, the one on the network with the route.
 PROBE = ("192.0.2.1", 9)
@@ -167,20 +167,33 @@ def banner(url: str, port: int, data_dir: Path, reachable: bool) -> str:
     return "\n".join(lines)
 
 
-def serve(address: str, port: int, threads: int, connections: int = DEFAULT_CONNECTIONS) -> None:
-    import waitress
-    from django.core.wsgi import get_wsgi_application
+def serve(address: str, port: int, threads: int) -> None:
+    """granian's WSGI server, one worker process with ``threads`` threads for the application,
+    on every IPv4 address of the laptop (the hall's network and 127.0.0.1), until Ctrl-C."""
+    from granian.constants import Interfaces
+    from granian.http import HTTP1Settings
+    from granian.log import LogLevels
+    from granian.server import Server
 
-    listen = [f"127.0.0.1:{port}"] + ([f"{address}:{port}"] if address != "127.0.0.1" else [])
-    waitress.serve(
-        get_wsgi_application(),
-        listen=" ".join(listen),
-        threads=threads,
-        connection_limit=connections,
-        ident="fortyfives-hall",
-        # A phone that loses the Wi-Fi mid-request must not hold a thread for long.
-        channel_timeout=30,
-    )
+    Server(
+        "config.wsgi:application",
+        # Both the hall's address and 127.0.0.1 (granian binds one address): ALLOWED_HOSTS
+        # (config/settings/hall.py) still answers only the hall's names.
+        address="0.0.0.0" if address != "127.0.0.1" else "127.0.0.1",
+        port=port,
+        interface=Interfaces.WSGI,
+        # One process: SQLite takes one writer at a time, and the cache (the rate limits, the
+        # desk's rows) is that process's memory.
+        workers=1,
+        blocking_threads=threads,
+        websockets=False,
+        # Every phone keeps its connection between polls (5 or 6 s); one that stops in the
+        # middle of a request is dropped after 30 s.
+        http1_settings=HTTP1Settings(header_read_timeout=30_000, keep_alive=True),
+        log_level=LogLevels.warning,
+        working_dir=BASE_DIR,
+        process_name="fortyfives-hall",
+    ).serve()
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
@@ -195,12 +208,6 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         "--data-dir", type=Path, default=BASE_DIR / "hall-data", help="database, key and backups"
     )
     parser.add_argument("--threads", type=int, default=DEFAULT_THREADS)
-    parser.add_argument(
-        "--connections",
-        type=int,
-        default=DEFAULT_CONNECTIONS,
-        help="open connections at once (every phone keeps one)",
-    )
     parser.add_argument("--no-input", action="store_true", help="never ask for an account")
     parser.add_argument("--prepare-only", action="store_true", help="prepare the folder, then exit")
     return parser.parse_args(argv)
@@ -219,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     if options.prepare_only:
         return 0
     with contextlib.suppress(KeyboardInterrupt):
-        serve(address, options.port, options.threads, options.connections)
+        serve(address, options.port, options.threads)
     return 0
 
 

@@ -19,7 +19,7 @@ files and its JSON stats beside a summary of the figures:
     start; with ``--pages``, every table's page, one couple's page in two, the desk and the
     projector polling meanwhile as their scripts do.
 ``hall-night``
-    The hall's real load, on the hall's own server (``--stack hall``: ``make hall``'s waitress
+    The hall's real load, on the hall's own server (``--stack hall``: ``make hall``'s granian
     on SQLite) or the production stack: 250 tables, every couple's phone polling its page every
     6 s, every table's phone every 5 s, 3 desks and the projector every 3 s (each with the
     ETag of its last answer, as static/js/poll.js does), each game played ``--play`` seconds and
@@ -108,8 +108,8 @@ def run_locust(
 
 class CpuMeter:
     """The server's CPU seconds (user + system of the server process and its children: the
-    gunicorn master and its workers, or waitress's one process), read every second by psutil,
-    summed minute by minute from the start."""
+    gunicorn master and its workers, or granian's process and its worker), read every second
+    by psutil, summed minute by minute from the start."""
 
     def __init__(self, pid: int | None, every: float = 1.0) -> None:
         self.pid, self.every = pid, every
@@ -286,7 +286,7 @@ def parser() -> argparse.ArgumentParser:
         "--stack",
         choices=["postgres", "sqlite", "hall"],
         required=True,
-        help="hall: make hall's server (waitress, SQLite); sqlite/postgres: gunicorn",
+        help="hall: make hall's server (granian, SQLite); sqlite/postgres: gunicorn",
     )
     main.add_argument(
         "--postgres", default=DEFAULT_POSTGRES_SERVER, help="the server for --stack postgres"
