@@ -52,6 +52,21 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=8, help="the server's threads")
     parser.add_argument("--server-args", default="", help="more options for tools.hall")
     parser.add_argument(
+        "--server",
+        choices=["hall", "waitress"],
+        default="hall",
+        help="tools.hall (granian), or waitress as tools.hall served before (pip install "
+        "waitress first): the two side by side",
+    )
+    parser.add_argument(
+        "--paced",
+        type=float,
+        default=0.0,
+        help="also: 750 connections (every phone's) polling this many times a second in all, "
+        "as a hall's phones do (134: 500 couples every 6 s, 250 tables every 5 s)",
+    )
+    parser.add_argument("--seconds", type=float, default=20.0, help="--paced: how long")
+    parser.add_argument(
         "--profile", action="store_true", help="cProfile the in-process 304s, then stop"
     )
     parser.add_argument(
@@ -152,9 +167,16 @@ def main() -> None:
                 sock.close()
             time.sleep(1.0)
             print(
-                f"the hall's server, {idle:4d} idle connections, {args.clients} polling: "
+                f"{args.server}, {idle:4d} idle connections, {args.clients} polling: "
                 f"{spent / args.requests * 1e3:.3f} ms CPU a 304 "
                 f"({args.requests / seconds:.0f} a second; answers {statuses})"
+            )
+        if args.paced:
+            done, spent, seconds, statuses = paced(process, args, paths, etags)
+            print(
+                f"{args.server}, 750 connections polling {done / seconds:.0f} a second: "
+                f"{spent / done * 1e3:.3f} ms CPU a 304, {spent / seconds * 60:.1f} CPU s a "
+                f"minute (answers {statuses})"
             )
     finally:
         server.terminate()
@@ -181,11 +203,27 @@ sys.exit(hall.main(sys.argv[1:]))
 """
 
 
+# waitress as tools.hall served with it before granian: the same application and settings.
+WAITRESS = """
+import sys
+import waitress
+from tools import hall
+def serve(address, port, threads):
+    from django.core.wsgi import get_wsgi_application
+    waitress.serve(get_wsgi_application(), listen=f"127.0.0.1:{port}", threads=threads,
+                   connection_limit=1000, channel_timeout=30)
+hall.serve = serve
+sys.exit(hall.main(sys.argv[1:]))
+"""
+
+
 def start_server(folder: Path, args: argparse.Namespace) -> subprocess.Popen[bytes]:
     runner = os.environ.get("BENCH_SERVER_RUNNER")  # e.g. a profiler's wrapper of tools.hall
     start = [runner] if runner else ["-m", "tools.hall"]
     if args.without:
         start = ["-c", WITHOUT.format(middleware=args.without)]
+    if args.server == "waitress":
+        start = ["-c", WAITRESS]
     argv = [
         sys.executable,
         *start,
@@ -220,6 +258,61 @@ def open_idle(port: int) -> socket.socket:
     return sock
 
 
+def cpu_of(process: Any) -> float:
+    """CPU seconds of the server's process and its children (granian's worker)."""
+    spent = 0.0
+    for each in [process, *process.children(recursive=True)]:
+        times = each.cpu_times()
+        spent += times.user + times.system
+    return spent
+
+
+def paced(
+    process: Any, args: argparse.Namespace, paths: list[str], etags: dict[str, str]
+) -> tuple[int, float, float, dict[int, int]]:
+    """750 connections, each polling in turn at ``args.paced`` polls a second in all, for
+    ``args.seconds``: polls, CPU seconds, seconds, answers."""
+    connections = [
+        http.client.HTTPConnection("127.0.0.1", args.port, timeout=30) for _ in range(750)
+    ]
+    for connection in connections:
+        connection.connect()
+    senders = 15
+    statuses: dict[int, int] = {}
+    lock = threading.Lock()
+    stop = time.monotonic() + args.seconds
+    gap = senders / args.paced  # each sender's pause between its polls
+
+    def sender(offset: int) -> None:
+        mine, turn, started = connections[offset::senders], 0, time.monotonic()
+        seen: dict[int, int] = {}
+        while time.monotonic() < stop:
+            path = paths[(offset + senders * turn) % len(paths)]
+            connection = mine[turn % len(mine)]
+            connection.request(
+                "GET", path, headers={"If-None-Match": etags[path], "Accept-Encoding": "gzip"}
+            )
+            response = connection.getresponse()
+            response.read()
+            seen[response.status] = seen.get(response.status, 0) + 1
+            turn += 1
+            time.sleep(max(0.0, started + turn * gap - time.monotonic()))
+        with lock:
+            for status, number in seen.items():
+                statuses[status] = statuses.get(status, 0) + number
+
+    workers = [threading.Thread(target=sender, args=(n,)) for n in range(senders)]
+    before, started = cpu_of(process), time.monotonic()
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    spent, seconds = cpu_of(process) - before, time.monotonic() - started
+    for connection in connections:
+        connection.close()
+    return sum(statuses.values()), spent, seconds, statuses
+
+
 def polls(
     process: Any, args: argparse.Namespace, paths: list[str], etags: dict[str, str]
 ) -> tuple[float, float, dict[int, int]]:
@@ -244,11 +337,7 @@ def polls(
                 statuses[status] = statuses.get(status, 0) + number
 
     def cpu() -> float:
-        spent = 0.0
-        for each in [process, *process.children(recursive=True)]:
-            times = each.cpu_times()
-            spent += times.user + times.system
-        return spent
+        return cpu_of(process)
 
     workers = [threading.Thread(target=client, args=(n * 37,)) for n in range(args.clients)]
     before, started = cpu(), time.monotonic()
