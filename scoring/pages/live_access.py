@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, TypeVar
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
@@ -25,6 +26,7 @@ from drives.models import Couple, Drive, Membership, Table
 from drives.services import require_role
 from drives.tokens import token_possible
 
+Card = TypeVar("Card", Table, Couple)
 MEMBERS = (Membership.Role.ORGANIZER, Membership.Role.SCORER)
 # Tokens are 22 characters; anything much longer is none of ours (no query for it).
 MAX_TOKEN = 64
@@ -100,15 +102,17 @@ def _unknown_token(request: HttpRequest, message: str) -> Http404:
     return Http404(message)
 
 
+def _one(cards: QuerySet[Card]) -> Card | None:
+    """The one card (table or couple) of ``cards``, with its drive and the drive's version, or
+    None: a token names at most one, so no ordering (``first()`` would sort by id)."""
+    found = list(cards.select_related("drive__club", "drive__live").order_by()[:1])
+    return found[0] if found else None
+
+
 def table_by_token(request: HttpRequest, token: str) -> Table:
     table = None
     if token_possible(token, MAX_TOKEN):
-        table = (
-            Table.objects.select_related("drive__club", "drive__live")
-            .filter(token=token)
-            .order_by()
-            .first()
-        )
+        table = _one(Table.objects.filter(token=token))
     if table is None:
         raise _unknown_token(request, "No such table.")
     return table
@@ -117,12 +121,7 @@ def table_by_token(request: HttpRequest, token: str) -> Table:
 def couple_by_token(request: HttpRequest, token: str) -> Couple:
     couple = None
     if token_possible(token, MAX_TOKEN):
-        couple = (
-            Couple.objects.select_related("drive__club", "drive__live")
-            .filter(token=token)
-            .order_by()
-            .first()
-        )
+        couple = _one(Couple.objects.filter(token=token))
     if couple is None:
         raise _unknown_token(request, "No such couple.")
     return couple

@@ -14,7 +14,6 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import F, Q
 
 from drives.models import Couple, Seat, Table
@@ -59,88 +58,121 @@ def result_versions(drive: Any, game: int) -> dict[int, list[dict[str, Any]]]:
     return out
 
 
-def _result_of(seat: Seat) -> Result | None:
-    try:
-        return seat.result
-    except ObjectDoesNotExist:
-        return None
+# What a phone's page shows of its seat in the game in play, read as plain values (no model
+# instances, only these columns): the game, the table, the two couples, the result.
+_COUPLE_COLUMNS = ("number", "player1", "player2")
+_SEAT_COLUMNS = (
+    "game__number",
+    "table__number",
+    "stays_id",
+    *(f"stays__{column}" for column in _COUPLE_COLUMNS),
+    "arrives_id",
+    *(f"arrives__{column}" for column in _COUPLE_COLUMNS),
+    "result__id",
+    "result__state",
+    "result__winner_id",
+    "result__winner__number",
+    "result__winner_points",
+    "result__loser_points",
+    "result__verdict",
+)
 
 
-def _result_row(result: Result | None) -> dict[str, Any] | None:
-    if result is None or result.state == Result.State.UNDONE:
+def _seat_row(seats: Any) -> dict[str, Any] | None:
+    """The one seat of ``seats`` (a queryset of at most one) as ``_SEAT_COLUMNS`` values."""
+    rows = list(seats.order_by().values(*_SEAT_COLUMNS)[:1])
+    return rows[0] if rows else None
+
+
+def _couple_of(row: dict[str, Any], side: str) -> dict[str, Any] | None:
+    """The couple that ``side`` ("stays" or "arrives") of a seat row names: number and names."""
+    if row[f"{side}_id"] is None:
         return None
+    return {column: row[f"{side}__{column}"] for column in _COUPLE_COLUMNS}
+
+
+def _result_row(row: dict[str, Any]) -> dict[str, Any] | None:
+    if row["result__id"] is None or row["result__state"] == Result.State.UNDONE:
+        return None
+    winner_points, loser_points = row["result__winner_points"], row["result__loser_points"]
     return {
-        "id": result.pk,
-        "winner": result.winner.number,
-        "points": result.points,
-        "state": result.state,
-        "unusual": result.verdict == "trumpless_hands",
+        "id": row["result__id"],
+        "winner": row["result__winner__number"],
+        # Result.points
+        "points": (
+            None if winner_points is None or loser_points is None else [winner_points, loser_points]
+        ),
+        "state": row["result__state"],
+        "unusual": row["result__verdict"] == "trumpless_hands",
     }
 
 
 def table_now(table: Table) -> dict[str, Any] | None:
     """The game in play at ``table`` (its drive loaded on it): the game number, the couple
-    that stays and the one that arrives (and deals), whether it is a sit-out, and the result.
-    None before the night starts or when nobody sits at this table in the game. One query."""
+    that stays and the one that arrives (and deals), each as its number and names, whether it
+    is a sit-out, and the result. None before the night starts or when nobody sits at this
+    table in the game. One query."""
     drive = table.drive
     if not drive.current_game:
         return None
-    seat = (
+    row = _seat_row(
         Seat.objects.filter(table=table, game__drive=drive, game__number=drive.current_game)
-        .select_related("game", "stays", "arrives", "result__winner")
-        .order_by()
-        .first()
     )
-    if seat is None:
+    if row is None:
         return None
-    couples = [c for c in (seat.stays, seat.arrives) if c is not None]
+    stays, arrives = _couple_of(row, "stays"), _couple_of(row, "arrives")
+    couples = [c for c in (stays, arrives) if c is not None]
     return {
-        "game": seat.game.number,
+        "game": row["game__number"],
         "table": table.number,
-        "stays": seat.stays,
-        "arrives": seat.arrives,
-        "deals": seat.arrives or seat.stays,
+        "stays": stays,
+        "arrives": arrives,
+        "deals": arrives or stays,
         "couples": couples,
         "sit_out": len(couples) < 2,
-        "result": _result_row(_result_of(seat)),
+        "result": _result_row(row),
     }
 
 
 def couple_now(couple: Couple) -> dict[str, Any] | None:
-    """The couple's seat in the game in play (its drive loaded on it): table, opponents, who
-    deals, the result, and whether the result waits for *this* couple's confirmation (entered
-    from the other side on a drive with ``confirm_by_other_couple``). None before the start
-    or when the couple has no seat in this game. One query, two when a result is pending."""
+    """The couple's seat in the game in play (its drive loaded on it): table, opponents (number
+    and names), who deals, the result, and whether the result waits for *this* couple's
+    confirmation (entered from the other side on a drive with ``confirm_by_other_couple``).
+    None before the start or when the couple has no seat in this game. One query, two when a
+    result is pending."""
     drive = couple.drive
     if not drive.current_game:
         return None
-    seat = (
-        Seat.objects.filter(game__drive=drive, game__number=drive.current_game)
-        .filter(Q(stays=couple) | Q(arrives=couple))
-        .select_related("game", "table", "stays", "arrives", "result__winner")
-        .order_by()
-        .first()
+    row = _seat_row(
+        Seat.objects.filter(game__drive=drive, game__number=drive.current_game).filter(
+            Q(stays_id=couple.pk) | Q(arrives_id=couple.pk)
+        )
     )
-    if seat is None:
+    if row is None:
         return None
-    opponent = seat.arrives if seat.stays_id == couple.pk else seat.stays
-    result = _result_of(seat)
+    ours_stays = row["stays_id"] == couple.pk
+    opponent = _couple_of(row, "arrives" if ours_stays else "stays")
+    result = _result_row(row)
     awaits_us = False
-    if result is not None and result.state == Result.State.PENDING:
+    if result is not None and result["state"] == Result.State.PENDING:
         # Who confirms is scoring.services.result_confirm's rule: not the couple that entered
         # it; when a table's token entered it (no couple named), the couple named as loser.
-        first = result.versions.order_by("at", "id").only("couple_id").first()
-        entered_by = first.couple_id if first is not None else None
+        first = list(
+            ResultVersion.objects.filter(result_id=result["id"])
+            .order_by("at", "id")
+            .values_list("couple_id", flat=True)[:1]
+        )
+        entered_by = first[0] if first else None
         awaits_us = entered_by != couple.pk and (
-            entered_by is not None or result.winner_id != couple.pk
+            entered_by is not None or row["result__winner_id"] != couple.pk
         )
     return {
-        "game": seat.game.number,
-        "table": seat.table.number,
+        "game": row["game__number"],
+        "table": row["table__number"],
         "opponent": opponent,
-        "deals": (seat.arrives or seat.stays) == couple,
+        "deals": (row["arrives_id"] or row["stays_id"]) == couple.pk,
         "sit_out": opponent is None,
-        "result": _result_row(result),
+        "result": result,
         "awaits_confirmation": awaits_us,
     }
 
@@ -180,7 +212,11 @@ def undo_until(now: dict[str, Any] | None, channel: str, couple: Couple | None) 
     result = now["result"] if now else None
     if result is None:
         return None
-    versions = list(ResultVersion.objects.filter(result_id=result["id"]).order_by("at", "id"))
+    versions = list(
+        ResultVersion.objects.filter(result_id=result["id"])
+        .order_by("at", "id")
+        .only("kind", "channel", "couple_id", "at")
+    )
     until: datetime | None = undo_open_until(result["state"], versions)
     entry = versions[-1] if versions else None
     if until is None or entry is None or entry.channel != channel:
