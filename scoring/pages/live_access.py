@@ -105,7 +105,7 @@ def _unknown_token(request: HttpRequest, message: str) -> Http404:
 def _one(cards: QuerySet[Card]) -> Card | None:
     """The one card (table or couple) of ``cards``, with its drive and the drive's version, or
     None: a token names at most one, so no ordering (``first()`` would sort by id)."""
-    found = list(cards.select_related("drive__club", "drive__live").order_by()[:1])
+    found = list(cards.select_related("drive").order_by()[:1])
     return found[0] if found else None
 
 

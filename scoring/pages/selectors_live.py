@@ -10,14 +10,14 @@ counts as a win) are those of ``scoring.selectors``, restated here for one coupl
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 
 from drives.models import Couple, Seat, Table
 from scoring.models import Result, ResultVersion
+from scoring.pages.prepared import prepared
 from scoring.prizes.selectors import prize_table
 from scoring.selectors import LOSS, PENDING, SIT_OUT, SIT_OUT_WIN, WIN, standings_for_drive
 from scoring.services import undo_open_until
@@ -71,16 +71,67 @@ _SEAT_COLUMNS = (
     "result__id",
     "result__state",
     "result__winner_id",
-    "result__winner__number",
     "result__winner_points",
     "result__loser_points",
     "result__verdict",
 )
 
 
-def _seat_row(seats: Any) -> dict[str, Any] | None:
-    """The one seat of ``seats`` (a queryset of at most one) as ``_SEAT_COLUMNS`` values."""
-    rows = list(seats.order_by().values(*_SEAT_COLUMNS)[:1])
+def _seat(seats: QuerySet[Seat]) -> QuerySet[Any, Any]:
+    seat: QuerySet[Any, Any] = seats.order_by().values(*_SEAT_COLUMNS)[:1]
+    return seat
+
+
+@prepared
+def _table_seat(table_id: int, drive_id: int, game: int) -> QuerySet[Any, Any]:
+    """The seat of table ``table_id`` in game ``game`` of drive ``drive_id``."""
+    return _seat(Seat.objects.filter(table_id=table_id, game__drive_id=drive_id, game__number=game))
+
+
+@prepared
+def _couple_seat(couple_id: int, drive_id: int, game: int) -> QuerySet[Any, Any]:
+    """The seat of couple ``couple_id`` in game ``game`` of drive ``drive_id``."""
+    return _seat(
+        Seat.objects.filter(game__drive_id=drive_id, game__number=game).filter(
+            Q(stays_id=couple_id) | Q(arrives_id=couple_id)
+        )
+    )
+
+
+@prepared
+def _couple_seats(couple_id: int, drive_id: int) -> QuerySet[Any, Any]:
+    """Every seat of couple ``couple_id`` in drive ``drive_id``: the game, the two couples,
+    its result's state and winner (no couple arrives at a sit-out's seat)."""
+    return (
+        Seat.objects.filter(game__drive_id=drive_id)
+        .filter(Q(stays_id=couple_id) | Q(arrives_id=couple_id))
+        .order_by()
+        .values("game__number", "stays_id", "arrives_id", "result__state", "result__winner_id")
+    )
+
+
+@prepared
+def _first_entry(result_id: int) -> QuerySet[Any, Any]:
+    """The couple (None for a table or the desk) that entered result ``result_id`` first."""
+    return (
+        ResultVersion.objects.filter(result_id=result_id)
+        .order_by("at", "id")
+        .values("couple_id")[:1]
+    )
+
+
+@prepared
+def _entries(result_id: int) -> QuerySet[Any, Any]:
+    """Every version of result ``result_id``, oldest first: what ``undo_open_until`` reads, and
+    who entered it."""
+    return (
+        ResultVersion.objects.filter(result_id=result_id)
+        .order_by("at", "id")
+        .values("kind", "channel", "couple_id", "at")
+    )
+
+
+def _one_row(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
     return rows[0] if rows else None
 
 
@@ -97,7 +148,12 @@ def _result_row(row: dict[str, Any]) -> dict[str, Any] | None:
     winner_points, loser_points = row["result__winner_points"], row["result__loser_points"]
     return {
         "id": row["result__id"],
-        "winner": row["result__winner__number"],
+        # one of the seat's two couples (no join for its number)
+        "winner": (
+            row["stays__number"]
+            if row["result__winner_id"] == row["stays_id"]
+            else row["arrives__number"]
+        ),
         # Result.points
         "points": (
             None if winner_points is None or loser_points is None else [winner_points, loser_points]
@@ -115,9 +171,7 @@ def table_now(table: Table) -> dict[str, Any] | None:
     drive = table.drive
     if not drive.current_game:
         return None
-    row = _seat_row(
-        Seat.objects.filter(table=table, game__drive=drive, game__number=drive.current_game)
-    )
+    row = _one_row(_table_seat(table.pk, drive.pk, drive.current_game))
     if row is None:
         return None
     stays, arrives = _couple_of(row, "stays"), _couple_of(row, "arrives")
@@ -143,11 +197,7 @@ def couple_now(couple: Couple) -> dict[str, Any] | None:
     drive = couple.drive
     if not drive.current_game:
         return None
-    row = _seat_row(
-        Seat.objects.filter(game__drive=drive, game__number=drive.current_game).filter(
-            Q(stays_id=couple.pk) | Q(arrives_id=couple.pk)
-        )
-    )
+    row = _one_row(_couple_seat(couple.pk, drive.pk, drive.current_game))
     if row is None:
         return None
     ours_stays = row["stays_id"] == couple.pk
@@ -157,12 +207,8 @@ def couple_now(couple: Couple) -> dict[str, Any] | None:
     if result is not None and result["state"] == Result.State.PENDING:
         # Who confirms is scoring.services.result_confirm's rule: not the couple that entered
         # it; when a table's token entered it (no couple named), the couple named as loser.
-        first = list(
-            ResultVersion.objects.filter(result_id=result["id"])
-            .order_by("at", "id")
-            .values_list("couple_id", flat=True)[:1]
-        )
-        entered_by = first[0] if first else None
+        first = _one_row(_first_entry(result["id"]))
+        entered_by = first["couple_id"] if first is not None else None
         awaits_us = entered_by != couple.pk and (
             entered_by is not None or row["result__winner_id"] != couple.pk
         )
@@ -182,16 +228,10 @@ def couple_card(couple: Couple) -> dict[str, Any]:
     sit-out not credited, ? no accepted result yet), wins and games played, by the rules of
     ``scoring.selectors.couple_records``. One query."""
     drive = couple.drive
-    # (game, stays, arrives, its result's state, winner): no couple arrives at a sit-out's seat
-    seats: Iterable[tuple[int, int | None, int | None, str | None, int | None]] = (
-        Seat.objects.filter(game__drive=drive)
-        .filter(Q(stays=couple) | Q(arrives=couple))
-        .order_by()
-        .values_list("game__number", "stays_id", "arrives_id", "result__state", "result__winner")
-    )
     marks: dict[int, str] = {}
-    for game, stays, arrives, state, winner in seats:
-        if stays is None or arrives is None:
+    for seat in _couple_seats(couple.pk, drive.pk):
+        game, state, winner = seat["game__number"], seat["result__state"], seat["result__winner_id"]
+        if seat["stays_id"] is None or seat["arrives_id"] is None:
             marks[game] = SIT_OUT_WIN if drive.sit_out_counts_as_win else SIT_OUT
         elif state != Result.State.ACCEPTED:
             marks[game] = PENDING
@@ -212,11 +252,7 @@ def undo_until(now: dict[str, Any] | None, channel: str, couple: Couple | None) 
     result = now["result"] if now else None
     if result is None:
         return None
-    versions = list(
-        ResultVersion.objects.filter(result_id=result["id"])
-        .order_by("at", "id")
-        .only("kind", "channel", "couple_id", "at")
-    )
+    versions = [ResultVersion(**entry) for entry in _entries(result["id"])]
     until: datetime | None = undo_open_until(result["state"], versions)
     entry = versions[-1] if versions else None
     if until is None or entry is None or entry.channel != channel:
