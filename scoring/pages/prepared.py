@@ -10,7 +10,9 @@ converts (its ``from_db_value`` and backend converters: dates on SQLite, for exa
 converted as the ORM would.
 
 Only for ``values()`` querysets (the rows come back as dicts); a stand-in must reach the SQL as
-one or more parameters unchanged (a number compared with a whole-number column, a text).
+one or more parameters unchanged (a number compared with a whole-number column, or as text with
+a text column). ``instance`` makes a model instance of such a row, as the ORM's own loading
+does (``Model.from_db``).
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
+
+M = TypeVar("M", bound=Model)
 
 # The stand-ins of the arguments while the query is written, one each so that each is found
 # again in the parameters: numbers within the range of every whole-number column (the ORM
@@ -63,7 +67,8 @@ def prepared(build: Callable[..., QuerySet[Any, Any]]) -> Callable[..., list[dic
         compiler = queryset.query.get_compiler(using=alias)
         sql, params = compiler.as_sql()
         slots = tuple(
-            tuple(at for at, param in enumerate(params) if param == stand_in)
+            # a number, or the same as text (compared with a text column)
+            tuple(at for at, param in enumerate(params) if param in (stand_in, str(stand_in)))
             for stand_in in STAND_INS[:arity]
         )
         if not all(slots):
@@ -88,3 +93,16 @@ def prepared(build: Callable[..., QuerySet[Any, Any]]) -> Callable[..., list[dic
         return query(connection.alias, len(args)).rows(*args)
 
     return rows
+
+
+def instance(model: type[M], row: dict[str, Any], prefix: str = "") -> M:
+    """The ``model`` instance of ``row`` (a ``values()`` row with every concrete column of
+    ``model``, by its attribute name, after ``prefix``), loaded as the ORM loads a row."""
+    names = [field.attname for field in model._meta.concrete_fields]
+    return model.from_db(connection.alias, names, [row[prefix + name] for name in names])
+
+
+def columns(model: type[Model], prefix: str = "") -> list[str]:
+    """Every concrete column of ``model`` by its attribute name, after ``prefix`` (a relation
+    followed: ``"drive__"``), for a ``values()`` query that ``instance`` loads."""
+    return [prefix + field.attname for field in model._meta.concrete_fields]
