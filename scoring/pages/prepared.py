@@ -40,8 +40,9 @@ class Prepared:
     # Where each argument goes in ``params`` (an argument may be used more than once).
     slots: tuple[tuple[int, ...], ...]
     names: tuple[str, ...]
-    compiler: Any
-    converters: Any
+    # Column position → (the converters of its value, its expression), as the ORM's
+    # ``SQLCompiler.get_converters`` gives them.
+    converters: dict[int, tuple[list[Any], Any]]
 
     def rows(self, *args: Any) -> list[dict[str, Any]]:
         params = list(self.params)
@@ -51,9 +52,16 @@ class Prepared:
         with connection.cursor() as cursor:
             cursor.execute(self.sql, params)
             found: Any = cursor.fetchall()
-        if self.converters:
-            found = self.compiler.apply_converters(found, self.converters)
-        return [dict(zip(self.names, row, strict=True)) for row in found]
+        rows = [dict(zip(self.names, row, strict=True)) for row in found]
+        # As SQLCompiler.apply_converters, with this thread's connection.
+        for at, (converters, expression) in self.converters.items():
+            name = self.names[at]
+            for row in rows:
+                value = row[name]
+                for convert in converters:
+                    value = convert(value, expression, connection)
+                row[name] = value
+        return rows
 
 
 def prepared(build: Callable[..., QuerySet[Any, Any]]) -> Callable[..., list[dict[str, Any]]]:
@@ -84,7 +92,6 @@ def prepared(build: Callable[..., QuerySet[Any, Any]]) -> Callable[..., list[dic
             params=tuple(params),
             slots=slots,
             names=tuple(names),
-            compiler=compiler,
             converters=compiler.get_converters(columns),
         )
 
