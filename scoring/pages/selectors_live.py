@@ -4,8 +4,11 @@ pending confirmation and punch card (the couple page).
 
 Each takes a fixed number of queries whatever the size of the night, and reads only what one
 page needs: a phone polling its table or its couple every few seconds reads a handful of
-rows, not the whole night. Who may see what is the views' business; the night's rules (what
-counts as a win) are those of ``scoring.selectors``, restated here for one couple.
+rows, not the whole night. The phones' reads are plain values (no model instances), in
+queries the ORM writes once per process (``scoring.pages.prepared``): rendering a phone's page
+after a change costs the web process far less than building the same queries at every poll.
+Who may see what is the views' business; the night's rules (what counts as a win) are those
+of ``scoring.selectors``, restated here for one couple.
 """
 
 from __future__ import annotations
@@ -71,6 +74,7 @@ _SEAT_COLUMNS = (
     "result__id",
     "result__state",
     "result__winner_id",
+    "result__winner__number",
     "result__winner_points",
     "result__loser_points",
     "result__verdict",
@@ -148,12 +152,7 @@ def _result_row(row: dict[str, Any]) -> dict[str, Any] | None:
     winner_points, loser_points = row["result__winner_points"], row["result__loser_points"]
     return {
         "id": row["result__id"],
-        # one of the seat's two couples (no join for its number)
-        "winner": (
-            row["stays__number"]
-            if row["result__winner_id"] == row["stays_id"]
-            else row["arrives__number"]
-        ),
+        "winner": row["result__winner__number"],
         # Result.points
         "points": (
             None if winner_points is None or loser_points is None else [winner_points, loser_points]
