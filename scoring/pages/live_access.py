@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import Any, TypeVar
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
@@ -24,7 +25,11 @@ from drives.errors import ServiceError
 from drives.models import Couple, Drive, Membership, Table
 from drives.services import require_role
 from drives.tokens import token_possible
+from scoring.pages.prepared import columns, instance, prepared
 
+Card = TypeVar("Card", Table, Couple)
+# Every column of a card and of its drive, for ``_card``.
+TABLE, COUPLE, DRIVE = columns(Table), columns(Couple), columns(Drive, "drive__")
 MEMBERS = (Membership.Role.ORGANIZER, Membership.Role.SCORER)
 # Tokens are 22 characters; anything much longer is none of ours (no query for it).
 MAX_TOKEN = 64
@@ -100,15 +105,34 @@ def _unknown_token(request: HttpRequest, message: str) -> Http404:
     return Http404(message)
 
 
+@prepared
+def _table(token: str) -> QuerySet[Any, Any]:
+    """The table whose card has ``token``, and its drive: every column of both."""
+    card: QuerySet[Any, Any] = Table.objects.filter(token=token).order_by().values(*TABLE, *DRIVE)
+    return card[:1]
+
+
+@prepared
+def _couple(token: str) -> QuerySet[Any, Any]:
+    """The couple whose card has ``token``, and its drive: every column of both."""
+    card: QuerySet[Any, Any] = Couple.objects.filter(token=token).order_by().values(*COUPLE, *DRIVE)
+    return card[:1]
+
+
+def _card(model: type[Card], rows: list[dict[str, Any]]) -> Card | None:
+    """The card (table or couple) of ``rows`` (none or one), its drive loaded on it: as
+    ``select_related("drive")`` gives it, in a query written once (``scoring.pages.prepared``)."""
+    if not rows:
+        return None
+    card = instance(model, rows[0])
+    card.drive = instance(Drive, rows[0], "drive__")
+    return card
+
+
 def table_by_token(request: HttpRequest, token: str) -> Table:
     table = None
     if token_possible(token, MAX_TOKEN):
-        table = (
-            Table.objects.select_related("drive__club", "drive__live")
-            .filter(token=token)
-            .order_by()
-            .first()
-        )
+        table = _card(Table, _table(token))
     if table is None:
         raise _unknown_token(request, "No such table.")
     return table
@@ -117,12 +141,7 @@ def table_by_token(request: HttpRequest, token: str) -> Table:
 def couple_by_token(request: HttpRequest, token: str) -> Couple:
     couple = None
     if token_possible(token, MAX_TOKEN):
-        couple = (
-            Couple.objects.select_related("drive__club", "drive__live")
-            .filter(token=token)
-            .order_by()
-            .first()
-        )
+        couple = _card(Couple, _couple(token))
     if couple is None:
         raise _unknown_token(request, "No such couple.")
     return couple

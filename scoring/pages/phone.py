@@ -25,6 +25,8 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.gzip import gzip_page
@@ -52,6 +54,7 @@ from scoring.pages.selectors_live import (
     table_now,
     undo_until,
 )
+from scoring.selectors import LOSS, PENDING, SIT_OUT, SIT_OUT_WIN, WIN
 from scoring.services import UNDO_SECONDS, result_confirm, result_record, result_undo
 
 TABLE_POLL_SECONDS = 5
@@ -316,10 +319,7 @@ def _couple_context(couple: Couple, answer: dict[str, Any] | None) -> dict[str, 
     drive = couple.drive
     now = couple_now(couple)
     card = couple_card(couple)
-    holes = [
-        {"game": game, "mark": card["marks"].get(game, ""), "absent": _absent(couple, game)}
-        for game in range(1, drive.games + 1)
-    ]
+    holes = _punch_holes(couple, card["marks"], drive.games)
     result = now["result"] if now else None
     return {
         "drive": drive,
@@ -341,6 +341,54 @@ def _couple_context(couple: Couple, answer: dict[str, Any] | None) -> dict[str, 
             )
         ),
     }
+
+
+# The look of each mark's hole on the punch card (its class, ``mark-…``); a hole with no mark
+# is still to play.
+HOLE_LOOKS = {WIN: "won", LOSS: "lost", SIT_OUT_WIN: "sit-win", SIT_OUT: "sit", PENDING: "pending"}
+
+
+def _punch_holes(couple: Couple, marks: dict[int, str], games: int) -> list[dict[str, Any]]:
+    """The holes of the live punch card, one a game: the game, its mark, why the couple does
+    not play it, and what the page shows of it (its look, the figure or "S", and the words a
+    screen reader says). Each phrase is translated once for the whole card, not once a hole:
+    a card is rendered at every poll that finds something new."""
+    said = {
+        WIN: _("won"),
+        LOSS: _("lost"),
+        SIT_OUT_WIN: _("sit-out, counts as a win"),
+        SIT_OUT: _("sit-out"),
+        PENDING: _("no result yet"),
+    }
+    # As the template's tags wrote them: {% translate %} escaped, {% blocktranslate %} not.
+    words = {mark: conditional_escape(text) for mark, text in said.items()}
+    absent_words = {
+        "late": _("not played: arrived at game %(n)s") % {"n": couple.joined_game},
+        "withdrawn": conditional_escape(_("not played: withdrawn")),
+        "": conditional_escape(_("to play")),
+    }
+    game_words = _("Game %(n)s")
+    holes = []
+    for game in range(1, games + 1):
+        mark = marks.get(game, "")
+        absent = _absent(couple, game)
+        number = str(game)
+        holes.append(
+            {
+                "game": game,
+                "mark": mark,
+                "absent": absent,
+                "look": HOLE_LOOKS.get(mark, "to-play"),
+                "figure": "S" if mark == SIT_OUT_WIN else number,
+                "number": number,
+                "label": mark_safe(  # the translations, escaped as the template did
+                    (game_words % {"n": number})
+                    + ": "
+                    + (words[mark] if mark in words else absent_words[absent])
+                ),
+            }
+        )
+    return holes
 
 
 def _absent(couple: Couple, game: int) -> str:

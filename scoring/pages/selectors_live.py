@@ -4,21 +4,23 @@ pending confirmation and punch card (the couple page).
 
 Each takes a fixed number of queries whatever the size of the night, and reads only what one
 page needs: a phone polling its table or its couple every few seconds reads a handful of
-rows, not the whole night. Who may see what is the views' business; the night's rules (what
-counts as a win) are those of ``scoring.selectors``, restated here for one couple.
+rows, not the whole night. The phones' reads are plain values (no model instances), in
+queries the ORM writes once per process (``scoring.pages.prepared``): rendering a phone's page
+after a change costs the web process far less than building the same queries at every poll.
+Who may see what is the views' business; the night's rules (what counts as a win) are those
+of ``scoring.selectors``, restated here for one couple.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from django.core.exceptions import ObjectDoesNotExist
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 
 from drives.models import Couple, Seat, Table
 from scoring.models import Result, ResultVersion
+from scoring.pages.prepared import prepared
 from scoring.prizes.selectors import prize_table
 from scoring.selectors import LOSS, PENDING, SIT_OUT, SIT_OUT_WIN, WIN, standings_for_drive
 from scoring.services import undo_open_until
@@ -59,88 +61,163 @@ def result_versions(drive: Any, game: int) -> dict[int, list[dict[str, Any]]]:
     return out
 
 
-def _result_of(seat: Seat) -> Result | None:
-    try:
-        return seat.result
-    except ObjectDoesNotExist:
-        return None
+# What a phone's page shows of its seat in the game in play, read as plain values (no model
+# instances, only these columns): the game, the table, the two couples, the result.
+_COUPLE_COLUMNS = ("number", "player1", "player2")
+_SEAT_COLUMNS = (
+    "game__number",
+    "table__number",
+    "stays_id",
+    *(f"stays__{column}" for column in _COUPLE_COLUMNS),
+    "arrives_id",
+    *(f"arrives__{column}" for column in _COUPLE_COLUMNS),
+    "result__id",
+    "result__state",
+    "result__winner_id",
+    "result__winner__number",
+    "result__winner_points",
+    "result__loser_points",
+    "result__verdict",
+)
 
 
-def _result_row(result: Result | None) -> dict[str, Any] | None:
-    if result is None or result.state == Result.State.UNDONE:
+def _seat(seats: QuerySet[Seat]) -> QuerySet[Any, Any]:
+    seat: QuerySet[Any, Any] = seats.order_by().values(*_SEAT_COLUMNS)[:1]
+    return seat
+
+
+@prepared
+def _table_seat(table_id: int, drive_id: int, game: int) -> QuerySet[Any, Any]:
+    """The seat of table ``table_id`` in game ``game`` of drive ``drive_id``."""
+    return _seat(Seat.objects.filter(table_id=table_id, game__drive_id=drive_id, game__number=game))
+
+
+@prepared
+def _couple_seat(couple_id: int, drive_id: int, game: int) -> QuerySet[Any, Any]:
+    """The seat of couple ``couple_id`` in game ``game`` of drive ``drive_id``."""
+    return _seat(
+        Seat.objects.filter(game__drive_id=drive_id, game__number=game).filter(
+            Q(stays_id=couple_id) | Q(arrives_id=couple_id)
+        )
+    )
+
+
+@prepared
+def _couple_seats(couple_id: int, drive_id: int) -> QuerySet[Any, Any]:
+    """Every seat of couple ``couple_id`` in drive ``drive_id``: the game, the two couples,
+    its result's state and winner (no couple arrives at a sit-out's seat)."""
+    return (
+        Seat.objects.filter(game__drive_id=drive_id)
+        .filter(Q(stays_id=couple_id) | Q(arrives_id=couple_id))
+        .order_by()
+        .values("game__number", "stays_id", "arrives_id", "result__state", "result__winner_id")
+    )
+
+
+@prepared
+def _first_entry(result_id: int) -> QuerySet[Any, Any]:
+    """The couple (None for a table or the desk) that entered result ``result_id`` first."""
+    return (
+        ResultVersion.objects.filter(result_id=result_id)
+        .order_by("at", "id")
+        .values("couple_id")[:1]
+    )
+
+
+@prepared
+def _entries(result_id: int) -> QuerySet[Any, Any]:
+    """Every version of result ``result_id``, oldest first: what ``undo_open_until`` reads, and
+    who entered it."""
+    return (
+        ResultVersion.objects.filter(result_id=result_id)
+        .order_by("at", "id")
+        .values("kind", "channel", "couple_id", "at")
+    )
+
+
+def _one_row(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+    return rows[0] if rows else None
+
+
+def _couple_of(row: dict[str, Any], side: str) -> dict[str, Any] | None:
+    """The couple that ``side`` ("stays" or "arrives") of a seat row names: number and names."""
+    if row[f"{side}_id"] is None:
         return None
+    return {column: row[f"{side}__{column}"] for column in _COUPLE_COLUMNS}
+
+
+def _result_row(row: dict[str, Any]) -> dict[str, Any] | None:
+    if row["result__id"] is None or row["result__state"] == Result.State.UNDONE:
+        return None
+    winner_points, loser_points = row["result__winner_points"], row["result__loser_points"]
     return {
-        "id": result.pk,
-        "winner": result.winner.number,
-        "points": result.points,
-        "state": result.state,
-        "unusual": result.verdict == "trumpless_hands",
+        "id": row["result__id"],
+        "winner": row["result__winner__number"],
+        # Result.points
+        "points": (
+            None if winner_points is None or loser_points is None else [winner_points, loser_points]
+        ),
+        "state": row["result__state"],
+        "unusual": row["result__verdict"] == "trumpless_hands",
     }
 
 
 def table_now(table: Table) -> dict[str, Any] | None:
     """The game in play at ``table`` (its drive loaded on it): the game number, the couple
-    that stays and the one that arrives (and deals), whether it is a sit-out, and the result.
-    None before the night starts or when nobody sits at this table in the game. One query."""
+    that stays and the one that arrives (and deals), each as its number and names, whether it
+    is a sit-out, and the result. None before the night starts or when nobody sits at this
+    table in the game. One query."""
     drive = table.drive
     if not drive.current_game:
         return None
-    seat = (
-        Seat.objects.filter(table=table, game__drive=drive, game__number=drive.current_game)
-        .select_related("game", "stays", "arrives", "result__winner")
-        .order_by()
-        .first()
-    )
-    if seat is None:
+    row = _one_row(_table_seat(table.pk, drive.pk, drive.current_game))
+    if row is None:
         return None
-    couples = [c for c in (seat.stays, seat.arrives) if c is not None]
+    stays, arrives = _couple_of(row, "stays"), _couple_of(row, "arrives")
+    couples = [c for c in (stays, arrives) if c is not None]
     return {
-        "game": seat.game.number,
+        "game": row["game__number"],
         "table": table.number,
-        "stays": seat.stays,
-        "arrives": seat.arrives,
-        "deals": seat.arrives or seat.stays,
+        "stays": stays,
+        "arrives": arrives,
+        "deals": arrives or stays,
         "couples": couples,
         "sit_out": len(couples) < 2,
-        "result": _result_row(_result_of(seat)),
+        "result": _result_row(row),
     }
 
 
 def couple_now(couple: Couple) -> dict[str, Any] | None:
-    """The couple's seat in the game in play (its drive loaded on it): table, opponents, who
-    deals, the result, and whether the result waits for *this* couple's confirmation (entered
-    from the other side on a drive with ``confirm_by_other_couple``). None before the start
-    or when the couple has no seat in this game. One query, two when a result is pending."""
+    """The couple's seat in the game in play (its drive loaded on it): table, opponents (number
+    and names), who deals, the result, and whether the result waits for *this* couple's
+    confirmation (entered from the other side on a drive with ``confirm_by_other_couple``).
+    None before the start or when the couple has no seat in this game. One query, two when a
+    result is pending."""
     drive = couple.drive
     if not drive.current_game:
         return None
-    seat = (
-        Seat.objects.filter(game__drive=drive, game__number=drive.current_game)
-        .filter(Q(stays=couple) | Q(arrives=couple))
-        .select_related("game", "table", "stays", "arrives", "result__winner")
-        .order_by()
-        .first()
-    )
-    if seat is None:
+    row = _one_row(_couple_seat(couple.pk, drive.pk, drive.current_game))
+    if row is None:
         return None
-    opponent = seat.arrives if seat.stays_id == couple.pk else seat.stays
-    result = _result_of(seat)
+    ours_stays = row["stays_id"] == couple.pk
+    opponent = _couple_of(row, "arrives" if ours_stays else "stays")
+    result = _result_row(row)
     awaits_us = False
-    if result is not None and result.state == Result.State.PENDING:
+    if result is not None and result["state"] == Result.State.PENDING:
         # Who confirms is scoring.services.result_confirm's rule: not the couple that entered
         # it; when a table's token entered it (no couple named), the couple named as loser.
-        first = result.versions.order_by("at", "id").only("couple_id").first()
-        entered_by = first.couple_id if first is not None else None
+        first = _one_row(_first_entry(result["id"]))
+        entered_by = first["couple_id"] if first is not None else None
         awaits_us = entered_by != couple.pk and (
-            entered_by is not None or result.winner_id != couple.pk
+            entered_by is not None or row["result__winner_id"] != couple.pk
         )
     return {
-        "game": seat.game.number,
-        "table": seat.table.number,
+        "game": row["game__number"],
+        "table": row["table__number"],
         "opponent": opponent,
-        "deals": (seat.arrives or seat.stays) == couple,
+        "deals": (row["arrives_id"] or row["stays_id"]) == couple.pk,
         "sit_out": opponent is None,
-        "result": _result_row(result),
+        "result": result,
         "awaits_confirmation": awaits_us,
     }
 
@@ -150,16 +227,10 @@ def couple_card(couple: Couple) -> dict[str, Any]:
     sit-out not credited, ? no accepted result yet), wins and games played, by the rules of
     ``scoring.selectors.couple_records``. One query."""
     drive = couple.drive
-    # (game, stays, arrives, its result's state, winner): no couple arrives at a sit-out's seat
-    seats: Iterable[tuple[int, int | None, int | None, str | None, int | None]] = (
-        Seat.objects.filter(game__drive=drive)
-        .filter(Q(stays=couple) | Q(arrives=couple))
-        .order_by()
-        .values_list("game__number", "stays_id", "arrives_id", "result__state", "result__winner")
-    )
     marks: dict[int, str] = {}
-    for game, stays, arrives, state, winner in seats:
-        if stays is None or arrives is None:
+    for seat in _couple_seats(couple.pk, drive.pk):
+        game, state, winner = seat["game__number"], seat["result__state"], seat["result__winner_id"]
+        if seat["stays_id"] is None or seat["arrives_id"] is None:
             marks[game] = SIT_OUT_WIN if drive.sit_out_counts_as_win else SIT_OUT
         elif state != Result.State.ACCEPTED:
             marks[game] = PENDING
@@ -180,7 +251,7 @@ def undo_until(now: dict[str, Any] | None, channel: str, couple: Couple | None) 
     result = now["result"] if now else None
     if result is None:
         return None
-    versions = list(ResultVersion.objects.filter(result_id=result["id"]).order_by("at", "id"))
+    versions = [ResultVersion(**entry) for entry in _entries(result["id"])]
     until: datetime | None = undo_open_until(result["state"], versions)
     entry = versions[-1] if versions else None
     if until is None or entry is None or entry.channel != channel:
