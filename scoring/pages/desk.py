@@ -51,6 +51,7 @@ POLL_SECONDS = 3
 # refuses names the points; anything else starts the line again at the table.
 WINNER_CODES = frozenset({"bad_winner", "wrong_couple"})
 SCORE_FIELD = "points"
+SUMMARY_LISTS = ("missing", "conflicts", "pending", "unusual")
 
 
 @login_required
@@ -85,23 +86,30 @@ ROWS_CACHE_SECONDS = 6 * 3600
 log = logging.getLogger(__name__)
 
 
-def _rows_html(
-    request: HttpRequest, drive: Drive, game: int, in_play: bool, rows: list[Any]
-) -> str:
-    """The grid's rows as HTML: from the cache where a row's content was rendered before, the
-    rest rendered (in one pass) and cached."""
-    shown = (
-        ROWS_TEMPLATE,
-        drive.pk,
-        drive.slug,
-        game,
-        in_play,
-        drive.is_closed,
-        drive.sit_out_counts_as_win,
-        get_language(),
-        timezone.get_current_timezone_name(),
+def _row_keys(drive: Drive, game: int, in_play: bool, rows: list[Any]) -> list[str]:
+    """Each row's cache key: a digest of what it shows (its table's row, the game, whether the
+    game is in play, the drive's flags, the language and time zone)."""
+    shown = repr(
+        (
+            ROWS_TEMPLATE,
+            drive.pk,
+            drive.slug,
+            game,
+            in_play,
+            drive.is_closed,
+            drive.sit_out_counts_as_win,
+            get_language(),
+            timezone.get_current_timezone_name(),
+        )
     )
-    keys = ["desk-row:" + hashlib.sha1(repr((shown, row)).encode()).hexdigest() for row in rows]
+    return ["desk-row:" + hashlib.sha1((shown + repr(row)).encode()).hexdigest() for row in rows]
+
+
+def _rows_html(
+    request: HttpRequest, drive: Drive, game: int, in_play: bool, rows: list[Any], keys: list[str]
+) -> str:
+    """The grid's rows as HTML: from the cache where a row's content was rendered before (under
+    its key, ``_row_keys``), the rest rendered (in one pass) and cached."""
     try:
         found = cache.get_many(keys)
     except Exception:
@@ -153,18 +161,28 @@ def _grid_context(
             rows.append(row)
     in_play = bool(game) and game == drive.current_game and not drive.is_closed
     advance = advance_state(drive, view, role) if in_play else {"shown": False}
+    keys = _row_keys(drive, game, in_play, rows)
     return {
         "drive": drive,
         "game": game,
         "fixed": fixed,
         "in_play": in_play,
-        # What the grid shows, in short: the page's script swaps the grid only when it changes.
+        # What the grid shows, in short (the rows by their keys, digests of what they show):
+        # the page's script swaps the grid only when it changes.
         "version": hashlib.sha1(
-            repr((game, drive.current_game, in_play, rows, advance)).encode()
+            (repr((game, drive.current_game, in_play, advance)) + "".join(keys)).encode()
         ).hexdigest()[:16],
         "view": view,
+        # The summary's links to the tables missing, in conflict, waiting or unusual (table
+        # numbers: integers, nothing to escape).
+        "links": {
+            name: mark_safe(", ".join(f'<a href="#table-{t:d}">{t:d}</a>' for t in view[name]))
+            for name in SUMMARY_LISTS
+        }
+        if view is not None
+        else {},
         "rows": rows,
-        "rows_html": _rows_html(request, drive, game, in_play, rows),
+        "rows_html": _rows_html(request, drive, game, in_play, rows, keys),
         "advance": advance,
         "games": range(1, drive.current_game + 1),
         "poll_seconds": POLL_SECONDS,

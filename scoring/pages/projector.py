@@ -15,6 +15,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import get_language
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods
 
@@ -56,7 +57,12 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
             context["view"] = view and {
                 key: view[key] for key in ("number", "reported", "to_report", "state")
             }
-            context["rows"] = current_tables(drive)
+            rows = current_tables(drive)
+            context["rows"] = rows
+            # What the couple → table list shows: its rendered HTML is cached under it (the
+            # template's ``{% cache %}``), as it changes only at an advance or a new seating
+            # while the count of tables reported changes with every result.
+            context["rows_key"] = _digest((get_language(), rows))
     elif mode == PRIZES:
         summary = prizes_summary(drive)
         context["prizes"] = summary
@@ -66,9 +72,12 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
         context["rows"] = summary and (summary["table"], summary["ties"])
     else:
         context["rows"] = [row for row in standings_for_drive(drive) if row["place"] is not None]
-    context["version"] = hashlib.sha1(
-        repr((drive.state, drive.current_game, context["view"], context["rows"])).encode()
-    ).hexdigest()[:16]
+    shown = context.get("rows_key") or context["rows"]
+    context["version"] = _digest((drive.state, drive.current_game, context["view"], shown))[:16]
     if wants_fragment(request):
         return tagged(render(request, "scoring/projector_live.html", context), key)
     return render(request, "scoring/projector.html", context)
+
+
+def _digest(shown: Any) -> str:
+    return hashlib.sha1(repr(shown).encode()).hexdigest()
