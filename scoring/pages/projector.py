@@ -15,7 +15,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods
 
@@ -71,7 +71,13 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
         context["tie_param"] = tie
         context["rows"] = summary and (summary["table"], summary["ties"])
     else:
-        context["rows"] = [row for row in standings_for_drive(drive) if row["place"] is not None]
+        rows = [row for row in standings_for_drive(drive) if row["place"] is not None]
+        # "3 wins", translated once for each number of wins rather than once a row.
+        wins = {
+            n: ngettext("%(wins)s win", "%(wins)s wins", n) % {"wins": n}
+            for n in {row["wins"] for row in rows}
+        }
+        context["rows"] = [{**row, "wins_label": wins[row["wins"]]} for row in rows]
     shown = context.get("rows_key") or context["rows"]
     context["version"] = _digest((drive.state, drive.current_game, context["view"], shown))[:16]
     if wants_fragment(request):
