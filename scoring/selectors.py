@@ -17,7 +17,7 @@ from typing import Any
 from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
-from drives.models import Couple, Drive, Seat
+from drives.models import Couple, Drive, Game, Seat
 from engine.standings import standings as rank
 from scoring.models import Result
 
@@ -44,43 +44,60 @@ def couple_number(couple: Couple | None) -> int | None:
 
 def game_view(drive: Drive, number: int) -> dict[str, Any] | None:
     """A game as the desk and the API see it: every table with the couple that stays, the one
-    that arrives (and deals), the result, and the tables missing or in conflict. Two queries."""
-    seats = seats_by_game(drive, game=number).get(number)
+    that arrives (and deals), the result, and the tables missing or in conflict. Two queries,
+    of plain columns (no model instances: the desk grid and the projector read it after every
+    result, BENCHMARKS.md)."""
+    # (game, table, stays, arrives, and the result's state, winner, points and verdict, None
+    # without a result), in table order.
+    seats = list(
+        Seat.objects.filter(game__drive=drive, game__number=number)
+        .order_by("table__number")
+        .values_list(
+            "game_id",
+            "table__number",
+            "stays__number",
+            "arrives__number",
+            "result__state",
+            "result__winner__number",
+            "result__winner_points",
+            "result__loser_points",
+            "result__verdict",
+        )
+    )
     if not seats:
         return None
-    game = seats[0].game
-    results = {r.seat_id: r for r in Result.objects.filter(game=game).select_related("winner")}
+    game = Game.objects.values_list("started_at", "finished_at").get(pk=seats[0][0])
     tables, missing, conflicts, pending, unusual = [], [], [], [], []
-    for seat in seats:
-        result = results.get(seat.pk)
+    undone, conflict, waiting = Result.State.UNDONE, Result.State.CONFLICT, Result.State.PENDING
+    for _game, table, stays, arrives, state, winner, won, lost, verdict in seats:
+        sit_out = (stays is None) != (arrives is None)
         row: dict[str, Any] = {
-            "table": seat.table.number,
-            "stays": couple_number(seat.stays),
-            "arrives": couple_number(seat.arrives),
-            "deals": couple_number(seat.arrives) or couple_number(seat.stays),
-            "sit_out": seat.is_sit_out,
+            "table": table,
+            "stays": stays,
+            "arrives": arrives,
+            "deals": arrives or stays,
+            "sit_out": sit_out,
             "winner": None,
             "points": None,
-            "state": "sit-out" if seat.is_sit_out else "missing",
+            "state": "sit-out" if sit_out else "missing",
         }
-        if result is not None and result.state == Result.State.UNDONE:
-            result = None  # taken back by whoever entered it: no result
-        if result is not None:
-            row.update(winner=result.winner.number, points=result.points, state=result.state)
-            if result.state == Result.State.CONFLICT:
-                conflicts.append(seat.table.number)
-            elif result.state == Result.State.PENDING:
-                pending.append(seat.table.number)
-            if result.verdict == "trumpless_hands":
-                unusual.append(seat.table.number)
-        elif not seat.is_sit_out:
-            missing.append(seat.table.number)
+        if state is not None and state != undone:  # undone: taken back, no result
+            points = [won, lost] if won is not None and lost is not None else None
+            row.update(winner=winner, points=points, state=state)
+            if state == conflict:
+                conflicts.append(table)
+            elif state == waiting:
+                pending.append(table)
+            if verdict == "trumpless_hands":
+                unusual.append(table)
+        elif not sit_out:
+            missing.append(table)
         tables.append(row)
-    state = "finished" if game.finished_at else "playing"
+    started_at, finished_at = game
     return {
-        "number": game.number,
-        "state": state,
-        "started_at": game.started_at.isoformat(),
+        "number": number,
+        "state": "finished" if finished_at else "playing",
+        "started_at": started_at.isoformat(),
         "tables": tables,
         "missing": missing,
         "conflicts": conflicts,
@@ -165,22 +182,23 @@ def standings_for_drive(drive: Drive) -> list[dict[str, Any]]:
 
 
 def current_tables(drive: Drive) -> list[dict[str, Any]]:
-    """ "Couple → table" for the game in play, by couple number. One query."""
+    """ "Couple → table" for the game in play, by couple number. One query, of plain columns."""
     if drive.current_game == 0:
         return []
-    seats = seats_by_game(drive, game=drive.current_game).get(drive.current_game, [])
+    seats = (
+        Seat.objects.filter(game__drive=drive, game__number=drive.current_game)
+        .order_by()
+        .values_list("table__number", "stays__number", "arrives__number")
+    )
     out = []
-    for seat in seats:
-        for couple, other, deals in (
-            (seat.stays, seat.arrives, False),
-            (seat.arrives, seat.stays, True),
-        ):
+    for table, stays, arrives in seats:
+        for couple, other, deals in ((stays, arrives, False), (arrives, stays, True)):
             if couple is not None:
                 out.append(
                     {
-                        "number": couple.number,
-                        "table": seat.table.number,
-                        "opponents": couple_number(other),
+                        "number": couple,
+                        "table": table,
+                        "opponents": other,
                         "deals": deals or other is None,
                         "sit_out": other is None,
                     }

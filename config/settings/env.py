@@ -110,15 +110,25 @@ def database_settings(environ: Mapping[str, str], base_dir: Path) -> dict[str, A
     return config
 
 
+LOCMEM_ENTRIES = 10_000
+
+
 def cache_settings(environ: Mapping[str, str]) -> dict[str, Any]:
     """``CACHES["default"]``: Redis from ``CACHE_URL`` (``redis://host:6379/1``), shared by every
     process; unset, each process's own memory (right for the one-process laptop). The cache
-    holds nothing that matters beyond a few minutes: the counts of failed logins and tokens.
+    holds nothing that matters beyond a few minutes: the counts of failed logins and tokens,
+    and rendered fragments of the live pages (rendered again when missing).
     A Redis that does not answer is given up on within a second (``CACHE_TIMEOUT``) and the
     limits fail open (drives/ratelimit.py), so a Redis gone dark slows a login, never stops it."""
     url = environ.get("CACHE_URL", "").strip()
     if not url:
-        return {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+        # Room for the rendered fragments of a big night (the desk grid's rows, a few hundred
+        # per game and language, a couple of kilobytes each; the projector's list): Django's
+        # default of 300 entries would drop a third of them every few results.
+        return {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": LOCMEM_ENTRIES},
+        }
     if url.startswith(("redis://", "rediss://", "unix://")):
         timeout = env_int(environ, "CACHE_TIMEOUT", 1)
         return {

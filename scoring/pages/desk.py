@@ -32,7 +32,7 @@ from drives.errors import Conflict, ServiceError
 from drives.models import AuditEntry, Drive
 from drives.services import Actor
 from drives.views import desk_actor
-from scoring.pages.conditional import not_modified, poll_key, tagged
+from scoring.pages.conditional import drive_version, not_modified, poll_key, tagged
 from scoring.pages.live_access import (
     int_or_none,
     member_drive,
@@ -51,6 +51,7 @@ POLL_SECONDS = 3
 # refuses names the points; anything else starts the line again at the table.
 WINNER_CODES = frozenset({"bad_winner", "wrong_couple"})
 SCORE_FIELD = "points"
+SUMMARY_LISTS = ("missing", "conflicts", "pending", "unusual")
 
 
 @login_required
@@ -65,10 +66,7 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
         # The grid differs by role (who may advance) and carries the user's CSRF token.
         key = poll_key("desk", drive, request.user.pk, role, game, int(fixed))
         return not_modified(request, key) or tagged(
-            render(
-                request, "scoring/desk_grid.html", _grid_context(request, drive, role, game, fixed)
-            ),
-            key,
+            HttpResponse(_grid_html(request, drive, role, game, fixed)), key
         )
     return render(request, "scoring/desk.html", _page_context(request, drive, role, game, fixed))
 
@@ -85,23 +83,69 @@ ROWS_CACHE_SECONDS = 6 * 3600
 log = logging.getLogger(__name__)
 
 
-def _rows_html(
-    request: HttpRequest, drive: Drive, game: int, in_play: bool, rows: list[Any]
-) -> str:
-    """The grid's rows as HTML: from the cache where a row's content was rendered before, the
-    rest rendered (in one pass) and cached."""
-    shown = (
-        ROWS_TEMPLATE,
-        drive.pk,
-        drive.slug,
-        game,
-        in_play,
-        drive.is_closed,
-        drive.sit_out_counts_as_win,
-        get_language(),
-        timezone.get_current_timezone_name(),
+def _row_keys(drive: Drive, game: int, in_play: bool, rows: list[Any]) -> list[str]:
+    """Each row's cache key: a digest of what it shows (its table's row, the game, whether the
+    game is in play, the drive's flags, the language and time zone)."""
+    shown = repr(
+        (
+            ROWS_TEMPLATE,
+            drive.pk,
+            drive.slug,
+            game,
+            in_play,
+            drive.is_closed,
+            drive.sit_out_counts_as_win,
+            get_language(),
+            timezone.get_current_timezone_name(),
+        )
     )
-    keys = ["desk-row:" + hashlib.sha1(repr((shown, row)).encode()).hexdigest() for row in rows]
+    return ["desk-row:" + hashlib.sha1((shown + repr(row)).encode()).hexdigest() for row in rows]
+
+
+def _grid_html(request: HttpRequest, drive: Drive, role: str, game: int, fixed: bool) -> str:
+    """The polled grid as HTML, with the asking user's CSRF token. Rendered once for a version
+    of the drive (``drive_version``: bumped in the transaction of every change, as the polls'
+    ETags) and kept under what else it depends on (role, game shown, language, time zone), with
+    a placeholder for the token: the other desks polling the same grid after a change get it
+    from the cache. One entry for each such grid, replaced at each version."""
+    token = escape(get_token(request))
+    version = drive_version(drive)
+    where = "desk-grid:" + ".".join(
+        str(part)
+        for part in (
+            drive.pk,
+            drive.created_at.timestamp(),  # a drive of a database made again, with the same id
+            role,
+            game,
+            int(fixed),
+            get_language(),
+            timezone.get_current_timezone_name(),
+        )
+    )
+    try:
+        kept = cache.get(where)
+    except Exception:
+        log.warning("desk grid: the cache did not answer; rendering the grid", exc_info=True)
+        kept = None
+    if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == version:
+        html = str(kept[1])
+    else:
+        context = _grid_context(request, drive, role, game, fixed, token=CSRF_PLACEHOLDER)
+        context["csrf_token"] = CSRF_PLACEHOLDER
+        html = get_template("scoring/desk_grid.html").render(context)
+        try:
+            cache.set(where, (version, html), ROWS_CACHE_SECONDS)
+        except Exception:
+            log.warning("desk grid: the cache did not answer; grid not kept", exc_info=True)
+    return html.replace(CSRF_PLACEHOLDER, token)
+
+
+def _rows_html(
+    rows: list[Any], keys: list[str], drive: Drive, game: int, in_play: bool, token: str
+) -> str:
+    """The grid's rows as HTML, with ``token`` for the CSRF token: from the cache where a row's
+    content was rendered before (under its key, ``_row_keys``), the rest rendered (in one pass)
+    and cached."""
     try:
         found = cache.get_many(keys)
     except Exception:
@@ -124,7 +168,6 @@ def _rows_html(
             cache.set_many(new, ROWS_CACHE_SECONDS)
         except Exception:
             log.warning("desk grid: the cache did not answer; rows not kept", exc_info=True)
-    token = escape(get_token(request))
     return mark_safe("".join(found[key] for key in keys).replace(CSRF_PLACEHOLDER, token))
 
 
@@ -138,8 +181,10 @@ def _shown_game(request: HttpRequest, drive: Drive) -> tuple[int, bool]:
 
 
 def _grid_context(
-    request: HttpRequest, drive: Drive, role: str, game: int, fixed: bool
+    request: HttpRequest, drive: Drive, role: str, game: int, fixed: bool, token: str = ""
 ) -> dict[str, Any]:
+    """What the grid shows; its rows' forms carry ``token`` (the asking user's CSRF token by
+    default)."""
     view = game_view(drive, game) if game else None
     rows = []
     if view is not None:
@@ -153,18 +198,30 @@ def _grid_context(
             rows.append(row)
     in_play = bool(game) and game == drive.current_game and not drive.is_closed
     advance = advance_state(drive, view, role) if in_play else {"shown": False}
+    keys = _row_keys(drive, game, in_play, rows)
     return {
         "drive": drive,
         "game": game,
         "fixed": fixed,
         "in_play": in_play,
-        # What the grid shows, in short: the page's script swaps the grid only when it changes.
+        # What the grid shows, in short (the rows by their keys, digests of what they show):
+        # the page's script swaps the grid only when it changes.
         "version": hashlib.sha1(
-            repr((game, drive.current_game, in_play, rows, advance)).encode()
+            (repr((game, drive.current_game, in_play, advance)) + "".join(keys)).encode()
         ).hexdigest()[:16],
         "view": view,
+        # The summary's links to the tables missing, in conflict, waiting or unusual (table
+        # numbers: integers, nothing to escape).
+        "links": {
+            name: mark_safe(", ".join(f'<a href="#table-{t:d}">{t:d}</a>' for t in view[name]))
+            for name in SUMMARY_LISTS
+        }
+        if view is not None
+        else {},
         "rows": rows,
-        "rows_html": _rows_html(request, drive, game, in_play, rows),
+        "rows_html": _rows_html(
+            rows, keys, drive, game, in_play, token or escape(get_token(request))
+        ),
         "advance": advance,
         "games": range(1, drive.current_game + 1),
         "poll_seconds": POLL_SECONDS,

@@ -10,11 +10,16 @@ Reads only: ``current_tables``, ``game_view`` and ``standings_for_drive``.
 from __future__ import annotations
 
 import hashlib
+import logging
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import get_template
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, ngettext
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods
 
@@ -56,7 +61,10 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
             context["view"] = view and {
                 key: view[key] for key in ("number", "reported", "to_report", "state")
             }
-            context["rows"] = current_tables(drive)
+            rows = current_tables(drive)
+            context["rows"] = rows
+            context["rows_key"] = _digest((TABLES_TEMPLATE, get_language(), rows))
+            context["rows_html"] = _tables_html(rows, context["rows_key"])
     elif mode == PRIZES:
         summary = prizes_summary(drive)
         context["prizes"] = summary
@@ -65,10 +73,44 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
         context["tie_param"] = tie
         context["rows"] = summary and (summary["table"], summary["ties"])
     else:
-        context["rows"] = [row for row in standings_for_drive(drive) if row["place"] is not None]
-    context["version"] = hashlib.sha1(
-        repr((drive.state, drive.current_game, context["view"], context["rows"])).encode()
-    ).hexdigest()[:16]
+        rows = [row for row in standings_for_drive(drive) if row["place"] is not None]
+        # "3 wins", translated once for each number of wins rather than once a row.
+        wins = {
+            n: ngettext("%(wins)s win", "%(wins)s wins", n) % {"wins": n}
+            for n in {row["wins"] for row in rows}
+        }
+        context["rows"] = [{**row, "wins_label": wins[row["wins"]]} for row in rows]
+    shown = context.get("rows_key") or context["rows"]
+    context["version"] = _digest((drive.state, drive.current_game, context["view"], shown))[:16]
     if wants_fragment(request):
         return tagged(render(request, "scoring/projector_live.html", context), key)
     return render(request, "scoring/projector.html", context)
+
+
+# The couple → table list is cached under what it shows (in the language shown): it changes
+# only at an advance or a new seating, while the count of tables reported above it changes with
+# every result.
+TABLES_TEMPLATE = "scoring/projector_tables.html"
+TABLES_CACHE_SECONDS = 6 * 3600
+log = logging.getLogger(__name__)
+
+
+def _tables_html(rows: list[dict[str, Any]], key: str) -> str:
+    """The couple → table list as HTML, from the cache or rendered and kept there."""
+    where = "projector-tables:" + key
+    try:
+        html = cache.get(where)
+    except Exception:
+        log.warning("projector: the cache did not answer; rendering the list", exc_info=True)
+        html = None
+    if not isinstance(html, str):
+        html = get_template(TABLES_TEMPLATE).render({"rows": rows}).rstrip()
+        try:
+            cache.set(where, html, TABLES_CACHE_SECONDS)
+        except Exception:
+            log.warning("projector: the cache did not answer; list not kept", exc_info=True)
+    return mark_safe(html)
+
+
+def _digest(shown: Any) -> str:
+    return hashlib.sha1(repr(shown).encode()).hexdigest()

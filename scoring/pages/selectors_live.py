@@ -16,7 +16,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.db.models import F, Q, QuerySet
+from django.contrib.auth import get_user_model
+from django.db.models import Q, QuerySet
 
 from drives.models import Couple, Seat, Table
 from scoring.models import Result, ResultVersion
@@ -28,34 +29,42 @@ from scoring.services import undo_open_until
 
 def result_versions(drive: Any, game: int) -> dict[int, list[dict[str, Any]]]:
     """Table number → every submission and decision about its result in ``game``, oldest
-    first: kind, winner, points, channel, user name, couple, reason, time. One query."""
+    first: kind, winner, points, channel, user name, couple, reason, time. One query, of plain
+    columns (no model instances: the desk grid reads it after every result)."""
+    labels = {kind: str(label) for kind, label in ResultVersion.Kind.choices}
     rows = (
         ResultVersion.objects.filter(result__game__drive=drive, result__game__number=game)
-        .select_related("winner", "previous_winner", "user", "couple")
-        .annotate(table_number=F("result__seat__table__number"))
         .order_by("at", "id")
+        .values_list(
+            "result__seat__table__number",
+            "kind",
+            "winner__number",
+            "previous_winner__number",
+            "winner_points",
+            "loser_points",
+            "channel",
+            f"user__{get_user_model().USERNAME_FIELD}",
+            "couple__number",
+            "reason",
+            "after_advance",
+            "at",
+        )
     )
     out: dict[int, list[dict[str, Any]]] = {}
-    for version in rows:
-        out.setdefault(version.table_number, []).append(
+    for table, kind, winner, previous, won, lost, channel, user, couple, reason, late, at in rows:
+        out.setdefault(table, []).append(
             {
-                "kind": version.kind,
-                "kind_label": version.get_kind_display(),
-                "winner": version.winner.number,
-                "previous_winner": (
-                    version.previous_winner.number if version.previous_winner else None
-                ),
-                "points": (
-                    [version.winner_points, version.loser_points]
-                    if version.winner_points is not None
-                    else None
-                ),
-                "channel": version.channel,
-                "user": version.user.get_username() if version.user else None,
-                "couple": version.couple.number if version.couple else None,
-                "reason": version.reason,
-                "after_advance": version.after_advance,
-                "at": version.at,
+                "kind": kind,
+                "kind_label": labels.get(kind, kind),
+                "winner": winner,
+                "previous_winner": previous,
+                "points": [won, lost] if won is not None else None,
+                "channel": channel,
+                "user": user,
+                "couple": couple,
+                "reason": reason,
+                "after_advance": late,
+                "at": at,
             }
         )
     return out

@@ -333,6 +333,33 @@ def test_the_grid_fragment_is_the_grid_alone(ours, drive) -> None:
     assert f'data-version="{version}"' not in changed
 
 
+def test_the_other_desks_get_the_grid_rendered_once_with_their_own_token(ours, drive) -> None:
+    url = desk_url(drive) + "?partial=grid"
+    first, second = logged_in(ours.scorer), logged_in(ours.scorer)
+    second.handler.enforce_csrf_checks = True
+    rendered = text(first.get(url))
+    assert queries(second, url) == 4  # the session, the user, the drive and the role: no more
+    kept = text(second.get(url))
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', kept)
+    assert token is not None and "placeholder" not in kept
+    mask = re.compile(r'(name="csrfmiddlewaretoken" value=)"[^"]+"')
+    assert mask.sub(r"\1", kept) == mask.sub(r"\1", rendered)  # the same grid, another token
+    posted = second.post(
+        desk_url(drive),
+        {
+            "csrfmiddlewaretoken": token.group(1),
+            "action": "enter",
+            "game": "1",
+            "table": "1",
+            "winner": "2",
+        },
+    )
+    assert posted.status_code == 201
+    # The change is in both desks' next grid.
+    assert re.search(r'id="table-1"[^>]*data-winner="2"', text(first.get(url)))
+    assert re.search(r'id="table-1"[^>]*data-winner="2"', text(second.get(url)))
+
+
 def test_the_page_takes_the_same_queries_for_4_and_40_tables(ours) -> None:
     counts = []
     for couples in (8, 80):

@@ -9,8 +9,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.test import override_settings
 from django.urls import reverse
 
+from config.settings.env import cache_settings
 from drives.services import couple_update, holes_record
 from scoring.selectors import game_view
 from scoring.services import result_record
@@ -158,3 +160,17 @@ def test_the_lean_rows_escape_names_and_follow_the_sorting() -> None:
     assert order[0] == 3 and order[1:] == [1, 2, 4, 5, 6, 7, 8]  # "<" sorts before "a"
     assert re.search(r'<tr data-couple="1" class="(even|odd)"><td>1</td>', by_players)
     assert 'class="mark-win">W</td>' in by_players and 'class="mark-loss">L</td>' in by_players
+
+
+@override_settings(CACHES={"default": cache_settings({"CACHE_URL": "redis://127.0.0.1:1/0"})})
+def test_the_kept_fragments_are_rendered_when_the_cache_does_not_answer(caplog) -> None:  # type: ignore[no-untyped-def]
+    ours = people()
+    drive = night(ours.club, 8)
+    client = logged_in(ours.organizer)
+    grid = text(client.get(reverse("night:desk", args=[drive.slug]) + "?partial=grid"))
+    assert 'id="table-4" data-table="4"' in grid and "placeholder" not in grid
+    assert 'name="csrfmiddlewaretoken"' in grid
+    projector = text(client.get(reverse("night:projector", args=[drive.slug]) + "?partial=1"))
+    assert 'data-couple="8" data-table="4"' in projector
+    assert "desk grid: the cache did not answer" in caplog.text
+    assert "projector: the cache did not answer" in caplog.text

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from drives.services import drive_close
+from drives.services import drive_close, drive_update
 from scoring.selectors import current_tables
 from tests.pages.live_helpers import DESK, advance, logged_in, night, people, play, queries, text
 
@@ -65,6 +65,20 @@ def test_after_the_advance_the_new_tables(ours, drive) -> None:
     assert 'data-game="2"' in after
     assert listed(after) == {r["number"]: r["table"] for r in current_tables(drive)}
     assert listed(after) == {1: 2, 2: 1, 3: 3, 4: 2, 5: 1}
+
+
+def test_the_kept_list_is_the_seatings_in_the_language_shown(ours, drive) -> None:
+    client = logged_in(ours.scorer)
+    english = text(client.get(url(drive, "?partial=1")))
+    assert '<span class="t sits-out">sits out</span>' in english
+    assert '<span class="visually-hidden">at table</span>' in english
+    drive_update(drive=drive, actor=DESK, language="fr")
+    french = text(client.get(url(drive, "?partial=1")))
+    assert '<span class="t sits-out">au repos</span>' in french
+    assert '<span class="visually-hidden">à la table</span>' in french
+    assert listed(french) == listed(english) == {1: 1, 2: 1, 3: 2, 4: 2, 5: 3}
+    drive_update(drive=drive, actor=DESK, language="en")
+    assert text(client.get(url(drive, "?partial=1"))) == english  # from the cache, as it was
 
 
 def test_the_fragment_changes_only_with_the_night(ours, drive) -> None:
