@@ -203,10 +203,15 @@ def budgets(
     desk = Actor(channel=AuditEntry.Channel.DESK)
     reported = [row for row in game_view(drive, drive.current_game)["tables"] if row["winner"]]
 
+    winners = {row["table"]: row["winner"] for row in reported}
+
     def a_result(turn: int) -> None:
-        """A change at one table (a correction, so the night keeps its shape), before a view."""
+        """A change at one table (a correction, so the night keeps its shape), before a view:
+        the other couple than the one now recorded wins, so that the page does change, on a
+        night reused from an earlier run too."""
         row = reported[turn % len(reported)]
-        winner = row["arrives"] if turn // len(reported) % 2 == 0 else row["stays"]
+        winner = row["stays"] if winners[row["table"]] == row["arrives"] else row["arrives"]
+        winners[row["table"]] = winner
         result_resolve(
             drive=drive,
             game=drive.current_game,
