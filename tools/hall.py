@@ -192,7 +192,6 @@ def serve(address: str, port: int, threads: int) -> None:
         http1_settings=HTTP1Settings(header_read_timeout=30_000, keep_alive=True),
         log_level=LogLevels.warning,
         working_dir=BASE_DIR,
-        process_name="fortyfives-hall",
     ).serve()
 
 
