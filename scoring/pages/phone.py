@@ -368,6 +368,8 @@ def _punch_holes(couple: Couple, marks: dict[int, str], games: int) -> list[dict
         "": conditional_escape(_("to play")),
     }
     game_words = _("Game %(n)s")
+    # "Game 3: won" ("Partie 3 : gagnée": French puts a space before the colon)
+    label_words = _("%(game)s: %(said)s")
     holes = []
     for game in range(1, games + 1):
         mark = marks.get(game, "")
@@ -382,9 +384,11 @@ def _punch_holes(couple: Couple, marks: dict[int, str], games: int) -> list[dict
                 "figure": "S" if mark == SIT_OUT_WIN else number,
                 "number": number,
                 "label": mark_safe(  # the translations, escaped as the template did
-                    (game_words % {"n": number})
-                    + ": "
-                    + (words[mark] if mark in words else absent_words[absent])
+                    label_words
+                    % {
+                        "game": game_words % {"n": number},
+                        "said": words[mark] if mark in words else absent_words[absent],
+                    }
                 ),
             }
         )

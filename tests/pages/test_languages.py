@@ -166,3 +166,14 @@ def test_the_command_line_speaks_the_language_asked_for(ours) -> None:
     out = io.StringIO()
     call_command("drive", "list", stdout=out)  # English unless asked
     assert out.getvalue().strip() == "No drives."
+
+
+def test_a_french_punch_card_reads_each_hole_the_french_way(ours, hall) -> None:
+    """The screen reader's words for a hole: "Partie 1 : gagnée" (a space before the colon)."""
+    couple = hall.couples.get(number=1)
+    page = text(Client().get(f"/c/{couple.token}/", **ENGLISH))
+    assert "Partie 1\u00a0: " in page and "Partie 1: " not in page
+    english = night(ours.club, 6)
+    play(english, 1)
+    page = text(Client().get(f"/c/{english.couples.get(number=1).token}/", **FRENCH))
+    assert "Game 1: " in page
