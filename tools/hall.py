@@ -36,7 +36,10 @@ from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DEFAULT_PORT = 8000
-DEFAULT_THREADS = 8
+# The application's threads: granian's own advice, at most twice the cores and one (Python
+# runs one thread at a time; granian's side does the waiting on slow phones), and at most 8.
+# On 2 cores, 5: a phone's 304 cost the same with 2, 4 or 8 (BENCHMARKS.md).
+DEFAULT_THREADS = min(8, 2 * (os.cpu_count() or 1) + 1)
 # A documentation address (RFC 5737): "connecting" a UDP socket to it sends nothing, it only
 # asks the system which of its addresses would be used, the one on the network with the route.
 PROBE = ("192.0.2.1", 9)
@@ -206,7 +209,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--data-dir", type=Path, default=BASE_DIR / "hall-data", help="database, key and backups"
     )
-    parser.add_argument("--threads", type=int, default=DEFAULT_THREADS)
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=DEFAULT_THREADS,
+        help=f"threads for the pages (default on this laptop: {DEFAULT_THREADS})",
+    )
     parser.add_argument("--no-input", action="store_true", help="never ask for an account")
     parser.add_argument("--prepare-only", action="store_true", help="prepare the folder, then exit")
     return parser.parse_args(argv)
