@@ -2,9 +2,9 @@
 the laptop to the phones on the hall's Wi-Fi.
 
 It finds the laptop's address on the hall's network, prepares the hall's data folder (the
-SQLite database migrated, a secret key made once, the static files collected; see
-config/settings/hall.py), prints the address the phones use with its QR code, and serves with
-granian (WSGI) on that address and on 127.0.0.1 until Ctrl-C.
+SQLite database migrated, a secret key made once, the static files collected when they
+changed; see config/settings/hall.py), prints the address the phones use with its QR code,
+and serves with granian (WSGI) on that address and on 127.0.0.1 until Ctrl-C.
 
 Why granian: a hall's laptop is as likely to run Windows as Linux or macOS, and gunicorn
 (the production stack's, tools/stack.py) runs only on Unix; granian has wheels for all three.
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import ipaddress
 import os
 import socket
@@ -113,11 +114,58 @@ def prepare(data_dir: Path, url: str, hostname: str) -> None:
 
     django.setup()
     call_command("migrate", interactive=False, verbosity=0)
-    call_command("collectstatic", interactive=False, verbosity=0)
+    collect_static()
     # The catalogs' .mo files, as make install makes them (a Windows laptop has no make).
     import runpy
 
     runpy.run_path(str(BASE_DIR / "scripts" / "messages.py"))["compile_"]([])
+
+
+def static_sources() -> str:
+    """A digest of what collectstatic would collect: every file the static finders list (its
+    name, size and time) and the settings that name and store them."""
+    from django.conf import settings
+    from django.contrib.staticfiles.finders import get_finders
+
+    found = []
+    for finder in get_finders():
+        for name, storage in finder.list([]):
+            info = os.stat(storage.path(name))
+            found.append(f"{name}\0{info.st_size}\0{info.st_mtime_ns}")
+    found.sort()
+    found += [
+        repr(getattr(settings, name, None))
+        for name in (
+            "STATIC_URL",
+            "STORAGES",
+            "WHITENOISE_KEEP_ONLY_HASHED_FILES",
+            "WHITENOISE_SKIP_COMPRESS_EXTENSIONS",
+        )
+    ]
+    return hashlib.sha256("\n".join(found).encode()).hexdigest()
+
+
+def collect_static() -> bool:
+    """collectstatic, unless the files collected last time are still those of the sources.
+
+    Kept for the laptop's start: collectstatic hashes and compresses (brotli and gzip) every
+    file again at each run, the API pages' large scripts included: 16 s of CPU before the
+    server answers (60 s before config/settings/hall.py left the maps and unhashed names out),
+    which a restart in the middle of a night should not wait for. With nothing changed the
+    check is some 900 file times, and the start 3 s (BENCHMARKS.md, "The hall's server
+    starts")."""
+    from django.conf import settings
+    from django.core.management import call_command
+
+    root = Path(settings.STATIC_ROOT)
+    stamp, sources = root / ".collected", static_sources()
+    collected = (root / "staticfiles.json").is_file() and stamp.is_file()
+    if collected and stamp.read_text() == sources:
+        return False
+    stamp.unlink(missing_ok=True)
+    call_command("collectstatic", interactive=False, verbosity=0)
+    stamp.write_text(sources)
+    return True
 
 
 def needs_account() -> bool:

@@ -24,9 +24,11 @@ import os
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from whitenoise.compress import Compressor
+
 from .base import *
 from .base import BASE_DIR, DATABASES, MEDIA_ROOT, STATIC_ROOT
-from .env import env_int, env_list, hall_secret_key
+from .env import env_bool, env_int, env_list, hall_secret_key
 
 HALL_DATA_DIR = Path(os.environ.get("HALL_DATA_DIR", "") or BASE_DIR / "hall-data").resolve()
 
@@ -60,10 +62,20 @@ CSRF_COOKIE_SECURE = False
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# A browser honours Cross-Origin-Opener-Policy only from HTTPS or localhost: on the hall's
+# address it ignores the header and says so in the console of every page.
+SECURE_CROSS_ORIGIN_OPENER_POLICY = None
 
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+# What the laptop compresses when it collects the static files (tools.hall, before serving):
+# the hashed names only (the pages ask for nothing else), and no source maps (only a browser's
+# developer tools fetch them): 16 s of CPU instead of 60 at the first start (BENCHMARKS.md,
+# "The hall's server starts").
+WHITENOISE_KEEP_ONLY_HASHED_FILES = True
+WHITENOISE_SKIP_COMPRESS_EXTENSIONS = (*Compressor.SKIP_COMPRESS_EXTENSIONS, "map")
 
-DEMO_COMMAND_ALLOWED = False
+# No demo account with its published password on a hall's network, unless asked for (as prod).
+DEMO_COMMAND_ALLOWED = env_bool(os.environ, "DEMO_COMMAND_ALLOWED", False)

@@ -4,6 +4,7 @@ in works, with the static files; the database is copied after every advance and 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
@@ -117,7 +118,11 @@ def served(tmp_path: Path) -> Iterator[tuple[str, Path, subprocess.Popen[str]]]:
         env=hall_env(data_dir)
         | {"DJANGO_SETTINGS_MODULE": "config.settings.hall", "DJANGO_SUPERUSER_PASSWORD": PASSWORD},
     )
+    manifest = data_dir / "static" / "staticfiles.json"
+    collected = manifest.stat().st_mtime_ns
     server = start(data_dir, port)
+    # The start prepared the folder again, but nothing static had changed: nothing collected.
+    assert manifest.stat().st_mtime_ns == collected
     try:
         yield f"http://127.0.0.1:{port}", data_dir, server
     finally:
@@ -136,8 +141,10 @@ def get(url: str, opener: urllib.request.OpenerDirector | None = None) -> tuple[
 @pytest.mark.slow
 def test_the_hall_server_serves_a_night_over_plain_http(served) -> None:
     base, data_dir, _server = served
-    status, home, _ = get(base + "/")
+    status, home, headers = get(base + "/")
     assert status == 200 and "Forty-Fives Card Drives" in home
+    # Plain HTTP on the hall's address: no header the browser would ignore with a console error.
+    assert "cross-origin-opener-policy" not in {name.lower() for name in headers}
     # The static files, by the manifest's hashed names (DEBUG off: whitenoise serves them).
     stylesheet = re.search(r'href="(/static/css/site\.[0-9a-f]+\.css)"', home)
     assert stylesheet, "the page links the manifest's stylesheet"
@@ -172,6 +179,22 @@ def test_the_hall_server_serves_a_night_over_plain_http(served) -> None:
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
     assert len(key_file.read_text().strip()) >= 50
     assert (data_dir / "db.sqlite3").is_file()
+    # No demo account with its published password on the hall's network.
+    demo = subprocess.run(
+        [sys.executable, "manage.py", "demo"],
+        cwd=BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=hall_env(data_dir) | {"DJANGO_SETTINGS_MODULE": "config.settings.hall"},
+    )
+    assert demo.returncode != 0 and "The demo command is turned off here" in demo.stderr
+    assert not any(name == "organizer" for name in usernames(data_dir / "db.sqlite3"))
+
+
+def usernames(database: Path) -> list[str]:
+    with sqlite3.connect(database) as db:
+        return [name for (name,) in db.execute("SELECT username FROM auth_user")]
 
 
 def test_the_secret_key_is_made_once_and_kept(tmp_path: Path) -> None:
@@ -179,6 +202,39 @@ def test_the_secret_key_is_made_once_and_kept(tmp_path: Path) -> None:
     assert len(first) >= 50 and hall_secret_key(tmp_path) == first
     (tmp_path / "secret_key").write_text("short")
     assert hall_secret_key(tmp_path) != "short"
+
+
+def test_the_static_files_are_collected_again_only_when_they_changed(
+    tmp_path: Path, settings
+) -> None:
+    source, root = tmp_path / "source", tmp_path / "collected"
+    (source / "css").mkdir(parents=True)
+    (source / "css" / "site.css").write_text("body { color: black }")
+    settings.STATICFILES_DIRS = [source]
+    settings.STATICFILES_FINDERS = ["django.contrib.staticfiles.finders.FileSystemFinder"]
+    settings.STATIC_ROOT = root
+    settings.STORAGES = settings.STORAGES | {
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"}
+    }
+
+    def served_css() -> str:
+        manifest = json.loads((root / "staticfiles.json").read_text())
+        return (root / manifest["paths"]["css/site.css"]).read_text()
+
+    assert hall.collect_static() is True
+    assert served_css() == "body { color: black }"
+    assert hall.collect_static() is False  # nothing changed: the restart collects nothing
+    (source / "css" / "site.css").write_text("body { color: navy }")
+    assert hall.collect_static() is True
+    assert served_css() == "body { color: navy }"
+    (source / "css" / "print.css").write_text("nav { display: none }")
+    assert hall.collect_static() is True
+    (root / "staticfiles.json").unlink()  # a folder emptied by hand is filled again
+    assert hall.collect_static() is True and served_css() == "body { color: navy }"
+    settings.WHITENOISE_KEEP_ONLY_HASHED_FILES = not getattr(
+        settings, "WHITENOISE_KEEP_ONLY_HASHED_FILES", False
+    )
+    assert hall.collect_static() is True  # the settings of what is collected changed
 
 
 # --- the backups ---------------------------------------------------------------------------------
