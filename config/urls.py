@@ -55,6 +55,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("livez", views.livez, name="livez"),
+    path("favicon.ico", views.favicon),
     # Each person's language: the header's switch posts here (Django's set_language, kept in
     # its cookie); the scripts' words come from the djangojs catalog.
     path("i18n/setlang/", set_language, name="set_language"),

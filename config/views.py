@@ -8,9 +8,10 @@ from django.core.cache import caches
 from django.core.cache.backends.locmem import LocMemCache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.utils.html import format_html
-from django.views.decorators.cache import never_cache
+from django.views.decorators.cache import cache_control, never_cache
 from kombu import Connection
 
 from scoring.printing.pdf.base import qr_modules
@@ -26,6 +27,14 @@ def home(request: HttpRequest) -> HttpResponse:
     if hall_url and request.user.is_authenticated:
         hall = {"url": hall_url, "svg": qr_svg(hall_url)}
     return render(request, "home.html", {"hall": hall})
+
+
+@cache_control(max_age=24 * 3600)
+def favicon(request: HttpRequest) -> HttpResponse:
+    """The site's icon for pages that do not name it (the admin's, the API's documentation),
+    whose browser asks /favicon.ico: a redirect rather than a 404 at every visit. Not permanent:
+    the icon's collected name changes with its content."""
+    return redirect(static("img/favicon.svg"))
 
 
 @lru_cache(maxsize=8)

@@ -62,3 +62,11 @@ def test_admin_requires_login(client: Client) -> None:
     response = client.get("/admin/")
     assert response.status_code == 302
     assert response["Location"].startswith("/admin/login/")
+
+
+def test_a_browser_asking_for_favicon_ico_gets_the_sites_icon(client: Client) -> None:
+    """The admin and the API's documentation name no icon: their browsers ask /favicon.ico."""
+    response = client.get("/favicon.ico", follow=True)
+    assert response.redirect_chain and response.redirect_chain[0][1] == 302
+    assert response.status_code == 200 and response["Content-Type"] == "image/svg+xml"
+    assert b"<svg" in b"".join(response.streaming_content)

@@ -115,6 +115,7 @@ CASES: list[Case] = [
     Case("", "GET", "/", everyone(200)),
     Case("healthz", "GET", "/healthz", everyone(200)),
     Case("livez", "GET", "/livez", everyone(200)),
+    Case("favicon.ico", "GET", "/favicon.ico", everyone(302), note="the site's icon"),
     Case("jsi18n/", "GET", "/jsi18n/", everyone(200)),
     Case(
         "i18n/setlang/",
