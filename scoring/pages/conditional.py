@@ -177,7 +177,10 @@ def tagged(response: HttpResponse, key: str, until: datetime | None = None) -> H
     return response
 
 
-PHONE_PAGES = {"night:table": "table", "night:couple": "couple"}
+# The phones' pages by their names in scoring/pages/urls_phones.py, the URL conf the
+# middleware resolves against.
+PHONE_URLCONF = "scoring.pages.urls_phones"
+PHONE_PAGES = {"table": "table", "couple": "couple"}
 
 
 class PhonePollMiddleware:
@@ -207,7 +210,7 @@ class PhonePollMiddleware:
 
     def unchanged(self, request: HttpRequest) -> HttpResponse | None:
         try:
-            match = resolve(request.path_info)
+            match = resolve(request.path_info, urlconf=PHONE_URLCONF)
         except Resolver404:
             return None
         page = PHONE_PAGES.get(match.view_name)

@@ -4,7 +4,8 @@ exports, the per-game win grid, and the public results page."""
 
 from django.urls import path
 
-from scoring.pages import desk, phone, projector, standings
+from scoring.pages import desk, projector, standings
+from scoring.pages.urls_phones import urlpatterns as phones
 
 urlpatterns = [
     path("drives/<slug:slug>/desk/", desk.desk, name="desk"),
@@ -12,6 +13,5 @@ urlpatterns = [
     path("drives/<slug:slug>/standings/", standings.standings, name="standings"),
     path("drives/<slug:slug>/grid/", standings.grid, name="grid"),
     path("results/<slug:slug>/", standings.results, name="results"),
-    path("t/<str:token>/", phone.table_page, name="table"),
-    path("c/<str:token>/", phone.couple_page, name="couple"),
+    *phones,  # the table and couple pages (t/…, c/…)
 ]

@@ -17,7 +17,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 from django.test import Client
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils import timezone
 
 from drives.errors import Conflict
@@ -536,3 +536,20 @@ def test_the_polled_fragments_are_gzipped_for_who_asks(n: Night, page: str) -> N
         n.url(page), headers={"Accept-Encoding": "gzip", "If-None-Match": packed["ETag"]}
     )
     assert again.status_code == 304 and again.content == b""
+
+
+@pytest.mark.parametrize(
+    ("path", "name"), [("/t/abc/", "night:table"), ("/c/abc/", "night:couple")]
+)
+def test_the_middleware_finds_the_phone_pages_where_the_site_serves_them(
+    path: str, name: str
+) -> None:
+    """PhonePollMiddleware resolves against the phones' own URL conf: the same views, at the
+    same addresses, as the site's; and nothing else of the site is taken for a phone's page."""
+    site = resolve(path)
+    own = resolve(path, urlconf=conditional.PHONE_URLCONF)
+    assert site.view_name == name and own.func is site.func and own.kwargs == site.kwargs
+    assert conditional.PHONE_PAGES[own.url_name] == name.split(":")[1]
+    for other in ("/drives/abc/desk/", "/drives/abc/projector/", "/t/abc/extra/", "/results/abc/"):
+        with pytest.raises(Resolver404):
+            resolve(other, urlconf=conditional.PHONE_URLCONF)
