@@ -3,8 +3,8 @@ namespace, through scoring/pages/urls_live.py).
 
 A URL conf of their own as well: ``PhonePollMiddleware`` (scoring/pages/conditional.py) asks
 only these two patterns whether a poll is a phone's, where the site's URL conf tried some 55
-patterns before reaching them, a quarter of a phone's 304 in-process (BENCHMARKS.md, "A
-phone's 304 resolved against its own two patterns")."""
+patterns before reaching them, a quarter of a phone's 304 in-process (BENCHMARKS.md, "The
+night on a slower machine, and a phone's 304 resolved against its own two patterns")."""
 
 from django.urls import path
 
