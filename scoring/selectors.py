@@ -14,12 +14,13 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from drives.models import Couple, Drive, Game, Seat
 from engine.standings import standings as rank
 from scoring.models import Result
+from scoring.prepared import prepared
 
 WIN, LOSS, SIT_OUT_WIN, SIT_OUT, PENDING = "W", "L", "S", "-", "?"
 
@@ -42,18 +43,15 @@ def couple_number(couple: Couple | None) -> int | None:
     return couple.number if couple is not None else None
 
 
-def game_view(drive: Drive, number: int) -> dict[str, Any] | None:
-    """A game as the desk and the API see it: every table with the couple that stays, the one
-    that arrives (and deals), the result, and the tables missing or in conflict. Two queries,
-    of plain columns (no model instances: the desk grid and the projector read it after every
-    result, BENCHMARKS.md)."""
-    # (game, table, stays, arrives, and the result's state, winner, points and verdict, None
-    # without a result), in table order.
-    seats = list(
-        Seat.objects.filter(game__drive=drive, game__number=number)
+@prepared
+def _game_seats(drive_id: int, number: int) -> QuerySet[Any, Any]:
+    """Every seat of game ``number`` of drive ``drive_id`` in table order: the table, the
+    couple that stays and the one that arrives, the result's state, winner, points and verdict
+    (None without a result), and the game's id."""
+    return (
+        Seat.objects.filter(game__drive_id=drive_id, game__number=number)
         .order_by("table__number")
-        .values_list(
-            "game_id",
+        .values(
             "table__number",
             "stays__number",
             "arrives__number",
@@ -62,14 +60,36 @@ def game_view(drive: Drive, number: int) -> dict[str, Any] | None:
             "result__winner_points",
             "result__loser_points",
             "result__verdict",
+            "game_id",
         )
     )
+
+
+@prepared
+def _game_times(game_id: int) -> QuerySet[Any, Any]:
+    """When game ``game_id`` started and finished."""
+    return Game.objects.filter(pk=game_id).values("started_at", "finished_at")
+
+
+def game_view(drive: Drive, number: int) -> dict[str, Any] | None:
+    """A game as the desk and the API see it: every table with the couple that stays, the one
+    that arrives (and deals), the result, and the tables missing or in conflict. Two
+    queries of plain columns, written by the ORM once a process (``scoring.prepared``: the desk
+    grid and the projector read it after every result, BENCHMARKS.md)."""
+    seats = _game_seats(drive.pk, number)
     if not seats:
         return None
-    game = Game.objects.values_list("started_at", "finished_at").get(pk=seats[0][0])
     tables, missing, conflicts, pending, unusual = [], [], [], [], []
     undone, conflict, waiting = Result.State.UNDONE, Result.State.CONFLICT, Result.State.PENDING
-    for _game, table, stays, arrives, state, winner, won, lost, verdict in seats:
+    for seat in seats:
+        table = seat["table__number"]
+        stays, arrives = seat["stays__number"], seat["arrives__number"]
+        state, verdict = seat["result__state"], seat["result__verdict"]
+        winner, won, lost = (
+            seat["result__winner__number"],
+            seat["result__winner_points"],
+            seat["result__loser_points"],
+        )
         sit_out = (stays is None) != (arrives is None)
         row: dict[str, Any] = {
             "table": table,
@@ -93,7 +113,8 @@ def game_view(drive: Drive, number: int) -> dict[str, Any] | None:
         elif not sit_out:
             missing.append(table)
         tables.append(row)
-    started_at, finished_at = game
+    game = _game_times(seats[0]["game_id"])[0]
+    started_at, finished_at = game["started_at"], game["finished_at"]
     return {
         "number": number,
         "state": "finished" if finished_at else "playing",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -40,7 +41,7 @@ from scoring.pages.live_access import (
     wants_fragment,
     wants_json,
 )
-from scoring.pages.selectors_live import result_versions
+from scoring.pages.selectors_live import result_stamps, result_versions
 from scoring.selectors import advance_state, game_view
 from scoring.services import game_advance, result_record, result_resolve
 
@@ -71,26 +72,37 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "scoring/desk.html", _page_context(request, drive, role, game, fixed))
 
 
-# The grid's rows are cached, each under what it shows (its table's row, the game, whether the
-# game is in play, the drive's flags, the language and time zone): after a result only that
-# table's row is rendered again, the others come from the cache (Django's: each process's
-# memory in the hall, Redis on the production stack). The CSRF token is not in the cache: the
-# rows carry a placeholder, replaced by the asking user's token.
+# The grid's rows are cached under what they show: after a result only that table's row is
+# rendered again, the others come from the cache (Django's: each process's memory in the hall,
+# Redis on the production stack). A row's key is its table's line of the game (couples,
+# state, winner, points) and the stamp of its result's history (``result_stamps``: how many
+# versions, the newest's id and time), so the history itself is read only for the rows
+# rendered again. The rows of one grid (the drive, the game, whether it is in play, the
+# drive's flags, the language and time zone) are kept together, in one entry: one read of
+# the cache a poll, not one a table (BENCHMARKS.md, "The desk's grid after a result"). The
+# CSRF token is not in the cache: the rows carry a placeholder, replaced by the asking user's
+# token.
 ROWS_TEMPLATE = "scoring/desk_grid_rows.html"
 ROW_END = "<!--/row-->"
 CSRF_PLACEHOLDER = "csrf-placeholder-9f2c"
 ROWS_CACHE_SECONDS = 6 * 3600
+# A row's indentation and blank lines (the template's layout): one line break instead, which
+# a browser shows the same (the rows hold no <pre> or <textarea>), a third fewer bytes to
+# send and to gzip at every poll.
+LAYOUT = re.compile(r"\s*\n\s*")
 log = logging.getLogger(__name__)
 
 
-def _row_keys(drive: Drive, game: int, in_play: bool, rows: list[Any]) -> list[str]:
-    """Each row's cache key: a digest of what it shows (its table's row, the game, whether the
-    game is in play, the drive's flags, the language and time zone)."""
+def _rows_entry(drive: Drive, game: int, in_play: bool) -> str:
+    """The cache entry of a grid's rows: a digest of what every row of it depends on besides
+    its own table (the drive, the game, whether it is in play, the drive's flags, the language
+    and time zone)."""
     shown = repr(
         (
             ROWS_TEMPLATE,
             drive.pk,
             drive.slug,
+            drive.created_at.timestamp(),  # a drive of a database made again, with the same id
             game,
             in_play,
             drive.is_closed,
@@ -99,7 +111,19 @@ def _row_keys(drive: Drive, game: int, in_play: bool, rows: list[Any]) -> list[s
             timezone.get_current_timezone_name(),
         )
     )
-    return ["desk-row:" + hashlib.sha1((shown + repr(row)).encode()).hexdigest() for row in rows]
+    return "desk-rows:" + hashlib.sha1(shown.encode()).hexdigest()
+
+
+def _row_keys(view: dict[str, Any], stamps: dict[int, Any]) -> list[str]:
+    """Each row's key within its grid's entry: a digest of its table's line of the game,
+    whether its score is unusual and its result's stamp."""
+    unusual = set(view["unusual"])
+    return [
+        hashlib.sha1(
+            repr((table, table["table"] in unusual, stamps.get(table["table"]))).encode()
+        ).hexdigest()
+        for table in view["tables"]
+    ]
 
 
 def _grid_html(request: HttpRequest, drive: Drive, role: str, game: int, fixed: bool) -> str:
@@ -141,31 +165,45 @@ def _grid_html(request: HttpRequest, drive: Drive, role: str, game: int, fixed: 
 
 
 def _rows_html(
-    rows: list[Any], keys: list[str], drive: Drive, game: int, in_play: bool, token: str
+    drive: Drive, game: int, in_play: bool, view: dict[str, Any], keys: list[str], token: str
 ) -> str:
-    """The grid's rows as HTML, with ``token`` for the CSRF token: from the cache where a row's
-    content was rendered before (under its key, ``_row_keys``), the rest rendered (in one pass)
-    and cached."""
+    """The grid's rows as HTML, with ``token`` for the CSRF token: from the cache where a row
+    was rendered before (under its key, ``_row_keys``), the rest rendered (in one pass, with
+    their tables' histories read in one query) and the grid's rows kept again."""
+    entry = _rows_entry(drive, game, in_play)
     try:
-        found = cache.get_many(keys)
+        kept = cache.get(entry)
     except Exception:
         log.warning("desk grid: the cache did not answer; rendering every row", exc_info=True)
-        found = {}
+        kept = None
+    found: dict[str, str] = kept if isinstance(kept, dict) else {}
     missing = [i for i, key in enumerate(keys) if key not in found]
     if missing:
+        tables = [view["tables"][i]["table"] for i in missing]
+        versions = result_versions(drive, game, None if len(missing) == len(keys) else tables)
+        unusual = set(view["unusual"])
+        rows = []
+        for i in missing:
+            row = dict(view["tables"][i])
+            row["versions"] = versions.get(row["table"], [])
+            row["couples"] = [c for c in (row["stays"], row["arrives"]) if c is not None]
+            row["unusual"] = row["table"] in unusual
+            row["claims"] = _claims(row["versions"]) if row["state"] == "conflict" else []
+            rows.append(row)
         context = {
             "drive": drive,
             "game": game,
             "in_play": in_play,
             "csrf_token": CSRF_PLACEHOLDER,
-            "rows": [rows[i] for i in missing],
+            "rows": rows,
             "marker": mark_safe(ROW_END),
         }
         rendered = get_template(ROWS_TEMPLATE).render(context).split(ROW_END)
-        new = {keys[i]: html for i, html in zip(missing, rendered, strict=False)}
-        found.update(new)
+        new = {keys[i]: LAYOUT.sub("\n", html) for i, html in zip(missing, rendered, strict=False)}
+        # The grid's rows as they are now: a row no longer shown is not kept.
+        found = {key: found.get(key) or new[key] for key in keys}
         try:
-            cache.set_many(new, ROWS_CACHE_SECONDS)
+            cache.set(entry, found, ROWS_CACHE_SECONDS)
         except Exception:
             log.warning("desk grid: the cache did not answer; rows not kept", exc_info=True)
     return mark_safe("".join(found[key] for key in keys).replace(CSRF_PLACEHOLDER, token))
@@ -186,19 +224,9 @@ def _grid_context(
     """What the grid shows; its rows' forms carry ``token`` (the asking user's CSRF token by
     default)."""
     view = game_view(drive, game) if game else None
-    rows = []
-    if view is not None:
-        versions = result_versions(drive, game)
-        for table in view["tables"]:
-            row = dict(table)
-            row["versions"] = versions.get(table["table"], [])
-            row["couples"] = [c for c in (table["stays"], table["arrives"]) if c is not None]
-            row["unusual"] = table["table"] in view["unusual"]
-            row["claims"] = _claims(row["versions"]) if table["state"] == "conflict" else []
-            rows.append(row)
     in_play = bool(game) and game == drive.current_game and not drive.is_closed
     advance = advance_state(drive, view, role) if in_play else {"shown": False}
-    keys = _row_keys(drive, game, in_play, rows)
+    keys = _row_keys(view, result_stamps(drive, game)) if view is not None else []
     return {
         "drive": drive,
         "game": game,
@@ -218,10 +246,11 @@ def _grid_context(
         }
         if view is not None
         else {},
-        "rows": rows,
         "rows_html": _rows_html(
-            rows, keys, drive, game, in_play, token or escape(get_token(request))
-        ),
+            drive, game, in_play, view, keys, token or escape(get_token(request))
+        )
+        if view is not None
+        else "",
         "advance": advance,
         "games": range(1, drive.current_game + 1),
         "poll_seconds": POLL_SECONDS,

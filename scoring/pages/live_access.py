@@ -25,7 +25,7 @@ from drives.errors import ServiceError
 from drives.models import Couple, Drive, Membership, Table
 from drives.services import require_role
 from drives.tokens import token_possible
-from scoring.pages.prepared import columns, instance, prepared
+from scoring.prepared import columns, instance, prepared
 
 Card = TypeVar("Card", Table, Couple)
 # Every column of a card and of its drive, for ``_card``.
@@ -121,7 +121,7 @@ def _couple(token: str) -> QuerySet[Any, Any]:
 
 def _card(model: type[Card], rows: list[dict[str, Any]]) -> Card | None:
     """The card (table or couple) of ``rows`` (none or one), its drive loaded on it: as
-    ``select_related("drive")`` gives it, in a query written once (``scoring.pages.prepared``)."""
+    ``select_related("drive")`` gives it, in a query written once (``scoring.prepared``)."""
     if not rows:
         return None
     card = instance(model, rows[0])

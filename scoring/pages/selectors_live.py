@@ -5,7 +5,7 @@ pending confirmation and punch card (the couple page).
 Each takes a fixed number of queries whatever the size of the night, and reads only what one
 page needs: a phone polling its table or its couple every few seconds reads a handful of
 rows, not the whole night. The phones' reads are plain values (no model instances), in
-queries the ORM writes once per process (``scoring.pages.prepared``): rendering a phone's page
+queries the ORM writes once per process (``scoring.prepared``): rendering a phone's page
 after a change costs the web process far less than building the same queries at every poll.
 Who may see what is the views' business; the night's rules (what counts as a win) are those
 of ``scoring.selectors``, restated here for one couple.
@@ -17,57 +17,121 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db.models import Q, QuerySet
+from django.db.models import Count, F, Max, Q, QuerySet
 
 from drives.models import Couple, Seat, Table
 from scoring.models import Result, ResultVersion
-from scoring.pages.prepared import prepared
+from scoring.prepared import prepared
 from scoring.prizes.selectors import prize_table
 from scoring.selectors import LOSS, PENDING, SIT_OUT, SIT_OUT_WIN, WIN, standings_for_drive
 from scoring.services import undo_open_until
 
+# A result's history as the desk grid shows it, by column; the first is the table's number.
+_VERSION_COLUMNS = (
+    "result__seat__table__number",
+    "kind",
+    "winner__number",
+    "previous_winner__number",
+    "winner_points",
+    "loser_points",
+    "channel",
+    "user_name",
+    "couple__number",
+    "reason",
+    "after_advance",
+    "at",
+)
 
-def result_versions(drive: Any, game: int) -> dict[int, list[dict[str, Any]]]:
-    """Table number → every submission and decision about its result in ``game``, oldest
-    first: kind, winner, points, channel, user name, couple, reason, time. One query, of plain
-    columns (no model instances: the desk grid reads it after every result)."""
-    labels = {kind: str(label) for kind, label in ResultVersion.Kind.choices}
-    rows = (
-        ResultVersion.objects.filter(result__game__drive=drive, result__game__number=game)
-        .order_by("at", "id")
-        .values_list(
-            "result__seat__table__number",
-            "kind",
-            "winner__number",
-            "previous_winner__number",
-            "winner_points",
-            "loser_points",
-            "channel",
-            f"user__{get_user_model().USERNAME_FIELD}",
-            "couple__number",
-            "reason",
-            "after_advance",
-            "at",
+
+def _versions(found: QuerySet[ResultVersion]) -> QuerySet[Any, Any]:
+    return (
+        found.order_by("at", "id")
+        .annotate(user_name=F(f"user__{get_user_model().USERNAME_FIELD}"))
+        .values(*_VERSION_COLUMNS)
+    )
+
+
+@prepared
+def _table_versions(drive_id: int, game: int, table: int) -> QuerySet[Any, Any]:
+    """The history of the result at table ``table`` in game ``game`` of drive ``drive_id``."""
+    return _versions(
+        ResultVersion.objects.filter(
+            result__game__drive_id=drive_id,
+            result__game__number=game,
+            result__seat__table__number=table,
         )
     )
+
+
+@prepared
+def _stamps(drive_id: int, game: int) -> QuerySet[Any, Any]:
+    """Each table's count of versions and newest version's id in game ``game`` of drive
+    ``drive_id``."""
+    return (
+        ResultVersion.objects.filter(result__game__drive_id=drive_id, result__game__number=game)
+        .order_by()
+        .values("result__seat__table__number")
+        .annotate(count=Count("id"), last=Max("id"))
+    )
+
+
+# Past this many tables, their histories are read in one query of the whole game.
+FEW_TABLES = 4
+
+
+def result_versions(
+    drive: Any, game: int, tables: list[int] | None = None
+) -> dict[int, list[dict[str, Any]]]:
+    """Table number → every submission and decision about its result in ``game`` (at
+    ``tables`` only, when given), oldest first: kind, winner, points, channel, user name,
+    couple, reason, time. Of plain columns (no model instances: the desk grid reads it after
+    every result): one query, or one a table for a few tables (the desk's rows rendered again
+    after a result), each written by the ORM once a process (``scoring.prepared``)."""
+    labels = {kind: str(label) for kind, label in ResultVersion.Kind.choices}
+    if tables is not None and len(tables) <= FEW_TABLES:
+        rows = [row for t in tables for row in _table_versions(drive.pk, game, t)]
+    else:
+        rows = list(
+            _versions(
+                ResultVersion.objects.filter(result__game__drive=drive, result__game__number=game)
+            )
+        )
+        if tables is not None:
+            wanted = set(tables)
+            rows = [row for row in rows if row["result__seat__table__number"] in wanted]
     out: dict[int, list[dict[str, Any]]] = {}
-    for table, kind, winner, previous, won, lost, channel, user, couple, reason, late, at in rows:
-        out.setdefault(table, []).append(
+    for row in rows:
+        kind, won = row["kind"], row["winner_points"]
+        out.setdefault(row["result__seat__table__number"], []).append(
             {
                 "kind": kind,
                 "kind_label": labels.get(kind, kind),
-                "winner": winner,
-                "previous_winner": previous,
-                "points": [won, lost] if won is not None else None,
-                "channel": channel,
-                "user": user,
-                "couple": couple,
-                "reason": reason,
-                "after_advance": late,
-                "at": at,
+                "winner": row["winner__number"],
+                "previous_winner": row["previous_winner__number"],
+                "points": [won, row["loser_points"]] if won is not None else None,
+                "channel": row["channel"],
+                "user": row["user_name"],
+                "couple": row["couple__number"],
+                "reason": row["reason"],
+                "after_advance": row["after_advance"],
+                "at": row["at"],
             }
         )
     return out
+
+
+def result_stamps(drive: Any, game: int) -> dict[int, tuple[int, int]]:
+    """Table number → a stamp of its result's history in ``game``: how many versions, and the
+    newest one's id. The versions are never changed once written, only added (a drive's
+    restore writes them all again, in the same order), so the stamp changes whenever
+    ``result_versions`` would read anything new at that table. One
+    query, grouped in the database and written by the ORM once a process: the desk grid reads
+    it at every change of the night, and reads the versions themselves only of the tables
+    whose row it must render again."""
+    return {
+        row["result__seat__table__number"]: (row["count"], row["last"])
+        for row in _stamps(drive.pk, game)
+    }
 
 
 # What a phone's page shows of its seat in the game in play, read as plain values (no model

@@ -13,19 +13,25 @@ from django.test import override_settings
 from django.urls import reverse
 
 from config.settings.env import cache_settings
-from drives.services import couple_update, holes_record
+from drives.errors import Conflict
+from drives.models import AuditEntry
+from drives.services import Actor, couple_update, holes_record
 from scoring.selectors import game_view
 from scoring.services import result_record
 from tests.pages.live_helpers import DESK, advance, logged_in, night, people, play, text
 
 pytestmark = pytest.mark.django_db
 
+TABLE_PHONE = Actor(channel=AuditEntry.Channel.TABLE)
+
 # Statements a page takes (the session, the user, the drive and the member's role are the first
 # four of the members' pages; a card's page finds its token with its drive, and its poll the
 # latest change of its own results, for its ETag).
 BUDGETS = {
-    "desk": 7,
-    "desk-grid": 7,
+    # The game's tables and the stamps of their results' histories, then the history of the
+    # one table whose row changed (the others' rows are kept).
+    "desk": 8,
+    "desk-grid": 8,
     "projector": 7,
     "projector-poll": 7,
     "projector-standings": 7,
@@ -144,6 +150,32 @@ def test_the_desk_grids_cached_rows_show_each_change_with_the_users_token() -> N
         },
     )
     assert posted.status_code == 201
+
+
+def test_a_row_whose_line_is_unchanged_shows_its_results_new_history() -> None:
+    """A third entry at a table in conflict leaves its line of the game as it was (in conflict,
+    the first winner): the row is rendered again all the same, with the new entry, because its
+    history's stamp changed; its layout is one line break where the template indents."""
+    ours = people()
+    drive = night(ours.club, 8)
+    desk = logged_in(ours.scorer)
+    url = reverse("night:desk", args=[drive.slug]) + "?partial=grid"
+
+    def history(page: str) -> list[str]:
+        row = page[page.index('id="table-1"') : page.index('id="table-2"')]
+        return re.findall(r'<li class="v-(\w+)">', row)
+
+    result_record(drive=drive, game=1, table=1, winner=1, actor=DESK)
+    with pytest.raises(Conflict):
+        result_record(drive=drive, game=1, table=1, winner=2, actor=TABLE_PHONE)
+    assert history(text(desk.get(url))) == ["entered", "conflicting"]
+    line = game_view(drive, 1)["tables"][0]  # type: ignore[index]
+    with pytest.raises(Conflict):
+        result_record(drive=drive, game=1, table=1, winner=2, points=[70, 20], actor=DESK)
+    assert game_view(drive, 1)["tables"][0] == line  # type: ignore[index]
+    page = text(desk.get(url))
+    assert history(page) == ["entered", "conflicting", "conflicting"]
+    assert "\n  " not in page[page.index('id="table-1"') : page.rindex("</tr>")]
 
 
 def test_the_lean_rows_escape_names_and_follow_the_sorting() -> None:

@@ -1,15 +1,18 @@
-"""The phone pages' reads written once (scoring/pages/prepared.py) give what the ORM gives:
-the same rows with the same values (dates converted, JSON read), the same card and drive, and
-a query whose argument would not reach the SQL is refused."""
+"""The live pages' reads written once (scoring/prepared.py) give what the ORM gives: the same
+rows with the same values under the same names (dates converted, JSON read, an annotation
+among the fields, a grouped count), the same card and drive, and a query whose argument would
+not reach the SQL is refused."""
 
 import pytest
+from django.db.models import Count, F, Max
 from django.test import RequestFactory
 
+from drives.errors import Conflict
 from drives.models import AuditEntry, Table
 from drives.services import Actor
 from scoring.models import ResultVersion
 from scoring.pages.live_access import couple_by_token, table_by_token
-from scoring.pages.prepared import prepared
+from scoring.prepared import prepared
 from scoring.services import result_record
 from tests.pages.live_helpers import night, people
 
@@ -34,6 +37,41 @@ def test_rows_are_the_orms_own_with_their_values_converted() -> None:
     orm = list(versions.__wrapped__(result_id))  # type: ignore[attr-defined]
     assert versions(result_id) == orm and orm[0]["at"].tzinfo is not None
     assert versions(result_id + 1000) == []
+
+
+def test_an_annotation_among_the_fields_and_a_grouping_keep_their_names() -> None:
+    drive = night(people().club, 4)
+    result_record(drive=drive, game=1, table=1, winner=2, key="k1", actor=TABLE)
+    result_record(drive=drive, game=1, table=2, winner=3, key="k2", actor=TABLE)
+    with pytest.raises(Conflict):  # both versions kept
+        result_record(drive=drive, game=1, table=2, winner=4, key="k3", actor=TABLE)
+
+    @prepared
+    def named(drive_id: int):  # type: ignore[no-untyped-def]
+        return (
+            ResultVersion.objects.filter(result__game__drive_id=drive_id)
+            .order_by("id")
+            .annotate(table=F("result__seat__table__number"))
+            .values("kind", "table", "winner__number", "at")
+        )
+
+    @prepared
+    def grouped(drive_id: int):  # type: ignore[no-untyped-def]
+        return (
+            ResultVersion.objects.filter(result__game__drive_id=drive_id)
+            .order_by("result__seat__table__number")
+            .values("result__seat__table__number")
+            .annotate(count=Count("id"), last=Max("id"))
+        )
+
+    for read in (named, grouped):
+        orm = list(read.__wrapped__(drive.pk))  # type: ignore[attr-defined]
+        assert read(drive.pk) == orm
+    assert [row["table"] for row in named(drive.pk)] == [1, 2, 2]
+    assert [(row["result__seat__table__number"], row["count"]) for row in grouped(drive.pk)] == [
+        (1, 1),
+        (2, 2),
+    ]
 
 
 def test_a_card_by_its_token_is_the_card_and_drive_the_orm_loads() -> None:

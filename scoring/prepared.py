@@ -89,8 +89,13 @@ def prepared(build: Callable[..., QuerySet[Any, Any]]) -> Callable[..., list[dic
             raise ValueError(f"{build.__name__}: an argument is not a parameter of its SQL")
         columns = [column for column, _sql, _alias in compiler.select[: compiler.col_count]]
         written = queryset.query
-        # the names ValuesIterable gives the columns
-        names = (*written.extra_select, *written.values_select, *written.annotation_select)
+        # the names ValuesIterable gives the columns: in the order values() named them (an
+        # annotation among the fields included), else the fields, then the annotations
+        names = (
+            tuple(written.selected)
+            if written.selected
+            else (*written.extra_select, *written.values_select, *written.annotation_select)
+        )
         if len(names) != len(columns):
             raise ValueError(f"{build.__name__}: not a values() query")
         return Prepared(
