@@ -203,13 +203,13 @@ def standings_for_drive(drive: Drive) -> list[dict[str, Any]]:
 
 
 def current_tables(drive: Drive) -> list[dict[str, Any]]:
-    """ "Couple → table" for the game in play, by couple number. One query, of plain columns."""
+    """ "Couple → table" for the game in play, by couple number. One query, of plain columns
+    (the game's seats as ``game_view`` reads them, written once a process)."""
     if drive.current_game == 0:
         return []
     seats = (
-        Seat.objects.filter(game__drive=drive, game__number=drive.current_game)
-        .order_by()
-        .values_list("table__number", "stays__number", "arrives__number")
+        (seat["table__number"], seat["stays__number"], seat["arrives__number"])
+        for seat in _game_seats(drive.pk, drive.current_game)
     )
     out = []
     for table, stays, arrives in seats:
