@@ -36,7 +36,7 @@ M = TypeVar("M", bound=Model)
 # The stand-ins of the arguments while the query is written, one each so that each is found
 # again in the parameters: numbers within the range of every whole-number column (the ORM
 # writes a comparison with a number out of a column's range as "no rows", not as SQL).
-STAND_INS = (32_001, 32_002, 32_003, 32_004)
+STAND_INS = tuple(range(32_001, 32_021))
 
 
 @dataclass(frozen=True)

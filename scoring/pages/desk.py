@@ -76,8 +76,8 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
 # rendered again, the others come from the cache (Django's: each process's memory in the hall,
 # Redis on the production stack). A row's key is its table's line of the game (couples,
 # state, winner, points) and the stamp of its result's history (``result_stamps``: how many
-# versions, the newest's id and time), so the history itself is read only for the rows
-# rendered again. The rows of one grid (the drive, the game, whether it is in play, the
+# versions and the newest's id), so the history itself is read only for the rows rendered
+# again. The rows of one grid (the drive, the game, whether it is in play, the
 # drive's flags, the language and time zone) are kept together, in one entry: one read of
 # the cache a poll, not one a table (BENCHMARKS.md, "The desk's grid after a result"). The
 # CSRF token is not in the cache: the rows carry a placeholder, replaced by the asking user's
@@ -169,7 +169,7 @@ def _rows_html(
 ) -> str:
     """The grid's rows as HTML, with ``token`` for the CSRF token: from the cache where a row
     was rendered before (under its key, ``_row_keys``), the rest rendered (in one pass, with
-    their tables' histories read in one query) and the grid's rows kept again."""
+    their tables' histories: ``result_versions``) and the grid's rows kept again."""
     entry = _rows_entry(drive, game, in_play)
     try:
         kept = cache.get(entry)

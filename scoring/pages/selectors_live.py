@@ -51,14 +51,20 @@ def _versions(found: QuerySet[ResultVersion]) -> QuerySet[Any, Any]:
     )
 
 
+# The tables whose histories one read asks for at most (the desk's rows rendered again after
+# a few results: the three desks poll every 3 s, a few results a second come in).
+FEW_TABLES = 16
+
+
 @prepared
-def _table_versions(drive_id: int, game: int, table: int) -> QuerySet[Any, Any]:
-    """The history of the result at table ``table`` in game ``game`` of drive ``drive_id``."""
+def _tables_versions(drive_id: int, game: int, *tables: int) -> QuerySet[Any, Any]:
+    """The histories of the results at ``tables`` (``FEW_TABLES`` of them, a table repeated to
+    make up the number) in game ``game`` of drive ``drive_id``."""
     return _versions(
         ResultVersion.objects.filter(
             result__game__drive_id=drive_id,
             result__game__number=game,
-            result__seat__table__number=table,
+            result__seat__table__number__in=tables,
         )
     )
 
@@ -75,21 +81,20 @@ def _stamps(drive_id: int, game: int) -> QuerySet[Any, Any]:
     )
 
 
-# Past this many tables, their histories are read in one query of the whole game.
-FEW_TABLES = 4
-
-
 def result_versions(
     drive: Any, game: int, tables: list[int] | None = None
 ) -> dict[int, list[dict[str, Any]]]:
     """Table number → every submission and decision about its result in ``game`` (at
     ``tables`` only, when given), oldest first: kind, winner, points, channel, user name,
     couple, reason, time. Of plain columns (no model instances: the desk grid reads it after
-    every result): one query, or one a table for a few tables (the desk's rows rendered again
-    after a result), each written by the ORM once a process (``scoring.prepared``)."""
+    every result): one query, for a few tables (the desk's rows rendered again after a few
+    results) written by the ORM once a process (``scoring.prepared``)."""
     labels = {kind: str(label) for kind, label in ResultVersion.Kind.choices}
+    if tables is not None and not tables:
+        return {}
     if tables is not None and len(tables) <= FEW_TABLES:
-        rows = [row for t in tables for row in _table_versions(drive.pk, game, t)]
+        asked = [*tables, *[tables[-1]] * (FEW_TABLES - len(tables))]
+        rows = _tables_versions(drive.pk, game, *asked)
     else:
         rows = list(
             _versions(

@@ -12,6 +12,7 @@ from drives.models import AuditEntry, Table
 from drives.services import Actor
 from scoring.models import ResultVersion
 from scoring.pages.live_access import couple_by_token, table_by_token
+from scoring.pages.selectors_live import result_versions
 from scoring.prepared import prepared
 from scoring.services import result_record
 from tests.pages.live_helpers import night, people
@@ -99,3 +100,15 @@ def test_an_argument_that_does_not_reach_the_sql_is_refused() -> None:
 
     with pytest.raises(ValueError, match="not a parameter"):
         tables(1)
+
+
+def test_a_few_tables_histories_are_the_whole_games_at_those_tables() -> None:
+    drive = night(people().club, 40)  # 20 tables
+    for table in range(1, 21):
+        result_record(drive=drive, game=1, table=table, winner=2 * table, actor=TABLE)
+    with pytest.raises(Conflict):
+        result_record(drive=drive, game=1, table=3, winner=5, actor=TABLE)
+    whole = result_versions(drive, 1)
+    assert len(whole) == 20 and [v["kind"] for v in whole[3]] == ["entered", "conflicting"]
+    for tables in ([3], [1, 3, 20], list(range(1, 17)), list(range(1, 18)), []):
+        assert result_versions(drive, 1, tables) == {t: whole[t] for t in tables}, tables
