@@ -37,7 +37,6 @@ LIVE_TEMPLATES = (
     "scoring/projector_tables.html",
     "scoring/desk.html",
     "scoring/desk_grid.html",
-    "scoring/desk_grid_rows.html",
     "scoring/organizer_dashboard.html",
 )
 

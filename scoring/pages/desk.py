@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import re
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -21,6 +20,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.template.loader import get_template
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
@@ -34,6 +34,7 @@ from drives.models import AuditEntry, Drive
 from drives.services import Actor
 from drives.views import desk_actor
 from scoring.pages.conditional import drive_version, not_modified, poll_key, tagged
+from scoring.pages.desk_rows import row_html
 from scoring.pages.live_access import (
     int_or_none,
     member_drive,
@@ -82,14 +83,10 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
 # the cache a poll, not one a table (BENCHMARKS.md, "The desk's grid after a result"). The
 # CSRF token is not in the cache: the rows carry a placeholder, replaced by the asking user's
 # token.
-ROWS_TEMPLATE = "scoring/desk_grid_rows.html"
-ROW_END = "<!--/row-->"
+# What writes the rows (in the cache entry's key: rows written otherwise are not mixed in).
+ROWS_WRITER = "scoring.pages.desk_rows.row_html 2"
 CSRF_PLACEHOLDER = "csrf-placeholder-9f2c"
 ROWS_CACHE_SECONDS = 6 * 3600
-# A row's indentation and blank lines (the template's layout): one line break instead, which
-# a browser shows the same (the rows hold no <pre> or <textarea>), a third fewer bytes to
-# send and to gzip at every poll.
-LAYOUT = re.compile(r"\s*\n\s*")
 log = logging.getLogger(__name__)
 
 
@@ -99,7 +96,7 @@ def _rows_entry(drive: Drive, game: int, in_play: bool) -> str:
     and time zone)."""
     shown = repr(
         (
-            ROWS_TEMPLATE,
+            ROWS_WRITER,
             drive.pk,
             drive.slug,
             drive.created_at.timestamp(),  # a drive of a database made again, with the same id
@@ -168,7 +165,7 @@ def _rows_html(
     drive: Drive, game: int, in_play: bool, view: dict[str, Any], keys: list[str], token: str
 ) -> str:
     """The grid's rows as HTML, with ``token`` for the CSRF token: from the cache where a row
-    was rendered before (under its key, ``_row_keys``), the rest rendered (in one pass, with
+    was written before (under its key, ``_row_keys``), the rest written (``desk_rows``, with
     their tables' histories: ``result_versions``) and the grid's rows kept again."""
     entry = _rows_entry(drive, game, in_play)
     try:
@@ -190,16 +187,22 @@ def _rows_html(
             row["unusual"] = row["table"] in unusual
             row["claims"] = _claims(row["versions"]) if row["state"] == "conflict" else []
             rows.append(row)
-        context = {
-            "drive": drive,
-            "game": game,
-            "in_play": in_play,
-            "csrf_token": CSRF_PLACEHOLDER,
-            "rows": rows,
-            "marker": mark_safe(ROW_END),
+        urls = {
+            "desk_url": reverse("night:desk", args=[drive.slug]),
+            "dashboard_url": reverse("night:dashboard", args=[drive.slug]),
         }
-        rendered = get_template(ROWS_TEMPLATE).render(context).split(ROW_END)
-        new = {keys[i]: LAYOUT.sub("\n", html) for i, html in zip(missing, rendered, strict=False)}
+        new = {
+            keys[i]: row_html(
+                row,
+                game=game,
+                in_play=in_play,
+                closed=drive.is_closed,
+                sit_out_wins=drive.sit_out_counts_as_win,
+                token=CSRF_PLACEHOLDER,
+                **urls,
+            )
+            for i, row in zip(missing, rows, strict=True)
+        }
         # The grid's rows as they are now: a row no longer shown is not kept.
         found = {key: found.get(key) or new[key] for key in keys}
         try:

@@ -12,7 +12,7 @@ from engine.rules import get_ruleset
 from engine.scores import legal_final_scores
 from scoring.models import Result, ResultVersion
 from scoring.selectors import game_view
-from scoring.services import result_record
+from scoring.services import result_record, result_undo
 from tests.pages.live_helpers import (
     DESK,
     advance,
@@ -431,3 +431,16 @@ def test_the_last_game_has_no_advance_button(ours) -> None:
     page = text(logged_in(ours.organizer).get(desk_url(drive)))
     assert "desk-advance" not in page
     assert "This is the last game" in page
+
+
+def test_an_entry_taken_back_says_so_in_the_tables_history(ours, drive) -> None:
+    """A table's card that took its entry back at once: the desk's history of the table says
+    the entry was undone (not that the other couple rejected it), and the row is missing
+    again with its buttons."""
+    client = logged_in(ours.scorer)
+    result_record(drive=drive, game=1, table=1, winner=2, actor=TABLE)
+    result_undo(drive=drive, game=1, table=1, actor=TABLE)
+    grid = row(text(client.get(desk_url(drive) + "?partial=grid")), 1)
+    assert 'data-state="missing"' in grid and 'data-testid="desk-win-1-2"' in grid
+    assert re.findall(r'<li class="v-(\w+)">', grid) == ["entered", "undone"]
+    assert "undone at once by whoever entered it" in grid and "rejected" not in grid
