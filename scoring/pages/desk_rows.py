@@ -16,13 +16,15 @@ from typing import Any
 
 from django.utils.dateformat import time_format
 from django.utils.html import escape
-from django.utils.timezone import template_localtime
+from django.utils.timezone import is_aware, localtime
 from django.utils.translation import gettext as _
 
 
 def _at(moment: datetime | None) -> str:
     """A time as the template's ``|time:"H:i"`` writes it (in the reader's time zone)."""
-    return "" if moment is None else time_format(template_localtime(moment), "H:i")
+    if moment is None:
+        return ""
+    return time_format(localtime(moment) if is_aware(moment) else moment, "H:i")
 
 
 def _won(couple: Any) -> str:
@@ -41,7 +43,7 @@ def _result(row: dict[str, Any], sit_out_wins: bool) -> str:
         for claim in row["claims"]:
             points = claim["points"]
             said = f' <span class="points">{points[0]}–{points[1]}</span>' if points else ""
-            who = escape(_(claim["channel"]))
+            who = str(escape(_(claim["channel"])))
             if claim["user"]:
                 who += f" · {escape(claim['user'])}"
             if claim["couple"]:

@@ -44,11 +44,12 @@ _VERSION_COLUMNS = (
 
 
 def _versions(found: QuerySet[ResultVersion]) -> QuerySet[Any, Any]:
-    return (
+    written: QuerySet[Any, Any] = (
         found.order_by("at", "id")
         .annotate(user_name=F(f"user__{get_user_model().USERNAME_FIELD}"))
         .values(*_VERSION_COLUMNS)
     )
+    return written
 
 
 # The tables whose histories one read asks for at most (the desk's rows rendered again after
