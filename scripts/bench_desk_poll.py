@@ -1,0 +1,114 @@
+"""What a desk's poll of its grid spends, part by part, after a few results: the view's parts
+timed in-process (wall clock) on the bench night of scripts/bench_polls.py (250 tables).
+
+    python scripts/bench_desk_poll.py --data /tmp/bn5 --results 4 --polls 30
+
+Between two polls, ``--results`` corrections at as many tables (the desks poll every 3 s while
+a few results a second come in: each poll finds several rows changed). Prints the poll's
+average and each part's (the grid, its rows, the reads, gzip, the member's check).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--data", required=True, help="the night's folder (bench_polls.py --data)")
+    parser.add_argument("--results", type=int, default=1, help="corrections between two polls")
+    parser.add_argument("--polls", type=int, default=30)
+    args = parser.parse_args()
+    os.environ.pop("DATABASE_URL", None)
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="config.settings.hall",
+        HALL_DATA_DIR=args.data,
+        ALLOWED_HOSTS="127.0.0.1",
+    )
+    import django
+
+    django.setup()
+    import django.middleware.gzip as gzip_middleware
+    from django.conf import settings
+    from django.core.wsgi import get_wsgi_application
+    from django.test import Client
+
+    import scoring.pages.desk as desk
+    from drives.models import AuditEntry, Drive
+    from drives.services import Actor
+    from scoring.selectors import game_view
+    from scoring.services import result_resolve
+    from scripts.bench_polls import wsgi_environ
+
+    spent: dict[str, float] = defaultdict(float)
+
+    def timed(module: Any, name: str) -> None:
+        inner = getattr(module, name)
+
+        @functools.wraps(inner)
+        def wrapper(*a: Any, **k: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return inner(*a, **k)
+            finally:
+                spent[name] += time.perf_counter() - started
+
+        setattr(module, name, wrapper)
+
+    for name in ("_grid_html", "_grid_context", "_rows_html", "_row_keys", "game_view"):
+        timed(desk, name)
+    for name in ("result_stamps", "result_versions", "member_drive", "advance_state"):
+        timed(desk, name)
+    timed(gzip_middleware, "compress_string")
+
+    app = get_wsgi_application()
+    drive = Drive.objects.get(name="Bench night")
+    client = Client()
+    client.force_login(drive.club.memberships.get().user)
+    cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+
+    def poll() -> None:
+        headers = {"Cookie": cookie, "Accept-Encoding": "gzip"}
+        environ = wsgi_environ(f"/drives/{drive.slug}/desk/?partial=grid", headers)
+        b"".join(app(environ, lambda *_a: None))  # type: ignore[arg-type]  # WSGI start_response
+
+    reported = [r for r in game_view(drive, drive.current_game)["tables"] if r["winner"]]  # type: ignore[index]
+    winners = {r["table"]: r["winner"] for r in reported}
+    actor = Actor(channel=AuditEntry.Channel.DESK)
+    for _ in range(5):
+        poll()
+    spent.clear()
+    total = 0.0
+    for turn in range(args.polls):
+        for at in range(args.results):
+            row = reported[(turn * args.results + at) % len(reported)]
+            winner = row["stays"] if winners[row["table"]] == row["arrives"] else row["arrives"]
+            winners[row["table"]] = winner
+            result_resolve(
+                drive=drive,
+                game=drive.current_game,
+                table=row["table"],
+                winner=winner,
+                reason="bench",
+                actor=actor,
+            )
+        started = time.perf_counter()
+        poll()
+        total += time.perf_counter() - started
+    print(f"a desk's poll after {args.results} result(s): {total / args.polls * 1e3:.2f} ms")
+    for name, seconds in sorted(spent.items(), key=lambda item: -item[1]):
+        print(f"  {name:<20} {seconds / args.polls * 1e3:7.2f} ms")
+
+
+if __name__ == "__main__":
+    main()
