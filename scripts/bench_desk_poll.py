@@ -44,11 +44,8 @@ def main() -> None:
     from django.test import Client
 
     import scoring.pages.desk as desk
-    from drives.models import AuditEntry, Drive
-    from drives.services import Actor
-    from scoring.selectors import game_view
-    from scoring.services import result_resolve
-    from scripts.bench_polls import wsgi_environ
+    from drives.models import Drive
+    from scripts.bench_polls import corrections, wsgi_environ
 
     spent: dict[str, float] = defaultdict(float)
 
@@ -82,26 +79,14 @@ def main() -> None:
         environ = wsgi_environ(f"/drives/{drive.slug}/desk/?partial=grid", headers)
         b"".join(app(environ, lambda *_a: None))  # type: ignore[arg-type]  # WSGI start_response
 
-    reported = [r for r in game_view(drive, drive.current_game)["tables"] if r["winner"]]  # type: ignore[index]
-    winners = {r["table"]: r["winner"] for r in reported}
-    actor = Actor(channel=AuditEntry.Channel.DESK)
+    a_result = corrections(drive)
     for _ in range(5):
         poll()
     spent.clear()
     total = 0.0
     for turn in range(args.polls):
         for at in range(args.results):
-            row = reported[(turn * args.results + at) % len(reported)]
-            winner = row["stays"] if winners[row["table"]] == row["arrives"] else row["arrives"]
-            winners[row["table"]] = winner
-            result_resolve(
-                drive=drive,
-                game=drive.current_game,
-                table=row["table"],
-                winner=winner,
-                reason="bench",
-                actor=actor,
-            )
+            a_result(turn * args.results + at)
         started = time.perf_counter()
         poll()
         total += time.perf_counter() - started

@@ -183,32 +183,7 @@ def budgets(
     }
     from django.db import connection
 
-    from drives.models import AuditEntry
-    from drives.services import Actor
-    from scoring.selectors import game_view
-    from scoring.services import result_resolve
-
-    desk = Actor(channel=AuditEntry.Channel.DESK)
-    reported = [row for row in game_view(drive, drive.current_game)["tables"] if row["winner"]]
-
-    winners = {row["table"]: row["winner"] for row in reported}
-
-    def a_result(turn: int) -> None:
-        """A change at one table (a correction, so the night keeps its shape), before a view:
-        the other couple than the one now recorded wins, so that the page does change, on a
-        night reused from an earlier run too."""
-        row = reported[turn % len(reported)]
-        winner = row["stays"] if winners[row["table"]] == row["arrives"] else row["arrives"]
-        winners[row["table"]] = winner
-        result_resolve(
-            drive=drive,
-            game=drive.current_game,
-            table=row["table"],
-            winner=winner,
-            reason="bench",
-            actor=desk,
-        )
-
+    a_result = corrections(drive)
     turns = iter(range(10**6))
 
     if args.profile:  # each view after a result, as the budgets below
@@ -253,6 +228,36 @@ def budgets(
         print(
             f"{name:<22} {spent:8.1f} {spent / livez:8.0f} {queries:8d} {len(body):9d} {zipped:8d}"
         )
+
+
+def corrections(drive: Any) -> Any:
+    """``a_result(turn)``: a change at one table of the game in play (a correction, so the night
+    keeps its shape), a table a turn: the other couple than the one now recorded wins, so that
+    the pages do change, on a night reused from an earlier run too. scripts/bench_desk_poll.py
+    uses it too."""
+    from drives.models import AuditEntry
+    from drives.services import Actor
+    from scoring.selectors import game_view
+    from scoring.services import result_resolve
+
+    desk = Actor(channel=AuditEntry.Channel.DESK)
+    reported = [row for row in game_view(drive, drive.current_game)["tables"] if row["winner"]]
+    winners = {row["table"]: row["winner"] for row in reported}
+
+    def a_result(turn: int) -> None:
+        row = reported[turn % len(reported)]
+        winner = row["stays"] if winners[row["table"]] == row["arrives"] else row["arrives"]
+        winners[row["table"]] = winner
+        result_resolve(
+            drive=drive,
+            game=drive.current_game,
+            table=row["table"],
+            winner=winner,
+            reason="bench",
+            actor=desk,
+        )
+
+    return a_result
 
 
 def make_night(game: int = 1) -> tuple[Any, Any]:
