@@ -1,18 +1,22 @@
 """What a desk's poll of its grid spends, part by part, after a few results: the view's parts
 timed in-process (wall clock) on the bench night of scripts/bench_polls.py (250 tables).
 
-    python scripts/bench_desk_poll.py --data /tmp/bn5 --results 4 --polls 30
+    python scripts/bench_desk_poll.py --data /tmp/bn5 --results 4 --polls 30 [--whole]
 
 Between two polls, ``--results`` corrections at as many tables (the desks poll every 3 s while
 a few results a second come in: each poll finds several rows changed). Prints the poll's
-average and each part's (the grid, its rows, the reads, gzip, the member's check).
+average and each part's (the grid, its rows, the reads, gzip, the member's check). The desk
+says which grid it shows, as static/js/poll.js does, and gets the rows changed since;
+``--whole``: as a page without the script's header, the whole grid each time.
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import gzip
 import os
+import re
 import sys
 import time
 from collections import defaultdict
@@ -28,6 +32,7 @@ def main() -> None:
     parser.add_argument("--data", required=True, help="the night's folder (bench_polls.py --data)")
     parser.add_argument("--results", type=int, default=1, help="corrections between two polls")
     parser.add_argument("--polls", type=int, default=30)
+    parser.add_argument("--whole", action="store_true", help="without X-Poll-Have")
     args = parser.parse_args()
     os.environ.pop("DATABASE_URL", None)
     os.environ.update(
@@ -62,7 +67,17 @@ def main() -> None:
 
         setattr(module, name, wrapper)
 
-    for name in ("_grid_html", "_grid_context", "_rows_html", "_row_keys", "game_view"):
+    for name in (
+        "_grid_html",
+        "_patch_html",
+        "_grid_context",
+        "_changed_rows",
+        "_rows_html",
+        "_written_rows",
+        "row_html",
+        "_row_keys",
+        "game_view",
+    ):
         timed(desk, name)
     for name in ("result_stamps", "result_versions", "member_drive", "advance_state"):
         timed(desk, name)
@@ -74,15 +89,23 @@ def main() -> None:
     client.force_login(drive.club.memberships.get().user)
     cookie = f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
 
+    shown = {"version": "", "bytes": 0}
+
     def poll() -> None:
         headers = {"Cookie": cookie, "Accept-Encoding": "gzip"}
+        if shown["version"] and not args.whole:
+            headers["X-Poll-Have"] = str(shown["version"])
         environ = wsgi_environ(f"/drives/{drive.slug}/desk/?partial=grid", headers)
-        b"".join(app(environ, lambda *_a: None))  # type: ignore[arg-type]  # WSGI start_response
+        body = b"".join(app(environ, lambda *_a: None))  # type: ignore[arg-type]
+        shown["bytes"] = int(shown["bytes"]) + len(body)
+        found = re.search(rb'data-version="([0-9a-f]{16})"', gzip.decompress(body))
+        shown["version"] = found.group(1).decode() if found else ""
 
     a_result = corrections(drive)
     for _ in range(5):
         poll()
     spent.clear()
+    shown["bytes"] = 0
     total = 0.0
     for turn in range(args.polls):
         for at in range(args.results):
@@ -90,7 +113,11 @@ def main() -> None:
         started = time.perf_counter()
         poll()
         total += time.perf_counter() - started
-    print(f"a desk's poll after {args.results} result(s): {total / args.polls * 1e3:.2f} ms")
+    print(
+        f"a desk's poll after {args.results} result(s): {total / args.polls * 1e3:.2f} ms, "
+        f"{int(shown['bytes']) / args.polls / 1024:.1f} KB gzipped"
+        + (" (the whole grid)" if args.whole else " (the rows that changed)")
+    )
     for name, seconds in sorted(spent.items(), key=lambda item: -item[1]):
         print(f"  {name:<20} {seconds / args.polls * 1e3:7.2f} ms")
 

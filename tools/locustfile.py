@@ -69,6 +69,8 @@ API = "/api/v1"
 FRAGMENT = {"X-Requested-With": "fetch", "Accept": "text/html", "Accept-Encoding": "gzip"}
 POLL_URL = re.compile(r'data-poll-url="([^"]+)"')
 POLL_EVERY = re.compile(r'data-poll-every="([0-9.]+)"')
+# A region that takes patches (the desk grid): its version, and the version a patch is for.
+PATCHED = re.compile(r'data-version="([0-9a-f]+)" data-poll-patch(?: data-patch-of="([0-9a-f]+)")?')
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 RESULTS = ("result-first", "result-retry", "result-conflict", "result")
 
@@ -208,6 +210,9 @@ class PollingUser(FastHttpUser):
     poll_url: str | None = None
     poll_every = 5.0
     etag = ""
+    # The version of the region shown, for one that takes patches (X-Poll-Have, as poll.js).
+    version = ""
+    takes_patch = False
 
     def open_page(self, path: str) -> None:
         with self.client.get(path, name=self.page_name, catch_response=True) as response:
@@ -215,18 +220,30 @@ class PollingUser(FastHttpUser):
                 response.failure(f"{path} answered {response.status_code}")
                 raise StopUser()
             self.poll_url, self.poll_every = poll_target(response.text or "")
+            found = PATCHED.search(response.text or "")
+            self.version = found.group(1) if found else ""
+            self.takes_patch = found is not None
 
     def poll(self) -> None:
         if self.poll_url is None:
             night().over.wait(self.poll_every)
             return
         name = f"{self.page_name} fragment"
-        headers = {**FRAGMENT, "If-None-Match": self.etag} if self.etag else FRAGMENT
+        headers = {**FRAGMENT, "If-None-Match": self.etag} if self.etag else dict(FRAGMENT)
+        if self.version:
+            headers["X-Poll-Have"] = self.version
         with self.client.get(
             self.poll_url, name=name, headers=headers, catch_response=True
         ) as response:
             if response.status_code == 200:
                 self.etag = response.headers.get("ETag") or ""
+                if self.takes_patch:
+                    found = PATCHED.search(response.text or "")
+                    if found is None or found.group(2) not in (None, self.version or None):
+                        response.failure(f"{name}: a patch for another version")
+                        self.etag = self.version = ""  # the whole region next time
+                    else:
+                        self.version = found.group(1)
             elif response.status_code != 304 or not self.etag:
                 response.failure(f"{name} answered {response.status_code}")
 

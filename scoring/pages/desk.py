@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -22,6 +23,7 @@ from django.shortcuts import render
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.cache import patch_vary_headers
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
@@ -67,9 +69,20 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
     if wants_fragment(request):
         # The grid differs by role (who may advance) and carries the user's CSRF token.
         key = poll_key("desk", drive, request.user.pk, role, game, int(fixed))
-        return not_modified(request, key) or tagged(
-            HttpResponse(_grid_html(request, drive, role, game, fixed)), key
+        unchanged = not_modified(request, key)
+        if unchanged is not None:
+            return unchanged
+        # The page's script says which grid it shows (its data-version): the rows changed
+        # since then are enough (``_patch_html``).
+        have = request.headers.get(HAVE_HEADER, "")
+        html = (
+            _patch_html(request, drive, role, game, fixed, have)
+            if GRID_VERSION.fullmatch(have)
+            else _grid_html(request, drive, role, game, fixed)
         )
+        response = tagged(HttpResponse(html), key)
+        patch_vary_headers(response, [HAVE_HEADER])
+        return response
     return render(request, "scoring/desk.html", _page_context(request, drive, role, game, fixed))
 
 
@@ -88,6 +101,21 @@ ROWS_WRITER = "scoring.pages.desk_rows.row_html 2"
 CSRF_PLACEHOLDER = "csrf-placeholder-9f2c"
 ROWS_CACHE_SECONDS = 6 * 3600
 log = logging.getLogger(__name__)
+
+# A desk's poll says which grid its page shows (the grid's ``data-version``, in this header,
+# sent by static/js/poll.js for a region marked ``data-poll-patch``) and gets back the grid's
+# head and summary with only the rows changed since: after a result, a few rows of 250, not the
+# whole grid (BENCHMARKS.md, "The desk's poll: the rows that changed"). ``data-patch-of`` names
+# the grid the rows replace theirs in. A grid the server no longer knows, another game, or more
+# than PATCH_ROWS rows changed: the whole grid, as to a poll without the header.
+HAVE_HEADER = "X-Poll-Have"
+GRID_VERSION = re.compile(r"[0-9a-f]{16}")
+PATCH_ROWS = 60
+# The grids the desks were sent, the newest few (a desk polls every 3 s: it is a version or
+# two behind), each by its version: its game and tables and its rows' keys (their first ROW_DIGEST
+# characters, in one string), in one cache entry a drive.
+SEEN_GRIDS = 16
+ROW_DIGEST = 12
 
 
 def _rows_entry(drive: Drive, game: int, in_play: bool) -> str:
@@ -161,12 +189,33 @@ def _grid_html(request: HttpRequest, drive: Drive, role: str, game: int, fixed: 
     return html.replace(CSRF_PLACEHOLDER, token)
 
 
+def _patch_html(
+    request: HttpRequest, drive: Drive, role: str, game: int, fixed: bool, have: str
+) -> str:
+    """For a desk that shows the grid ``have``: the grid with only the rows changed since, or
+    the whole grid when that one is not known (``_changed_rows``), with the user's token."""
+    context = _grid_context(request, drive, role, game, fixed, have=have)
+    context["csrf_token"] = get_token(request)
+    return get_template("scoring/desk_grid.html").render(context)
+
+
 def _rows_html(
-    drive: Drive, game: int, in_play: bool, view: dict[str, Any], keys: list[str], token: str
+    drive: Drive,
+    game: int,
+    in_play: bool,
+    view: dict[str, Any],
+    keys: list[str],
+    token: str,
+    only: list[int] | None = None,
 ) -> str:
     """The grid's rows as HTML, with ``token`` for the CSRF token: from the cache where a row
-    was written before (under its key, ``_row_keys``), the rest written (``desk_rows``, with
-    their tables' histories: ``result_versions``) and the grid's rows kept again."""
+    was written before (under its key, ``_row_keys``), the rest written (``_written_rows``) and
+    the grid's rows kept again. ``only`` some rows (by their indices, for a desk's poll: the
+    rows changed since its grid, which no desk asked for before, as a rule): written, the
+    cache left alone (reading and writing back the grid's rows cost ten times more)."""
+    if only is not None:
+        written = _written_rows(drive, game, in_play, view, only, token)
+        return mark_safe("".join(written))
     entry = _rows_entry(drive, game, in_play)
     try:
         kept = cache.get(entry)
@@ -176,33 +225,8 @@ def _rows_html(
     found: dict[str, str] = kept if isinstance(kept, dict) else {}
     missing = [i for i, key in enumerate(keys) if key not in found]
     if missing:
-        tables = [view["tables"][i]["table"] for i in missing]
-        versions = result_versions(drive, game, None if len(missing) == len(keys) else tables)
-        unusual = set(view["unusual"])
-        rows = []
-        for i in missing:
-            row = dict(view["tables"][i])
-            row["versions"] = versions.get(row["table"], [])
-            row["couples"] = [c for c in (row["stays"], row["arrives"]) if c is not None]
-            row["unusual"] = row["table"] in unusual
-            row["claims"] = _claims(row["versions"]) if row["state"] == "conflict" else []
-            rows.append(row)
-        urls = {
-            "desk_url": reverse("night:desk", args=[drive.slug]),
-            "dashboard_url": reverse("night:dashboard", args=[drive.slug]),
-        }
-        new = {
-            keys[i]: row_html(
-                row,
-                game=game,
-                in_play=in_play,
-                closed=drive.is_closed,
-                sit_out_wins=drive.sit_out_counts_as_win,
-                token=CSRF_PLACEHOLDER,
-                **urls,
-            )
-            for i, row in zip(missing, rows, strict=True)
-        }
+        written = _written_rows(drive, game, in_play, view, missing, CSRF_PLACEHOLDER)
+        new = {keys[i]: html for i, html in zip(missing, written, strict=True)}
         # The grid's rows as they are now: a row no longer shown is not kept.
         found = {key: found.get(key) or new[key] for key in keys}
         try:
@@ -210,6 +234,42 @@ def _rows_html(
         except Exception:
             log.warning("desk grid: the cache did not answer; rows not kept", exc_info=True)
     return mark_safe("".join(found[key] for key in keys).replace(CSRF_PLACEHOLDER, token))
+
+
+def _written_rows(
+    drive: Drive, game: int, in_play: bool, view: dict[str, Any], indices: list[int], token: str
+) -> list[str]:
+    """The rows of the grid's tables at ``indices`` written (``desk_rows``, with their
+    tables' histories: ``result_versions``), their forms carrying ``token``."""
+    if not indices:
+        return []
+    tables = [view["tables"][i]["table"] for i in indices]
+    every = len(indices) == len(view["tables"])
+    versions = result_versions(drive, game, None if every else tables)
+    unusual = set(view["unusual"])
+    urls = {
+        "desk_url": reverse("night:desk", args=[drive.slug]),
+        "dashboard_url": reverse("night:dashboard", args=[drive.slug]),
+    }
+    written = []
+    for i in indices:
+        row = dict(view["tables"][i])
+        row["versions"] = versions.get(row["table"], [])
+        row["couples"] = [c for c in (row["stays"], row["arrives"]) if c is not None]
+        row["unusual"] = row["table"] in unusual
+        row["claims"] = _claims(row["versions"]) if row["state"] == "conflict" else []
+        written.append(
+            row_html(
+                row,
+                game=game,
+                in_play=in_play,
+                closed=drive.is_closed,
+                sit_out_wins=drive.sit_out_counts_as_win,
+                token=token,
+                **urls,
+            )
+        )
+    return written
 
 
 def _shown_game(request: HttpRequest, drive: Drive) -> tuple[int, bool]:
@@ -222,24 +282,34 @@ def _shown_game(request: HttpRequest, drive: Drive) -> tuple[int, bool]:
 
 
 def _grid_context(
-    request: HttpRequest, drive: Drive, role: str, game: int, fixed: bool, token: str = ""
+    request: HttpRequest,
+    drive: Drive,
+    role: str,
+    game: int,
+    fixed: bool,
+    token: str = "",
+    have: str = "",
 ) -> dict[str, Any]:
     """What the grid shows; its rows' forms carry ``token`` (the asking user's CSRF token by
-    default)."""
+    default). With ``have`` (the version of the grid a desk shows), only the rows changed since
+    that grid, when it is known (``patch_of`` says so; else every row)."""
     view = game_view(drive, game) if game else None
     in_play = bool(game) and game == drive.current_game and not drive.is_closed
     advance = advance_state(drive, view, role) if in_play else {"shown": False}
     keys = _row_keys(view, result_stamps(drive, game)) if view is not None else []
+    # What the grid shows, in short (the rows by their keys, digests of what they show): the
+    # page's script swaps the grid only when it changes, and asks for the rows changed since.
+    version = hashlib.sha1(
+        (repr((game, drive.current_game, in_play, advance)) + "".join(keys)).encode()
+    ).hexdigest()[:16]
+    shown = _changed_rows(drive, version, view, keys, have) if view is not None else None
     return {
         "drive": drive,
         "game": game,
         "fixed": fixed,
         "in_play": in_play,
-        # What the grid shows, in short (the rows by their keys, digests of what they show):
-        # the page's script swaps the grid only when it changes.
-        "version": hashlib.sha1(
-            (repr((game, drive.current_game, in_play, advance)) + "".join(keys)).encode()
-        ).hexdigest()[:16],
+        "version": version,
+        "patch_of": have if shown is not None else "",
         "view": view,
         # The summary's links to the tables missing, in conflict, waiting or unusual (table
         # numbers: integers, nothing to escape).
@@ -250,7 +320,7 @@ def _grid_context(
         if view is not None
         else {},
         "rows_html": _rows_html(
-            drive, game, in_play, view, keys, token or escape(get_token(request))
+            drive, game, in_play, view, keys, token or escape(get_token(request)), shown
         )
         if view is not None
         else "",
@@ -258,6 +328,39 @@ def _grid_context(
         "games": range(1, drive.current_game + 1),
         "poll_seconds": POLL_SECONDS,
     }
+
+
+def _changed_rows(
+    drive: Drive, version: str, view: dict[str, Any], keys: list[str], have: str
+) -> list[int] | None:
+    """Keeps the grid ``version`` among the grids sent (``SEEN_GRIDS``) and, for a desk that
+    shows the grid ``have``, the rows (their indices) that changed since; None when that grid
+    is not known, shows other tables, or too many rows changed (the whole grid then)."""
+    where = f"desk-seen:{drive.pk}.{drive.created_at.timestamp()}"
+    tables = f"{view['number']}:" + ",".join(str(table["table"]) for table in view["tables"])
+    short = "".join(key[:ROW_DIGEST] for key in keys)
+    try:
+        kept = cache.get(where)
+    except Exception:
+        log.warning("desk grid: the cache did not answer; sending the whole grid", exc_info=True)
+        return None
+    seen: dict[str, tuple[str, str]] = kept if isinstance(kept, dict) else {}
+    if version not in seen:
+        seen[version] = (tables, short)
+        for old in list(seen)[:-SEEN_GRIDS]:
+            del seen[old]
+        try:
+            cache.set(where, seen, ROWS_CACHE_SECONDS)
+        except Exception:
+            log.warning("desk grid: the cache did not answer; grid not kept", exc_info=True)
+    before = seen.get(have) if have else None
+    if before is None or before[0] != tables or len(before[1]) != len(short):
+        return None
+    n, then = ROW_DIGEST, before[1]
+    changed = [
+        i for i in range(len(keys)) if then[i * n : (i + 1) * n] != short[i * n : (i + 1) * n]
+    ]
+    return changed if len(changed) <= PATCH_ROWS else None
 
 
 def _claims(versions: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -10,6 +10,14 @@
  * words of the region's data-text-updated and data-text-offline, translated by the page).
  * Each poll sends back the last answer's ETag (If-None-Match): a 304 means nothing changed.
  *
+ * A region marked data-poll-patch also says which version it shows (X-Poll-Have: its
+ * data-version). The server may then answer with only what changed: the region, newer, whose
+ * [data-patch-rows] container holds only the rows (elements with an id) that changed, and
+ * whose data-patch-of names the version they apply to. The region's own rows are put in that
+ * container, the changed ones replaced, and the whole swapped in as any answer. A patch that
+ * does not fit (another version, a row not there) is not applied: the next poll, at once,
+ * asks for the whole region.
+ *
  * window.Live.refresh(element) polls at once (after the desk enters a result, say).
  * Without JavaScript the pages work the same, they just do not refresh by themselves.
  */
@@ -69,10 +77,29 @@
     return oldEl.innerHTML !== newEl.innerHTML;
   }
 
-  function swap(state, fresh) {
+  // The region ``fresh`` with the rows of ``old`` in its [data-patch-rows], those it brings
+  // replacing theirs; null when the patch is not for ``old`` (see above). ``old`` loses its
+  // rows container (it is about to be replaced).
+  function patched(old, fresh) {
+    if (fresh.getAttribute("data-patch-of") !== old.getAttribute("data-version")) return null;
+    var slot = fresh.querySelector("[data-patch-rows]");
+    var rows = old.querySelector("[data-patch-rows]");
+    if (!slot || !rows) return null;
+    var pairs = [];
+    for (var i = 0; i < slot.children.length; i++) {
+      var row = slot.children[i];
+      var mine = row.id ? document.getElementById(row.id) : null;
+      if (!mine || mine.parentNode !== rows) return null;
+      pairs.push([mine, row]);
+    }
+    pairs.forEach(function (pair) { pair[0].replaceWith(pair[1]); });
+    slot.replaceWith(rows);
+    fresh.removeAttribute("data-patch-of");
+    return fresh;
+  }
+
+  function swap(state, fresh, focusId) {
     var old = state.el;
-    var active = document.activeElement;
-    var focusId = active && old.contains(active) ? active.id : "";
     old.replaceWith(fresh);
     state.el = fresh;
     if (focusId) {
@@ -105,6 +132,9 @@
     // The last answer's ETag: the server says 304 (no body, nothing rendered) while nothing
     // changed. Sent by hand, with the browser's cache left out, so every poll asks the server.
     if (state.etag && state.url === url) headers["If-None-Match"] = state.etag;
+    if (el.hasAttribute("data-poll-patch") && !state.whole && el.getAttribute("data-version")) {
+      headers["X-Poll-Have"] = el.getAttribute("data-version");
+    }
     fetch(url, {
       credentials: "same-origin",
       cache: "no-store",
@@ -134,7 +164,22 @@
       var fresh = holder.content.firstElementChild;
       if (!fresh || fresh.id !== state.el.id) throw new Error("unexpected answer");
       state.failures = 0;
-      if (changed(state.el, fresh)) swap(state, fresh);
+      if (changed(state.el, fresh)) {
+        var active = document.activeElement;
+        var focusId = active && state.el.contains(active) ? active.id : "";
+        if (fresh.hasAttribute("data-patch-of")) {
+          fresh = patched(state.el, fresh);
+          if (!fresh) {
+            // Not for what the page shows: ask for the whole region, now.
+            state.etag = null;
+            state.whole = true;
+            schedule(state, 0);
+            return;
+          }
+        }
+        swap(state, fresh, focusId);
+      }
+      state.whole = false;
       say(state.el, (state.el.getAttribute("data-text-updated") || gettext("Updated")) + " " + clock());
       schedule(state, state.every);
     }).catch(function () {
@@ -147,7 +192,10 @@
 
   function start(el) {
     var every = parseFloat(el.getAttribute("data-poll-every") || "5") * 1000;
-    var state = { el: el, every: every, timer: null, failures: 0, inFlight: false, etag: null, url: null };
+    var state = {
+      el: el, every: every, timer: null, failures: 0, inFlight: false, etag: null, url: null,
+      whole: false
+    };
     regions[el.id] = state;
     schedule(state, every);
   }

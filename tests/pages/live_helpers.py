@@ -100,9 +100,9 @@ def status_line(response: Any, element_id: str) -> str:
     return match.group(1).strip()
 
 
-def queries(client: Client, url: str) -> int:
+def queries(client: Client, url: str, headers: dict[str, str] | None = None) -> int:
     """How many queries a GET of ``url`` takes (the answer must be a 200)."""
     with CaptureQueriesContext(connection) as captured:
-        response = client.get(url)
+        response = client.get(url, headers=headers)
     assert response.status_code == 200, response.status_code
     return len(captured)

@@ -360,6 +360,95 @@ def test_the_other_desks_get_the_grid_rendered_once_with_their_own_token(ours, d
     assert re.search(r'id="table-1"[^>]*data-winner="2"', text(second.get(url)))
 
 
+def grid_version(html: str) -> str:
+    found = re.search(r'<section id="desk-grid"[^>]*data-version="([0-9a-f]{16})"', html)
+    assert found is not None
+    return found.group(1)
+
+
+def patched(page: str, patch: str) -> str:
+    """What static/js/poll.js makes of ``page`` and ``patch``: the patch's grid with the
+    page's rows, those the patch brings in their place."""
+    of = re.search(r'data-patch-of="([0-9a-f]+)"', patch)
+    assert of is not None and of.group(1) == grid_version(page)
+    rows = {t: row(patch, int(t)) for t in re.findall(r'<tr id="table-(\d+)"', patch)}
+    body = re.search(r"<tbody data-patch-rows>(.*?)</tbody>", page, re.S).group(1)
+    for table, fresh in rows.items():
+        body = body.replace(row(page, int(table)), fresh)
+    head, _rest = re.split(r"<tbody data-patch-rows>", patch)
+    tail = patch[patch.index("</tbody>") :]
+    return re.sub(r' data-patch-of="[0-9a-f]+"', "", head) + "<tbody data-patch-rows>" + body + tail
+
+
+def strip_tokens(html: str) -> str:
+    return re.sub(r'(name="csrfmiddlewaretoken" value=)"[^"]+"', r"\1", html)
+
+
+def test_a_desk_that_says_which_grid_it_shows_gets_only_the_rows_that_changed(ours) -> None:
+    drive = night(ours.club, 12)  # 6 tables
+    desk = logged_in(ours.scorer)
+    url = desk_url(drive) + "?partial=grid"
+    page = text(desk.get(url))
+    assert "data-patch-of" not in page and "data-poll-patch" in page
+    result_record(drive=drive, game=1, table=2, winner=3, actor=TABLE)
+    result_record(drive=drive, game=1, table=5, winner=10, actor=DESK)
+    response = desk.get(url, headers={"X-Poll-Have": grid_version(page)})
+    assert "X-Poll-Have" in response["Vary"]
+    patch = text(response)
+    assert re.findall(r'<tr id="table-(\d+)"', patch) == ["2", "5"]
+    assert "2 of 6 tables reported" in patch  # the summary is the new one
+    # Put in place, the page is the grid a desk would get whole.
+    whole = text(desk.get(url))
+    assert strip_tokens(patched(page, patch)) == strip_tokens(whole)
+    # Nothing changed since: no rows, the same version (the page's script leaves it).
+    again = text(desk.get(url, headers={"X-Poll-Have": grid_version(whole)}))
+    assert grid_version(again) == grid_version(whole)
+    assert re.findall(r'<tr id="table-', again) == []
+    # Two versions behind: the rows changed since the older one.
+    result_record(drive=drive, game=1, table=1, winner=1, actor=DESK)
+    behind = text(desk.get(url, headers={"X-Poll-Have": grid_version(page)}))
+    assert re.findall(r'<tr id="table-(\d+)"', behind) == ["1", "2", "5"]
+
+
+def test_a_grid_the_server_does_not_know_gets_the_whole_grid(ours, drive) -> None:
+    desk = logged_in(ours.scorer)
+    url = desk_url(drive) + "?partial=grid"
+    page = text(desk.get(url))
+    for have in ("0123456789abcdef", "not a version", "<b>" * 10):
+        whole = text(desk.get(url, headers={"X-Poll-Have": have}))
+        assert "data-patch-of" not in whole
+        assert re.findall(r'<tr id="table-(\d+)"', whole) == ["1", "2", "3"]
+    # The next game: other tables, the whole grid.
+    play(drive, 1)
+    advance(drive, 1)
+    next_game = text(desk.get(url, headers={"X-Poll-Have": grid_version(page)}))
+    assert "data-patch-of" not in next_game and "Game 2 of" in next_game
+    assert len(re.findall(r'<tr id="table-', next_game)) == 3
+
+
+def test_more_rows_changed_than_a_patch_takes_gets_the_whole_grid(ours, monkeypatch) -> None:
+    import scoring.pages.desk as desk_page
+
+    monkeypatch.setattr(desk_page, "PATCH_ROWS", 2)
+    drive = night(ours.club, 12)
+    desk = logged_in(ours.scorer)
+    url = desk_url(drive) + "?partial=grid"
+    page = text(desk.get(url))
+    for table, winner in ((1, 1), (2, 3), (3, 5)):
+        result_record(drive=drive, game=1, table=table, winner=winner, actor=DESK)
+    whole = text(desk.get(url, headers={"X-Poll-Have": grid_version(page)}))
+    assert "data-patch-of" not in whole and len(re.findall(r'<tr id="table-', whole)) == 6
+
+
+def test_a_patch_takes_no_more_queries_than_the_whole_grid(ours) -> None:
+    drive = night(ours.club, 80)
+    desk = logged_in(ours.scorer)
+    url = desk_url(drive) + "?partial=grid"
+    page = text(desk.get(url))
+    result_record(drive=drive, game=1, table=7, winner=13, actor=TABLE)
+    assert queries(desk, url, headers={"X-Poll-Have": grid_version(page)}) == 8
+
+
 def test_the_page_takes_the_same_queries_for_4_and_40_tables(ours) -> None:
     counts = []
     for couples in (8, 80):
