@@ -297,12 +297,19 @@ def _grid_context(
     in_play = bool(game) and game == drive.current_game and not drive.is_closed
     advance = advance_state(drive, view, role) if in_play else {"shown": False}
     keys = _row_keys(view, result_stamps(drive, game)) if view is not None else []
-    # What the grid shows, in short (the rows by their keys, digests of what they show): the
-    # page's script swaps the grid only when it changes, and asks for the rows changed since.
-    version = hashlib.sha1(
-        (repr((game, drive.current_game, in_play, advance)) + "".join(keys)).encode()
-    ).hexdigest()[:16]
-    shown = _changed_rows(drive, version, view, keys, have) if view is not None else None
+    # What the grid shows, in short (the rows by their keys, digests of what they show, and
+    # what every row depends on): the page's script swaps the grid only when it changes, and
+    # asks for the rows changed since.
+    shows = (
+        game,
+        drive.current_game,
+        in_play,
+        advance,
+        drive.is_closed,
+        drive.sit_out_counts_as_win,
+    )
+    version = hashlib.sha1((repr(shows) + "".join(keys)).encode()).hexdigest()[:16]
+    shown = _changed_rows(drive, version, view, in_play, keys, have) if view is not None else None
     return {
         "drive": drive,
         "game": game,
@@ -331,13 +338,17 @@ def _grid_context(
 
 
 def _changed_rows(
-    drive: Drive, version: str, view: dict[str, Any], keys: list[str], have: str
+    drive: Drive, version: str, view: dict[str, Any], in_play: bool, keys: list[str], have: str
 ) -> list[int] | None:
     """Keeps the grid ``version`` among the grids sent (``SEEN_GRIDS``) and, for a desk that
     shows the grid ``have``, the rows (their indices) that changed since; None when that grid
-    is not known, shows other tables, or too many rows changed (the whole grid then)."""
+    is not known, shows another game or other tables, or too many rows changed (the whole grid
+    then)."""
     where = f"desk-seen:{drive.pk}.{drive.created_at.timestamp()}"
-    tables = f"{view['number']}:" + ",".join(str(table["table"]) for table in view["tables"])
+    # What every row depends on besides its own line (the game, whether it is in play, the
+    # drive's flags) and the tables: a grid that differs there gets every row again.
+    flags = (view["number"], in_play, drive.is_closed, drive.sit_out_counts_as_win)
+    tables = repr(flags) + ",".join(str(table["table"]) for table in view["tables"])
     short = "".join(key[:ROW_DIGEST] for key in keys)
     try:
         kept = cache.get(where)

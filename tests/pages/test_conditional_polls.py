@@ -95,15 +95,15 @@ def n() -> Night:
 
 # What a 304 costs: one query for a phone's page (the card's token with its drive's language,
 # state and structure, and the latest change of the card's own results, before the card is
-# read); for the members' pages the session, the user, the drive with its version and the
-# user's role.
+# read); for the members' pages the session, the user, and the drive with its club, its
+# version and the user's role (one query).
 QUERIES_304 = {
-    "desk": 4,
+    "desk": 3,
     "table": 1,
     "couple": 1,
-    "projector": 4,
-    "projector-standings": 4,
-    "projector-prizes": 4,
+    "projector": 3,
+    "projector-standings": 3,
+    "projector-prizes": 3,
 }
 
 

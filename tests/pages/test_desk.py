@@ -7,7 +7,7 @@ import re
 import pytest
 
 from drives.models import AuditEntry
-from drives.services import Actor, drive_close
+from drives.services import Actor, drive_close, drive_update
 from engine.rules import get_ruleset
 from engine.scores import legal_final_scores
 from scoring.models import Result, ResultVersion
@@ -338,7 +338,7 @@ def test_the_other_desks_get_the_grid_rendered_once_with_their_own_token(ours, d
     first, second = logged_in(ours.scorer), logged_in(ours.scorer)
     second.handler.enforce_csrf_checks = True
     rendered = text(first.get(url))
-    assert queries(second, url) == 4  # the session, the user, the drive and the role: no more
+    assert queries(second, url) == 3  # the session, the user, the drive with the role: no more
     kept = text(second.get(url))
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', kept)
     assert token is not None and "placeholder" not in kept
@@ -410,6 +410,20 @@ def test_a_desk_that_says_which_grid_it_shows_gets_only_the_rows_that_changed(ou
     assert re.findall(r'<tr id="table-(\d+)"', behind) == ["1", "2", "5"]
 
 
+def test_the_sit_out_setting_changed_mid_night_reaches_the_desks_grid(ours, drive) -> None:
+    """Table 3's couple sits out: whether that counts as a win is said in its row. Changed in
+    the drive's settings during the night, the grid's version changes (the page's script swaps
+    it) and the row says the new rule, to a desk that says which grid it shows too."""
+    desk = logged_in(ours.scorer)
+    url = desk_url(drive) + "?partial=grid"
+    page = text(desk.get(url))
+    counts = "counts as a win" in row(page, 3)
+    drive_update(drive=drive, actor=DESK, sit_out_counts_as_win=not counts)
+    after = text(desk.get(url, headers={"X-Poll-Have": grid_version(page)}))
+    assert grid_version(after) != grid_version(page)
+    assert ("counts as a win" in row(after, 3)) is not counts
+
+
 def test_a_grid_the_server_does_not_know_gets_the_whole_grid(ours, drive) -> None:
     desk = logged_in(ours.scorer)
     url = desk_url(drive) + "?partial=grid"
@@ -446,7 +460,7 @@ def test_a_patch_takes_no_more_queries_than_the_whole_grid(ours) -> None:
     url = desk_url(drive) + "?partial=grid"
     page = text(desk.get(url))
     result_record(drive=drive, game=1, table=7, winner=13, actor=TABLE)
-    assert queries(desk, url, headers={"X-Poll-Have": grid_version(page)}) == 8
+    assert queries(desk, url, headers={"X-Poll-Have": grid_version(page)}) == 7
 
 
 def test_the_page_takes_the_same_queries_for_4_and_40_tables(ours) -> None:

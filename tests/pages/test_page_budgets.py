@@ -24,22 +24,22 @@ pytestmark = pytest.mark.django_db
 
 TABLE_PHONE = Actor(channel=AuditEntry.Channel.TABLE)
 
-# Statements a page takes (the session, the user, the drive and the member's role are the first
-# four of the members' pages; a card's page finds its token with its drive, and its poll the
-# latest change of its own results, for its ETag).
+# Statements a page takes (the session, the user, and the drive with the member's role are the
+# first three of the members' pages; a card's page finds its token with its drive, and its poll
+# the latest change of its own results, for its ETag).
 BUDGETS = {
     # The game's tables and the stamps of their results' histories, then the history of the
     # one table whose row changed (the others' rows are kept).
-    "desk": 8,
-    "desk-grid": 8,
-    "projector": 7,
-    "projector-poll": 7,
-    "projector-standings": 7,
+    "desk": 7,
+    "desk-grid": 7,
+    "projector": 6,
+    "projector-poll": 6,
+    "projector-standings": 6,
     # Until a punch card is counted the reconciliation reads nothing; then three statements.
     "dashboard": 11,
     "dashboard-counted": 14,
-    "standings": 7,
-    "grid": 7,
+    "standings": 6,
+    "grid": 6,
     "couple": 5,
     "couple-poll": 4,
     "table": 5,
