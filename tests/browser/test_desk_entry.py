@@ -31,7 +31,9 @@ pytestmark = pytest.mark.browser
 TYPING_MS = 40  # a quick scorer's keystrokes
 
 
-def started_night() -> tuple[Drive, object]:
+def started_night(couples: int = 8) -> tuple[Drive, object]:
+    """A night started with ``couples`` seated by number (table t: couples 2t-1 and 2t), its
+    organizer mary and its scorer angus (returned)."""
     club = club_create(name="St. Joseph's Parish")
     organizer = UserFactory(username="mary")
     scorer = UserFactory(username="angus")
@@ -41,7 +43,9 @@ def started_night() -> tuple[Drive, object]:
     drive = drive_create(club=club, actor=actor, name="Friday 45s", date=date(2026, 11, 20))
     couples_register(
         drive=drive,
-        couples=[{"players": [f"Player {2 * n - 1}", f"Player {2 * n}"]} for n in range(1, 9)],
+        couples=[
+            {"players": [f"Player {2 * n - 1}", f"Player {2 * n}"]} for n in range(1, couples + 1)
+        ],
         actor=actor,
     )
     drive_start(drive=drive, actor=actor, seating="by-number")

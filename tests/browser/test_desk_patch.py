@@ -6,46 +6,20 @@ whole grid instead.
 The night: twelve couples seated by number, so table t seats couples 2t-1 and 2t.
 """
 
-from datetime import date
-
 import pytest
 from playwright.sync_api import Page, Request, expect
 from pytest_django.live_server_helper import LiveServer
 
 from drives.models import AuditEntry, Drive
-from drives.services import (
-    Actor,
-    club_create,
-    couples_register,
-    drive_create,
-    drive_start,
-    member_add,
-)
+from drives.services import Actor
 from scoring.services import result_record
 from tests.browser.conftest import ContextFactory
 from tests.browser.helpers import force_login, js_errors, screenshot
-from tests.factories import UserFactory
+from tests.browser.test_desk_entry import started_night
 
 pytestmark = pytest.mark.browser
 
 TABLE = Actor(channel=AuditEntry.Channel.TABLE)
-
-
-def started_night() -> tuple[Drive, object]:
-    club = club_create(name="St. Joseph's Parish")
-    organizer = UserFactory(username="mary")
-    scorer = UserFactory(username="angus")
-    member_add(club=club, user=organizer, role="organizer")
-    member_add(club=club, user=scorer, role="scorer")
-    actor = Actor(user=organizer, channel=AuditEntry.Channel.DESK)
-    drive = drive_create(club=club, actor=actor, name="Friday 45s", date=date(2026, 11, 20))
-    couples_register(
-        drive=drive,
-        couples=[{"players": [f"Player {2 * n - 1}", f"Player {2 * n}"]} for n in range(1, 13)],
-        actor=actor,
-    )
-    drive_start(drive=drive, actor=actor, seating="by-number")
-    return drive, scorer
 
 
 def open_desk(
@@ -70,7 +44,7 @@ def open_desk(
 def test_the_rows_that_changed_come_in_and_the_rest_of_the_grid_stays(
     new_context: ContextFactory, live_server: LiveServer
 ) -> None:
-    drive, scorer = started_night()
+    drive, scorer = started_night(12)
     desk, polls = open_desk(new_context, live_server, drive, scorer)
     grid = desk.locator("#desk-grid")
     # The scorer has typed half a line; a row of the grid is marked (as a script would see it).
@@ -107,7 +81,7 @@ def test_the_rows_that_changed_come_in_and_the_rest_of_the_grid_stays(
 def test_a_patch_that_does_not_fit_the_page_brings_the_whole_grid(
     new_context: ContextFactory, live_server: LiveServer
 ) -> None:
-    drive, scorer = started_night()
+    drive, scorer = started_night(12)
     desk, polls = open_desk(new_context, live_server, drive, scorer)
     # The page has lost a row (as if it had drifted from what the server sent).
     desk.evaluate("document.getElementById('table-3').remove()")
