@@ -9,7 +9,8 @@ entered twice. Writes go through ``money.services``; reads through ``money.selec
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import Context, Decimal
+from functools import cached_property
 from typing import TypedDict
 
 from django.conf import settings
@@ -22,13 +23,36 @@ from drives.models import AuditEntry, Couple, Drive
 
 
 class MoneyDigits(TypedDict):
-    """The digits of an amount of money (``models.DecimalField(**MONEY)``)."""
+    """The digits of an amount of money (``MoneyField(**MONEY)``)."""
 
     max_digits: int
     decimal_places: int
 
 
 MONEY: MoneyDigits = {"max_digits": 10, "decimal_places": 2}
+#: The largest sum a column of ``MONEY`` holds.
+MAX_AMOUNT = Decimal("99999999.99")
+
+
+class MoneyField(models.DecimalField):  # type: ignore[type-arg]
+    """A sum of money (``MONEY``'s digits). Read with room to spare: a sum that an older
+    version stored past the column on SQLite (which keeps any number) is read as it is, for
+    the accounts to flag, rather than failing every read of its drive."""
+
+    @cached_property
+    def context(self) -> Context:
+        return Context(prec=28)
+
+
+def in_bounds(field: str, *, signed: bool = False) -> models.CheckConstraint:
+    """The database's own check that ``field`` fits its column (PostgreSQL's numeric would
+    refuse more; SQLite would keep it): from 0, or −MAX when ``signed``, to ``MAX_AMOUNT``.
+    An empty field passes (SQL's check fails only on false)."""
+    low = -MAX_AMOUNT if signed else Decimal(0)
+    return models.CheckConstraint(
+        condition=Q(**{f"{field}__gte": low, f"{field}__lte": MAX_AMOUNT}),
+        name=f"%(class)s_{field}_in_bounds",
+    )
 
 
 class Kind(models.TextChoices):
@@ -64,12 +88,19 @@ class MoneySetup(models.Model):
     and whether scorers may use the money page."""
 
     drive = models.OneToOneField(Drive, on_delete=models.CASCADE, related_name="money_setup")
-    opening_float = models.DecimalField(_("opening float"), default=Decimal("0.00"), **MONEY)
-    ticket_price = models.DecimalField(_("price of one ticket"), default=Decimal("2.00"), **MONEY)
+    opening_float = MoneyField(_("opening float"), default=Decimal("0.00"), **MONEY)
+    ticket_price = MoneyField(_("price of one ticket"), default=Decimal("2.00"), **MONEY)
     strip_size = models.PositiveSmallIntegerField(_("tickets in a strip"), default=10)
-    strip_price = models.DecimalField(_("price of a strip"), default=Decimal("10.00"), **MONEY)
+    strip_price = MoneyField(_("price of a strip"), default=Decimal("10.00"), **MONEY)
     share_percent = models.PositiveSmallIntegerField(_("winner's share (%)"), default=50)
     scorers_allowed = models.BooleanField(_("scorers may take money"), default=True)
+
+    class Meta:
+        constraints = [
+            in_bounds("opening_float"),
+            in_bounds("ticket_price"),
+            in_bounds("strip_price"),
+        ]
 
     def __str__(self) -> str:
         return f"money of {self.drive_id}"
@@ -88,7 +119,7 @@ class Pool(models.Model):
     name = models.CharField(_("item"), max_length=120, blank=True)
     #: A raffle item's own price of one ticket (a quilt's tickets dearer than the 50/50's);
     #: empty, its tickets sell at the drive's prices (``MoneySetup``: the strip, or singles).
-    ticket_price = models.DecimalField(_("price of one ticket"), null=True, blank=True, **MONEY)
+    ticket_price = MoneyField(_("price of one ticket"), null=True, blank=True, **MONEY)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -96,7 +127,8 @@ class Pool(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["drive"], condition=Q(kind="fifty_fifty"), name="one_fifty_fifty_per_drive"
-            )
+            ),
+            in_bounds("ticket_price"),
         ]
 
     def __str__(self) -> str:
@@ -109,7 +141,7 @@ class Line(models.Model):
 
     drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="money_lines")
     kind = models.CharField(max_length=20, choices=Kind.choices)
-    amount = models.DecimalField(**MONEY)
+    amount = MoneyField(**MONEY)
     way = models.CharField(max_length=12, choices=Way.choices, default=Way.CASH)
     couple = models.ForeignKey(
         Couple, null=True, blank=True, on_delete=models.SET_NULL, related_name="money_lines"
@@ -129,6 +161,7 @@ class Line(models.Model):
 
     class Meta:
         ordering = ["drive", "at", "id"]
+        constraints = [in_bounds("amount", signed=True)]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.amount} ({self.way})"
@@ -187,7 +220,7 @@ class Draw(models.Model):
     seed = models.BigIntegerField()
     ticket = models.PositiveIntegerField()
     sold = models.PositiveIntegerField(help_text=_("tickets sold when drawn"))
-    prize = models.DecimalField(null=True, blank=True, **MONEY)
+    prize = MoneyField(null=True, blank=True, **MONEY)
     state = models.CharField(max_length=10, choices=State.choices, default=State.DRAWN)
     line = models.OneToOneField(
         Line, null=True, blank=True, on_delete=models.CASCADE, related_name="draw"
@@ -202,6 +235,7 @@ class Draw(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["pool", "round"], name="draw_round_once"),
             models.UniqueConstraint(fields=["pool", "ticket"], name="ticket_drawn_once"),
+            in_bounds("prize"),
         ]
 
     def __str__(self) -> str:
@@ -213,7 +247,7 @@ class CashCount(models.Model):
     count is the one the accounts compare."""
 
     drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="cash_counts")
-    total = models.DecimalField(**MONEY)
+    total = MoneyField(**MONEY)
     denominations = models.JSONField(default=dict, blank=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -222,6 +256,7 @@ class CashCount(models.Model):
 
     class Meta:
         ordering = ["drive", "at", "id"]
+        constraints = [in_bounds("total")]
 
     def __str__(self) -> str:
         return f"{self.drive_id}: {self.total}"

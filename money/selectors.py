@@ -13,7 +13,7 @@ from typing import Any
 from django.db.models import Count, Sum
 
 from drives.models import Club, Couple, Drive
-from money.models import IN_KINDS, CashCount, Draw, Kind, Line, MoneySetup, Pool, Way
+from money.models import IN_KINDS, MAX_AMOUNT, CashCount, Draw, Kind, Line, MoneySetup, Pool, Way
 from scoring.models import Award, PrizeSetup
 
 ZERO = Decimal("0.00")
@@ -29,9 +29,17 @@ def signed(kind: str, amount: Decimal) -> Decimal:
     return amount if kind in IN_KINDS else -amount
 
 
+def out_of_bounds(amount: Decimal) -> bool:
+    """A sum past what its column holds: stored on SQLite by an older version, never since
+    (the database checks). Such a line is shown, flagged, and left out of every total."""
+    return abs(amount) > MAX_AMOUNT
+
+
 def pool_takings(pool: Pool) -> Decimal:
     """What the pool's tickets brought in (refunds taken off)."""
-    total = Line.objects.filter(pool=pool).exclude(kind=Kind.FIFTY_FIFTY_PAID)
+    total = Line.objects.filter(pool=pool, amount__gte=-MAX_AMOUNT, amount__lte=MAX_AMOUNT).exclude(
+        kind=Kind.FIFTY_FIFTY_PAID
+    )
     return Decimal(total.aggregate(s=Sum("amount"))["s"] or ZERO).quantize(ZERO)
 
 
@@ -54,6 +62,7 @@ def _stored(drive: Drive) -> list[dict[str, Any]]:
             "channel": line.channel,
             "at": line.at,
             "source": "ledger",
+            "out_of_bounds": out_of_bounds(line.amount),
         }
         for line in rows
     ]
@@ -95,6 +104,7 @@ def _read_line(kind: str, amount: Any, couple: int | None, source: str, at: Any)
         "channel": "",
         "at": at,
         "source": source,
+        "out_of_bounds": False,
     }
 
 
@@ -103,13 +113,18 @@ def ledger(drive: Drive) -> list[dict[str, Any]]:
     return sorted(_stored(drive) + _derived(drive), key=lambda line: (line["at"], line["id"] or 0))
 
 
+def counted(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The lines that count in the totals and the box: all but those past the bounds."""
+    return [line for line in lines if not line["out_of_bounds"]]
+
+
 def totals(lines: list[dict[str, Any]]) -> dict[str, Any]:
     """Totals by kind and by way of payment (money out counts negative there), money in, money
-    out and the net."""
+    out and the net; a line past its column's bounds is left out."""
     by_kind: dict[str, Decimal] = defaultdict(lambda: ZERO)
     by_way: dict[str, Decimal] = defaultdict(lambda: ZERO)
     money_in = money_out = ZERO
-    for line in lines:
+    for line in counted(lines):
         by_kind[line["kind"]] += line["amount"]
         by_way[line["way"]] += signed(line["kind"], line["amount"])
         if line["kind"] in IN_KINDS:
@@ -188,7 +203,7 @@ def accounts(drive: Drive) -> dict[str, Any]:
     setup = setup_of(drive)
     lines = ledger(drive)
     sums = totals(lines)
-    cash = [line for line in lines if line["way"] == Way.CASH]
+    cash = [line for line in counted(lines) if line["way"] == Way.CASH]
     cash_in = sum((line["amount"] for line in cash if line["kind"] in IN_KINDS), ZERO)
     cash_out = sum((line["amount"] for line in cash if line["kind"] not in IN_KINDS), ZERO)
     expected = setup.opening_float + cash_in - cash_out

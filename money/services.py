@@ -28,6 +28,7 @@ from drives.models import Couple, Drive
 from drives.services import SYSTEM, Actor, audit
 from money.models import (
     HAND_KINDS,
+    MAX_AMOUNT,
     CashCount,
     Draw,
     Kind,
@@ -38,10 +39,9 @@ from money.models import (
     TicketSale,
     Way,
 )
-from money.selectors import pool_takings, setup_of
+from money.selectors import out_of_bounds, pool_takings, setup_of
 from scoring.prizes.services import new_seed
 
-MAX_AMOUNT = Decimal("99999999.99")
 MAX_TICKETS = 100_000
 CENT = Decimal("0.01")
 TICKETS_CHECKED = "tickets.checked"  # drives/race.py: after finding the numbers free
@@ -83,20 +83,38 @@ def amount_of(value: Any, field: str = "amount", *, zero: bool = False) -> Decim
             gettext("%(field)s: %(text)s is not a sum.") % {"field": field, "text": f"{text!r}"},
             field=field,
         ) from None
+    if amount > MAX_AMOUNT or (amount == 0 and not zero):  # first: 29 digits fail quantize
+        raise _too_large(field)
     if amount != amount.quantize(CENT):
         raise ServiceError(
             "sub_cent_amount",
             gettext("%(field)s: %(text)s has parts of a cent.") % {"field": field, "text": text},
             field=field,
         )
-    if amount > MAX_AMOUNT or (amount == 0 and not zero):
+    return amount.quantize(CENT)
+
+
+def _too_large(field: str) -> ServiceError:
+    return ServiceError(
+        "bad_amount",
+        gettext("%(field)s: give a sum from 0.01 to %(max)s.")
+        % {"field": field, "max": MAX_AMOUNT},
+        field=field,
+    )
+
+
+def bounded(amount: Decimal, field: str) -> Decimal:
+    """A sum worked out here (tickets × their price, the 50/50's share, a count's notes and
+    coins), refused past what the ledger's column holds (422 ``bad_amount`` naming
+    ``field``): stored, it would fail every read of the drive's money."""
+    if abs(amount) > MAX_AMOUNT:
         raise ServiceError(
             "bad_amount",
-            gettext("%(field)s: give a sum from 0.01 to %(max)s.")
-            % {"field": field, "max": MAX_AMOUNT},
+            gettext("%(field)s: that comes to %(sum)s, more than the ledger takes (%(max)s).")
+            % {"field": field, "sum": amount, "max": MAX_AMOUNT},
             field=field,
         )
-    return amount.quantize(CENT)
+    return amount
 
 
 def _currency(drive: Drive, currency: Any) -> None:
@@ -282,6 +300,15 @@ def line_reverse(*, drive: Drive, line_id: Any, actor: Actor, note: str = "") ->
             raise Conflict(
                 "already_reversed",
                 gettext("Line %(number)s is already reversed.") % {"number": number},
+            )
+        if out_of_bounds(line.amount):
+            raise ServiceError(
+                "bad_amount",
+                gettext(
+                    "Line %(number)s is past the largest sum the ledger takes: it is left out "
+                    "of the totals already."
+                )
+                % {"number": number},
             )
         sale = TicketSale.objects.filter(line=line).select_related("pool").first()
         if sale is not None:
@@ -473,7 +500,7 @@ def tickets_sell(
                 sold=taken[0],
             )
         race.pause(TICKETS_CHECKED)
-        price = paid if paid is not None else price_of(setup_of(drive), n, pool)
+        price = paid if paid is not None else bounded(price_of(setup_of(drive), n, pool), "count")
         kind = (
             Kind.FIFTY_FIFTY_TICKETS if pool.kind == Pool.Kind.FIFTY_FIFTY else Kind.RAFFLE_TICKETS
         )
@@ -551,6 +578,9 @@ def draw_make(*, drive: Drive, actor: Actor = SYSTEM, raffle: Any = None) -> Dra
                 "no_tickets",
                 gettext("No tickets of the %(pool)s are left to draw.") % {"pool": pool},
             )
+        prize = prize_of(pool, setup_of(drive))
+        if prize is not None:
+            bounded(prize, "prize")
         seed = new_seed()
         ticket = pick(tickets, seed)
         draw = Draw.objects.create(
@@ -559,7 +589,7 @@ def draw_make(*, drive: Drive, actor: Actor = SYSTEM, raffle: Any = None) -> Dra
             seed=seed,
             ticket=ticket,
             sold=len(tickets),
-            prize=prize_of(pool, setup_of(drive)),
+            prize=prize,
             user=actor.account,
         )
         audit(
@@ -656,10 +686,7 @@ def cash_count(
             if how_many:
                 counted[str(face)] = counted.get(str(face), 0) + how_many
                 amount += face * how_many
-        if amount > MAX_AMOUNT:
-            raise ServiceError(
-                "bad_amount", gettext("The count is too large."), field="denominations"
-            )
+        bounded(amount, "denominations")
     else:
         amount = amount_of(total, "total", zero=True)
     with transaction.atomic():
