@@ -6,8 +6,10 @@ Every service owns its transaction, checks its input before writing (a refusal w
 nothing) and writes an audit entry (``drives.services.audit``, which also bumps the drive's
 version so the live pages refresh). Tickets are sold under a lock on their pool's row, and
 each number is a row of its own under a unique constraint: two desks selling at once take
-turns, and could never sell one number twice even without the lock. Money may be taken,
-paid and counted after the drive's close: the box is counted when the cards are put away.
+turns, and could never sell one number twice even without the lock. After the drive's
+close, the cash box is still counted and late expenses recorded (the box is counted when the
+cards are put away); tickets are no longer sold nor drawn, nor money taken in
+(``require_selling``: 422 ``drive_closed``).
 """
 
 from __future__ import annotations
@@ -115,6 +117,23 @@ def bounded(amount: Decimal, field: str) -> Decimal:
             field=field,
         )
     return amount
+
+
+#: The lines still recorded by hand after the close: money paid out late.
+AFTER_CLOSE_KINDS = frozenset({Kind.EXPENSE, Kind.PRIZE_PAID})
+
+
+def require_selling(drive: Drive) -> None:
+    """Refuse a sale, a draw or money taken in once the drive is closed (422
+    ``drive_closed``); the count of the box and the expenses are still recorded."""
+    if drive.state == Drive.State.CLOSED:
+        raise ServiceError(
+            "drive_closed",
+            gettext(
+                "The drive is closed: tickets are no longer sold nor drawn; only the count "
+                "of the cash box and expenses can still be recorded."
+            ),
+        )
 
 
 def _currency(drive: Drive, currency: Any) -> None:
@@ -257,6 +276,8 @@ def line_record(
             % {"kind": f"{kind!r}", "hand": hand},
             field="kind",
         )
+    if kind not in AFTER_CLOSE_KINDS:
+        require_selling(drive)
     money = amount_of(amount)
     _currency(drive, currency)
     how = _way(way)
@@ -301,6 +322,8 @@ def line_reverse(*, drive: Drive, line_id: Any, actor: Actor, note: str = "") ->
                 "already_reversed",
                 gettext("Line %(number)s is already reversed.") % {"number": number},
             )
+        if line.kind not in AFTER_CLOSE_KINDS:
+            require_selling(drive)
         if out_of_bounds(line.amount):
             raise ServiceError(
                 "bad_amount",
@@ -406,6 +429,7 @@ def raffle_add(*, drive: Drive, actor: Actor, name: Any = None, ticket_price: An
         raise ServiceError(
             "bad_name", gettext("A raffle item needs a name of 1 to 120 characters."), field="name"
         )
+    require_selling(drive)
     price = None if ticket_price in (None, "") else amount_of(ticket_price, "ticket_price")
     with transaction.atomic():
         pool = Pool.objects.create(
@@ -469,6 +493,7 @@ def tickets_sell(
     torn from a roll), or the next ones after the highest sold. The price is the drive's
     (a strip, or singles) unless ``amount`` is given. A range that overlaps one already sold
     is a 409 naming it; once the pool is drawn, no more tickets."""
+    require_selling(drive)
     n = _whole(count, "count", 1, MAX_TICKETS)
     start = None if first is None else _whole(first, "first", 1, 10**9)
     how = _way(way)
@@ -477,6 +502,7 @@ def tickets_sell(
     pool = pool_of(drive, raffle)
     with transaction.atomic():
         pool = _lock_pool(pool)
+        require_selling(pool.drive)
         if Draw.objects.filter(pool=pool).exists():
             raise Conflict(
                 "drawn", gettext("The %(pool)s is drawn: no more tickets.") % {"pool": pool}
@@ -553,9 +579,11 @@ def draw_make(*, drive: Drive, actor: Actor = SYSTEM, raffle: Any = None) -> Dra
     drawn here and recorded (``pick(tickets, seed)`` gives the ticket again). 409 when no
     ticket is sold, or when the last draw was neither claimed-and-done nor declared
     unclaimed (a redraw follows an unclaimed ticket only)."""
+    require_selling(drive)
     pool = pool_of(drive, raffle)
     with transaction.atomic():
         pool = _lock_pool(pool)
+        require_selling(pool.drive)
         previous = Draw.objects.filter(pool=pool).order_by("-round").first()
         if previous is not None and previous.state != Draw.State.UNCLAIMED:
             raise Conflict(
@@ -609,6 +637,7 @@ def draw_make(*, drive: Drive, actor: Actor = SYSTEM, raffle: Any = None) -> Dra
 
 
 def _open_draw(drive: Drive, raffle: Any) -> Draw:
+    require_selling(drive)
     pool = pool_of(drive, raffle)
     draw = Draw.objects.select_for_update().filter(pool=pool).order_by("-round").first()
     if draw is None or draw.state != Draw.State.DRAWN:
