@@ -154,10 +154,18 @@ class DriveSettingsForm(RuledForm):
         **inputs.RANKING.form_options(),
     )
     entry_fee = forms.DecimalField(
-        label=_("Entry fee per couple"),
+        label=_("Entry fee"),
         initial=0,
         widget=forms.NumberInput(attrs={"step": "0.01", "inputmode": "decimal"}),
         **inputs.ENTRY_FEE.form_options(),
+    )
+    entry_fee_per = forms.ChoiceField(
+        label=_("The entry fee is for"),
+        choices=Drive.FeePer.choices,
+        widget=forms.RadioSelect,
+        initial=Drive.FeePer.PERSON,
+        required=False,
+        **inputs.ENTRY_FEE_PER.form_options(),
     )
     currency = forms.CharField(
         label=_("Currency"),
@@ -176,6 +184,13 @@ class DriveSettingsForm(RuledForm):
         initial=True,
         help_text=_("At the desk, once every table has reported. Organizers always may."),
     )
+
+    def clean_entry_fee_per(self) -> str:
+        """Not sent (a form from before the choice): the drive's own, or per person."""
+        chosen: str = self.cleaned_data.get("entry_fee_per") or ""
+        if chosen:
+            return chosen
+        return self.drive.entry_fee_per if self.drive is not None else Drive.FeePer.PERSON
 
     def clean_language(self) -> str:
         chosen: str = self.cleaned_data.get("language") or ""

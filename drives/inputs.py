@@ -212,6 +212,7 @@ LANGUAGES = [code for code, _name in settings.LANGUAGES]
 MOVEMENTS = ("winners-move", "losers-move")  # drives.models.Drive.Movement
 FIRST_SEATINGS = ("by-number", "shuffle")  # drives.models.Drive.FirstSeating
 RANKINGS = ("dense", "competition")  # drives.models.Drive.Ranking
+FEE_PERS = ("person", "couple")  # drives.models.Drive.FeePer
 GAMES = (1, 60)
 ENTRY_FEE_WHOLE_DIGITS, ENTRY_FEE_PLACES = 6, 2
 
@@ -338,6 +339,18 @@ ENTRY_FEE = rule(
     },
     description='An amount from 0, to the cent (a string like "5.00").',
 )
+_type, _form, _params = one_of(FEE_PERS)
+ENTRY_FEE_PER = rule(
+    "entry_fee_per",
+    "entry_fee_per",
+    "bad_field",
+    _("The entry fee is per one of %(list)s."),
+    _type,
+    _params,
+    _form,
+    default="person",
+    description="Whom the entry fee is for: each person (a couple pays it twice) or each couple.",
+)
 CURRENCY = rule(
     "currency",
     "currency",
@@ -401,6 +414,7 @@ SETTINGS: dict[str, Rule] = {
         SIT_OUT_COUNTS_AS_WIN,
         RANKING,
         ENTRY_FEE,
+        ENTRY_FEE_PER,
         CURRENCY,
         CONFIRM_BY_OTHER_COUPLE,
         SCORERS_MAY_ADVANCE,

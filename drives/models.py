@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from decimal import Decimal
 from typing import Any, ClassVar
 
 from django.conf import settings
@@ -99,6 +100,10 @@ class Drive(models.Model):
         DENSE = "dense", _("dense (1, 1, 2)")
         COMPETITION = "competition", _("competition (1, 1, 3)")
 
+    class FeePer(models.TextChoices):
+        PERSON = "person", _("a person")
+        COUPLE = "couple", _("a couple")
+
     RULESET_CHOICES = [(name, name) for name in PRESETS]
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="drives")
@@ -137,6 +142,11 @@ class Drive(models.Model):
     )
     ranking = models.CharField(max_length=12, choices=Ranking.choices, default=Ranking.DENSE)
     entry_fee = models.DecimalField(max_digits=8, decimal_places=2, default=0)
+    # "$5 a person" (a couple pays it twice) or "$10 a couple", as the hall charges; drives
+    # stored before the choice charged per couple and keep it (drives 0011).
+    entry_fee_per = models.CharField(
+        _("entry fee per"), max_length=8, choices=FeePer.choices, default=FeePer.PERSON
+    )
     currency = models.CharField(max_length=3, default="CAD")
     confirm_by_other_couple = models.BooleanField(default=False)
     # Who may start the next game: organizers always; scorers too unless the organizer says no
@@ -167,6 +177,12 @@ class Drive(models.Model):
     @property
     def is_closed(self) -> bool:
         return self.state == self.State.CLOSED
+
+    @property
+    def couple_fee(self) -> Decimal:
+        """What a couple pays at the door: the entry fee, twice when it is per person."""
+        fee = Decimal(self.entry_fee)
+        return fee * 2 if self.entry_fee_per == self.FeePer.PERSON else fee
 
     #: What each preset meant before the switches (drives.migrations.0007 keeps a frozen copy):
     #: a drive stored then, or restored from an export made then, keeps these rules.

@@ -213,6 +213,7 @@ DRIVE_SETTINGS = (
     "sit_out_counts_as_win",
     "ranking",
     "entry_fee",
+    "entry_fee_per",
     "currency",
     "confirm_by_other_couple",
     "scorers_may_advance",

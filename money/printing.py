@@ -65,6 +65,17 @@ def _money(value: Any, currency: str) -> str:
     return "—" if value is None else f"{value} {currency}"
 
 
+def _entry_fee(data: dict[str, Any], currency: str) -> str:
+    """The fee as the hall charges it: a person's (and so a couple's), or a couple's."""
+    fee = _money(data["entry_fee"], currency)
+    if data["entry_fee_per"] == "person":
+        return _("Entry fee: %(fee)s a person (%(pair)s a couple)") % {
+            "fee": fee,
+            "pair": _money(data["couple_fee"], currency),
+        }
+    return _("Entry fee: %(fee)s a couple") % {"fee": fee}
+
+
 def accounts_pdf(drive: Drive, data: dict[str, Any]) -> bytes:
     """One page: the totals by kind and by way, the net raised, and the cash box, in the
     drive's language (the hall's, whoever prints it)."""
@@ -86,8 +97,10 @@ def _accounts_pdf(drive: Drive, data: dict[str, Any]) -> bytes:
     story: list[Any] = [
         Paragraph(_("The night's accounts"), styles["Title"]),
         Paragraph(f"{drive.club.name} · {drive.name} · {drive.date.isoformat()}", styles["Normal"]),
-        Spacer(1, 0.2 * inch),
     ]
+    if data["entry_fee"]:
+        story.append(Paragraph(_entry_fee(data, cur), styles["Normal"]))
+    story.append(Spacer(1, 0.2 * inch))
     rows = [[_("Kind"), _("Amount")]] + [
         [str(KIND_NAMES.get(kind, kind)), _money(total, cur)]
         for kind, total in data["totals_by_kind"].items()

@@ -214,6 +214,8 @@ def accounts(drive: Drive) -> dict[str, Any]:
         "drive": drive.slug,
         "currency": drive.currency,
         "entry_fee": drive.entry_fee,
+        "entry_fee_per": drive.entry_fee_per,
+        "couple_fee": drive.couple_fee,
         "lines": lines,
         "totals_by_kind": sums["by_kind"],
         "totals_by_way": sums["by_way"],

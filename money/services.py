@@ -360,12 +360,13 @@ def on_couple_paid(
     sender: Any, *, drive: Drive, couple: Couple, paid: bool, actor: Actor, way: Any, **_: Any
 ) -> None:
     """The door's "paid" tick (``drives.signals.couple_paid``, in the door's transaction):
-    ticked, the drive's entry fee is a line (cash unless ``way`` says otherwise; nothing when
+    ticked, what the couple pays (``Drive.couple_fee``: the entry fee, twice when it is per
+    person) is a line (cash unless ``way`` says otherwise; nothing when
     the drive has no fee); unticked, the couple's last entry line is reversed."""
     if paid:
         how = _way(way)
         if drive.entry_fee > 0:
-            line = _line(drive, actor, Kind.ENTRY, drive.entry_fee, way=how, couple=couple)
+            line = _line(drive, actor, Kind.ENTRY, drive.couple_fee, way=how, couple=couple)
             _line_audit(drive, actor, "money.line", line)
         return
     last = _open_entries(drive, couple).first()

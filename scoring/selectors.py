@@ -294,6 +294,7 @@ def drive_summary(drive: Drive) -> dict[str, Any]:
         "sit_out_last": drive.sit_out_last,
         "ranking": drive.ranking,
         "entry_fee": str(drive.entry_fee),
+        "entry_fee_per": drive.entry_fee_per,
         "currency": drive.currency,
         "confirm_by_other_couple": drive.confirm_by_other_couple,
         "scorers_may_advance": drive.scorers_may_advance,

@@ -216,6 +216,7 @@ class DriveSettings(Body):
     sit_out_counts_as_win: Annotated[Any, documented(SETTINGS_DOC["sit_out_counts_as_win"])] = None
     ranking: Annotated[Any, documented(SETTINGS_DOC["ranking"])] = None
     entry_fee: Annotated[Any, documented(SETTINGS_DOC["entry_fee"])] = None
+    entry_fee_per: Annotated[Any, documented(SETTINGS_DOC["entry_fee_per"])] = None
     currency: Annotated[Any, documented(SETTINGS_DOC["currency"])] = None
     confirm_by_other_couple: Annotated[Any, documented(SETTINGS_DOC["confirm_by_other_couple"])] = (
         None
@@ -260,6 +261,9 @@ class Drive(BaseModel):
     )
     ranking: str
     entry_fee: str
+    entry_fee_per: Literal[tuple(DriveModel.FeePer.values)] = Field(  # type: ignore[valid-type]
+        description="Whom the entry fee is for: a person (a couple pays it twice) or a couple."
+    )
     currency: str
     confirm_by_other_couple: bool
     scorers_may_advance: bool

@@ -115,7 +115,7 @@ def load_export(data: bytes) -> dict[str, Any]:
 # with the setting's default (the drive's model field's).
 # An export made before the rule switches has no "rules": its drive keeps the rules it was
 # played under (Drive.RULES_BEFORE_SWITCHES).
-LATER_SETTINGS = frozenset({"scorers_may_advance", "language", "rules"})
+LATER_SETTINGS = frozenset({"scorers_may_advance", "language", "rules", "entry_fee_per"})
 
 
 def _get(obj: dict[str, Any], key: str, path: str, kinds: Any, *, null: bool = False) -> Any:
@@ -237,6 +237,8 @@ def drive_restore(
         }
         if "rules" not in read and isinstance(read.get("ruleset"), str):
             read["rules"] = dict(Drive.RULES_BEFORE_SWITCHES.get(read["ruleset"], {}))
+        # Exports made before the choice charged the entry fee per couple.
+        read.setdefault("entry_fee_per", Drive.FeePer.COUPLE)
         settings = clean_settings(read, partial=False)
     except ServiceError as error:
         raise bad(f"drive.{error.details.get('field', '')}".rstrip("."), error.message) from None

@@ -68,6 +68,9 @@ class ExportDrive(Part):
     sit_out_last: bool
     ranking: str
     entry_fee: Amount
+    entry_fee_per: Literal["person", "couple"] = Field(
+        "couple", description="added later: absent means per couple, as the fee was then"
+    )
     currency: str
     confirm_by_other_couple: bool
     scorers_may_advance: bool = Field(True, description="added later: absent means true")

@@ -42,6 +42,7 @@ DRIVE_FIELDS = [
     "sit_out_counts_as_win",
     "ranking",
     "entry_fee",
+    "entry_fee_per",
     "currency",
     "confirm_by_other_couple",
 ]

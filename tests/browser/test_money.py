@@ -78,12 +78,13 @@ def test_the_door_ticks_paid_by_card_and_the_ledger_says_card(
 ) -> None:
     """At the door, the row's way of payment is picked by keyboard (the select before the
     "paid" tick, cash unless changed), then Enter on the tick: the entry fee's line says card;
-    the next couple, ticked without picking, paid cash."""
+    the next couple, ticked without picking, paid cash. The fee is 10.00 a person: a couple
+    pays 20.00, and the money page says both."""
     club = club_create(name="St. Mary's Parish Hall")
     organizer = UserFactory(username="door-money")
     member_add(club=club, user=organizer, role="organizer")
     drive = drive_create(
-        club=club, name="Friday 45s", date=date(2026, 11, 27), entry_fee=Decimal("20")
+        club=club, name="Friday 45s", date=date(2026, 11, 27), entry_fee=Decimal("10")
     )
     couples_register(
         drive=drive,
@@ -114,6 +115,10 @@ def test_the_door_ticks_paid_by_card_and_the_ledger_says_card(
         expect(page.get_by_test_id("paid-2")).to_have_text("✓ Paid")
         page.goto(f"/drives/{drive.slug}/money/")
         expect(page.locator("table.ledger")).to_contain_text("card")
+        expect(page.get_by_test_id("entry-fee")).to_have_text(
+            "Entry: 10.00 CAD a person, 20.00 CAD a couple."
+        )
+        screenshot(page, "door-money-page", full_page=True)
         lines = Line.objects.filter(kind="entry").order_by("couple__number")
         assert [(line.couple.number, line.way, line.amount) for line in lines if line.couple] == [
             (1, "card", Decimal("20.00")),

@@ -112,6 +112,7 @@ def drive_form(drive: Drive, **changes: Any) -> dict[str, Any]:
         "sit_out_counts_as_win",
         "ranking",
         "entry_fee",
+        "entry_fee_per",
         "currency",
         "confirm_by_other_couple",
         "scorers_may_advance",

@@ -48,6 +48,7 @@ CASES: dict[str, Case] = {
     "seed": Case(api=-1, page="-1", cli="-1"),
     "ranking": Case(api="olympic", page="olympic"),
     "entry_fee": Case(api="1.001", page="1.001"),
+    "entry_fee_per": Case(api="family", page="family"),
     "currency": Case(api="C1D", page="C1D"),
     "language": Case(api="xx", page="xx"),
     "sit_out_counts_as_win": Case(api="yes", page=NOT_A_BOX),

@@ -1,5 +1,5 @@
 """Fixtures of the money tests: the API client and a club (from tests/api), a drive of 6
-couples with an entry fee of 20.00 CAD."""
+couples with an entry fee of 20.00 CAD a couple."""
 
 from decimal import Decimal
 
@@ -22,4 +22,4 @@ def ours(db: None) -> ClubUsers:
 
 @pytest.fixture
 def drive(ours: ClubUsers) -> Drive:
-    return make_drive(ours.club, 6, entry_fee=Decimal("20.00"))
+    return make_drive(ours.club, 6, entry_fee=Decimal("20.00"), entry_fee_per="couple")
