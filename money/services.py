@@ -690,6 +690,19 @@ def draw_unclaimed(*, drive: Drive, actor: Actor, raffle: Any = None) -> Draw:
 # --- the cash box --------------------------------------------------------------------------------
 
 
+def _denomination(value: Any, many: Any) -> tuple[Decimal, int]:
+    """A note or coin's value and how many, or a 422 naming the field ``denominations`` (the
+    words name the value at fault)."""
+    try:
+        face = amount_of(value, f"denominations {value}")
+        if isinstance(many, str) and many.strip().isdigit():
+            many = int(many)
+        return face, _whole(many, f"denominations {value}", 0, 1_000_000)
+    except ServiceError as error:
+        error.details["field"] = "denominations"
+        raise
+
+
 def cash_count(
     *, drive: Drive, actor: Actor, total: Any = None, denominations: Any = None
 ) -> CashCount:
@@ -709,10 +722,7 @@ def cash_count(
             )
         amount = Decimal(0)
         for value, many in denominations.items():
-            face = amount_of(value, f"denominations {value}")
-            if isinstance(many, str) and many.strip().isdigit():
-                many = int(many)
-            how_many = _whole(many, f"denominations {value}", 0, 1_000_000)
+            face, how_many = _denomination(value, many)
             if how_many:
                 counted[str(face)] = counted.get(str(face), 0) + how_many
                 amount += face * how_many

@@ -37,6 +37,18 @@ KEEPS = {"result_conflict", "key_reused"}
 couple = st.integers(1, 10)
 any_text = st.text(st.characters(exclude_categories=[]), max_size=90)  # surrogates included
 points = st.lists(st.sampled_from([0, 5, 20, 40, 45, 50, 120, -10]), min_size=0, max_size=3)
+# Sums of money, with an outside probe's: the largest the ledger takes, one cent more, and 30
+# digits (past what Decimal's context can round to the cent).
+PROBE_AMOUNTS = ["99999999.99", "100000000.00", "1" + "0" * 29]
+amounts = st.sampled_from(["5", "2.505", "-1", *PROBE_AMOUNTS]) | st.decimals().map(str)
+MONEY_SETUP = (
+    "opening_float",
+    "ticket_price",
+    "strip_size",
+    "strip_price",
+    "share_percent",
+    "scorers_allowed",
+)
 
 
 @dataclass(frozen=True)
@@ -179,6 +191,39 @@ ENDPOINTS = {
         ("games",),
         {"games": st.lists(st.integers(-1, 5), max_size=5)},
     ),
+    "money line": Endpoint(
+        "POST",
+        "drives/{running}/accounts/lines",
+        ("kind", "amount", "way", "couple", "note", "currency"),
+        {"kind": st.sampled_from(["donation", "expense", "entry"]), "amount": amounts},
+    ),
+    "money count": Endpoint(
+        "POST",
+        "drives/{running}/accounts/count",
+        ("total", "denominations"),
+        {"total": amounts, "denominations": st.dictionaries(amounts, st.integers(-1, 10**7))},
+    ),
+    "money setup": Endpoint(
+        "PATCH",
+        "drives/{running}/accounts/setup",
+        MONEY_SETUP,
+        {"ticket_price": amounts, "strip_price": amounts, "strip_size": st.integers(-1, 2000)},
+    ),
+    "fifty-fifty tickets": Endpoint(
+        "POST",
+        "drives/{running}/fifty-fifty/tickets",
+        ("count", "first", "way", "amount", "currency"),
+        {"count": st.integers(-1, 10**6), "amount": amounts},
+    ),
+    "fifty-fifty tickets (closed)": Endpoint(
+        "POST", "drives/{closed}/fifty-fifty/tickets", ("count", "first", "way", "amount")
+    ),
+    "raffle add": Endpoint(
+        "POST",
+        "drives/{running}/raffles",
+        ("name", "ticket_price"),
+        {"name": any_text, "ticket_price": amounts},
+    ),
     "documents": Endpoint(
         "POST",
         "drives/{running}/documents",
@@ -304,3 +349,40 @@ def test_a_refusal_after_a_partial_list_writes_no_couple(api: Api, world: World)
     assert answer.json()["code"] == "missing_player"
     assert "Couple 3" in answer.json()["message"]
     assert not changed_tables(before, snapshot())
+
+
+def test_an_outside_probes_money_requests_are_refused_and_change_nothing(
+    api: Api, world: World
+) -> None:
+    """A raffle item priced 99,999,999.99 sold two at a time, and 30 digits in each field
+    that takes a sum: 422 ``bad_amount`` naming the field, nothing written, and the drive's
+    accounts, export and the club's money still answer."""
+    slug, tok = world.slug("running"), world.ours.org_token
+    with rolled_back():
+        quilt = api.post(
+            f"drives/{slug}/raffles", {"name": "A quilt", "ticket_price": "99999999.99"}, token=tok
+        )
+        assert quilt.status_code == 201, quilt.content
+        before = snapshot()
+        thirty = PROBE_AMOUNTS[-1]
+        requests = [
+            ("POST", f"raffles/{quilt.json()['id']}/tickets", {"count": 2}, "count"),
+            ("POST", "accounts/lines", {"kind": "donation", "amount": thirty}, "amount"),
+            ("POST", "accounts/count", {"total": thirty}, "total"),
+            ("POST", "accounts/count", {"denominations": {thirty: 1}}, "denominations"),
+            ("POST", "accounts/count", {"denominations": {"100": 10**6}}, "denominations"),
+            ("POST", "fifty-fifty/tickets", {"amount": thirty}, "amount"),
+            ("PATCH", "accounts/setup", {"opening_float": thirty}, "opening_float"),
+            ("POST", "raffles", {"name": "A ham", "ticket_price": thirty}, "ticket_price"),
+        ]
+        for method, tail, body, field_name in requests:
+            answer = api.call(method, f"drives/{slug}/{tail}", body, token=tok)
+            assert answer.status_code == 422, (tail, body, answer.content)
+            error = answer.json()
+            assert (error["code"], error["field"]) == ("bad_amount", field_name), error
+            endpoint = Endpoint(method, tail, tuple(body))
+            check_refusal(answer, body, endpoint)
+            assert not changed_tables(before, snapshot()), (tail, body)
+        for tail in (f"drives/{slug}/accounts", f"drives/{slug}/export"):
+            assert api.get(tail, token=tok).status_code == 200, tail
+        assert api.get(f"clubs/{world.ours.club.slug}/money", token=tok).status_code == 200
