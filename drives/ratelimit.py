@@ -21,9 +21,13 @@ and are not counted). The limits, in ``settings`` (with these defaults):
   hall's Wi-Fi cannot shut out the phones that share the address (tokens are 128-bit random:
   guessing one is hopeless; the limit keeps the noise down and says so).
 
-The client's address is ``REMOTE_ADDR``; behind a reverse proxy that appends it to
-``X-Forwarded-For`` (``RATELIMIT_TRUST_X_FORWARDED_FOR = True``), the last address of that
-header, the one the proxy itself saw (the earlier ones are whatever the client sent).
+The client's address is ``REMOTE_ADDR``. Behind a reverse proxy that appends it to
+``X-Forwarded-For`` (``RATELIMIT_TRUST_X_FORWARDED_FOR = True``), and only for a connection
+from one of ``RATELIMIT_TRUSTED_PROXIES`` (addresses or networks; the loopback addresses by
+default, nginx on the same machine), the right-most address of that header that is not
+itself one of those proxies: the one our nearest proxy saw (the earlier ones are whatever
+the client sent). A connection from anywhere else is counted by its own address, whatever
+header it sends.
 
 Windows are fixed slices of the clock (``window`` seconds long), so a refused client is told
 exactly when to come back. Counters are ``cache.add`` then ``cache.incr``: atomic on Redis
@@ -51,7 +55,9 @@ then slowed only by the password hashing until the cache is back.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import ipaddress
 import logging
 import secrets
 import time
@@ -78,6 +84,7 @@ logger = logging.getLogger(__name__)
 CACHE_ERRORS: tuple[type[BaseException], ...] = (RedisError, OSError)
 
 T = TypeVar("T")
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 DEFAULTS = {
     "RATELIMIT_LOGIN_FAILURES": 10,
@@ -156,13 +163,36 @@ class Counter:
 
 def client_ip(request: HttpRequest) -> str:
     """The address failures are counted against (see the module's docstring)."""
-    if getattr(settings, "RATELIMIT_TRUST_X_FORWARDED_FOR", False):
-        forwarded: str = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        hops = [h.strip() for h in forwarded.split(",")]
-        hops = [h for h in hops if h]
-        if hops:
-            return hops[-1][:100]
-    return str(request.META.get("REMOTE_ADDR") or "unknown")[:100]
+    remote = str(request.META.get("REMOTE_ADDR") or "unknown")[:100]
+    if not getattr(settings, "RATELIMIT_TRUST_X_FORWARDED_FOR", False):
+        return remote
+    proxies = trusted_proxies(tuple(getattr(settings, "RATELIMIT_TRUSTED_PROXIES", LOOPBACK)))
+    if not _is_proxy(remote, proxies):
+        return remote  # a direct connection: its X-Forwarded-For is the client's own words
+    forwarded: str = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+    for hop in reversed(hops):  # each proxy appends the address it saw
+        if not _is_proxy(hop, proxies):
+            return hop[:100]
+    return hops[0][:100] if hops else remote
+
+
+LOOPBACK = ("127.0.0.1", "::1")
+
+
+@functools.cache
+def trusted_proxies(addresses: tuple[str, ...]) -> tuple[IPNetwork, ...]:
+    """The proxies' addresses or networks (``10.0.0.0/24``) as networks; ValueError for one
+    that is neither."""
+    return tuple(ipaddress.ip_network(address, strict=False) for address in addresses)
+
+
+def _is_proxy(address: str, proxies: tuple[IPNetwork, ...]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in proxies)
 
 
 def _retry_after(counters: list[Counter]) -> int | None:

@@ -92,7 +92,8 @@ SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 # Failed logins and unknown tokens per client address (drives/ratelimit.py): after this many
 # within the window, 429 until it ends. Behind a reverse proxy that appends the client's
-# address to X-Forwarded-For, set RATELIMIT_TRUST_X_FORWARDED_FOR (prod: TRUST_X_FORWARDED_FOR).
+# address to X-Forwarded-For, set RATELIMIT_TRUST_X_FORWARDED_FOR (prod: TRUST_X_FORWARDED_FOR);
+# the header is believed only from RATELIMIT_TRUSTED_PROXIES.
 RATELIMIT_LOGIN_FAILURES = 10  # per address and username
 RATELIMIT_LOGIN_IP_FAILURES = 50  # per address
 RATELIMIT_LOGIN_WINDOW = 15 * 60
@@ -102,6 +103,8 @@ RATELIMIT_DEVICE_COOKIE_AGE = 365 * 24 * 60 * 60
 RATELIMIT_TOKEN_FAILURES = 50  # per address
 RATELIMIT_TOKEN_WINDOW = 10 * 60
 RATELIMIT_TRUST_X_FORWARDED_FOR = False
+# The proxies whose X-Forwarded-For is believed (addresses or networks; prod: TRUSTED_PROXIES).
+RATELIMIT_TRUSTED_PROXIES = ["127.0.0.1", "::1"]
 
 # Content-Security-Policy on every response Django makes (django-csp's middleware; the static
 # files WhiteNoise serves before it need none). Scripts and styles come only from our own
