@@ -102,8 +102,10 @@ class RateLimitedLoginView(LoginView):
             context["rate_limited"] = errors[0] if errors else _("Too many failed logins.")
         return context
 
-    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        return ratelimit.browser_remember(request, super().get(request, *args, **kwargs))
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = super().get(request, *args, **kwargs)
+        ratelimit.browser_remember(request, response)
+        return response
 
     def form_invalid(self, form: Any) -> HttpResponse:
         return _limited(super().form_invalid(form), form, self.request)
