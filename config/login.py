@@ -1,9 +1,10 @@
 """The login pages (the site's and the admin's) with a limit on failed attempts
 (``drives.ratelimit``): once a browser has failed too often for a username (its own device
-cookie's count for a browser that has logged in as that user before; else its address's),
-or an unknown browser's address too often altogether, the page answers 429 with the form and
-a message saying when to try again, and the password is not even checked. A successful login
-gives the browser a device cookie for that user.
+cookie's count: the one for that user of a browser that has logged in as them before, else
+the one the login page gave it; a request with neither, its address's), or an unknown
+browser's address too often altogether, the page answers 429 with the form and a message
+saying when to try again, and the password is not even checked. Showing the page gives a
+browser its device cookie; a successful login gives it a device cookie for that user.
 
 The password-reset page likewise limits the e-mails an address may ask for; where this
 installation sends no e-mail (``PASSWORD_RESET_BY_EMAIL`` off: production without
@@ -101,6 +102,11 @@ class RateLimitedLoginView(LoginView):
             context["rate_limited"] = errors[0] if errors else _("Too many failed logins.")
         return context
 
+    def get(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = super().get(request, *args, **kwargs)
+        ratelimit.browser_remember(request, response)
+        return response
+
     def form_invalid(self, form: Any) -> HttpResponse:
         return _limited(super().form_invalid(form), form, self.request)
 
@@ -112,6 +118,8 @@ def admin_login(request: HttpRequest, extra_context: Any = None) -> HttpResponse
     """The admin's login page (its form is :class:`AdminLoginForm`, set in ``config.urls``),
     429 when refused for too many failures; a successful login remembers the browser."""
     response = admin.site.login(request, extra_context)
+    if request.method == "GET":
+        ratelimit.browser_remember(request, response)
     form = (getattr(response, "context_data", None) or {}).get("form")
     return ratelimit.remember_device(request, _limited(response, form, request))
 

@@ -5,9 +5,12 @@ import os
 
 from django.core.wsgi import get_wsgi_application
 
+from config.bodies import chunked_bodies
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.prod")
 
-application = get_wsgi_application()
+# A body sent in chunks is read, not taken as empty (config/bodies.py).
+application = chunked_bodies(get_wsgi_application())
 
 # Loaded and frozen before the first request: the collector's pauses (config/settle.py).
 from config.settle import settle  # noqa: E402 - needs the settings set up above

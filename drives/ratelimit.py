@@ -7,10 +7,13 @@ Only failures count. A hall of 250 phones on one Wi-Fi address, each with its ca
 token, is never held back; a token of a closed drive is no guess either (its pages answer 410
 and are not counted). The limits, in ``settings`` (with these defaults):
 
-- ``RATELIMIT_LOGIN_FAILURES`` (10) failed logins per address and username, and
-  ``RATELIMIT_LOGIN_IP_FAILURES`` (50) per address, within ``RATELIMIT_LOGIN_WINDOW``
-  (900 s), for browsers unknown for that username; a known browser (below) gets
-  ``RATELIMIT_LOGIN_FAILURES`` of its own instead, and none of the address's counts;
+- ``RATELIMIT_LOGIN_FAILURES`` (10) failed logins per browser and username (the browser's
+  device cookie, below; a request without one: per address and username), and
+  ``RATELIMIT_LOGIN_IP_FAILURES`` (1000) per address, whatever the name and the browser,
+  within ``RATELIMIT_LOGIN_WINDOW`` (900 s); a known browser (below) gets
+  ``RATELIMIT_LOGIN_FAILURES`` of its own, and none of the address's counts. The ceiling is
+  far above what a hall's people mistype (250 phones behind one address, a few typos each)
+  and is there for a guesser who takes a new cookie at every try;
 - ``RATELIMIT_RESET_REQUESTS`` (5) password-reset requests per address and e-mail address,
   and ``RATELIMIT_RESET_IP_REQUESTS`` (20) per address, within ``RATELIMIT_RESET_WINDOW``
   (3600 s). Here every request counts, not only failures: each may send an e-mail, and the
@@ -21,15 +24,29 @@ and are not counted). The limits, in ``settings`` (with these defaults):
   hall's Wi-Fi cannot shut out the phones that share the address (tokens are 128-bit random:
   guessing one is hopeless; the limit keeps the noise down and says so).
 
-The client's address is ``REMOTE_ADDR``; behind a reverse proxy that appends it to
-``X-Forwarded-For`` (``RATELIMIT_TRUST_X_FORWARDED_FOR = True``), the last address of that
-header, the one the proxy itself saw (the earlier ones are whatever the client sent).
+The client's address is ``REMOTE_ADDR``. Behind a reverse proxy that appends it to
+``X-Forwarded-For`` (``RATELIMIT_TRUST_X_FORWARDED_FOR = True``), and only for a connection
+from one of ``RATELIMIT_TRUSTED_PROXIES`` (addresses or networks; the loopback addresses by
+default, nginx on the same machine), the right-most address of that header that is not
+itself one of those proxies: the one our nearest proxy saw (the earlier ones are whatever
+the client sent). A connection from anywhere else is counted by its own address, whatever
+header it sends.
 
 Windows are fixed slices of the clock (``window`` seconds long), so a refused client is told
 exactly when to come back. Counters are ``cache.add`` then ``cache.incr``: atomic on Redis
 (shared by every app server) and within one process on the local-memory cache.
 
-**Known browsers** (OWASP's device cookies). A browser that has logged in as a user carries a
+**Every browser's own count** (OWASP's device cookies, for new devices too). The login pages
+(the site's and the admin's) give a browser that has none a signed device cookie of its own
+(``BROWSER_COOKIE``: a random nonce, no username; HttpOnly, ``Secure`` as the session cookie,
+SameSite=Lax, ``RATELIMIT_DEVICE_COOKIE_AGE`` seconds). Its failed logins are counted per
+username against that cookie: a guest guessing the organizer's password on the hall's Wi-Fi
+locks out the guest's own browser, never a browser the organizer opens for the first time
+at the same address (until the address's ceiling). A request without a valid one (a script
+that never opened the page) is counted per address and username, with every other such
+request from there.
+
+**Known browsers**. A browser that has logged in as a user carries a
 signed cookie for that user (``django.core.signing``: the username and a random nonce; one
 cookie per username, so that a desk laptop shared by the organizer and a scorer keeps both;
 HttpOnly, ``Secure`` as the session cookie, SameSite=Lax, ``RATELIMIT_DEVICE_COOKIE_AGE``
@@ -40,7 +57,7 @@ failures of that browser lock that browser out for the window, and failures of o
 password on the hall's Wi-Fi (every phone behind one address) cannot lock the organizer's own
 laptop out; a stolen or shared cookie that keeps failing is locked on its own. A cookie for
 another username, a forged, altered or expired one is no cookie: the browser is unknown, and
-counted per address and username and per address as above.
+counted as above (its browser cookie's count, or the address's, and the ceiling).
 
 **The cache down** (Redis stopped, with ``CACHE_URL`` set): the limiter fails open. Every
 check answers "not limited" and every count is skipped, with a warning in the log, so that
@@ -51,7 +68,9 @@ then slowed only by the password hashing until the cache is back.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import ipaddress
 import logging
 import secrets
 import time
@@ -62,7 +81,7 @@ from typing import Any, TypeVar
 from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 
 try:  # Django's Redis cache raises redis-py's own errors (ConnectionError, TimeoutError…)
     from redis.exceptions import RedisError
@@ -78,10 +97,11 @@ logger = logging.getLogger(__name__)
 CACHE_ERRORS: tuple[type[BaseException], ...] = (RedisError, OSError)
 
 T = TypeVar("T")
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 DEFAULTS = {
     "RATELIMIT_LOGIN_FAILURES": 10,
-    "RATELIMIT_LOGIN_IP_FAILURES": 50,
+    "RATELIMIT_LOGIN_IP_FAILURES": 1000,
     "RATELIMIT_LOGIN_WINDOW": 15 * 60,
     "RATELIMIT_RESET_REQUESTS": 5,
     "RATELIMIT_RESET_IP_REQUESTS": 20,
@@ -156,13 +176,36 @@ class Counter:
 
 def client_ip(request: HttpRequest) -> str:
     """The address failures are counted against (see the module's docstring)."""
-    if getattr(settings, "RATELIMIT_TRUST_X_FORWARDED_FOR", False):
-        forwarded: str = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        hops = [h.strip() for h in forwarded.split(",")]
-        hops = [h for h in hops if h]
-        if hops:
-            return hops[-1][:100]
-    return str(request.META.get("REMOTE_ADDR") or "unknown")[:100]
+    remote = str(request.META.get("REMOTE_ADDR") or "unknown")[:100]
+    if not getattr(settings, "RATELIMIT_TRUST_X_FORWARDED_FOR", False):
+        return remote
+    proxies = trusted_proxies(tuple(getattr(settings, "RATELIMIT_TRUSTED_PROXIES", LOOPBACK)))
+    if not _is_proxy(remote, proxies):
+        return remote  # a direct connection: its X-Forwarded-For is the client's own words
+    forwarded: str = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+    for hop in reversed(hops):  # each proxy appends the address it saw
+        if not _is_proxy(hop, proxies):
+            return hop[:100]
+    return hops[0][:100] if hops else remote
+
+
+LOOPBACK = ("127.0.0.1", "::1")
+
+
+@functools.cache
+def trusted_proxies(addresses: tuple[str, ...]) -> tuple[IPNetwork, ...]:
+    """The proxies' addresses or networks (``10.0.0.0/24``) as networks; ValueError for one
+    that is neither."""
+    return tuple(ipaddress.ip_network(address, strict=False) for address in addresses)
+
+
+def _is_proxy(address: str, proxies: tuple[IPNetwork, ...]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in proxies)
 
 
 def _retry_after(counters: list[Counter]) -> int | None:
@@ -195,28 +238,25 @@ def _username(username: str) -> str:
 
 
 def _login_counters(request: HttpRequest, username: str) -> list[Counter]:
-    """The counts a login as ``username`` from this browser is limited by: its device
-    cookie's own when it carries a valid one for that username, else this address's for the
-    username and this address's whoever it names."""
+    """The counts a login as ``username`` from this browser is limited by (the first is the
+    one a good password clears): its known-browser cookie's own when it carries a valid one
+    for that username; else its browser cookie's for the username, or (no valid browser
+    cookie) this address's for the username; and then this address's ceiling, whoever it
+    names."""
     user = _username(username)
+    window = _setting("RATELIMIT_LOGIN_WINDOW")
+    failures = _setting("RATELIMIT_LOGIN_FAILURES")
     device = device_nonce(request, user)
     if device is not None:
-        return [
-            Counter(
-                "login-device",
-                f"{user}\n{device}",
-                _setting("RATELIMIT_LOGIN_FAILURES"),
-                _setting("RATELIMIT_LOGIN_WINDOW"),
-            )
-        ]
-    return _address_counters(
-        request,
-        "login",
-        user,
-        "RATELIMIT_LOGIN_FAILURES",
-        "RATELIMIT_LOGIN_IP_FAILURES",
-        "RATELIMIT_LOGIN_WINDOW",
-    )
+        return [Counter("login-device", f"{user}\n{device}", failures, window)]
+    ip = client_ip(request)
+    browser = browser_nonce(request)
+    return [
+        Counter("login-browser", f"{user}\n{browser}", failures, window)
+        if browser is not None
+        else Counter("login", f"{ip}\n{user}", failures, window),
+        Counter("login-ip", ip, _setting("RATELIMIT_LOGIN_IP_FAILURES"), window),
+    ]
 
 
 def login_blocked(request: HttpRequest, username: str) -> int | None:
@@ -274,6 +314,42 @@ def remember_device(request: HttpRequest, response: HttpResponse) -> HttpRespons
         response.set_cookie(
             device_cookie_name(user),
             value,
+            max_age=_setting("RATELIMIT_DEVICE_COOKIE_AGE"),
+            secure=settings.SESSION_COOKIE_SECURE,
+            httponly=True,
+            samesite="Lax",
+        )
+    return response
+
+
+# Every browser's own cookie, set by the login pages when they are shown (no username in it).
+BROWSER_COOKIE = "device"
+BROWSER_SALT = "drives.ratelimit.browser"
+
+
+def browser_nonce(request: HttpRequest) -> str | None:
+    """The nonce of this browser's device cookie (set at the login page), or None if it
+    carries none, or one that is forged, altered or expired."""
+    raw = request.COOKIES.get(BROWSER_COOKIE)
+    if not raw:
+        return None
+    try:
+        data = signing.loads(
+            raw, salt=BROWSER_SALT, max_age=_setting("RATELIMIT_DEVICE_COOKIE_AGE")
+        )
+    except signing.BadSignature:
+        return None
+    nonce = data.get("nonce") if isinstance(data, dict) else None
+    return nonce if isinstance(nonce, str) and nonce else None
+
+
+def browser_remember(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+    """``response`` (a login page shown) with a device cookie for a browser that has no valid
+    one yet; its failed logins are then counted against that cookie."""
+    if browser_nonce(request) is None:
+        response.set_cookie(
+            BROWSER_COOKIE,
+            signing.dumps({"nonce": secrets.token_urlsafe(16)}, salt=BROWSER_SALT),
             max_age=_setting("RATELIMIT_DEVICE_COOKIE_AGE"),
             secure=settings.SESSION_COOKIE_SECURE,
             httponly=True,

@@ -424,6 +424,14 @@ def couples_register(
                 "bad_couple", gettext("%(where)sgive the two players' names.") % {"where": where}
             )
         players = item.get("players")
+        if players is not None and ("player1" in item or "player2" in item):
+            raise ServiceError(
+                "bad_couple",
+                gettext("%(where)ssend players, or player1 and player2, not both.")
+                % {"where": where}
+                if where
+                else gettext("Send players, or player1 and player2, not both."),
+            )
         if players is not None:
             if not isinstance(players, list | tuple) or len(players) != 2:
                 raise ServiceError(

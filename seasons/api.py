@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from ninja import Router
 from pydantic import BaseModel, ConfigDict, Field
 
-from drives.errors import NotFound, ServiceError
+from drives.errors import NotFound
 from drives.models import Club, Drive
 from scoring.api.auth import AUTH, MEMBERS, ORGANIZER, Caller, club_for
 from scoring.api.schemas import Body, documented
@@ -192,20 +192,13 @@ def _season(request: HttpRequest, club: str, season: str, *, write: bool = False
 
 
 def _club_drive(club: Club, slug: Any) -> Drive:
-    """A drive of the club by its slug: another club's drive is refused by name, without
-    saying more of it than that it is not this club's."""
+    """A drive of the club by its slug: another club's drive is no drive (the same 404 as a
+    slug nobody has, as everywhere else in the API)."""
     if not isinstance(slug, str) or not slug:
         raise NotFound("no_such_drive", _("Name the drive by its slug."), field="drive")
-    drive = Drive.objects.filter(slug=slug).first()
+    drive = Drive.objects.filter(slug=slug, club=club).first()
     if drive is None:
         raise NotFound("no_such_drive", _("No drive %(drive)r.") % {"drive": slug}, field="drive")
-    if drive.club_id != club.pk:
-        raise ServiceError(
-            "drive_of_another_club",
-            _("The drive %(drive)r is not one of %(club)s's drives.")
-            % {"drive": slug, "club": club.name},
-            field="drive",
-        )
     return drive
 
 
@@ -296,8 +289,8 @@ def season_delete(request: HttpRequest, club: str, season: str) -> HttpResponse:
     operation_id="season_add_drive",
     summary="Add a drive",
     description=f"{ORGANIZERS} A drive of the club within the season's dates: another club's "
-    "drive is 422 drive_of_another_club, one outside the dates 422 drive_outside_season, one "
-    "in another season 409 drive_in_another_season.",
+    "drive is 404 no_such_drive (as a slug nobody has), one outside the dates 422 "
+    "drive_outside_season, one in another season 409 drive_in_another_season.",
 )
 def season_add_drive(
     request: HttpRequest, club: str, season: str, payload: DriveIn

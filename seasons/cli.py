@@ -100,8 +100,8 @@ def _season(options: dict[str, Any]) -> Season:
 
 
 def _drive(season: Season, slug: str) -> Drive:
-    drive = Drive.objects.filter(slug=slug).first()
-    if drive is None:
+    drive = Drive.objects.filter(slug=slug, club_id=season.club_id).first()
+    if drive is None:  # another club's drive is no drive, as everywhere else
         raise CommandError(f"No drive {slug!r}.")
     return drive
 

@@ -151,14 +151,10 @@ def season_delete(*, season: Season, actor: Actor = SYSTEM) -> None:
 
 def season_add_drive(*, season: Season, drive: Drive, actor: Actor = SYSTEM) -> SeasonDrive:
     """Add ``drive`` to the season: a drive of the season's club, dated within the season, in
-    no other season (adding it again to its own season changes nothing)."""
+    no other season (adding it again to its own season changes nothing). Another club's drive
+    is no drive here, as everywhere else (404 ``no_such_drive``, as a slug nobody has)."""
     if drive.club_id != season.club_id:
-        raise ServiceError(
-            "drive_of_another_club",
-            _("The drive %(drive)s is not one of %(club)s's drives.")
-            % {"drive": drive.slug, "club": season.club.name},
-            drive=drive.slug,
-        )
+        raise NotFound("no_such_drive", _("No drive %(drive)r.") % {"drive": drive.slug})
     if not season.starts <= drive.date <= season.ends:
         raise ServiceError(
             "drive_outside_season",

@@ -92,9 +92,12 @@ SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 # Failed logins and unknown tokens per client address (drives/ratelimit.py): after this many
 # within the window, 429 until it ends. Behind a reverse proxy that appends the client's
-# address to X-Forwarded-For, set RATELIMIT_TRUST_X_FORWARDED_FOR (prod: TRUST_X_FORWARDED_FOR).
-RATELIMIT_LOGIN_FAILURES = 10  # per address and username
-RATELIMIT_LOGIN_IP_FAILURES = 50  # per address
+# address to X-Forwarded-For, set RATELIMIT_TRUST_X_FORWARDED_FOR (prod: TRUST_X_FORWARDED_FOR);
+# the header is believed only from RATELIMIT_TRUSTED_PROXIES.
+RATELIMIT_LOGIN_FAILURES = 10  # per browser (its device cookie) and username
+# per address, whatever the name and the browser: a ceiling far above a hall's typos (250
+# phones behind one address, a few each), against a guesser who takes a new cookie each try
+RATELIMIT_LOGIN_IP_FAILURES = 1000
 RATELIMIT_LOGIN_WINDOW = 15 * 60
 # A browser that has logged in as a user is known for this long (its signed device cookie):
 # other browsers' failures never lock it out; it has RATELIMIT_LOGIN_FAILURES of its own.
@@ -102,6 +105,8 @@ RATELIMIT_DEVICE_COOKIE_AGE = 365 * 24 * 60 * 60
 RATELIMIT_TOKEN_FAILURES = 50  # per address
 RATELIMIT_TOKEN_WINDOW = 10 * 60
 RATELIMIT_TRUST_X_FORWARDED_FOR = False
+# The proxies whose X-Forwarded-For is believed (addresses or networks; prod: TRUSTED_PROXIES).
+RATELIMIT_TRUSTED_PROXIES = ["127.0.0.1", "::1"]
 
 # Content-Security-Policy on every response Django makes (django-csp's middleware; the static
 # files WhiteNoise serves before it need none). Scripts and styles come only from our own

@@ -5,6 +5,7 @@ environment produces without reloading settings. The settings modules call them;
 else should.
 """
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -87,6 +88,20 @@ def env_list(environ: Mapping[str, str], name: str, default: str = "") -> list[s
     """The variable as a comma-separated list, blanks dropped; ``default`` if unset."""
     raw = environ.get(name, default)
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_networks(environ: Mapping[str, str], name: str, default: str) -> list[str]:
+    """The variable as a comma-separated list of IP addresses or networks (``10.0.0.0/24``);
+    ``default`` if unset. Anything else refuses to load, naming it."""
+    items = env_list(environ, name, default)
+    for item in items:
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name}={item!r} is not an IP address or network (e.g. 10.0.0.0/24)"
+            ) from None
+    return items
 
 
 def database_settings(environ: Mapping[str, str], base_dir: Path) -> dict[str, Any]:

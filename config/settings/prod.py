@@ -9,7 +9,7 @@ import os
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *
-from .env import env_bool, env_int, env_list
+from .env import env_bool, env_int, env_list, env_networks
 
 DEBUG = env_bool(os.environ, "DEBUG", False)
 
@@ -40,6 +40,8 @@ X_FRAME_OPTIONS = "DENY"
 # The proxy appends the client's address to X-Forwarded-For: count failed logins and tokens
 # against it rather than against the proxy's own address (drives/ratelimit.py).
 RATELIMIT_TRUST_X_FORWARDED_FOR = env_bool(os.environ, "TRUST_X_FORWARDED_FOR", False)
+# ...and only from these addresses or networks (the proxy's own), loopback by default.
+RATELIMIT_TRUSTED_PROXIES = env_networks(os.environ, "TRUSTED_PROXIES", "127.0.0.1,::1")
 
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

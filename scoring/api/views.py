@@ -64,7 +64,7 @@ from scoring.api.auth import (
     require_user,
 )
 from scoring.models import Document
-from scoring.printing.rendering import DEFAULT_BASE_URL, document_filename
+from scoring.printing.rendering import DEFAULT_BASE_URL, document_filename, option_number
 from scoring.printing.services import document_request, document_status, qr_base_url
 from scoring.prizes.selectors import cookie_jar_view, prize_table, setup_view, tie_view, ties_list
 from scoring.prizes.services import (
@@ -1217,6 +1217,8 @@ def documents_request(request: HttpRequest, slug: str, payload: s.DocumentIn) ->
     caller = _caller(request)
     drive = drive_for(caller, slug)
     sent = payload.model_fields_set
+    option_number(payload.game, "game", text=False)  # "1" is text, not a number: 422
+    option_number(payload.couple, "couple", text=False)
     document = document_request(
         drive,
         payload.document,

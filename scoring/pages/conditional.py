@@ -51,6 +51,9 @@ from drives.tokens import token_possible
 from scoring.models import ResultVersion
 
 UNTIL = "~"
+# A moment is the unix time in seconds: ten digits until the year 2286. A longer one, or
+# digits int() does not read ("²"), is no tag of ours: no match.
+MAX_UNTIL = 12
 # Tokens are 22 characters; anything much longer is none of ours (scoring.pages.live_access).
 MAX_TOKEN = 64
 
@@ -158,7 +161,7 @@ def not_modified(request: HttpRequest, key: str) -> HttpResponse | None:
         seen, _sep, until = opaque.partition(UNTIL)
         if seen != key:
             continue
-        if until and not (until.isdigit() and now < int(until)):
+        if until and not (_moment(until) and now < int(until)):
             continue
         response = get_conditional_response(request, etag=tag)
         if response is not None:
@@ -166,6 +169,10 @@ def not_modified(request: HttpRequest, key: str) -> HttpResponse | None:
             patch_cache_control(response, private=True, no_cache=True)
         return response
     return None
+
+
+def _moment(until: str) -> bool:
+    return len(until) <= MAX_UNTIL and until.isascii() and until.isdigit()
 
 
 def tagged(response: HttpResponse, key: str, until: datetime | None = None) -> HttpResponse:

@@ -82,10 +82,12 @@ def render_pdf(
 # --- options and the file -------------------------------------------------------------------
 
 
-def _number(value: Any, field: str) -> int | None:
-    if value is None or value == "":
+def option_number(value: Any, field: str, *, text: bool = True) -> int | None:
+    """A game or couple number of a document's options (None: not given); its digits as text
+    too (a page's form) unless ``text`` is False (a JSON body sends numbers as numbers)."""
+    if value is None or (text and value == ""):
         return None
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 9:
+    if text and isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 9:
         return int(value)
     if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 10**9:
         return value
@@ -130,8 +132,8 @@ def document_options(
         raise ServiceError(
             "bad_base_url", gettext("base_url must be an http(s) URL."), field="base_url"
         )
-    game_n = _number(game, "game")
-    couple_n = _number(couple, "couple")
+    game_n = option_number(game, "game")
+    couple_n = option_number(couple, "couple")
     if game_n is not None and kind not in TAKES_GAME:
         raise ServiceError(
             "bad_game",

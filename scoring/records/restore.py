@@ -81,7 +81,8 @@ def bad(path: str, message: str) -> ServiceError:
 
 
 def load_export(data: bytes) -> dict[str, Any]:
-    """The parsed export, or a ``bad_export`` error saying where the JSON is broken."""
+    """The parsed export, or a ``bad_json`` error saying where the JSON is broken (or that it
+    is nested deeper than Python's parser goes)."""
     if len(data) > MAX_EXPORT_BYTES:
         raise ServiceError(
             "file_too_large",
@@ -97,6 +98,10 @@ def load_export(data: bytes) -> dict[str, Any]:
         ) from None
     try:
         parsed = json.loads(text)
+    except RecursionError:  # json's parser recurses: a file nested thousands deep
+        raise ServiceError(
+            "bad_json", gettext("The file is nested too deeply to be an export.")
+        ) from None
     except json.JSONDecodeError as error:
         raise ServiceError(
             "bad_json",

@@ -99,6 +99,14 @@ def test_couples_one_and_many_numbered_in_order(api, ours) -> None:
     assert api.post(url, [], token=ours.org_token).json()["code"] == "no_couples"
     assert api.post(url, "Ann & Bob", token=ours.org_token).status_code == 400
     assert api.post(url, [["Ann", "Bob"]], token=ours.org_token).json()["code"] == "bad_couple"
+    # The names once: players, or player1 and player2, never both (as the patch says).
+    for extra in ({"player1": "Ed"}, {"player2": "Flo"}, {"player1": "Ed", "player2": "Flo"}):
+        both = api.post(url, {"players": ["Cy", "Di"], **extra}, token=ours.org_token)
+        assert both.status_code == 422 and both.json()["code"] == "bad_couple"
+        assert both.json()["message"] == "Send players, or player1 and player2, not both."
+    listed = [{"players": ["Ed", "Flo"]}, {"players": ["Gus", "Hal"], "player1": "Ian"}]
+    both = api.post(url, listed, token=ours.org_token)
+    assert both.json()["message"] == "Couple 2: send players, or player1 and player2, not both."
     assert Couple.objects.count() == 3
     listed = api.get(url, token=ours.scorer_token).json()
     assert [c["number"] for c in listed] == [1, 2, 3]

@@ -250,6 +250,22 @@ def test_unreadable_exports(tmp_path: Path, content: bytes, words: str) -> None:
         run("drive", "restore", str(path))
 
 
+@pytest.mark.parametrize(
+    "content",
+    [b"[" * 100_000 + b"]" * 100_000, b'{"drive":' * 100_000 + b"1" + b"}" * 100_000],
+    ids=["lists", "objects"],
+)
+def test_an_export_nested_too_deep_is_refused_in_one_line(tmp_path: Path, content: bytes) -> None:
+    """A file nested 100,000 deep is JSON Python cannot read (its parser recurses): refused
+    like any file that is not an export, nothing written."""
+    path = tmp_path / "deep.json"
+    path.write_bytes(content)
+    with pytest.raises(CommandError) as refused:
+        run("drive", "restore", str(path))
+    assert str(refused.value) == "The file is nested too deeply to be an export."
+    assert not Drive.objects.exists() and not AuditEntry.objects.exists()
+
+
 def test_export_of_an_unknown_slug_and_an_unwritable_output(tmp_path: Path, new_drive) -> None:
     with pytest.raises(CommandError, match="No drive"):
         run("drive", "export", "nope")

@@ -30,7 +30,7 @@ from tests.fuzz.strategies import UNSTORABLE_TEXT, raw_body
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 EXAMPLES = 30
-EXPLICIT: list[Any] = ["²", 2**70, None]
+EXPLICIT: list[Any] = ["²", 2**70, None, "1"]  # "1": a number as text (issue 31's probe)
 # Refusals that keep what was sent, by design (docs/api.md).
 KEEPS = {"result_conflict", "key_reused"}
 

@@ -375,6 +375,18 @@ def test_the_undo_window_ends_the_table_pages_etag(n: Night, monkeypatch) -> Non
     assert n.poll("table", after["ETag"]).status_code == 304
 
 
+@pytest.mark.parametrize("until", ["9" * 5000, "\u00b2"], ids=["5000-digits", "superscript"])
+def test_a_malformed_moment_in_an_etag_is_no_match(n: Night, until: str) -> None:
+    """A tag whose moment has thousands of digits (more than int() reads) or is a digit int()
+    does not know: not a match, the page as usual (never a 500)."""
+    for page in ("table", "desk"):
+        key = n.poll(page)["ETag"].removeprefix('W/"').removesuffix('"').partition("~")[0]
+        forged = f'W/"{key}~{until}"'
+        answer = n.poll(page, forged.encode("utf-8").decode("latin-1"))
+        assert answer.status_code == 200, page
+        assert answer.content
+
+
 def test_a_restore_serves_the_new_drive(n: Night, tmp_path) -> None:
     etag = n.poll("desk")["ETag"]
     export = tmp_path / "night.json"

@@ -76,6 +76,9 @@ def test_a_scorer_may_print(
         ({"document": "results", "game": 1}, 422, "bad_game"),
         ({"document": "punch-cards", "couple": 99}, 422, "bad_couple"),
         ({"document": "punch-cards", "filled": "yes"}, 422, "bad_filled"),
+        # A JSON body's numbers are numbers (the page's form sends text, the API does not).
+        ({"document": "movement", "game": "1"}, 422, "bad_game"),
+        ({"document": "punch-cards", "couple": "1"}, 422, "bad_couple"),
         ({"document": "results", "colour": "red"}, 422, "unknown_field"),
         ([], 400, "bad_body"),
     ],
@@ -85,6 +88,7 @@ def test_options_are_checked(night: Night, api: Api, body: Any, status: int, cod
     answer = api.post(f"drives/{night.drive.slug}/documents", body, token=token)
     assert answer.status_code == status
     assert answer.json()["code"] == code
+    assert not Document.objects.exists()
 
 
 def test_outsiders_and_tokens(

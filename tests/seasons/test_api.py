@@ -85,8 +85,14 @@ def test_bad_input_gets_a_4xx_naming_the_problem(api: Api, ours: ClubUsers) -> N
 
     theirs = make_club("Legion Branch 12", "theirs")
     their_drive = make_drive(theirs.club, date(2026, 10, 2), [("A B", "C D")])
+    # Another club's drive is no drive, as everywhere else: the same 404 as an unknown slug.
     other = api.post(f"{base}/drives", {"drive": their_drive.slug}, token=token)
-    assert (other.status_code, other.json()["code"]) == (422, "drive_of_another_club")
+    unknown = api.post(f"{base}/drives", {"drive": "no-such-drive"}, token=token)
+    assert (other.status_code, other.json()["code"]) == (404, "no_such_drive")
+    assert (unknown.status_code, unknown.json()["code"]) == (404, "no_such_drive")
+    assert other.json()["message"] == f"No drive {their_drive.slug!r}."
+    removed = api.call("DELETE", f"{base}/drives/{their_drive.slug}", token=token)
+    assert (removed.status_code, removed.json()["code"]) == (404, "no_such_drive")
 
     second = api.post(
         seasons, {"name": "Winter", "starts": "2026-09-01", "ends": "2027-04-30"}, token=token

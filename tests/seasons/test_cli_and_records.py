@@ -5,16 +5,18 @@ exit code 1, and a drive restored into the season it was exported from."""
 from __future__ import annotations
 
 import json
+from datetime import date
 
 import pytest
 from django.core.management.base import CommandError
 
+from drives.services import club_create
 from scoring.records.export import drive_export
 from scoring.records.restore import drive_delete, drive_restore
 from seasons import selectors
 from seasons.models import PlayerMerge, PlayerSplit, Season, SeasonDrive
 from tests.cli.helpers import run
-from tests.seasons.helpers import make_season
+from tests.seasons.helpers import make_drive, make_season
 
 pytestmark = pytest.mark.django_db
 
@@ -91,6 +93,15 @@ def test_refusals_are_one_line(args: tuple[str, ...], words: str) -> None:
     with pytest.raises(CommandError) as caught:
         run("drive", "season", *args)
     assert words in str(caught.value)
+
+
+def test_another_clubs_drive_is_no_drive() -> None:
+    make_season(play=False)
+    theirs = make_drive(club_create(name="Legion"), date(2026, 10, 2), [("A B", "C D")])
+    for action in ("add", "remove"):
+        with pytest.raises(CommandError) as caught:
+            run("drive", "season", action, "st-josephs-parish", "fall-2026", theirs.slug)
+        assert str(caught.value) == f"No drive {theirs.slug!r}."
 
 
 def test_a_restored_drive_joins_its_season_again() -> None:

@@ -86,6 +86,13 @@ def test_drives_added_and_removed(ours) -> None:
     theirs = make_drive(club_create(name="Legion"), date(2026, 10, 2), [("A B", "C D")])
     refused = client.post(url(world, "drives"), {"drive": theirs.slug}, follow=True)
     assert "not added" in text(refused) and not SeasonDrive.objects.filter(drive=theirs).exists()
+    # The same words as for a drive that does not exist.
+    unknown = client.post(url(world, "drives"), {"drive": "no-such-drive"}, follow=True)
+    why = [
+        re.findall(r"not added: ([^<]*)", text(page).replace(slug, "?"))
+        for page, slug in ((refused, theirs.slug), (unknown, "no-such-drive"))
+    ]
+    assert why[0] and why[0] == why[1]
     client.post(url(world, "drives"), {"drive": first.slug})
     assert SeasonDrive.objects.filter(drive=first, season=world.season).exists()
 

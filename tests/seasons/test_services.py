@@ -126,7 +126,8 @@ def test_a_drive_joins_one_season_of_its_own_club_within_the_dates(world: World)
     theirs = make_drive(club_create(name="Legion Branch 12"), date(2026, 10, 1), [("E F", "G H")])
     with pytest.raises(ServiceError) as caught:
         season_add_drive(season=world.season, drive=theirs)
-    assert caught.value.code == "drive_of_another_club"
+    assert (caught.value.code, caught.value.status) == ("no_such_drive", 404)
+    assert caught.value.message == f"No drive {theirs.slug!r}."
     season_remove_drive(season=world.season, drive=world.drives[0])
     season_add_drive(season=other, drive=world.drives[0])
     assert [d.pk for d in selectors.season_drives(other)] == [world.drives[0].pk]

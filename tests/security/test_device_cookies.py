@@ -1,11 +1,14 @@
-"""Known browsers are not locked out by other browsers' failures (drives/ratelimit.py,
-OWASP's device cookies). In a hall every phone shares one address: a guest guessing the
-organizer's password there must not lock the organizer's own laptop out of the night.
+"""A browser is not locked out by other browsers' failures (drives/ratelimit.py, OWASP's
+device cookies). In a hall every phone shares one address: a guest guessing the organizer's
+password there must lock out only the guest's own browser, never the organizer's laptop nor
+a browser the organizer has not used yet.
 
 A browser that has logged in as a user carries a signed device cookie for that user; its
-logins are counted against that cookie alone. Browsers without one (or with a forged one, or
-one of another user) are limited per address and username and per address, as before. The
-limits are the defaults here: 10 failures per username, 50 per address, 15 minutes."""
+logins are counted against that cookie alone. Every other browser gets a device cookie of
+its own at the login page: its failures are counted per username against that cookie, and
+against the address's high ceiling. Requests without one (or with a forged one, or one of
+another user) are limited per address and username and by the ceiling. The limits are the
+defaults here: 10 failures per username, 1000 per address, 15 minutes."""
 
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ import pytest
 from django.core import signing
 from django.test import Client, override_settings
 
+from config.settings import base as base_settings
 from drives import ratelimit
 from tests.factories import DEFAULT_PASSWORD, UserFactory
 
@@ -167,3 +171,73 @@ def test_the_admin_login_remembers_and_honours_the_browser_too() -> None:
     # One account, two doors: the cookie from the admin's door opens the site's, and back.
     assert _login(laptop, "staff", DEFAULT_PASSWORD, "/admin/login/").status_code == 302
     assert _login(laptop, "staff", DEFAULT_PASSWORD).status_code == 302
+
+
+# --- every browser has a device cookie of its own, set at the login page ----------------------
+
+
+def _new_browser(url: str = "/accounts/login/") -> Client:
+    """A browser at the hall's address that has opened the login page (and so carries the
+    device cookie it sets) but never logged in."""
+    client = _browser()
+    page = client.get(url)
+    assert page.status_code == 200
+    assert ratelimit.BROWSER_COOKIE in page.cookies
+    return client
+
+
+@pytest.mark.parametrize("url", ["/accounts/login/", "/admin/login/"])
+def test_a_guest_at_the_halls_address_never_locks_the_organizers_new_browser(url: str) -> None:
+    """The guest's failures count against the guest's own browser: once over the limit, it
+    is refused even with the right password, while the organizer, on a browser that has
+    never logged in before but at the same address, logs in at the first try."""
+    UserFactory(username="organizer", is_staff=True)
+    guest = _new_browser(url)
+    statuses = [_login(guest, "organizer", "guess", url).status_code for _ in range(12)]
+    assert statuses[:10] == [200] * 10 and statuses[10:] == [429, 429]
+    assert _login(guest, "organizer", DEFAULT_PASSWORD, url).status_code == 429
+    organizer = _new_browser(url)
+    assert _login(organizer, "organizer", DEFAULT_PASSWORD, url).status_code == 302
+    assert organizer.session["_auth_user_id"]
+    # Another fresh browser has its own count too: a typo, then in.
+    scorer = _new_browser(url)
+    assert _login(scorer, "organizer", "typo", url).status_code == 200
+    assert _login(scorer, "organizer", DEFAULT_PASSWORD, url).status_code == 302
+
+
+def test_the_login_pages_device_cookie_is_signed_http_only_and_kept() -> None:
+    client = _browser()
+    cookie = client.get("/accounts/login/").cookies[ratelimit.BROWSER_COOKIE]
+    assert cookie["httponly"] and cookie["samesite"] == "Lax"
+    assert cookie["max-age"] == 365 * 24 * 60 * 60
+    assert len(signing.loads(cookie.value, salt=ratelimit.BROWSER_SALT)["nonce"]) >= 16
+    # Kept while valid: the page does not hand the browser a new one at each visit.
+    assert ratelimit.BROWSER_COOKIE not in client.get("/accounts/login/").cookies
+    assert ratelimit.BROWSER_COOKIE not in client.get("/admin/login/").cookies
+    # A forged one is no cookie: replaced, and counted as no cookie (the address's count).
+    client.cookies[ratelimit.BROWSER_COOKIE] = "made-up"
+    assert ratelimit.BROWSER_COOKIE in client.get("/accounts/login/").cookies
+
+
+def test_browsers_without_the_cookie_share_the_addresss_count() -> None:
+    """A script that never opened the page (no cookie) is counted per address and
+    username, as before: rotating nothing buys it more guesses."""
+    UserFactory(username="organizer")
+    _guesses("organizer", 10)
+    assert _login(_browser(), "organizer", DEFAULT_PASSWORD).status_code == 429
+    assert _login(_new_browser(), "organizer", DEFAULT_PASSWORD).status_code == 302
+
+
+@override_settings(RATELIMIT_LOGIN_IP_FAILURES=20)
+def test_the_addresss_ceiling_counts_every_new_browsers_failures() -> None:
+    """Past the address's ceiling (whatever the name and the browser) new browsers there are
+    refused; a browser that has logged in before is not. The default ceiling is far above
+    what a hall's people mistype (250 phones, three typos each)."""
+    UserFactory(username="organizer")
+    laptop = _known_browser("organizer")
+    for n in range(20):
+        assert _login(_new_browser(), f"name{n}", "guess").status_code == 200
+    assert _login(_new_browser(), "organizer", DEFAULT_PASSWORD).status_code == 429
+    assert _login(laptop, "organizer", DEFAULT_PASSWORD).status_code == 302
+    assert base_settings.RATELIMIT_LOGIN_IP_FAILURES > 250 * 3
+    assert ratelimit.DEFAULTS["RATELIMIT_LOGIN_IP_FAILURES"] > 250 * 3

@@ -313,13 +313,49 @@ def test_forwarded_for_is_ignored_unless_a_proxy_is_trusted(clock: list[float]) 
 
 
 def test_behind_a_trusted_proxy_the_address_it_saw_counts(clock: list[float]) -> None:
-    """The proxy (one address for everybody) appends the address it saw: that one counts,
-    and whatever the client wrote before it is ignored."""
+    """The proxy (one address for everybody, here the default: on this machine) appends the
+    address it saw: that one counts, and whatever the client wrote before it is ignored."""
     spoofed = [f"192.0.2.{n}, {HALL}" for n in range(6)]
     with override_settings(RATELIMIT_TRUST_X_FORWARDED_FOR=True):
-        assert _failures_from(spoofed) == [404, 404, 404, 404, 429, 429]
+        assert _failures_from(spoofed, "127.0.0.1") == [404, 404, 404, 404, 429, 429]
         # Another hall behind the same proxy is not held back by this one.
-        assert _failures_from([ELSEWHERE]) == [404]
+        assert _failures_from([ELSEWHERE], "::1") == [404]
+
+
+def test_a_forged_forwarded_for_from_a_direct_connection_is_ignored(clock: list[float]) -> None:
+    """With the header trusted, a client that reaches the server directly (not through a
+    trusted proxy) cannot dodge the limit by making addresses up: its own address counts."""
+    made_up = [f"192.0.2.{n}" for n in range(6)]
+    with override_settings(RATELIMIT_TRUST_X_FORWARDED_FOR=True):
+        assert _failures_from(made_up, HALL) == [404, 404, 404, 404, 429, 429]
+        assert ratelimit.client_ip(_request(HALL, forwarded="192.0.2.1")) == HALL
+
+
+@pytest.mark.parametrize(
+    ("remote", "forwarded", "client"),
+    [
+        # Two proxies of ours (a load balancer, then nginx): the right-most address that is
+        # not one of them is the client; what the client wrote before it is ignored.
+        ("10.0.0.2", f"192.0.2.1, {HALL}, 10.0.0.3", HALL),
+        ("10.0.0.2", f"{HALL}", HALL),
+        # A proxy that is not ours before ours: it is the client as far as we can tell.
+        ("10.0.0.2", f"{HALL}, {ELSEWHERE}", ELSEWHERE),
+        # Only our own proxies in the header: the first of them.
+        ("10.0.0.2", "10.0.0.3", "10.0.0.3"),
+        # No header, or an empty one: the proxy's address.
+        ("10.0.0.2", "", "10.0.0.2"),
+        ("10.0.0.2", " , ", "10.0.0.2"),
+        # Not a proxy of ours: the header is the client's own words.
+        ("10.1.0.2", f"{HALL}", "10.1.0.2"),
+    ],
+)
+def test_the_right_most_address_not_a_trusted_proxy_counts(
+    remote: str, forwarded: str, client: str
+) -> None:
+    with override_settings(
+        RATELIMIT_TRUST_X_FORWARDED_FOR=True, RATELIMIT_TRUSTED_PROXIES=["10.0.0.0/24", "::1"]
+    ):
+        assert ratelimit.client_ip(_request(remote, forwarded=forwarded)) == client
 
 
 # --- counting -------------------------------------------------------------------------------------
@@ -336,8 +372,9 @@ def test_counting_is_atomic_across_threads() -> None:
     assert counter.count(ratelimit.time.time()) == 40
 
 
-def _request(ip: str) -> Any:
-    return RequestFactory().get("/", REMOTE_ADDR=ip)
+def _request(ip: str, forwarded: str | None = None) -> Any:
+    headers = {} if forwarded is None else {"HTTP_X_FORWARDED_FOR": forwarded}
+    return RequestFactory().get("/", REMOTE_ADDR=ip, **headers)
 
 
 @pytest.mark.redis
@@ -419,9 +456,16 @@ def test_the_cache_comes_from_cache_url() -> None:
 
 
 def test_production_trusts_the_proxy_only_when_told() -> None:
-    code = "import config.settings.prod as s; print(s.RATELIMIT_TRUST_X_FORWARDED_FOR)"
+    code = (
+        "import config.settings.prod as s; "
+        "print(s.RATELIMIT_TRUST_X_FORWARDED_FOR, s.RATELIMIT_TRUSTED_PROXIES)"
+    )
     env = {"SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "drives.example.org", "PATH": "/usr/bin"}
-    for extra, expected in (({}, "False"), ({"TRUST_X_FORWARDED_FOR": "true"}, "True")):
+    for extra, expected in (
+        ({}, "False ['127.0.0.1', '::1']"),
+        ({"TRUST_X_FORWARDED_FOR": "true"}, "True ['127.0.0.1', '::1']"),
+        ({"TRUSTED_PROXIES": "10.0.0.0/24, 172.17.0.1"}, "False ['10.0.0.0/24', '172.17.0.1']"),
+    ):
         out = subprocess.run(
             [sys.executable, "-c", code],
             env={**env, **extra},
@@ -430,3 +474,11 @@ def test_production_trusts_the_proxy_only_when_told() -> None:
             check=True,
         )
         assert out.stdout.strip() == expected
+    # A name is no address: the settings refuse to load, naming the variable.
+    refused = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**env, "TRUSTED_PROXIES": "127.0.0.1, nginx"},
+        capture_output=True,
+        text=True,
+    )
+    assert refused.returncode != 0 and "TRUSTED_PROXIES='nginx'" in refused.stderr

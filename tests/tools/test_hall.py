@@ -171,6 +171,26 @@ def test_the_hall_server_serves_a_night_over_plain_http(served) -> None:
     assert any(c.name == "sessionid" and not c.secure for c in jar)
     status, _page, _ = get(base + "/drives/", opener)
     assert status == 200
+    # A form sent in chunks (no Content-Length) is read, not taken as empty: logged in.
+    chunked_jar = CookieJar()
+    chunked = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(chunked_jar))
+    _status, login_page, _ = get(base + "/accounts/login/", chunked)
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login_page)
+    assert token
+    body = urllib.parse.urlencode(
+        {"username": "mary", "password": PASSWORD, "csrfmiddlewaretoken": token.group(1)}
+    ).encode()
+    request = urllib.request.Request(
+        base + "/accounts/login/",
+        data=iter([body[:20], body[20:]]),  # an iterable: urllib sends it chunked
+        headers={
+            "Referer": base + "/accounts/login/",
+            "Content-Type": "application/x-www-form-urlencoded",
+        },
+    )
+    with chunked.open(request, timeout=10) as answer:
+        assert answer.status == 200 and answer.url.rstrip("/") != base + "/accounts/login"
+    assert any(c.name == "sessionid" for c in chunked_jar)
     # The home page shows the organizer the address the phones use, with its QR code.
     status, home, _ = get(base + "/", opener)
     assert "http://127.0.0.1:" in home and 'class="hall-qr"' in home
