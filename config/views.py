@@ -14,6 +14,7 @@ from django.utils.html import format_html
 from django.views.decorators.cache import cache_control, never_cache
 from kombu import Connection
 
+from config.cache import TolerantRedisCache
 from scoring.printing.pdf.base import qr_modules
 
 logger = logging.getLogger(__name__)
@@ -91,10 +92,13 @@ def _check_broker() -> str:
 
 
 def _check_cache() -> str:
-    """ "local" for each process's own memory (no CACHE_URL), else whether Redis answers."""
+    """ "local" for each process's own memory (no CACHE_URL), else whether Redis answers (its
+    backend answers a silent server as an empty cache: asked here with a PING)."""
     cache = caches["default"]
     if isinstance(cache, LocMemCache):
         return "local"
+    if isinstance(cache, TolerantRedisCache):
+        return "ok" if cache.reachable() else "down"
     try:
         cache.get("healthz")
     except Exception:

@@ -118,8 +118,9 @@ def cache_settings(environ: Mapping[str, str]) -> dict[str, Any]:
     process; unset, each process's own memory (right for the one-process laptop). The cache
     holds nothing that matters beyond a few minutes: the counts of failed logins and tokens,
     and rendered fragments of the live pages (rendered again when missing).
-    A Redis that does not answer is given up on within a second (``CACHE_TIMEOUT``) and the
-    limits fail open (drives/ratelimit.py), so a Redis gone dark slows a login, never stops it."""
+    A Redis that does not answer is given up on within a second (``CACHE_TIMEOUT``) and
+    answered as an empty cache (config/cache.py): the pages are rendered afresh and the limits
+    fail open (drives/ratelimit.py), so a Redis gone dark slows a page, never stops it."""
     url = environ.get("CACHE_URL", "").strip()
     if not url:
         # Room for the rendered fragments of a big night (the desk grid's rows, a few hundred
@@ -132,7 +133,7 @@ def cache_settings(environ: Mapping[str, str]) -> dict[str, Any]:
     if url.startswith(("redis://", "rediss://", "unix://")):
         timeout = env_int(environ, "CACHE_TIMEOUT", 1)
         return {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.TolerantRedisCache",
             "LOCATION": url,
             "OPTIONS": {"socket_connect_timeout": timeout, "socket_timeout": timeout},
         }
