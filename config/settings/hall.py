@@ -18,6 +18,8 @@ keeps the whole club.
 - ``ALLOWED_HOSTS``: the hall address's host, the laptop's name and the loopback names, unless
   given.
 - ``HALL_BACKUPS``: how many backups to keep (default 5; 0: none).
+- ``HALL_DISK_MIN_FREE_MB``: below this much free space on the data folder's disk, /healthz
+  says the disk is full (default 200).
 """
 
 import os
@@ -46,6 +48,9 @@ if not os.environ.get("MEDIA_ROOT"):  # the printed PDFs
 HALL_URL = os.environ.get("HALL_URL", "").rstrip("/")
 HALL_BACKUPS = env_int(os.environ, "HALL_BACKUPS", 5)
 HALL_BACKUP_DIR = HALL_DATA_DIR / "backups"
+# /healthz says "disk": "full" (503) when the data folder's disk has less free than this: a
+# night's database, its backups and PDFs take some tens of megabytes (config/storage.py).
+HALL_DISK_MIN_FREE_MB = env_int(os.environ, "HALL_DISK_MIN_FREE_MB", 200)
 
 _hall_host = urlsplit(HALL_URL).hostname if HALL_URL else None
 ALLOWED_HOSTS = env_list(os.environ, "ALLOWED_HOSTS") or [
