@@ -1,14 +1,19 @@
 """A full disk: a write the database refuses for want of space answers 503 ``storage_full``,
 in words the organizer understands, and the hall's /healthz says when space runs short.
 
-SQLite says "database or disk is full" (SQLITE_FULL, Django's OperationalError); PostgreSQL
-says DiskFull (SQLSTATE 53100, psycopg's error as the cause of Django's); writing a file (a
-backup, a printed PDF) raises OSError ENOSPC. The service's transaction has rolled back by
-the time the error reaches here (``transaction.atomic`` leaves on the error), so nothing is
-half-written. One answer for every URL: the API's error (``{"code", "message"}``) for the
-API and the pages' scripts (``Accept: application/json``), a page for a browser.
+SQLite says "database or disk is full" (SQLITE_FULL, Django's OperationalError), or, when it
+cannot even make its WAL's shared-memory file to open a connection, "disk I/O error"
+(SQLITE_IOERR, seen on a laptop whose disk was filled): taken for a full disk when the
+database's disk has almost nothing free (``NEARLY_FULL``). PostgreSQL says DiskFull (SQLSTATE
+53100, psycopg's error as the cause of Django's); writing a file (a backup, a printed PDF)
+raises OSError ENOSPC. The service's transaction has rolled back by the time the error
+reaches here (``transaction.atomic`` leaves on the error), so nothing is half-written.
+
+One answer for every URL: the API's error (``{"code", "message"}``) for the API and the
+pages' scripts (``Accept: application/json``), a page for a browser, one of its own that needs
+no database (the header of the site's pages asks it who is logged in).
 ``StorageFullMiddleware`` answers for the views; ``server_error`` (``handler500``) for what
-fails after them (a session saved on the way out), Django's own 500 page otherwise.
+fails outside them (a session saved on the way out), Django's own 500 page otherwise.
 """
 
 from __future__ import annotations
@@ -24,14 +29,16 @@ from pathlib import Path
 from django.conf import settings
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
-from django.utils.translation import gettext
+from django.template.loader import render_to_string
+from django.utils.translation import get_language, gettext
 from django.views.defaults import server_error as django_server_error
 
 logger = logging.getLogger(__name__)
 
 DISK_FULL_SQLSTATE = "53100"  # PostgreSQL's disk_full
 SQLITE_FULL_WORDS = "database or disk is full"
+SQLITE_IO_WORDS = "disk i/o error"
+NEARLY_FULL = 4 * 2**20  # bytes free under which SQLite's "disk I/O error" means a full disk
 NO_SPACE = frozenset({errno.ENOSPC, errno.EDQUOT})
 
 
@@ -50,16 +57,27 @@ def full_disk(error: BaseException) -> str | None:
     for cause in _chain(error):
         if getattr(cause, "sqlstate", None) == DISK_FULL_SQLSTATE:
             return "database server"
-        full_sqlite = isinstance(cause, sqlite3.Error) and (
-            getattr(cause, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
-        )
-        if full_sqlite or (
-            isinstance(cause, DatabaseError) and SQLITE_FULL_WORDS in str(cause).lower()
-        ):
+        sqlite = isinstance(cause, sqlite3.Error)
+        code = getattr(cause, "sqlite_errorcode", None) if sqlite else None
+        words = str(cause).lower() if sqlite or isinstance(cause, DatabaseError) else ""
+        if code == sqlite3.SQLITE_FULL or SQLITE_FULL_WORDS in words:
+            return "laptop"
+        io_error = code is not None and code & 0xFF == sqlite3.SQLITE_IOERR
+        if (io_error or SQLITE_IO_WORDS in words) and _database_disk_nearly_full():
             return "laptop"
         if isinstance(cause, OSError) and cause.errno in NO_SPACE:
             return "laptop" if connection.vendor == "sqlite" else "server"
     return None
+
+
+def _database_disk_nearly_full() -> bool:
+    if connection.vendor != "sqlite":
+        return False
+    folder = Path(str(connection.settings_dict["NAME"])).parent
+    try:
+        return shutil.disk_usage(folder).free < NEARLY_FULL
+    except OSError:
+        return False
 
 
 def storage_full_message(whose: str) -> str:
@@ -88,7 +106,10 @@ def storage_full_response(request: HttpRequest, error: BaseException) -> HttpRes
     message = storage_full_message(whose)
     if request.path.startswith("/api/") or "application/json" in request.headers.get("Accept", ""):
         return JsonResponse({"code": "storage_full", "message": message}, status=503)
-    return render(request, "storage_full.html", {"message": message}, status=503)
+    sent = request.method not in ("GET", "HEAD")
+    context = {"message": message, "language": get_language(), "sent": sent}
+    page = render_to_string("storage_full.html", context)
+    return HttpResponse(page, status=503)
 
 
 class StorageFullMiddleware:

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 from pathlib import Path
 from typing import Any
 
 import psycopg.errors
 import pytest
-from django.db import OperationalError
+from django.db import OperationalError, connection
 from django.test import Client, RequestFactory, override_settings
+from django.utils import translation
 
 from config.storage import server_error
 from scoring.models import Result, ResultVersion
@@ -101,6 +103,74 @@ def test_other_database_errors_are_not_taken_for_a_full_disk(
         Api(Client()).put(
             f"drives/{drive.slug}/games/1/tables/1/result", {"winner": 2}, token=ours.org_token
         )
+
+
+def sqlite_io_error() -> OperationalError:
+    """What opening a connection on a filled laptop gave (PRAGMA journal_mode=WAL cannot make
+    the -shm file): SQLite's I/O error, wrapped by Django."""
+    cause = sqlite3.OperationalError("disk I/O error")
+    cause.sqlite_errorcode = sqlite3.SQLITE_IOERR_SHMSIZE  # type: ignore[attr-defined]
+    error = OperationalError("disk I/O error")
+    error.__cause__ = cause
+    return error
+
+
+def free_space(megabytes: float) -> Any:
+    def disk_usage(path: Any) -> Any:
+        free = int(megabytes * 2**20)
+        return shutil._ntuple_diskusage(100_000 * 2**20, 0, free)  # type: ignore[attr-defined]
+
+    return disk_usage
+
+
+@pytest.mark.parametrize(("free_mb", "status"), [(0.1, 503), (5000, None)])
+def test_sqlites_io_error_on_a_disk_with_nothing_free_is_a_full_disk(
+    monkeypatch: pytest.MonkeyPatch, free_mb: float, status: int | None
+) -> None:
+    """Seen on a filled laptop: the error came from opening the connection, when the desk's
+    page asked who was logged in, before anything was written."""
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's own error")
+    ours = people("St. Joseph's Parish")
+    drive = night(ours.club, 4)
+    client = logged_in(ours.organizer)
+    full_after_the_result(sqlite_io_error(), monkeypatch)
+    monkeypatch.setattr(shutil, "disk_usage", free_space(free_mb))
+    entry = {"table": "1", "winner": "2", "game": "1"}
+    if status is None:  # room on the disk: a real I/O error, Django's 500
+        with pytest.raises(OperationalError, match="disk I/O error"):
+            client.post(f"/drives/{drive.slug}/desk/", entry, HTTP_ACCEPT="application/json")
+        return
+    answer = client.post(f"/drives/{drive.slug}/desk/", entry, HTTP_ACCEPT="application/json")
+    assert answer.status_code == 503 and answer.json()["code"] == "storage_full"
+
+
+def test_the_page_asks_nothing_of_the_database(django_assert_num_queries: Any) -> None:
+    """Its header does not ask who is logged in: the database may not even open."""
+
+    class Unreadable:
+        def __getattr__(self, name: str) -> Any:
+            raise SQLITE_FULL
+
+    request = RequestFactory().post("/drives/friday/desk/")
+    request.user = Unreadable()  # type: ignore[assignment]
+    request.session = Unreadable()  # type: ignore[assignment]
+    with django_assert_num_queries(0):
+        try:
+            raise SQLITE_FULL
+        except OperationalError:
+            page = server_error(request)
+    assert page.status_code == 503
+    assert "The laptop&#x27;s disk is full" in page.content.decode()
+    assert 'href="/static/css/site.css"' in page.content.decode()
+    assert "what you typed was not stored" in page.content.decode()
+    with translation.override("fr"):
+        try:
+            raise SQLITE_FULL
+        except OperationalError:
+            shown = server_error(RequestFactory().get("/drives/")).content.decode()
+    assert 'lang="fr"' in shown and "Le disque du portable est plein" in shown
+    assert "Rechargez cette page une fois la place libérée." in shown
 
 
 def test_the_halls_healthz_reports_the_free_space_of_its_data_folder(
