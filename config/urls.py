@@ -51,6 +51,9 @@ catalog = cache_control(no_cache=True)(
     )
 )
 
+# A full disk that fails a request after its view (config/storage.py); else Django's 500 page.
+handler500 = "config.storage.server_error"
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),

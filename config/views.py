@@ -14,6 +14,8 @@ from django.utils.html import format_html
 from django.views.decorators.cache import cache_control, never_cache
 from kombu import Connection
 
+from config.cache import TolerantRedisCache
+from config.storage import disk_check
 from scoring.printing.pdf.base import qr_modules
 
 logger = logging.getLogger(__name__)
@@ -91,10 +93,13 @@ def _check_broker() -> str:
 
 
 def _check_cache() -> str:
-    """ "local" for each process's own memory (no CACHE_URL), else whether Redis answers."""
+    """ "local" for each process's own memory (no CACHE_URL), else whether Redis answers (its
+    backend answers a silent server as an empty cache: asked here with a PING)."""
     cache = caches["default"]
     if isinstance(cache, LocMemCache):
         return "local"
+    if isinstance(cache, TolerantRedisCache):
+        return "ok" if cache.reachable() else "down"
     try:
         cache.get("healthz")
     except Exception:
@@ -123,11 +128,14 @@ def healthz(request: HttpRequest) -> JsonResponse:
     ``drives.ratelimit``), so the process stays in the load balancer. Else 200 "ok".
 
     ``broker`` is "eager" when there is no broker (tasks run in-process); ``cache`` is
-    "local" when there is no shared cache (each process counts for itself).
+    "local" when there is no shared cache (each process counts for itself). On the hall,
+    ``disk`` and ``disk_free_mb``: the free space of its data folder, "full" (503) under
+    ``HALL_DISK_MIN_FREE_MB`` (config/storage.py).
     """
     checks = {"database": _check_database(), "broker": _check_broker()}
-    healthy = all(state != "down" for state in checks.values())
+    disk = disk_check()
+    healthy = all(state != "down" for state in checks.values()) and disk.get("disk") != "full"
     cache_state = _check_cache()
     status = "down" if not healthy else "degraded" if cache_state == "down" else "ok"
-    body = {**checks, "cache": cache_state, "status": status}
+    body = {**checks, "cache": cache_state, **disk, "status": status}
     return JsonResponse(body, status=200 if healthy else 503)

@@ -3,7 +3,8 @@ kept (``HALL_BACKUPS``, in ``HALL_BACKUP_DIR``; config/settings/hall.py).
 
 The copy is SQLite's own online backup (``sqlite3.Connection.backup``) from the connection
 that has just committed: consistent, taken while the phones go on reading (WAL), and written
-under a temporary name first, so a backup on disk is always whole. Nothing happens on other
+under a temporary name first, so a backup on disk is always whole. The folder and the copies
+are readable by their owner only, like the database itself. Nothing happens on other
 databases (PostgreSQL has its own backups: docs/deploy.md) or when the settings name no
 folder. A backup that fails is logged and never fails the advance.
 """
@@ -11,6 +12,7 @@ folder. A backup that fails is logged and never fails the advance.
 from __future__ import annotations
 
 import logging
+import os
 import re
 import sqlite3
 from pathlib import Path
@@ -55,7 +57,12 @@ def database_backup(label: str) -> Path | None:
     target = folder / f"{name}{SUFFIX}"
     partial = folder / f"{name}.partial"
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        # The club's whole night, for the laptop's owner only: the folder 0700, the copy 0600
+        # (made so before SQLite opens it, whatever the process's umask).
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if os.name == "posix":
+            folder.chmod(0o700)
+        os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
         connection.ensure_connection()
         copy = sqlite3.connect(partial)
         try:

@@ -59,11 +59,12 @@ laptop out; a stolen or shared cookie that keeps failing is locked on its own. A
 another username, a forged, altered or expired one is no cookie: the browser is unknown, and
 counted as above (its browser cookie's count, or the address's, and the ceiling).
 
-**The cache down** (Redis stopped, with ``CACHE_URL`` set): the limiter fails open. Every
-check answers "not limited" and every count is skipped, with a warning in the log, so that
-the organizer can still log in, reset a password and the phones' tokens are answered (a good
-one as always, an unknown one 404/401); ``/healthz`` says ``"cache": "down"``. Guessing is
-then slowed only by the password hashing until the cache is back.
+**The cache down** (Redis stopped, with ``CACHE_URL`` set): the limiter fails open. The
+cache answers as an empty one (config/cache.py, with a warning in the log), so every check
+answers "not limited" and every count is lost, so that the organizer can still log in, reset
+a password and the phones' tokens are answered (a good one as always, an unknown one
+404/401); ``/healthz`` says ``"cache": "down"``. Guessing is then slowed only by the password
+hashing until the cache is back.
 """
 
 from __future__ import annotations
@@ -71,32 +72,16 @@ from __future__ import annotations
 import functools
 import hashlib
 import ipaddress
-import logging
 import secrets
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 
-try:  # Django's Redis cache raises redis-py's own errors (ConnectionError, TimeoutError…)
-    from redis.exceptions import RedisError
-except ImportError:  # pragma: no cover - redis-py is installed with the project
-
-    class RedisError(Exception):  # type: ignore[no-redef]  # the stand-in when redis-py is absent
-        pass
-
-
-logger = logging.getLogger(__name__)
-
-# What a cache that cannot be reached raises: redis-py's errors, and the socket's own.
-CACHE_ERRORS: tuple[type[BaseException], ...] = (RedisError, OSError)
-
-T = TypeVar("T")
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 DEFAULTS = {
@@ -114,22 +99,6 @@ DEFAULTS = {
 
 def _setting(name: str) -> int:
     return int(getattr(settings, name, DEFAULTS[name]))
-
-
-def _cached(what: str, call: Callable[[], T], fallback: T) -> T:
-    """``call()`` on the cache, or ``fallback`` (with a warning) when the cache cannot be
-    reached: the limiter fails open rather than refusing every login (see above)."""
-    try:
-        return call()
-    except CACHE_ERRORS as error:
-        logger.warning(
-            "rate limiter: the cache is not reachable (%s: %s); %s skipped, nothing is limited "
-            "until it is back",
-            type(error).__name__,
-            error,
-            what,
-        )
-        return fallback
 
 
 @dataclass(frozen=True)
@@ -153,13 +122,10 @@ class Counter:
         return max(1, int((self._slice(now) + 1) * self.window - now + 0.999))
 
     def count(self, now: float) -> int:
-        return int(_cached("a count", lambda: cache.get(self.key(now), 0), 0))
+        return int(cache.get(self.key(now), 0))
 
     def add(self, now: float) -> int:
-        """One more failure; the count now (0 when the cache is down)."""
-        return _cached("counting a failure", lambda: self._add(now), 0)
-
-    def _add(self, now: float) -> int:
+        """One more failure; the count now (1 when the cache is down: nothing is kept)."""
         key = self.key(now)
         # The key lives a little past its window, so a slow request near the end of one
         # cannot start a counter that never expires.
@@ -171,7 +137,7 @@ class Counter:
             return 1
 
     def clear(self, now: float) -> None:
-        _cached("clearing a count", lambda: cache.delete(self.key(now)), None)
+        cache.delete(self.key(now))
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -211,7 +177,7 @@ def _is_proxy(address: str, proxies: tuple[IPNetwork, ...]) -> bool:
 def _retry_after(counters: list[Counter]) -> int | None:
     now = time.time()
     keys = [c.key(now) for c in counters]
-    counts: dict[str, Any] = _cached("a check", lambda: cache.get_many(keys), {})
+    counts: dict[str, Any] = cache.get_many(keys)
     waits = [c.retry_after(now) for c in counters if int(counts.get(c.key(now), 0)) >= c.limit]
     return max(waits) if waits else None
 

@@ -3,8 +3,9 @@ the laptop to the phones on the hall's Wi-Fi.
 
 It finds the laptop's address on the hall's network, prepares the hall's data folder (the
 SQLite database migrated, a secret key made once, the static files collected when they
-changed; see config/settings/hall.py), prints the address the phones use with its QR code,
-and serves with granian (WSGI) on that address and on 127.0.0.1 until Ctrl-C.
+changed; see config/settings/hall.py; everything in it readable by the laptop's owner
+only), prints the address the phones use with its QR code, and serves with granian (WSGI)
+on that address and on 127.0.0.1 until Ctrl-C.
 
 Why granian: a hall's laptop is as likely to run Windows as Linux or macOS, and gunicorn
 (the production stack's, tools/stack.py) runs only on Unix; granian has wheels for all three.
@@ -270,6 +271,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     options = parse(argv)
+    # What the server writes (the database and its WAL, the backups, the printed PDFs, the
+    # collected static files) is the club's, for the laptop's owner only: no other account
+    # on the laptop reads it. The server itself reads its static files as their owner.
+    os.umask(0o077)
     found = options.address or lan_address()
     reachable = found is not None and usable(found)
     address = found if found is not None and reachable else "127.0.0.1"

@@ -61,6 +61,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A write refused for want of disk space: 503 storage_full, not a 500 (config/storage.py).
+    "config.storage.StorageFullMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -33,6 +33,14 @@ SQLITE_OPTIONS: dict[str, Any] = {
     "timeout": 20,
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
 }
+# The hall's server (config/settings/hall.py) commits at synchronous=FULL: NORMAL in WAL mode
+# does not sync the WAL at each commit, and SQLite's documentation says such a transaction
+# "might roll back following a power loss or system crash", which on a laptop at a hall (its
+# battery run down, its plug pulled) would lose a result the phone was told was stored. FULL
+# syncs the WAL before the commit returns (BENCHMARKS.md, "A power cut loses nothing
+# acknowledged": what it costs a result). The quick demo (make run) and the tests keep NORMAL:
+# their data is thrown away, and an fsync per commit would only slow them.
+HALL_SQLITE_INIT_COMMAND = "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
 
 
 # PostgreSQL through psycopg 3. DATABASE_SERVER_SIDE_BINDING (default true: Django's
@@ -133,8 +141,9 @@ def cache_settings(environ: Mapping[str, str]) -> dict[str, Any]:
     process; unset, each process's own memory (right for the one-process laptop). The cache
     holds nothing that matters beyond a few minutes: the counts of failed logins and tokens,
     and rendered fragments of the live pages (rendered again when missing).
-    A Redis that does not answer is given up on within a second (``CACHE_TIMEOUT``) and the
-    limits fail open (drives/ratelimit.py), so a Redis gone dark slows a login, never stops it."""
+    A Redis that does not answer is given up on within a second (``CACHE_TIMEOUT``) and
+    answered as an empty cache (config/cache.py): the pages are rendered afresh and the limits
+    fail open (drives/ratelimit.py), so a Redis gone dark slows a page, never stops it."""
     url = environ.get("CACHE_URL", "").strip()
     if not url:
         # Room for the rendered fragments of a big night (the desk grid's rows, a few hundred
@@ -147,7 +156,7 @@ def cache_settings(environ: Mapping[str, str]) -> dict[str, Any]:
     if url.startswith(("redis://", "rediss://", "unix://")):
         timeout = env_int(environ, "CACHE_TIMEOUT", 1)
         return {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.TolerantRedisCache",
             "LOCATION": url,
             "OPTIONS": {"socket_connect_timeout": timeout, "socket_timeout": timeout},
         }
@@ -325,6 +334,37 @@ def celery_settings(environ: Mapping[str, str]) -> dict[str, Any]:
     }
 
 
+def hall_private_folder(data_dir: Path) -> None:
+    """The hall's data folder, made readable by its owner only (0700); one made readable by
+    everyone (by an older version) is put right."""
+    data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if os.name == "posix":
+        data_dir.chmod(0o700)
+
+
+def hall_private_database(database: Path) -> None:
+    """The SQLite file made (empty) readable by its owner only (0600) before SQLite opens it:
+    SQLite gives its -wal and -shm files the database file's mode. Existing ones are put right."""
+    descriptor = os.open(database, os.O_WRONLY | os.O_CREAT, 0o600)
+    os.close(descriptor)
+    if os.name == "posix":
+        for path in (database, *(Path(f"{database}{end}") for end in ("-wal", "-shm"))):
+            if path.exists():
+                path.chmod(0o600)
+
+
+def hall_database_settings(environ: Mapping[str, str], data_dir: Path) -> dict[str, Any]:
+    """The hall's ``DATABASES["default"]``: ``data_dir/db.sqlite3`` unless ``DATABASE_URL``
+    says otherwise; a SQLite one owner-only (its folder too) and at synchronous=FULL."""
+    hall_private_folder(data_dir)
+    config = database_settings(environ, data_dir)
+    if config["ENGINE"] == SQLITE_ENGINE:
+        config["OPTIONS"] = {**config["OPTIONS"], "init_command": HALL_SQLITE_INIT_COMMAND}
+        if str(config["NAME"]) not in ("", ":memory:"):
+            hall_private_database(Path(config["NAME"]))
+    return config
+
+
 def hall_secret_key(data_dir: Path) -> str:
     """The hall's secret key: read from ``data_dir/secret_key``, made there on the first start
     (owner-only permissions). Kept beside the database: sessions and signed links stay valid
@@ -334,7 +374,7 @@ def hall_secret_key(data_dir: Path) -> str:
         key = path.read_text(encoding="utf-8").strip()
         if len(key) >= 50:
             return key
-    data_dir.mkdir(parents=True, exist_ok=True)
+    hall_private_folder(data_dir)
     key = get_random_secret_key()
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(descriptor, "w", encoding="utf-8") as out:

@@ -18,6 +18,8 @@ keeps the whole club.
 - ``ALLOWED_HOSTS``: the hall address's host, the laptop's name and the loopback names, unless
   given.
 - ``HALL_BACKUPS``: how many backups to keep (default 5; 0: none).
+- ``HALL_DISK_MIN_FREE_MB``: below this much free space on the data folder's disk, /healthz
+  says the disk is full (default 200).
 """
 
 import os
@@ -27,8 +29,8 @@ from urllib.parse import urlsplit
 from whitenoise.compress import Compressor
 
 from .base import *
-from .base import BASE_DIR, DATABASES, MEDIA_ROOT, STATIC_ROOT
-from .env import env_bool, env_int, env_list, hall_secret_key
+from .base import BASE_DIR, MEDIA_ROOT, STATIC_ROOT
+from .env import env_bool, env_int, env_list, hall_database_settings, hall_secret_key
 
 HALL_DATA_DIR = Path(os.environ.get("HALL_DATA_DIR", "") or BASE_DIR / "hall-data").resolve()
 
@@ -36,16 +38,24 @@ HALL_DATA_DIR = Path(os.environ.get("HALL_DATA_DIR", "") or BASE_DIR / "hall-dat
 DEBUG = False
 SECRET_KEY = os.environ.get("SECRET_KEY", "") or hall_secret_key(HALL_DATA_DIR)
 
-if not os.environ.get("DATABASE_URL"):  # a copy: base's dict stays as it was
-    DATABASES = {"default": {**DATABASES["default"], "NAME": HALL_DATA_DIR / "db.sqlite3"}}
+# The data folder 0700, the database (and its WAL) 0600, committed at synchronous=FULL so that
+# a power cut loses no result the phones were told was stored (config/settings/env.py).
+DATABASES = {"default": hall_database_settings(os.environ, HALL_DATA_DIR)}
 if not os.environ.get("STATIC_ROOT"):
     STATIC_ROOT = HALL_DATA_DIR / "static"
 if not os.environ.get("MEDIA_ROOT"):  # the printed PDFs
     MEDIA_ROOT = HALL_DATA_DIR / "media"
+# The files Django's storages write (the printed PDFs, the collected static files) for the
+# laptop's owner only, as the rest of the folder: Django's default makes them 0644.
+FILE_UPLOAD_PERMISSIONS = 0o600
+FILE_UPLOAD_DIRECTORY_PERMISSIONS = 0o700
 
 HALL_URL = os.environ.get("HALL_URL", "").rstrip("/")
 HALL_BACKUPS = env_int(os.environ, "HALL_BACKUPS", 5)
 HALL_BACKUP_DIR = HALL_DATA_DIR / "backups"
+# /healthz says "disk": "full" (503) when the data folder's disk has less free than this: a
+# night's database, its backups and PDFs take some tens of megabytes (config/storage.py).
+HALL_DISK_MIN_FREE_MB = env_int(os.environ, "HALL_DISK_MIN_FREE_MB", 200)
 
 _hall_host = urlsplit(HALL_URL).hostname if HALL_URL else None
 ALLOWED_HOSTS = env_list(os.environ, "ALLOWED_HOSTS") or [

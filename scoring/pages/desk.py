@@ -11,7 +11,6 @@ correcting calls ``result_resolve`` with a reason. The rules are the services'.
 from __future__ import annotations
 
 import hashlib
-import logging
 import re
 from typing import Any
 
@@ -100,7 +99,6 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
 ROWS_WRITER = "scoring.pages.desk_rows.row_html 2"
 CSRF_PLACEHOLDER = "csrf-placeholder-9f2c"
 ROWS_CACHE_SECONDS = 6 * 3600
-log = logging.getLogger(__name__)
 
 # A desk's poll says which grid its page shows (the grid's ``data-version``, in this header,
 # sent by static/js/poll.js for a region marked ``data-poll-patch``) and gets back the grid's
@@ -171,21 +169,14 @@ def _grid_html(request: HttpRequest, drive: Drive, role: str, game: int, fixed: 
             timezone.get_current_timezone_name(),
         )
     )
-    try:
-        kept = cache.get(where)
-    except Exception:
-        log.warning("desk grid: the cache did not answer; rendering the grid", exc_info=True)
-        kept = None
+    kept = cache.get(where)
     if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == version:
         html = str(kept[1])
     else:
         context = _grid_context(request, drive, role, game, fixed, token=CSRF_PLACEHOLDER)
         context["csrf_token"] = CSRF_PLACEHOLDER
         html = get_template("scoring/desk_grid.html").render(context)
-        try:
-            cache.set(where, (version, html), ROWS_CACHE_SECONDS)
-        except Exception:
-            log.warning("desk grid: the cache did not answer; grid not kept", exc_info=True)
+        cache.set(where, (version, html), ROWS_CACHE_SECONDS)
     return html.replace(CSRF_PLACEHOLDER, token)
 
 
@@ -217,11 +208,7 @@ def _rows_html(
         written = _written_rows(drive, game, in_play, view, only, token)
         return mark_safe("".join(written))
     entry = _rows_entry(drive, game, in_play)
-    try:
-        kept = cache.get(entry)
-    except Exception:
-        log.warning("desk grid: the cache did not answer; rendering every row", exc_info=True)
-        kept = None
+    kept = cache.get(entry)
     found: dict[str, str] = kept if isinstance(kept, dict) else {}
     missing = [i for i, key in enumerate(keys) if key not in found]
     if missing:
@@ -229,10 +216,7 @@ def _rows_html(
         new = {keys[i]: html for i, html in zip(missing, written, strict=True)}
         # The grid's rows as they are now: a row no longer shown is not kept.
         found = {key: found.get(key) or new[key] for key in keys}
-        try:
-            cache.set(entry, found, ROWS_CACHE_SECONDS)
-        except Exception:
-            log.warning("desk grid: the cache did not answer; rows not kept", exc_info=True)
+        cache.set(entry, found, ROWS_CACHE_SECONDS)
     return mark_safe("".join(found[key] for key in keys).replace(CSRF_PLACEHOLDER, token))
 
 
@@ -350,20 +334,13 @@ def _changed_rows(
     flags = (view["number"], in_play, drive.is_closed, drive.sit_out_counts_as_win)
     tables = repr(flags) + ",".join(str(table["table"]) for table in view["tables"])
     short = "".join(key[:ROW_DIGEST] for key in keys)
-    try:
-        kept = cache.get(where)
-    except Exception:
-        log.warning("desk grid: the cache did not answer; sending the whole grid", exc_info=True)
-        return None
+    kept = cache.get(where)
     seen: dict[str, tuple[str, str]] = kept if isinstance(kept, dict) else {}
     if version not in seen:
         seen[version] = (tables, short)
         for old in list(seen)[:-SEEN_GRIDS]:
             del seen[old]
-        try:
-            cache.set(where, seen, ROWS_CACHE_SECONDS)
-        except Exception:
-            log.warning("desk grid: the cache did not answer; grid not kept", exc_info=True)
+        cache.set(where, seen, ROWS_CACHE_SECONDS)
     before = seen.get(have) if have else None
     if before is None or before[0] != tables or len(before[1]) != len(short):
         return None

@@ -10,7 +10,6 @@ Reads only: ``current_tables``, ``game_view`` and ``standings_for_drive``.
 from __future__ import annotations
 
 import hashlib
-import logging
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -92,23 +91,15 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
 # every result.
 TABLES_TEMPLATE = "scoring/projector_tables.html"
 TABLES_CACHE_SECONDS = 6 * 3600
-log = logging.getLogger(__name__)
 
 
 def _tables_html(rows: list[dict[str, Any]], key: str) -> str:
     """The couple → table list as HTML, from the cache or rendered and kept there."""
     where = "projector-tables:" + key
-    try:
-        html = cache.get(where)
-    except Exception:
-        log.warning("projector: the cache did not answer; rendering the list", exc_info=True)
-        html = None
+    html = cache.get(where)
     if not isinstance(html, str):
         html = get_template(TABLES_TEMPLATE).render({"rows": rows}).rstrip()
-        try:
-            cache.set(where, html, TABLES_CACHE_SECONDS)
-        except Exception:
-            log.warning("projector: the cache did not answer; list not kept", exc_info=True)
+        cache.set(where, html, TABLES_CACHE_SECONDS)
     return mark_safe(html)
 
 

@@ -164,7 +164,7 @@ def test_with_the_cache_down_the_organizer_logs_in(
     assert answer[0] == 401 and json.loads(answer[2])["code"] == "bad_token"
 
     log = (stack.log_dir / "web.log").read_text(errors="replace")
-    assert "WARNING drives.ratelimit: rate limiter: the cache is not reachable" in log
+    assert "WARNING config.cache: Redis is not reachable" in log
 
     # Redis back (empty, as after a crash): the limits count again.
     redis_server.start()

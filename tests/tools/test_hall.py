@@ -19,11 +19,13 @@ from collections.abc import Iterator
 from datetime import date
 from http.cookiejar import CookieJar
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.db import connection
+from django.db.utils import ConnectionHandler
 
-from config.settings.env import hall_secret_key
+from config.settings.env import hall_database_settings, hall_secret_key
 from drives.errors import ServiceError
 from drives.models import AuditEntry, Drive
 from drives.services import (
@@ -199,6 +201,24 @@ def test_the_hall_server_serves_a_night_over_plain_http(served) -> None:
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
     assert len(key_file.read_text().strip()) >= 50
     assert (data_dir / "db.sqlite3").is_file()
+    # Everything in the data folder is the owner's only (the server's umask): the folder, the
+    # database with its WAL and shared memory, the collected static files (served all the
+    # same, above).
+    assert mode(data_dir) == 0o700
+    for name in ("db.sqlite3", "db.sqlite3-wal", "db.sqlite3-shm", "static/staticfiles.json"):
+        assert mode(data_dir / name) == 0o600, name
+    assert mode(data_dir / "static") == mode(data_dir / "static" / "css") == 0o700
+    assert mode(next((data_dir / "static" / "css").glob("site.*.css"))) == 0o600
+    # The hall's connections commit at synchronous=FULL (2).
+    synchronous = subprocess.run(
+        [sys.executable, "manage.py", "shell", "--no-imports", "-c", SYNCHRONOUS],
+        cwd=BASE_DIR,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=hall_env(data_dir) | {"DJANGO_SETTINGS_MODULE": "config.settings.hall"},
+    )
+    assert synchronous.stdout.split() == ["2"], synchronous.stderr
     # No demo account with its published password on the hall's network.
     demo = subprocess.run(
         [sys.executable, "manage.py", "demo"],
@@ -212,6 +232,14 @@ def test_the_hall_server_serves_a_night_over_plain_http(served) -> None:
     assert not any(name == "organizer" for name in usernames(data_dir / "db.sqlite3"))
 
 
+SYNCHRONOUS = (
+    "from django.db import connection\n"
+    "with connection.cursor() as cursor:\n"
+    "    cursor.execute('PRAGMA synchronous')\n"
+    "    print(cursor.fetchone()[0])"
+)
+
+
 def usernames(database: Path) -> list[str]:
     with sqlite3.connect(database) as db:
         return [name for (name,) in db.execute("SELECT username FROM auth_user")]
@@ -222,6 +250,57 @@ def test_the_secret_key_is_made_once_and_kept(tmp_path: Path) -> None:
     assert len(first) >= 50 and hall_secret_key(tmp_path) == first
     (tmp_path / "secret_key").write_text("short")
     assert hall_secret_key(tmp_path) != "short"
+
+
+@pytest.fixture
+def open_umask() -> Iterator[None]:
+    """A umask that lets every account read what is made (a usual default), put back after."""
+    previous = os.umask(0o022)
+    yield
+    os.umask(previous)
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_the_halls_database_is_private_and_synced_at_every_commit(
+    tmp_path: Path, django_db_blocker: Any, open_umask: None
+) -> None:
+    """The data folder 0700; the database, its WAL and shared memory 0600 (SQLite gives these
+    the database file's mode), even under a umask that lets every account read; and the
+    hall's connections at synchronous=FULL (2): a commit is on the disk before it is answered,
+    so a power cut loses nothing acknowledged (NORMAL, 1, may lose the last commits)."""
+    data_dir = tmp_path / "hall"
+    data_dir.mkdir(mode=0o755)  # made by an older version, readable by every account
+    config = hall_database_settings({}, data_dir)
+    assert config["NAME"] == data_dir / "db.sqlite3"
+    assert mode(data_dir) == 0o700 and mode(data_dir / "db.sqlite3") == 0o600
+    handler = ConnectionHandler({"default": config})
+    with django_db_blocker.unblock():
+        try:
+            with handler["default"].cursor() as cursor:
+                cursor.execute("PRAGMA synchronous")
+                assert cursor.fetchone()[0] == 2  # FULL
+                cursor.execute("PRAGMA journal_mode")
+                assert cursor.fetchone()[0] == "wal"
+                cursor.execute("CREATE TABLE night (game integer)")
+                cursor.execute("INSERT INTO night VALUES (1)")
+                for name in ("db.sqlite3", "db.sqlite3-wal", "db.sqlite3-shm"):
+                    assert mode(data_dir / name) == 0o600, name
+        finally:
+            handler.close_all()
+    # A folder and files left readable by an older version are put right at the next start.
+    os.chmod(data_dir, 0o755)
+    for name in ("db.sqlite3", "db.sqlite3-wal"):
+        (data_dir / name).touch()
+        os.chmod(data_dir / name, 0o644)
+    hall_database_settings({}, data_dir)
+    assert mode(data_dir) == 0o700
+    assert mode(data_dir / "db.sqlite3") == mode(data_dir / "db.sqlite3-wal") == 0o600
+    # The secret key is made there too, owner-only.
+    hall_secret_key(data_dir)
+    assert mode(data_dir / "secret_key") == 0o600
 
 
 def test_the_static_files_are_collected_again_only_when_they_changed(
@@ -280,7 +359,9 @@ def current_game_in(path: Path) -> int:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_database_is_copied_after_every_advance_and_the_close(tmp_path: Path, settings) -> None:
+def test_the_database_is_copied_after_every_advance_and_the_close(
+    tmp_path: Path, settings, open_umask: None
+) -> None:
     """Committed for real (a transactional test): the copy is taken after the commit."""
     if connection.vendor != "sqlite":
         pytest.skip("the hall server's backups are SQLite's; PostgreSQL has its own")
@@ -299,6 +380,9 @@ def test_the_database_is_copied_after_every_advance_and_the_close(tmp_path: Path
     ]
     assert [current_game_in(c) for c in copies] == [3, 4]
     assert not list((tmp_path / "backups").glob("*.partial"))
+    # Readable by the laptop's owner only, whatever the process's umask.
+    assert mode(tmp_path / "backups") == 0o700
+    assert [mode(c) for c in copies] == [0o600, 0o600]
     drive_close(drive=drive, actor=actor)
     newest = sorted((tmp_path / "backups").glob("*.sqlite3"))[-1]
     assert newest.name.endswith(f"{drive.slug}-closed.sqlite3")
