@@ -1,0 +1,67 @@
+"""Readable at the sizes older players use (issue 31, section 4): every page at 320 CSS px,
+the desk at 125% zoom, the phones at 200% text and 200% zoom, the couples page at 150% text.
+
+How the sizes are made (as in test_accessibility.py): a zoom of Z% on a W×H screen is a
+(W/Z)×(H/Z) CSS-pixel viewport at device scale Z/100; "N% text" is the browser's default
+font size at N% of 16 px (``text_size``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+from pytest_django.live_server_helper import LiveServer
+
+from tests.browser.conftest import ContextFactory
+from tests.browser.helpers import CONTRAST_JS, force_login
+from tests.browser.test_screenshots import build_night
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.browser
+
+# Each link and button of the site header: whether it lies inside the header's dark band
+# (not spilled onto the cream page) and its text's contrast on what it is drawn on.
+HEADER_CONTROLS = """() => {
+  const band = document.querySelector('.site-header').getBoundingClientRect();
+  return [...document.querySelectorAll('.site-header a, .site-header button')].map((el) => {
+    const r = el.getBoundingClientRect();
+    const inside = r.left >= band.left - 0.5 && r.right <= band.right + 0.5
+      && r.top >= band.top - 0.5 && r.bottom <= band.bottom + 0.5;
+    const s = getComputedStyle(el);
+    return {text: el.textContent.trim(), inside, right: Math.round(r.right),
+            ratio: window.__contrast.ratio(s.color, window.__contrast.behind(el))};
+  });
+}"""
+
+
+def header_problems(page: Page, width: int) -> dict[str, Any]:
+    page.evaluate(CONTRAST_JS)
+    controls = page.evaluate(HEADER_CONTROLS)
+    bad = [c for c in controls if not c["inside"] or c["ratio"] < 4.5 or c["right"] > width]
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    return {"wide": wide} if wide > width else {"controls": bad} if bad else {}
+
+
+def test_the_header_wraps_and_keeps_its_contrast_at_every_width(
+    new_context: ContextFactory, live_server: LiveServer
+) -> None:
+    organizer = UserFactory(username="mary", first_name="Mary", is_staff=True)
+    scorer = UserFactory(username="angus", first_name="Angus")
+    drive = build_night(organizer, scorer)
+    d = f"/drives/{drive.slug}"
+    pages = ("/", "/drives/", f"{d}/", f"{d}/couples/", f"{d}/desk/", "/seasons/")
+    for locale in ("en-CA", "fr-CA"):
+        for width in (320, 360, 1280):
+            context = new_context(locale=locale, viewport={"width": width, "height": 640})
+            force_login(context, organizer, live_server.url)
+            page = context.new_page()
+            found = {}
+            for path in pages:
+                page.goto(path)
+                problems = header_problems(page, width)
+                if problems:
+                    found[path] = problems
+            assert found == {}, (locale, width, found)
+            context.close()
