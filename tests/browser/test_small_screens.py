@@ -65,3 +65,30 @@ def test_the_header_wraps_and_keeps_its_contrast_at_every_width(
                     found[path] = problems
             assert found == {}, (locale, width, found)
             context.close()
+
+
+# Every text box and list the user types in or picks from, as drawn: its text size and height.
+BOXES = """() => [...document.querySelectorAll('main input, main select, main textarea')]
+  .filter((el) => el.type !== 'hidden' && el.type !== 'checkbox' && el.getClientRects().length)
+  .map((el) => { const r = el.getBoundingClientRect();
+    return {name: el.name, px: parseFloat(getComputedStyle(el).fontSize),
+            height: Math.round(r.height), right: Math.round(r.right)}; })"""
+
+
+def test_the_money_page_has_the_site_s_text_boxes_and_fits_a_small_phone(
+    new_context: ContextFactory, live_server: LiveServer
+) -> None:
+    organizer = UserFactory(username="mary", first_name="Mary")
+    scorer = UserFactory(username="angus", first_name="Angus")
+    drive = build_night(organizer, scorer)
+    for width in (320, 1280):
+        context = new_context(viewport={"width": width, "height": 800})
+        force_login(context, organizer, live_server.url)
+        page = context.new_page()
+        page.goto(f"/drives/{drive.slug}/money/")
+        page.evaluate("document.querySelectorAll('main details').forEach((d) => d.open = true)")
+        boxes = page.evaluate(BOXES)
+        assert len(boxes) >= 19, boxes
+        small = [b for b in boxes if b["px"] < 16 or b["height"] < 44 or b["right"] > width]
+        assert small == [], (width, small)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
