@@ -14,9 +14,11 @@ import pytest
 from playwright.sync_api import Page
 from pytest_django.live_server_helper import LiveServer
 
+from drives.models import Table
 from tests.browser.conftest import ContextFactory
-from tests.browser.helpers import CONTRAST_JS, force_login
-from tests.browser.test_screenshots import build_night
+from tests.browser.helpers import CONTRAST_JS, force_login, text_size
+from tests.browser.test_accessibility import fully_in_first_screen
+from tests.browser.test_screenshots import PHONE_TABLE, build_night
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.browser
@@ -92,3 +94,25 @@ def test_the_money_page_has_the_site_s_text_boxes_and_fits_a_small_phone(
         small = [b for b in boxes if b["px"] < 16 or b["height"] < 44 or b["right"] > width]
         assert small == [], (width, small)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def test_the_table_page_keeps_who_won_on_a_small_phone_s_first_screen(
+    new_context: ContextFactory, live_server: LiveServer
+) -> None:
+    organizer = UserFactory(username="mary", first_name="Mary")
+    scorer = UserFactory(username="angus", first_name="Angus")
+    drive = build_night(organizer, scorer)
+    table = Table.objects.get(drive=drive, number=PHONE_TABLE)
+    # A 320×568 phone: at 200% text, at 200% zoom (160×284 CSS px), and as it is.
+    for name, size, scale, percent in (
+        ("200% text", {"width": 320, "height": 568}, 2, 200),
+        ("200% zoom", {"width": 160, "height": 284}, 4, 100),
+        ("100%", {"width": 320, "height": 568}, 2, 100),
+    ):
+        phone = new_context(phone=True, viewport=size, device_scale_factor=scale).new_page()
+        if percent != 100:
+            text_size(phone, percent)
+        phone.goto(f"/t/{table.token}/")
+        buttons = fully_in_first_screen(phone, "button.win")
+        assert len(buttons) == 2 and all(b["inside"] for b in buttons), (name, buttons)
+        assert phone.evaluate("document.documentElement.scrollWidth") <= size["width"], name
