@@ -116,3 +116,46 @@ def test_the_table_page_keeps_who_won_on_a_small_phone_s_first_screen(
         buttons = fully_in_first_screen(phone, "button.win")
         assert len(buttons) == 2 and all(b["inside"] for b in buttons), (name, buttons)
         assert phone.evaluate("document.documentElement.scrollWidth") <= size["width"], name
+
+
+# The focused control's box and the sticky entry line's, when the line is sticky.
+FOCUS_UNDER_ENTRY = """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) return null;
+  const entry = document.getElementById('desk-entry');
+  const r = el.getBoundingClientRect();
+  const e = entry.getBoundingClientRect();
+  const sticky = getComputedStyle(entry).position === 'sticky';
+  const under = sticky && !entry.contains(el) && e.bottom > r.top && e.top < r.bottom;
+  return {name: (el.id || el.textContent.trim()).slice(0, 30), under, top: Math.round(r.top),
+          entryBottom: Math.round(e.bottom)};
+}"""
+
+
+def test_a_focused_control_of_the_desk_is_never_under_its_entry_line(
+    new_context: ContextFactory, live_server: LiveServer
+) -> None:
+    organizer = UserFactory(username="mary", first_name="Mary")
+    scorer = UserFactory(username="angus", first_name="Angus")
+    drive = build_night(organizer, scorer)
+    # A laptop's 1024×640 at 100% and at 125% zoom (819×512 CSS px), the desk's 1280×800.
+    for size, scale in (
+        ({"width": 1024, "height": 640}, 1),
+        ({"width": 819, "height": 512}, 1.25),
+        ({"width": 1280, "height": 800}, 1),
+    ):
+        context = new_context(viewport=size, device_scale_factor=scale)
+        force_login(context, scorer, live_server.url)
+        desk = context.new_page()
+        desk.goto(f"/drives/{drive.slug}/desk/")
+        # Forward from the entry line to the grid's last control, then back up to the entry.
+        seen, hidden = 0, []
+        for key in ["Tab"] * 70 + ["Shift+Tab"] * 70:
+            desk.keyboard.press(key)
+            where = desk.evaluate(FOCUS_UNDER_ENTRY)
+            if where is None:
+                continue
+            seen += 1
+            if where["under"]:
+                hidden.append((key, where))
+        assert seen > 100 and hidden == [], (size, scale, hidden)
