@@ -99,6 +99,22 @@ def pdf_pages(data: bytes):
     return PdfReader(io.BytesIO(data)).pages
 
 
+def drawn_sizes(data: bytes, page: int = 1) -> list[tuple[str, float]]:
+    """Each piece of text drawn on ``page`` (from 1) with its size in points as printed: the
+    font's size scaled by the text and drawing matrices (forms, turned halves included)."""
+    import math
+
+    drawn: list[tuple[str, float]] = []
+
+    def visit(text: str, cm: list[float], tm: list[float], font: object, size: float) -> None:
+        if text.strip():
+            scale = math.hypot(tm[0], tm[1]) * math.hypot(cm[0], cm[1])
+            drawn.append((text.strip(), round(size * scale, 1)))
+
+    pdf_pages(data)[page - 1].extract_text(visitor_text=visit)
+    return drawn
+
+
 def pdf_text(data: bytes) -> str:
     return "\n".join(page.extract_text() for page in pdf_pages(data))
 
