@@ -1,5 +1,6 @@
-"""Readable at the sizes older players use (issue 31, section 4): every page at 320 CSS px,
-the desk at 125% zoom, the phones at 200% text and 200% zoom, the couples page at 150% text.
+"""Readable at the sizes older players use, and told what the page does (issue 31, section
+4): every page at 320 CSS px, the desk at 125% zoom, the phones at 200% text and 200% zoom,
+the couples page at 150% text; the desk grid says when it waits for the scorer.
 
 How the sizes are made (as in test_accessibility.py): a zoom of Z% on a W×H screen is a
 (W/Z)×(H/Z) CSS-pixel viewport at device scale Z/100; "N% text" is the browser's default
@@ -11,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from drives.models import Table
@@ -159,3 +160,26 @@ def test_a_focused_control_of_the_desk_is_never_under_its_entry_line(
             if where["under"]:
                 hidden.append((key, where))
         assert seen > 100 and hidden == [], (size, scale, hidden)
+
+
+def test_the_desk_grid_says_it_waits_while_the_focus_is_in_it(
+    new_context: ContextFactory, live_server: LiveServer
+) -> None:
+    organizer = UserFactory(username="mary", first_name="Mary")
+    scorer = UserFactory(username="angus", first_name="Angus")
+    drive = build_night(organizer, scorer)
+    context = new_context()
+    force_login(context, scorer, live_server.url)
+    desk = context.new_page()
+    desk.goto(f"/drives/{drive.slug}/desk/")
+    note = desk.locator("#desk-grid [data-poll-paused]")
+    expect(note).to_have_attribute("aria-live", "polite")  # read out when it changes
+    expect(note).to_have_text("")
+    for _ in range(30):  # Tab from the entry line into the grid
+        desk.keyboard.press("Tab")
+        if desk.evaluate("document.getElementById('desk-grid').contains(document.activeElement)"):
+            break
+    expect(note).to_have_text("Paused while you type — resumes when you leave the grid")
+    expect(note).to_be_visible()
+    desk.locator("#desk-table").focus()  # back to the entry line: the grid refreshes again
+    expect(note).to_have_text("")
