@@ -18,7 +18,7 @@ from pytest_django.live_server_helper import LiveServer
 from drives.models import Table
 from tests.browser.conftest import ContextFactory
 from tests.browser.helpers import CONTRAST_JS, force_login, text_size
-from tests.browser.test_accessibility import fully_in_first_screen
+from tests.browser.test_accessibility import SMALL_TEXT, fully_in_first_screen
 from tests.browser.test_screenshots import PHONE_TABLE, build_night
 from tests.factories import UserFactory
 
@@ -183,3 +183,39 @@ def test_the_desk_grid_says_it_waits_while_the_focus_is_in_it(
     expect(note).to_be_visible()
     desk.locator("#desk-table").focus()  # back to the entry line: the grid refreshes again
     expect(note).to_have_text("")
+
+
+def test_the_couples_page_fits_larger_text_and_its_small_words_are_16px(
+    new_context: ContextFactory, live_server: LiveServer
+) -> None:
+    organizer = UserFactory(username="mary", first_name="Mary")
+    scorer = UserFactory(username="angus", first_name="Angus")
+    drive = build_night(organizer, scorer)
+    d = f"/drives/{drive.slug}"
+    # "Edit" starts the link's name (WCAG 2.5.3: a voice user says what they see).
+    context = new_context(viewport={"width": 1280, "height": 800})
+    force_login(context, organizer, live_server.url)
+    page = context.new_page()
+    page.goto(f"{d}/couples/")
+    edit = page.get_by_test_id("edit-1")
+    expect(edit).to_have_text("Edit")
+    expect(edit).to_have_accessible_name("Edit couple 1")
+    # Badges, the venue line, the projector's rules line: 16 px or more.
+    small = {}
+    for path in (f"{d}/couples/", "/drives/", f"{d}/", f"{d}/projector/"):
+        page.goto(path)
+        found = page.evaluate(SMALL_TEXT)
+        if found:
+            small[path] = found
+    assert small == {}
+    # At 150% text on the desk's laptop, 125% on a small one: the page fits the screen.
+    for size, percent in (
+        ({"width": 1280, "height": 800}, 150),
+        ({"width": 1024, "height": 640}, 125),
+    ):
+        context = new_context(viewport=size)
+        force_login(context, organizer, live_server.url)
+        page = context.new_page()
+        text_size(page, percent)
+        page.goto(f"{d}/couples/")
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"], percent
