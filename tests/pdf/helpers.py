@@ -4,6 +4,7 @@ text and size (pypdf) and the QR codes on a page (pdftoppm, then zxing-cpp)."""
 from __future__ import annotations
 
 import io
+import math
 import shutil
 import subprocess
 import tempfile
@@ -102,8 +103,6 @@ def pdf_pages(data: bytes):
 def drawn_sizes(data: bytes, page: int = 1) -> list[tuple[str, float]]:
     """Each piece of text drawn on ``page`` (from 1) with its size in points as printed: the
     font's size scaled by the text and drawing matrices (forms, turned halves included)."""
-    import math
-
     drawn: list[tuple[str, float]] = []
 
     def visit(text: str, cm: list[float], tm: list[float], font: object, size: float) -> None:
