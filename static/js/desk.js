@@ -184,3 +184,17 @@
     updateHint();
   });
 })();
+
+/* A focused control is never under the sticky entry line (WCAG 2.4.11): the page's
+ * scroll-padding-top (live.css) follows the line's height, which grows when its fields wrap
+ * (a narrow window, zoom, larger text), so the browser scrolls a control reached by Tab or
+ * Shift+Tab, or a "Missing: N" link's row, clear of it. */
+(function () {
+  "use strict";
+  var entry = document.getElementById("desk-entry");
+  if (!entry || !window.ResizeObserver) return;
+  var root = document.documentElement;
+  new ResizeObserver(function () {
+    root.style.setProperty("--desk-entry-height", Math.ceil(entry.offsetHeight) + "px");
+  }).observe(entry);
+})();

@@ -9,6 +9,9 @@
  * inside the region says when it was last updated, or that the connection is down (in the
  * words of the region's data-text-updated and data-text-offline, translated by the page).
  * Each poll sends back the last answer's ETag (If-None-Match): a 304 means nothing changed.
+ * A [data-poll-paused] inside the region (a polite live region) says, while the focus in it
+ * or an open <details> holds it, that it waits and resumes when the user leaves it; empty
+ * otherwise.
  *
  * A region marked data-poll-patch also says which version it shows (X-Poll-Have: its
  * data-version). The server may then answer with only what changed: the region, newer, whose
@@ -46,16 +49,39 @@
     try { return node.matches(":focus-visible"); } catch (e) { return false; }
   }
 
-  function busy(el) {
-    if (document.hidden) return true;
-    if (el.hasAttribute("data-poll-hold")) return true;
-    if (Date.now() - lastKey < TYPING_PAUSE) return true;
+  // The user is working in the region: the focus in it (a text field, or reached by the
+  // keyboard) or a <details> of it open.
+  function heldByUser(el) {
     var active = document.activeElement;
     if (active && active !== document.body && el.contains(active)) {
       if (isTextControl(active) || focusVisible(active)) return true;
     }
     return !!el.querySelector("details[open]");
   }
+
+  function busy(el) {
+    if (document.hidden) return true;
+    if (el.hasAttribute("data-poll-hold")) return true;
+    if (Date.now() - lastKey < TYPING_PAUSE) return true;
+    return heldByUser(el);
+  }
+
+  // The region's [data-poll-paused] says whether the user holds it (see above).
+  function sayPaused(el) {
+    var note = el.querySelector("[data-poll-paused]");
+    if (!note) return;
+    var text = heldByUser(el)
+      ? gettext("Paused while you type — resumes when you leave the grid") : "";
+    if (note.textContent !== text) note.textContent = text;
+  }
+
+  function sayPausedEverywhere() {
+    Object.keys(regions).forEach(function (id) { sayPaused(regions[id].el); });
+  }
+  document.addEventListener("focusin", sayPausedEverywhere);
+  // After a focusout the focus is nowhere for a moment: look once it has landed.
+  document.addEventListener("focusout", function () { setTimeout(sayPausedEverywhere, 0); });
+  document.addEventListener("toggle", sayPausedEverywhere, true);
 
   function clock() {
     var d = new Date();

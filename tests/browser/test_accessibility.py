@@ -606,8 +606,20 @@ def test_focus_rings_are_seen_everywhere(
 # --- axe-core: WCAG 2.2 AA on every page at its users' size -------------------------------------
 
 
+# The sizes every page is checked at: each at its users' size (the desk's laptop, the
+# projector, the phone), then every page at 320 px, at 125% zoom of a 1024×640 laptop (819×512
+# CSS px) and at its users' size with 200% text. One page load a page a size.
+AXE_SIZES: dict[str, dict[str, Any] | None] = {
+    "users' size": None,
+    "320 px": {"viewport": {"width": 320, "height": 640}},
+    "1024x640 at 125%": {"viewport": {"width": 819, "height": 512}, "device_scale_factor": 1.25},
+    "200% text": None,
+}
+
+
+@pytest.mark.parametrize("size", list(AXE_SIZES))
 def test_axe_finds_no_serious_violation_on_any_page(
-    new_context: ContextFactory, live_server: LiveServer
+    new_context: ContextFactory, live_server: LiveServer, size: str
 ) -> None:
     organizer, scorer = organizer_and_scorer()
     drive = build_night(organizer, scorer)
@@ -628,32 +640,41 @@ def test_axe_finds_no_serious_violation_on_any_page(
         "tie": f"{o}/prizes/ties/{tie.pk}/",
         "closed dashboard": f"{o}/",
     }
-    found: dict[str, list[str]] = {}
-    _, page = logged_in(new_context, organizer, live_server.url, viewport=DESK_SIZE)
-    for name, path in desk_pages.items():
-        page.goto(path)
-        found[name] = axe_violations(page)
-    _, screen = logged_in(
-        new_context, organizer, live_server.url, viewport={"width": 1920, "height": 1080}
-    )
-    for name, path in {
+    projector_pages = {
         "projector": f"{d}/projector/",
         "projector standings": f"{d}/projector/?show=standings",
         "projector prizes": f"{o}/projector/?show=prizes",
-    }.items():
-        screen.goto(path)
-        found[name] = axe_violations(screen)
-    phone = phone_page(new_context)
+    }
     table = Table.objects.get(drive=drive, number=PHONE_TABLE)
-    for name, path in {
+    phone_pages = {
         "login": "/accounts/login/",
         "table phone": f"/t/{table.token}/",
         "couple phone": f"/c/{Couple.objects.get(drive=drive, number=1).token}/",
         "public results": f"/results/{over.slug}/",
         "couple's record": f"/c/{Couple.objects.get(drive=over, number=1).token}/",
-    }.items():
-        phone.goto(path)
-        found[name] = axe_violations(phone)
+    }
+    options = AXE_SIZES[size]
+    found: dict[str, list[str]] = {}
+
+    def check(page: Page, pages: dict[str, str]) -> None:
+        if size == "200% text":
+            text_size(page, 200)
+        for name, path in pages.items():
+            page.goto(path)
+            found[name] = axe_violations(page)
+
+    if options is None:  # each page at its users' size
+        _, page = logged_in(new_context, organizer, live_server.url, viewport=DESK_SIZE)
+        check(page, desk_pages)
+        _, screen = logged_in(
+            new_context, organizer, live_server.url, viewport={"width": 1920, "height": 1080}
+        )
+        check(screen, projector_pages)
+        check(phone_page(new_context), phone_pages)
+    else:  # every page at the same size
+        _, page = logged_in(new_context, organizer, live_server.url, **options)
+        check(page, desk_pages | projector_pages)
+        check(new_context(**options).new_page(), phone_pages)
     assert {name: v for name, v in found.items() if v} == {}
 
 

@@ -5,6 +5,8 @@ and the hint opened; nothing wider than the phone."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -105,7 +107,14 @@ def test_a_whole_game_on_a_phone_by_tapping_legal_cards(
             hint_once = True
         refused = phone.locator("button.hand-card.refused")
         if not refused_once and refused.count():
-            refused.first.click()
+            # A screen reader hears it too: unavailable, and why (not only faded and dashed).
+            expect(refused.first).to_have_attribute("aria-disabled", "true")
+            expect(refused.first).to_have_accessible_description(re.compile("You must"))
+            legal_cards = phone.locator("button.hand-card.legal")
+            assert legal_cards.count() and not legal_cards.first.get_attribute("aria-disabled")
+            # Still a button: a tap on it is answered in words (Playwright waits for an
+            # aria-disabled control to be enabled, hence force).
+            refused.first.click(force=True)
             expect(phone.locator(".messages")).to_contain_text("You must")
             refused_once = True
             continue

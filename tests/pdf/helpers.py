@@ -4,6 +4,7 @@ text and size (pypdf) and the QR codes on a page (pdftoppm, then zxing-cpp)."""
 from __future__ import annotations
 
 import io
+import math
 import shutil
 import subprocess
 import tempfile
@@ -97,6 +98,20 @@ def pdf_pages(data: bytes):
     from pypdf import PdfReader
 
     return PdfReader(io.BytesIO(data)).pages
+
+
+def drawn_sizes(data: bytes, page: int = 1) -> list[tuple[str, float]]:
+    """Each piece of text drawn on ``page`` (from 1) with its size in points as printed: the
+    font's size scaled by the text and drawing matrices (forms, turned halves included)."""
+    drawn: list[tuple[str, float]] = []
+
+    def visit(text: str, cm: list[float], tm: list[float], font: object, size: float) -> None:
+        if text.strip():
+            scale = math.hypot(tm[0], tm[1]) * math.hypot(cm[0], cm[1])
+            drawn.append((text.strip(), round(size * scale, 1)))
+
+    pdf_pages(data)[page - 1].extract_text(visitor_text=visit)
+    return drawn
 
 
 def pdf_text(data: bytes) -> str:

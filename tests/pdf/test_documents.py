@@ -54,8 +54,8 @@ def test_punch_cards(drive, paper) -> None:
     seen = []
     pdf = render("punch-cards", data, paper=paper, progress=lambda d, t: seen.append((d, t)))
     pages = pdf_pages(pdf)
-    assert len(pages) == 3  # 8 a page
-    assert seen == [(1, 3), (2, 3), (3, 3)]
+    assert len(pages) == 4  # 6 a page
+    assert seen == [(1, 4), (2, 4), (3, 4), (4, 4)]
     check_size(pdf, paper)
     first = pages[0].extract_text()
     assert "Aucoin, Thérèse" in first and "Chiasson, Élise" in first

@@ -1,9 +1,10 @@
-"""Punch cards: eight to a page (two across, four down) with cut marks. Each card shows the
-drive, the date, the couple number large, both names, a circle per game to punch, a QR code to
-the couple's page and a one-line ranking reminder in the bottom margin. The frame (border,
-labels, circles, reminder) is the same on every card, and the cut marks on every full page:
-each is drawn once as a form. A filled card shows the recorded wins as punched (black)
-circles."""
+"""Punch cards: six to a page (two across, three down; four, two down, for a night of more
+than 40 games) with cut marks. Each card shows the drive, the date, the couple number large,
+both names, a circle per game to punch, a QR code to the couple's page and the ranking
+reminder in the bottom margin. Everything a player reads is 12 pt or more, at arm's length
+(the hole numbers and the reminder too: the reminder wraps). The frame (border, labels,
+circles, reminder) is the same on every card, and the cut marks on every full page: each is
+drawn once as a form. A filled card shows the recorded wins as punched (black) circles."""
 
 from __future__ import annotations
 
@@ -11,27 +12,39 @@ import math
 from functools import partial
 from typing import Any
 
+from reportlab.lib.utils import simpleSplit
+
 from scoring.printing.pdf.base import Doc, Progress, chunks, reminder
 
-COLUMNS, ROWS = 2, 4
+COLUMNS = 2
+# Three cards down, or two for a long night, so that a hole holds its number at READ.
+ROWS, LONG_NIGHT_ROWS, LONG_NIGHT = 3, 2, 40
 MARGIN = 24
 PAD = 10
 QR_SIZE = 64
+READ = 12.0  # what a player reads at arm's length, in points
+LINE = 14.0  # a line of READ text
+HEAD = 106.0  # the card's head (drive, date, number, names, QR code) above the holes
 
 
 class PunchCards:
     def __init__(self, data: dict[str, Any], paper: str) -> None:
         self.doc = Doc(data, paper)
         self.data = data
-        self.card_w = (self.doc.width - 2 * MARGIN) / COLUMNS
-        self.card_h = (self.doc.height - 2 * MARGIN) / ROWS
         self.games = int(data["drive"]["games"])
+        self.rows = ROWS if self.games <= LONG_NIGHT else LONG_NIGHT_ROWS
+        self.card_w = (self.doc.width - 2 * MARGIN) / COLUMNS
+        self.card_h = (self.doc.height - 2 * MARGIN) / self.rows
+        text = reminder(self.doc, data["ranking"])
+        self.reminder = simpleSplit(text, self.doc.regular, READ, self.card_w - 2 * PAD)
+        # A filled card says so on a line of its own under the names.
+        self.head = HEAD + (LINE if data.get("filled") else 0)
         self.circles = self._circle_layout()
 
     def _circle_layout(self) -> list[tuple[float, float, float]]:
         """(x, y, r) of the circle of each game, in the card's coordinates."""
         w, h, n = self.card_w, self.card_h, self.games
-        top, bottom = h - 94, 20.0
+        top, bottom = h - self.head, 10 + LINE * len(self.reminder)
         width = w - 2 * PAD
         best: tuple[float, int] = (0.0, n)
         for cols in range(1, n + 1):
@@ -57,16 +70,16 @@ class PunchCards:
         c.roundRect(4, 4, w - 8, h - 8, 6, stroke=1, fill=0)
         text_w = w - 2 * PAD - QR_SIZE - 6
         c.setFillGray(0)
-        doc.draw(PAD, h - 20, doc.clip(drive["name"], 10, text_w, bold=True), 10, bold=True)
+        doc.draw(PAD, h - 22, doc.clip(drive["name"], READ, text_w, bold=True), READ, bold=True)
         date = drive["date_text"]
-        doc.draw(PAD, h - 31, doc.clip(date, 7.5, text_w), 7.5)
+        doc.draw(PAD, h - 38, doc.clip(date, READ, text_w), READ)
         c.setFillGray(0.35)
-        doc.draw(PAD, h - 43, doc.label("couple").upper(), 6.5, bold=True)
+        doc.draw(PAD, h - 54, doc.label("couple").upper(), READ, bold=True)
         doc.draw(
             w - PAD - QR_SIZE / 2,
-            h - PAD - QR_SIZE - 7,
-            doc.label("scan_couple"),
-            5.5,
+            h - PAD - QR_SIZE - 12,
+            doc.clip(doc.label("scan_couple"), READ, QR_SIZE + PAD),
+            READ,
             align="center",
         )
         c.setStrokeGray(0.2)
@@ -74,10 +87,10 @@ class PunchCards:
         for i, (x, y, r) in enumerate(self.circles, start=1):
             c.circle(x, y, r, stroke=1, fill=0)
             c.setFillGray(0.3)
-            doc.draw(x, y - r * 0.32, i, max(5.0, r * 0.9), align="center")
-        text = reminder(doc, self.data["ranking"])
+            doc.draw(x, y - READ * 0.36, i, READ, align="center")
         c.setFillGray(0.35)
-        doc.draw(w / 2, 9, text, doc.fit(text, 6, w - 2 * PAD), align="center")
+        for i, line in enumerate(reversed(self.reminder)):
+            doc.draw(w / 2, 9 + i * LINE, line, READ, align="center")
         c.setFillGray(0)
 
     def _card(self, card: dict[str, Any]) -> None:
@@ -85,11 +98,11 @@ class PunchCards:
         doc.form("punch-frame", self._frame)
         number = str(card["number"])
         size = doc.fit(number, 40, 86, bold=True)
-        doc.draw(PAD, h - 80, number, size, bold=True)
+        doc.draw(PAD, h - 94, number, size, bold=True)
         name_x = PAD + doc.string_width(number, doc.bold, size) + 10
         name_w = w - PAD - QR_SIZE - 6 - name_x
         for i, name in enumerate(card["players"]):
-            doc.draw(name_x, h - 58 - i * 14, doc.clip(name, 10.5, name_w), 10.5)
+            doc.draw(name_x, h - 72 - i * 16, doc.clip(name, READ, name_w), READ)
         doc.qr(card["url"], w - PAD - QR_SIZE, h - PAD - QR_SIZE + 2, QR_SIZE)
         won = card.get("won") or []
         if won:
@@ -99,18 +112,11 @@ class PunchCards:
                     x, y, r = self.circles[game - 1]
                     c.circle(x, y, r, stroke=0, fill=1)
                     c.setFillGray(1)
-                    doc.draw(x, y - r * 0.32, game, max(5.0, r * 0.9), bold=True, align="center")
+                    doc.draw(x, y - READ * 0.36, game, READ, bold=True, align="center")
                     c.setFillGray(0)
         if self.data.get("filled"):
             c.setFillColorRGB(0.7, 0.1, 0.1)
-            doc.draw(
-                w - PAD - QR_SIZE / 2,
-                h - PAD - QR_SIZE - 15,
-                doc.label("filled"),
-                5.5,
-                bold=True,
-                align="center",
-            )
+            doc.draw(w - PAD, h - HEAD - 4, doc.label("filled"), READ, bold=True, align="right")
             c.setFillGray(0)
 
     def _cut_marks(self, cards: int) -> None:
@@ -135,5 +141,6 @@ class PunchCards:
         doc.form(f"punch-cuts-{count}", lambda: self._cut_marks(count))
 
     def render(self, progress: Progress | None) -> bytes:
-        pages = [partial(self._page, group) for group in chunks(self.data["cards"], COLUMNS * ROWS)]
+        per_page = COLUMNS * self.rows
+        pages = [partial(self._page, group) for group in chunks(self.data["cards"], per_page)]
         return self.doc.run(pages, progress)

@@ -1,6 +1,7 @@
 """Table cards: one page per table, folded along the middle into a tent. Each half shows the
 drive name, the table number as large as the half allows, and a QR code to the table's result
-page with its URL printed under it; the top half is drawn upside down so that both faces read
+page; along the foot, "Scan to report the result" and the page's address, in 12 pt like every
+word a player reads at arm's length. The top half is drawn upside down so that both faces read
 the right way up once folded. The fold line and the half frame are a form drawn once."""
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from typing import Any
 from scoring.printing.pdf.base import Doc, Progress
 
 MARGIN = 28
+READ = 12.0  # what a player reads at arm's length, in points
+FOOT = 20.0  # the foot line under the number and the QR code
 
 
 class TableCards:
@@ -30,7 +33,7 @@ class TableCards:
         c.line(12, self.half, w - 12, self.half)
         c.restoreState()
         c.setFillGray(0.5)
-        doc.draw(w - 14, self.half + 3, doc.label("fold"), 6, align="right")
+        doc.draw(w - 14, self.half + 3, doc.label("fold"), READ, align="right")
         c.setFillGray(0)
         name = self.data["drive"]["name"]
         for upside_down in (False, True):
@@ -41,10 +44,8 @@ class TableCards:
             size = doc.fit(name, 20, w - 2 * MARGIN, bold=True)
             doc.draw(w / 2, self.half - MARGIN - 12, name, size, bold=True, align="center")
             c.setFillGray(0.4)
-            doc.draw(MARGIN, self.half - MARGIN - 32, doc.label("table").upper(), 11, bold=True)
-            doc.draw(
-                w - MARGIN - self.qr_size / 2, MARGIN + 4, doc.label("scan"), 7, align="center"
-            )
+            doc.draw(MARGIN, self.half - MARGIN - 32, doc.label("table").upper(), READ, bold=True)
+            doc.draw(MARGIN, MARGIN, doc.label("scan"), READ)
             c.setFillGray(0)
             c.restoreState()
 
@@ -54,29 +55,25 @@ class TableCards:
         number = str(table["number"])
         # The number fills the space left of the QR code, under the drive name.
         box_w = w - 2 * MARGIN - self.qr_size - 16
-        box_h = self.half - 2 * MARGIN - 48
+        box_h = self.half - 2 * MARGIN - 48 - FOOT
         by_height = box_h / 0.73  # cap height of the digits ≈ 0.73 em
         by_width = box_w / max(doc.string_width(number, doc.bold, 1), 0.01)
         size = min(by_height, by_width)
         doc.draw(
             MARGIN + box_w / 2,
-            MARGIN + (box_h - size * 0.73) / 2 + 4,
+            MARGIN + FOOT + (box_h - size * 0.73) / 2 + 4,
             number,
             size,
             bold=True,
             align="center",
         )
         qr_x = w - MARGIN - self.qr_size
-        qr_y = MARGIN + 26
+        qr_y = MARGIN + FOOT
         doc.qr(table["url"], qr_x, qr_y, self.qr_size)
+        # The address, after "Scan to report the result" on the foot line, to the right margin.
         url = table["url"].split("://", 1)[-1]
-        doc.draw(
-            qr_x + self.qr_size / 2,
-            MARGIN + 15,
-            url,
-            doc.fit(url, 8, self.qr_size + 40),
-            align="center",
-        )
+        room = w - 2 * MARGIN - doc.string_width(doc.label("scan"), doc.regular, READ) - 16
+        doc.draw(w - MARGIN, MARGIN, url, doc.fit(url, READ, room), align="right")
 
     def _page(self, table: dict[str, Any]) -> None:
         doc, c = self.doc, self.doc.canvas
