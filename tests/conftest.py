@@ -68,15 +68,29 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 SERIAL_FOLDERS = ("browser", "integration")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def on_postgres() -> bool:
+    return SERVICE_MARKERS["postgres"][0]()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark ``serial`` the tests that do not share the machine well: the browser tests
     (Chromium against a live server, timed waits) and the integration tests (stacks, workers
     and Redis servers started as processes, crashes and load timed). ``make pytest`` runs the
-    others spread over the cores (pytest-xdist), then these one at a time."""
+    others spread over the cores (pytest-xdist), then these one at a time.
+
+    The ``any_database`` tests (a page's look: sizes, contrast, axe, screenshots, the practice
+    table) check nothing a database changes: on PostgreSQL they are deselected, so that CI's
+    second pass does not run them again (its SQLite pass does)."""
+    deselected = []
     for item in items:
         folder = item.path.parent.name if item.path.parent.parent.name == "tests" else ""
         if folder in SERIAL_FOLDERS or item.get_closest_marker("integration") is not None:
             item.add_marker(pytest.mark.serial)
+        if on_postgres() and item.get_closest_marker("any_database") is not None:
+            deselected.append(item)
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = [item for item in items if item not in deselected]
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

@@ -39,7 +39,8 @@ from tests.factories import UserFactory
 from tests.pages.live_helpers import DESK, night, people
 from tests.prizes.helpers import night as finished_night
 
-pytestmark = pytest.mark.browser
+# The page's look, not its data: run in CI's SQLite pass only (tests/conftest.py).
+pytestmark = [pytest.mark.browser, pytest.mark.any_database]
 
 DESK_SIZE = {"width": 1280, "height": 800}
 PHONE_SIZE = {"width": 390, "height": 844}

@@ -14,7 +14,8 @@ from drives.services import club_create, member_add
 from tests.browser.helpers import csp_violations, force_login, js_errors, screenshot
 from tests.factories import UserFactory
 
-pytestmark = pytest.mark.browser
+# The page's look, not its data: run in CI's SQLite pass only (tests/conftest.py).
+pytestmark = [pytest.mark.browser, pytest.mark.any_database]
 
 
 def test_the_docs_page_shows_the_api_without_csp_violations(

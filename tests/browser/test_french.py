@@ -29,7 +29,8 @@ from tests.browser.test_screenshots import (
 from tests.factories import UserFactory
 from tests.pages.live_helpers import DESK
 
-pytestmark = pytest.mark.browser
+# The page's look, not its data: run in CI's SQLite pass only (tests/conftest.py).
+pytestmark = [pytest.mark.browser, pytest.mark.any_database]
 
 FRENCH = {"locale": "fr-CA"}
 

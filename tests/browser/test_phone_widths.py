@@ -27,7 +27,8 @@ from tests.pages.live_helpers import night, people
 from tests.prizes.helpers import DESK
 from tests.prizes.helpers import night as finished_night
 
-pytestmark = pytest.mark.browser
+# The page's look, not its data: run in CI's SQLite pass only (tests/conftest.py).
+pytestmark = [pytest.mark.browser, pytest.mark.any_database]
 
 WIDTH, HEIGHT = 390, 844
 BOXES = ".table-scroll, .grid-scroll, .table-container"

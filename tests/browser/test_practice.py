@@ -13,7 +13,8 @@ from playwright.sync_api import Page, expect
 from tests.browser.conftest import ContextFactory
 from tests.browser.helpers import screenshot
 
-pytestmark = pytest.mark.browser
+# The page's look, not its data: run in CI's SQLite pass only (tests/conftest.py).
+pytestmark = [pytest.mark.browser, pytest.mark.any_database]
 
 THUMB = 44  # px: the smallest target a thumb hits reliably (WCAG 2.5.5)
 # What a player taps or reaches with Tab on the practice pages.

@@ -22,7 +22,8 @@ from tests.browser.test_accessibility import SMALL_TEXT, fully_in_first_screen
 from tests.browser.test_screenshots import PHONE_TABLE, build_night
 from tests.factories import UserFactory
 
-pytestmark = pytest.mark.browser
+# The page's look, not its data: run in CI's SQLite pass only (tests/conftest.py).
+pytestmark = [pytest.mark.browser, pytest.mark.any_database]
 
 # Each link and button of the site header: whether it lies inside the header's dark band
 # (not spilled onto the cream page) and its text's contrast on what it is drawn on.

@@ -35,7 +35,8 @@ from tests.browser.helpers import force_login, screenshot
 from tests.factories import UserFactory
 from tests.pages.live_helpers import night, people
 
-pytestmark = pytest.mark.browser
+# The page's look, not its data: run in CI's SQLite pass only (tests/conftest.py).
+pytestmark = [pytest.mark.browser, pytest.mark.any_database]
 
 FIRST = [
     "Mary",
