@@ -71,6 +71,8 @@ class Actor:
     user: Any = None
     channel: str = AuditEntry.Channel.DESK
     couple: Couple | None = None
+    # The phone that asks (``drives.devices``), for a card's channel; "" when unknown.
+    device: str = ""
 
     @property
     def account(self) -> Any:

@@ -89,6 +89,9 @@ class ResultVersion(models.Model):
         related_name="+",
         help_text=_("the couple whose token entered it"),
     )
+    device = models.CharField(
+        max_length=32, blank=True, help_text=_("the phone that entered it (its device cookie)")
+    )
     reason = models.TextField(blank=True)
     after_advance = models.BooleanField(
         default=False, help_text=_("made after the next game had started: seating unchanged")

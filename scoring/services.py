@@ -249,6 +249,7 @@ def _record(
         channel=actor.channel,
         user=actor.account,
         couple=actor.couple,
+        device=actor.device,
     )
     if existing is not None:
         version.kind = ResultVersion.Kind.CONFLICTING
@@ -415,12 +416,13 @@ def undo_open_until(state: str, versions: list[ResultVersion]) -> Any:
 
 def result_undo(*, drive: Drive, game: Any, table: Any, actor: Actor) -> Recorded:
     """Take back a result just entered from a table's or a couple's card: the table has no
-    result again, and a new tap enters one. Only by the same card (channel and couple), within
-    ``UNDO_SECONDS`` of the entry, while its game is in play and nobody else has answered it
-    (the other couple's confirmation or rejection, another entry, the desk). Kept as a version
-    (kind ``undone``) and audited. 409 with ``undo_closed`` (too late), ``game_advanced``,
-    ``confirmed`` (or ``answered``), ``not_yours``; 404 ``no_result``. The same undo again is a
-    replay (200, nothing written)."""
+    result again, and a new tap enters one. Only by the same card (channel and couple) and
+    phone (``device``), within ``UNDO_SECONDS`` of the entry, while its game is in play and
+    nobody else has answered it (the other couple's confirmation or rejection, another entry,
+    the desk). Kept as a version (kind ``undone``) and audited. 409 with ``undo_closed`` (too
+    late), ``game_advanced``, ``confirmed`` (or ``answered``), ``not_yours``, ``other_phone``
+    (the same card from another phone); 404 ``no_result``. The same undo again is a replay
+    (200, nothing written)."""
     with transaction.atomic():
         drive = lock_drive(drive)
         require_open(drive)
@@ -431,7 +433,7 @@ def result_undo(*, drive: Drive, game: Any, table: Any, actor: Actor) -> Recorde
         versions = list(result.versions.order_by("at", "id"))
         last = versions[-1] if versions else None
         if result.state == Result.State.UNDONE:
-            if last is not None and _same_card(last, actor):
+            if last is not None and _same_card(last, actor) and last.device == actor.device:
                 return Recorded(200, result, replayed=True)
             raise NotFound("no_result", gettext("There is no result to undo at this table."))
         if game_row.number != drive.current_game:
@@ -448,6 +450,15 @@ def result_undo(*, drive: Drive, game: Any, table: Any, actor: Actor) -> Recorde
             raise Conflict(
                 "not_yours",
                 gettext("This result was not entered from this card: only the desk can change it."),
+            )
+        if entry.device != actor.device:
+            # Both couples' phones open the same table card: only the one that tapped undoes.
+            raise Conflict(
+                "other_phone",
+                gettext(
+                    "This result was entered from another phone: only that phone can undo it. "
+                    "Confirm it or call the desk."
+                ),
             )
         if last is not None and last.kind == ResultVersion.Kind.CONFIRMED:
             raise Conflict(
@@ -490,6 +501,7 @@ def result_undo(*, drive: Drive, game: Any, table: Any, actor: Actor) -> Recorde
             channel=actor.channel,
             user=actor.account,
             couple=actor.couple,
+            device=actor.device,
         )
         audit(
             drive,
