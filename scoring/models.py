@@ -64,6 +64,7 @@ class ResultVersion(models.Model):
         ENTERED = "entered", _("entered")
         CONFLICTING = "conflicting", _("a different winner entered")
         RESOLVED = "resolved", _("resolved or corrected")
+        CORRECTED = "corrected", _("corrected at once by whoever entered it")
         CONFIRMED = "confirmed", _("confirmed by the other couple")
         REJECTED = "rejected", _("rejected by the other couple")
         UNDONE = "undone", _("undone at once by whoever entered it")

@@ -48,6 +48,7 @@ class Recorded:
     verdict: Verdict | None = None
     conflict: Conflict | None = None
     replayed: bool = False
+    corrected: bool = False
 
 
 def seat_for(
@@ -240,6 +241,8 @@ def _record(
             % {"number": game.number, "current_game": drive.current_game},
         )
     admit_unusual(verdict, confirm_unusual)
+    if existing is not None and _own_entry_open(existing, actor):
+        return _correct_own(drive, actor, existing, winner, win_pts, lose_pts, verdict, subject)
     version = ResultVersion(
         kind=ResultVersion.Kind.ENTERED,
         winner=winner,
@@ -325,6 +328,75 @@ def _record(
         new={"winner": winner.number, "points": result.points, "state": result.state},
     )
     return Recorded(201, result, verdict)
+
+
+# How long a scorer's own entry at the desk stays theirs to correct by typing the table again
+# (8 → 15, then 8 → 16): a typo is seen on the status line at once. Later, or once anyone
+# else has entered, confirmed or settled it, another entry is a conflict, settled with a reason.
+OWN_CORRECTION_SECONDS = 60
+
+
+def _own_entry_open(result: Result, actor: Actor) -> bool:
+    """Whether ``result`` stands on the desk entries of ``actor``'s scorer alone (entered,
+    then perhaps corrected by them), the last less than ``OWN_CORRECTION_SECONDS`` ago.
+    Phones, the API and a signed-out caller never correct: theirs is a conflict."""
+    account = actor.account
+    if (
+        account is None
+        or actor.channel != AuditEntry.Channel.DESK
+        or result.state != Result.State.ACCEPTED
+    ):
+        return False
+    since: list[ResultVersion] = []
+    for version in result.versions.order_by("at", "id"):
+        since = [] if version.kind == ResultVersion.Kind.UNDONE else [*since, version]
+    own = (ResultVersion.Kind.ENTERED, ResultVersion.Kind.CORRECTED)
+    if not since or any(
+        v.kind not in own or v.channel != actor.channel or v.user_id != account.pk for v in since
+    ):
+        return False
+    return timezone.now() <= since[-1].at + timedelta(seconds=OWN_CORRECTION_SECONDS)
+
+
+def _correct_own(
+    drive: Drive,
+    actor: Actor,
+    result: Result,
+    winner: Couple,
+    win_pts: int | None,
+    lose_pts: int | None,
+    verdict: Verdict | None,
+    subject: str,
+) -> Recorded:
+    """The scorer's own entry replaced by what they typed next: a new version (kind
+    ``corrected``) and an audit entry ``result.correct``, never a conflict."""
+    old = {"winner": result.winner.number, "points": result.points}
+    previous = result.winner_id
+    result.winner = winner
+    result.winner_points, result.loser_points = win_pts, lose_pts
+    result.verdict = verdict.code if verdict else ""
+    result.updated_at = timezone.now()
+    result.save()
+    ResultVersion.objects.create(
+        result=result,
+        kind=ResultVersion.Kind.CORRECTED,
+        winner=winner,
+        winner_points=win_pts,
+        loser_points=lose_pts,
+        previous_winner_id=previous,
+        channel=actor.channel,
+        user=actor.account,
+    )
+    audit(
+        drive,
+        actor,
+        "result.correct",
+        subject=subject,
+        old=old,
+        new={"winner": winner.number, "points": result.points},
+        note="the same scorer's own entry, corrected at once",
+    )
+    return Recorded(201, result, verdict, corrected=True)
 
 
 def _same_key(
