@@ -63,6 +63,7 @@ ACTIONS = {
     "result.confirm": gettext_lazy("result confirmed"),
     "result.reject": gettext_lazy("result rejected"),
     "result.undo": gettext_lazy("result undone at once by whoever entered it"),
+    "result.correct": gettext_lazy("result corrected at once by the scorer who entered it"),
     "result.resolve": gettext_lazy("result settled or corrected"),
     "game.advance": gettext_lazy("next game started"),
     "prizes.setup": gettext_lazy("prizes set up"),
