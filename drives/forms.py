@@ -220,9 +220,15 @@ class DriveSettingsForm(RuledForm):
                 )
             self.fields[f"rule_{name}"] = field
         self.fields["date"].initial = self.fields["date"].initial or timezone.localdate
+        # A closed drive: every setting is fixed but the hall's language (the words, not the
+        # results: drives.services.AFTER_CLOSE).
         self.read_only = drive is not None and drive.is_closed
         if drive is not None and drive.state != Drive.State.SETUP:
-            names = list(self.fields) if self.read_only else FIXED_ONCE_STARTED
+            names = (
+                [name for name in self.fields if name != "language"]
+                if self.read_only
+                else FIXED_ONCE_STARTED
+            )
             for name in names:
                 field = self.fields[name]
                 field.disabled = True

@@ -71,6 +71,8 @@ class Actor:
     user: Any = None
     channel: str = AuditEntry.Channel.DESK
     couple: Couple | None = None
+    # The phone that asks (``drives.devices``), for a card's channel; "" when unknown.
+    device: str = ""
 
     @property
     def account(self) -> Any:
@@ -289,11 +291,17 @@ def drive_create(*, club: Club, actor: Actor = SYSTEM, **settings: Any) -> Drive
     return drive
 
 
+# The settings a closed drive still takes.
+AFTER_CLOSE = frozenset({"published", "language"})
+
+
 def drive_update(*, drive: Drive, actor: Actor, **settings: Any) -> Drive:
     values = clean_settings(settings, partial=True, drive=drive)
     with transaction.atomic():
         drive = lock_drive(drive)
-        if set(values) != {"published"}:  # results are published (or withdrawn) after closing
+        # After the close, the results are still published (or withdrawn), and the hall's
+        # language may still change: it changes the words of the pages, not the results.
+        if not set(values) <= AFTER_CLOSE:
             require_open(drive)
         if drive.state != Drive.State.SETUP:
             fixed = {"games", "first_seating", "seed", "movement"} & set(values)

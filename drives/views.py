@@ -266,13 +266,10 @@ def _form_error(form: Any, error: ServiceError) -> None:
 @require_http_methods(["GET", "POST"])
 def drive_settings(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
     """A drive's settings; those the movement needs are fixed once the night started, and
-    all of them once it is closed."""
+    all of them but the hall's language once it is closed (the form disables them)."""
     form = DriveSettingsForm(*_posted(request), drive=drive)
     status = 200
     if request.method == "POST":
-        if drive.is_closed:
-            messages.error(request, _("The drive is closed: nothing can change any more."))
-            return redirect("drives:settings", slug=drive.slug)
         if form.is_valid():
             changes = form.changes()
             if not changes:

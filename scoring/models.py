@@ -64,6 +64,7 @@ class ResultVersion(models.Model):
         ENTERED = "entered", _("entered")
         CONFLICTING = "conflicting", _("a different winner entered")
         RESOLVED = "resolved", _("resolved or corrected")
+        CORRECTED = "corrected", _("corrected at once by whoever entered it")
         CONFIRMED = "confirmed", _("confirmed by the other couple")
         REJECTED = "rejected", _("rejected by the other couple")
         UNDONE = "undone", _("undone at once by whoever entered it")
@@ -88,6 +89,9 @@ class ResultVersion(models.Model):
         on_delete=models.PROTECT,
         related_name="+",
         help_text=_("the couple whose token entered it"),
+    )
+    device = models.CharField(
+        max_length=32, blank=True, help_text=_("the phone that entered it (its device cookie)")
     )
     reason = models.TextField(blank=True)
     after_advance = models.BooleanField(

@@ -48,6 +48,7 @@ class Recorded:
     verdict: Verdict | None = None
     conflict: Conflict | None = None
     replayed: bool = False
+    corrected: bool = False
 
 
 def seat_for(
@@ -240,6 +241,8 @@ def _record(
             % {"number": game.number, "current_game": drive.current_game},
         )
     admit_unusual(verdict, confirm_unusual)
+    if existing is not None and _own_entry_open(existing, actor):
+        return _correct_own(drive, actor, existing, winner, win_pts, lose_pts, verdict, subject)
     version = ResultVersion(
         kind=ResultVersion.Kind.ENTERED,
         winner=winner,
@@ -249,6 +252,7 @@ def _record(
         channel=actor.channel,
         user=actor.account,
         couple=actor.couple,
+        device=actor.device,
     )
     if existing is not None:
         version.kind = ResultVersion.Kind.CONFLICTING
@@ -324,6 +328,75 @@ def _record(
         new={"winner": winner.number, "points": result.points, "state": result.state},
     )
     return Recorded(201, result, verdict)
+
+
+# How long a scorer's own entry at the desk stays theirs to correct by typing the table again
+# (8 → 15, then 8 → 16): a typo is seen on the status line at once. Later, or once anyone
+# else has entered, confirmed or settled it, another entry is a conflict, settled with a reason.
+OWN_CORRECTION_SECONDS = 60
+
+
+def _own_entry_open(result: Result, actor: Actor) -> bool:
+    """Whether ``result`` stands on the desk entries of ``actor``'s scorer alone (entered,
+    then perhaps corrected by them), the last less than ``OWN_CORRECTION_SECONDS`` ago.
+    Phones, the API and a signed-out caller never correct: theirs is a conflict."""
+    account = actor.account
+    if (
+        account is None
+        or actor.channel != AuditEntry.Channel.DESK
+        or result.state != Result.State.ACCEPTED
+    ):
+        return False
+    since: list[ResultVersion] = []
+    for version in result.versions.order_by("at", "id"):
+        since = [] if version.kind == ResultVersion.Kind.UNDONE else [*since, version]
+    own = (ResultVersion.Kind.ENTERED, ResultVersion.Kind.CORRECTED)
+    if not since or any(
+        v.kind not in own or v.channel != actor.channel or v.user_id != account.pk for v in since
+    ):
+        return False
+    return timezone.now() <= since[-1].at + timedelta(seconds=OWN_CORRECTION_SECONDS)
+
+
+def _correct_own(
+    drive: Drive,
+    actor: Actor,
+    result: Result,
+    winner: Couple,
+    win_pts: int | None,
+    lose_pts: int | None,
+    verdict: Verdict | None,
+    subject: str,
+) -> Recorded:
+    """The scorer's own entry replaced by what they typed next: a new version (kind
+    ``corrected``) and an audit entry ``result.correct``, never a conflict."""
+    old = {"winner": result.winner.number, "points": result.points}
+    previous = result.winner_id
+    result.winner = winner
+    result.winner_points, result.loser_points = win_pts, lose_pts
+    result.verdict = verdict.code if verdict else ""
+    result.updated_at = timezone.now()
+    result.save()
+    ResultVersion.objects.create(
+        result=result,
+        kind=ResultVersion.Kind.CORRECTED,
+        winner=winner,
+        winner_points=win_pts,
+        loser_points=lose_pts,
+        previous_winner_id=previous,
+        channel=actor.channel,
+        user=actor.account,
+    )
+    audit(
+        drive,
+        actor,
+        "result.correct",
+        subject=subject,
+        old=old,
+        new={"winner": winner.number, "points": result.points},
+        note="the same scorer's own entry, corrected at once",
+    )
+    return Recorded(201, result, verdict, corrected=True)
 
 
 def _same_key(
@@ -415,12 +488,13 @@ def undo_open_until(state: str, versions: list[ResultVersion]) -> Any:
 
 def result_undo(*, drive: Drive, game: Any, table: Any, actor: Actor) -> Recorded:
     """Take back a result just entered from a table's or a couple's card: the table has no
-    result again, and a new tap enters one. Only by the same card (channel and couple), within
-    ``UNDO_SECONDS`` of the entry, while its game is in play and nobody else has answered it
-    (the other couple's confirmation or rejection, another entry, the desk). Kept as a version
-    (kind ``undone``) and audited. 409 with ``undo_closed`` (too late), ``game_advanced``,
-    ``confirmed`` (or ``answered``), ``not_yours``; 404 ``no_result``. The same undo again is a
-    replay (200, nothing written)."""
+    result again, and a new tap enters one. Only by the same card (channel and couple) and
+    phone (``device``), within ``UNDO_SECONDS`` of the entry, while its game is in play and
+    nobody else has answered it (the other couple's confirmation or rejection, another entry,
+    the desk). Kept as a version (kind ``undone``) and audited. 409 with ``undo_closed`` (too
+    late), ``game_advanced``, ``confirmed`` (or ``answered``), ``not_yours``, ``other_phone``
+    (the same card from another phone); 404 ``no_result``. The same undo again is a replay
+    (200, nothing written)."""
     with transaction.atomic():
         drive = lock_drive(drive)
         require_open(drive)
@@ -431,7 +505,7 @@ def result_undo(*, drive: Drive, game: Any, table: Any, actor: Actor) -> Recorde
         versions = list(result.versions.order_by("at", "id"))
         last = versions[-1] if versions else None
         if result.state == Result.State.UNDONE:
-            if last is not None and _same_card(last, actor):
+            if last is not None and _same_card(last, actor) and last.device == actor.device:
                 return Recorded(200, result, replayed=True)
             raise NotFound("no_result", gettext("There is no result to undo at this table."))
         if game_row.number != drive.current_game:
@@ -448,6 +522,15 @@ def result_undo(*, drive: Drive, game: Any, table: Any, actor: Actor) -> Recorde
             raise Conflict(
                 "not_yours",
                 gettext("This result was not entered from this card: only the desk can change it."),
+            )
+        if entry.device != actor.device:
+            # Both couples' phones open the same table card: only the one that tapped undoes.
+            raise Conflict(
+                "other_phone",
+                gettext(
+                    "This result was entered from another phone: only that phone can undo it. "
+                    "Confirm it or call the desk."
+                ),
             )
         if last is not None and last.kind == ResultVersion.Kind.CONFIRMED:
             raise Conflict(
@@ -490,6 +573,7 @@ def result_undo(*, drive: Drive, game: Any, table: Any, actor: Actor) -> Recorde
             channel=actor.channel,
             user=actor.account,
             couple=actor.couple,
+            device=actor.device,
         )
         audit(
             drive,

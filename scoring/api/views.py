@@ -14,6 +14,7 @@ not JSON is 400 ``bad_json``; a body that is not the object (or list) expected i
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from functools import cache
 from http import HTTPStatus
 from typing import Any, cast
@@ -34,6 +35,7 @@ from ninja.openapi.docs import Swagger
 from ninja.params.functions import Body, Query
 from ninja.parser import Parser
 
+from drives.devices import device_of
 from drives.errors import NotFound, ServiceError
 from drives.models import Couple
 from drives.services import (
@@ -798,6 +800,10 @@ def result_put(
     caller = _caller(request)
     drive = drive_for(caller, slug, tokens=True)
     require_table(caller, drive, n, t)
+    actor = caller.actor
+    if caller.is_token:
+        # The table page's script sends the phone's device cookie: its tap is its own to undo.
+        actor = replace(actor, device=device_of(request))
     recorded = result_record(
         drive=drive,
         game=n,
@@ -806,7 +812,7 @@ def result_put(
         points=payload.points,
         key=payload.key,
         confirm_unusual=payload.confirm_unusual,
-        actor=caller.actor,
+        actor=actor,
     )
     return _result(recorded, n, t)
 

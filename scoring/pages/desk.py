@@ -534,6 +534,9 @@ def _act(
                 "%(reason)s If it really happened, tick “Unusual score” and press Enter again."
             ) % {"reason": error.details.get("verdict", {}).get("message", error.message)}
         return error.status, "error", error.code, message, _field_of(error)
+    if recorded.corrected:
+        message = _("Table %(table)s: your entry corrected to couple %(winner)s (game %(game)s).")
+        return 201, "success", "corrected", message % where, None
     message = _("Table %(table)s: couple %(winner)s won (game %(game)s).") % where
     if recorded.status == 200:
         if recorded.result.winner.number != winner:  # pragma: no cover - the service's 409

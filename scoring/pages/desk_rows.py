@@ -74,6 +74,7 @@ KINDS = {
     "entered": lambda c: _("%(c)s entered") % {"c": c},
     "conflicting": lambda c: _("%(c)s entered, in conflict") % {"c": c},
     "resolved": lambda c: _("settled: %(c)s") % {"c": c},
+    "corrected": lambda c: _("corrected to %(c)s") % {"c": c},
     "confirmed": lambda c: _("confirmed"),
     "rejected": lambda c: _("rejected"),
 }

@@ -63,6 +63,7 @@ ACTIONS = {
     "result.confirm": gettext_lazy("result confirmed"),
     "result.reject": gettext_lazy("result rejected"),
     "result.undo": gettext_lazy("result undone at once by whoever entered it"),
+    "result.correct": gettext_lazy("result corrected at once by the scorer who entered it"),
     "result.resolve": gettext_lazy("result settled or corrected"),
     "game.advance": gettext_lazy("next game started"),
     "prizes.setup": gettext_lazy("prizes set up"),
@@ -477,8 +478,8 @@ def publish(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
 @drive_page(ORGANIZER)
 @require_http_methods(["GET", "POST"])
 def close(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
-    """Close the night after a confirmation: read-only from then on, table and couple links
-    dead."""
+    """Close the night after a confirmation: read-only from then on; the table links say the
+    night is over, the couple links show each couple its own record."""
     if request.method == "POST":
         try:
             drive_close(drive=drive, actor=desk_actor(request))
@@ -488,8 +489,9 @@ def close(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
             messages.success(
                 request,
                 _(
-                    "The night is closed: nothing can change any more, and the table and "
-                    "couple links no longer work."
+                    "The night is closed: nothing can change any more. The table links only "
+                    "say the night is over; the couple links still show each couple its own "
+                    "record of the night."
                 ),
             )
         return _back(drive)

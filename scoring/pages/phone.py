@@ -12,7 +12,9 @@ address keeps showing the couple's own record of the night, read only).
   so far, the punch card, and the confirmation (or rejection) of the other couple's entry on
   drives that ask for it (``result_confirm``, channel "couple").
 - Undo (table page): for ``UNDO_SECONDS`` after a tap, a plain form takes the result back
-  (``result_undo``) until the other couple confirms it or the game advances.
+  (``result_undo``) until the other couple confirms it or the game advances; only on the
+  phone that tapped (its device cookie, ``drives.devices``): the other couple's phone, on
+  the same table card, is told who entered it.
 
 Both are also served as a fragment (``?partial=1``) that the pages poll to follow the night.
 """
@@ -32,6 +34,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods
 
+from drives.devices import device_new, device_of, device_remember
 from drives.errors import Conflict, ServiceError
 from drives.models import AuditEntry, Couple, Drive, Table
 from drives.services import Actor
@@ -88,19 +91,26 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
     hall_language(request, drive)
     if drive.is_closed:
         return closed_page(request, drive)
+    # Which phone this is: its own entry is the only one it may undo (drives.devices).
+    device = device_of(request)
     if polled and key:
-        context = _table_context(table, None)
+        context = _table_context(table, None, device)
         response = render(request, "scoring/table_page_live.html", context)
         return tagged(response, key, until=context["undo_until"])
+    if not device:
+        device = device_new()
     answer = None
     if request.method == "POST":
-        answer = _table_post(request, table)
+        answer = _table_post(request, table, device)
         drive.refresh_from_db()
-    context = _table_context(table, answer)
+    context = _table_context(table, answer, device)
     template = (
         "scoring/table_page_live.html" if wants_fragment(request) else "scoring/table_page.html"
     )
-    return render(request, template, context, status=answer["status"] if answer else 200)
+    response = render(request, template, context, status=answer["status"] if answer else 200)
+    if device != device_of(request):
+        device_remember(response, device)
+    return response
 
 
 def score_choices(drive: Drive) -> list[str]:
@@ -113,12 +123,14 @@ def score_choices(drive: Drive) -> list[str]:
     return [f"{winner}-{loser}" for winner, loser in scores]
 
 
-def _table_context(table: Table, answer: dict[str, Any] | None) -> dict[str, Any]:
+def _table_context(table: Table, answer: dict[str, Any] | None, device: str) -> dict[str, Any]:
     drive = table.drive
     now = table_now(table)
     result = now["result"] if now else None
-    until = undo_until(now, AuditEntry.Channel.TABLE, None)
-    undo_open = until is not None and timezone.now() < until
+    until, entered_on = undo_until(now, AuditEntry.Channel.TABLE, None)
+    in_time = until is not None and timezone.now() < until
+    # Within the minute, the phone that tapped may undo; the other couple's phone is told.
+    undo_open = in_time and entered_on == device
     return {
         "drive": drive,
         "table": table,
@@ -128,8 +140,9 @@ def _table_context(table: Table, answer: dict[str, Any] | None) -> dict[str, Any
         "key": uuid.uuid4().hex,
         "poll_seconds": TABLE_POLL_SECONDS,
         "undo_open": undo_open,
+        "entered_elsewhere": in_time and not undo_open,
         # The page changes by itself when the undo closes: its poll's ETag ends then.
-        "undo_until": until if undo_open else None,
+        "undo_until": until if in_time else None,
         "undo_seconds": UNDO_SECONDS,
         # What the page shows, in short: its script swaps the page only when this changes.
         "version": "-".join(
@@ -140,16 +153,17 @@ def _table_context(table: Table, answer: dict[str, Any] | None) -> dict[str, Any
                 result["winner"] if result else "",
                 result["state"] if result else "",
                 result["points"] if result else "",
-                "undo" if undo_open else "",
+                "undo" if undo_open else ("elsewhere" if in_time else ""),
             )
         ),
     }
 
 
-def _table_post(request: HttpRequest, table: Table) -> dict[str, Any]:
+def _table_post(request: HttpRequest, table: Table, device: str) -> dict[str, Any]:
     data = request.POST
+    actor = Actor(channel=AuditEntry.Channel.TABLE, device=device)
     if data.get("action") == "undo":
-        return _table_undo(table, int_or_none(data.get("game")))
+        return _table_undo(table, int_or_none(data.get("game")), actor)
     game = int_or_none(data.get("game"))
     winner = int_or_none(data.get("winner"))
     if game is None or winner is None:
@@ -183,7 +197,7 @@ def _table_post(request: HttpRequest, table: Table) -> dict[str, Any]:
             points=points,
             key=key,
             confirm_unusual=confirm,
-            actor=Actor(channel=AuditEntry.Channel.TABLE),
+            actor=actor,
         )
     except Conflict as error:
         if error.code == "result_conflict":
@@ -222,16 +236,11 @@ def _table_post(request: HttpRequest, table: Table) -> dict[str, Any]:
     return _answer(recorded.status, "success", message, "stored")
 
 
-def _table_undo(table: Table, game: int | None) -> dict[str, Any]:
+def _table_undo(table: Table, game: int | None, actor: Actor) -> dict[str, Any]:
     if game is None:
         return _answer(422, "error", _("This form has no game: reload the page."), "bad_input")
     try:
-        result_undo(
-            drive=table.drive,
-            game=game,
-            table=table.number,
-            actor=Actor(channel=AuditEntry.Channel.TABLE),
-        )
+        result_undo(drive=table.drive, game=game, table=table.number, actor=actor)
     except ServiceError as error:
         return _answer(error.status, "error", _undo_refused(error), error.code)
     return _answer(
@@ -252,6 +261,8 @@ def _undo_refused(error: ServiceError) -> str:
         return _("The next game has started: too late to undo. Tell the desk if it was wrong.")
     if error.code == "no_result":
         return _("There is no result to undo at this table.")
+    if error.code == "other_phone":
+        return _("Entered by the other couple: confirm it or call the desk.")
     if error.code in ("answered", "not_yours"):
         return _(
             "This result has been changed since (at the desk or by the other couple): "

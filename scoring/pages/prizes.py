@@ -42,7 +42,13 @@ from scoring.pages.forms_prizes import (
     cut_rule_of,
 )
 from scoring.pages.live_access import parse_points
-from scoring.prizes.selectors import prize_table, setup_view, tie_view, ties_list
+from scoring.prizes.selectors import (
+    prize_table,
+    prizes_before_play,
+    setup_view,
+    tie_view,
+    ties_list,
+)
 from scoring.prizes.services import (
     cookie_jar_draw,
     prize_setup_update,
@@ -324,6 +330,8 @@ def _render(
         "jar_form": jar_form or CookieJarForm(),
         "buy_in_form": buy_in_form or BuyInForm(),
         "table": table,
+        # Before the first result: the set-up (places and prizes), not a tie of everyone.
+        "before_play": not table["opened"] and prizes_before_play(drive),
         "ties": ties,
         "ties_by_id": {t["id"]: t for t in ties},
         "open_ties": [t for t in ties if t["state"] != "settled"],

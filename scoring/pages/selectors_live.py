@@ -210,7 +210,7 @@ def _entries(result_id: int) -> QuerySet[Any, Any]:
     return (
         ResultVersion.objects.filter(result_id=result_id)
         .order_by("at", "id")
-        .values("kind", "channel", "couple_id", "at")
+        .values("kind", "channel", "couple_id", "device", "at")
     )
 
 
@@ -323,21 +323,24 @@ def couple_card(couple: Couple) -> dict[str, Any]:
     }
 
 
-def undo_until(now: dict[str, Any] | None, channel: str, couple: Couple | None) -> datetime | None:
+def undo_until(
+    now: dict[str, Any] | None, channel: str, couple: Couple | None
+) -> tuple[datetime | None, str]:
     """Until when the card (``channel``, and ``couple`` for a punch card) that entered the
     result of ``now`` (``table_now``/``couple_now``) may still undo it, by the rules of
-    ``scoring.services.result_undo``; None if it may not. One query when there is a result."""
+    ``scoring.services.result_undo``, and from which phone (its ``device``); (None, "") if it
+    may not. One query when there is a result."""
     result = now["result"] if now else None
     if result is None:
-        return None
+        return None, ""
     versions = [ResultVersion(**entry) for entry in _entries(result["id"])]
     until: datetime | None = undo_open_until(result["state"], versions)
     entry = versions[-1] if versions else None
     if until is None or entry is None or entry.channel != channel:
-        return None
+        return None, ""
     if entry.couple_id != (couple.pk if couple is not None else None):
-        return None
-    return until
+        return None, ""
+    return until, entry.device
 
 
 def couple_night(couple: Couple) -> dict[str, Any]:

@@ -226,6 +226,12 @@ def _entry(
     }
 
 
+def prizes_before_play(drive: Drive) -> bool:
+    """Whether no result counts yet (none accepted): the standings are all 0 wins, so the
+    prize table has nothing to say but its set-up, the places and what each pays."""
+    return not Result.objects.filter(game__drive=drive, state=Result.State.ACCEPTED).exists()
+
+
 def prize_table(drive: Drive) -> dict[str, Any]:
     """Every prize of the drive: the places (awarded to one couple, tied, or explicitly empty
     when there are fewer couples than places), the booby prize, the jackpot and the cookie

@@ -3,9 +3,9 @@
    Registering: the form is sent in the background and the page stays where it is, so the
    door can type the next couple at once: the names are cleared and the first name has the
    focus the moment Enter is pressed, and couples are sent one after the other, in the order
-   typed. The number comes back in the flash and the list is replaced; a couple refused (the
-   same two people already registered, a name too long) is shown above the form with what
-   to do, without taking the focus from whoever is typing. Without JavaScript the form posts
+   typed. The number comes back in the flash, right above the names, and the list is
+   replaced; a couple refused (the same two people already registered, a name too long) is
+   shown above that flash with what to do, without taking the focus from whoever is typing. Without JavaScript the form posts
    and the page comes back (redirect), as before.
 
    The paid / checked-in / cookie-jar buttons change without reloading the page (the form
@@ -30,13 +30,21 @@
     if (first) first.focus({ preventScroll: Boolean(window.location.hash) });
   }
 
+  // The door's banners (the number to write on the card, a couple not sent) go where the eyes
+  // are: in the register box, right above the names; a question about a couple refused goes
+  // above them (#register-problems), so it never hides under the last couple's banner.
   function messagesList() {
-    var list = document.querySelector("main .messages");
+    var list = document.getElementById("register-flash");
     if (!list) {
       list = document.createElement("ul");
       list.className = "messages";
-      var main = document.querySelector("main");
-      main.insertBefore(list, main.firstChild);
+      list.id = "register-flash";
+      if (problems) {
+        problems.parentNode.insertBefore(list, problems.nextSibling);
+      } else {
+        var main = document.querySelector("main");
+        main.insertBefore(list, main.firstChild);
+      }
     }
     list.setAttribute("aria-live", "polite");
     return list;
@@ -48,6 +56,12 @@
     item.innerHTML = data.flash; // rendered and escaped by the server
     var list = messagesList();
     list.replaceChildren(item);
+    // The page's own banner (a couple registered without the script) is the last couple's
+    // no more.
+    document.querySelectorAll("main .messages .couple-flash").forEach(function (old) {
+      if (old !== item) old.remove();
+    });
+    bringIntoView(list);
     var old = document.getElementById("couples-list");
     if (old && data.list) {
       var holder = document.createElement("div");
@@ -60,7 +74,22 @@
     if (!problems) return;
     var holder = document.createElement("div");
     holder.innerHTML = html;
-    problems.appendChild(holder.firstElementChild);
+    var panel = holder.firstElementChild;
+    problems.appendChild(panel);
+    bringIntoView(panel);
+  }
+
+  // The names being typed stay in view, and what was put above them (a question, a banner)
+  // too as far as there is room: the page scrolls, the focus stays where it is.
+  function bringIntoView(panel) {
+    if (!first) return;
+    var names = first.getBoundingClientRect();
+    var down = names.bottom + 8 - window.innerHeight;
+    if (down <= 0) {
+      var top = panel.getBoundingClientRect().top;
+      down = top < 8 ? -Math.min(8 - top, -down) : 0;
+    }
+    if (down) window.scrollBy(0, down);
   }
 
   function offline(data) {

@@ -106,7 +106,8 @@
         "Authorization": "Bearer " + token
       },
       body: JSON.stringify(pending.body),
-      credentials: "omit",
+      // The phone's device cookie goes along: the tap is this phone's own to undo.
+      credentials: "same-origin",
       cache: "no-store",
       signal: controller ? controller.signal : undefined
     }).then(function (response) {

@@ -103,6 +103,26 @@ def test_a_refused_winner_is_never_entered_at_the_next_table(
     assert winners() == {3: 5}
 
 
+def test_the_scorer_corrects_their_own_typo_by_typing_the_table_again(
+    new_context: ContextFactory, live_server: LiveServer
+) -> None:
+    """Couple 15 typed for table 8, then 16 at once: the scorer's own entry is corrected and
+    the status line says so; no conflict waits in the grid."""
+    drive, scorer = started_night(16)
+    desk = desk_page(new_context, live_server, drive, scorer)
+    status = desk.get_by_test_id("desk-status")
+    type_line(desk, "8", "Enter", "15", "Enter")
+    expect(status).to_have_text("Table 8: couple 15 won (game 1).")
+    type_line(desk, "8", "Enter", "16", "Enter")
+    expect(status).to_have_text("Table 8: your entry corrected to couple 16 (game 1).")
+    row = desk.locator("#table-8")
+    expect(row).not_to_have_attribute("data-state", "conflict")
+    expect(row).to_contain_text("16 won")
+    expect(desk.locator("#desk-table")).to_be_focused()
+    assert winners() == {8: 16}
+    screenshot(desk, "desk-own-correction")
+
+
 def test_a_new_table_number_empties_a_winner_typed_for_another(
     new_context: ContextFactory, live_server: LiveServer
 ) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from django.contrib.auth.models import User
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
@@ -100,6 +101,48 @@ def test_a_couple_already_registered_is_asked_about_without_taking_the_focus(
         ["Flora Gillis", "Dan Gillis"],
         ["angus macdonald", "mary macdonald"],
     ]
+
+
+def test_the_duplicate_question_sits_above_the_last_banner_next_to_the_names(
+    new_context: ContextFactory, live_server: LiveServer
+) -> None:
+    """A couple registered at the door (its big banner), then the same two people again while
+    the next names are typed: the question comes where the eyes are, above that banner and
+    right above the name fields, in view on a laptop and on a phone; it is announced, and the
+    focus stays in the next names."""
+    laptop, drive = the_door(new_context, live_server)
+    phone = new_context(viewport={"width": 390, "height": 844})
+    force_login(phone, User.objects.get(username="door-organizer"), live_server.url)
+    for n, page in enumerate((laptop, phone.new_page())):
+        page.goto(f"/drives/{drive.slug}/couples/")
+        mary, angus = f"Mary MacDonald {n}", f"Angus MacDonald {n}"
+        page.keyboard.type(mary, delay=DELAY_MS)
+        page.keyboard.press("Tab")
+        page.keyboard.type(angus, delay=DELAY_MS)
+        page.keyboard.press("Enter")
+        banner = page.locator(".messages .couple-flash")
+        expect(banner.locator(".flash-number")).to_have_text(f"Couple {n + 1}")
+        expect(page.locator("#player1")).to_be_in_viewport(ratio=1)
+        page.keyboard.type(angus.lower(), delay=DELAY_MS)
+        page.keyboard.press("Tab")
+        page.keyboard.type(mary.lower(), delay=DELAY_MS)
+        page.keyboard.press("Enter")
+        page.keyboard.type("Flora Gillis", delay=DELAY_MS)
+        problem = page.get_by_test_id("register-problem")
+        expect(problem).to_contain_text(f"are already couple {n + 1} — register anyway?")
+        expect(problem).to_have_attribute("role", "alert")
+        expect(page.locator("#player1")).to_be_focused()
+        expect(page.locator("#player1")).to_have_value("Flora Gillis")
+        question, flash = problem.bounding_box(), banner.bounding_box()
+        names = page.locator("#player1").bounding_box()
+        assert question and flash and names
+        # The question, then the banner, then the names, one right after the other.
+        assert 0 <= flash["y"] - (question["y"] + question["height"]) < 40
+        assert 0 <= names["y"] - (flash["y"] + flash["height"]) < 80
+        expect(problem).to_be_in_viewport()
+        expect(page.locator("#player1")).to_be_in_viewport(ratio=1)
+        if n == 0:
+            screenshot(page, "door-duplicate-after-a-couple")
 
 
 def test_the_focus_comes_back_to_the_first_name_after_withdraw_and_go_back(

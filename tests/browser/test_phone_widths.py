@@ -191,3 +191,26 @@ def test_a_wrong_tap_is_undone_on_the_phone(new_context: ContextFactory) -> None
     assert (result.winner.number, result.state) == (1, "accepted")
     kinds = list(result.versions.order_by("at", "id").values_list("kind", flat=True))
     assert kinds == ["entered", "undone", "entered"]
+
+
+def test_only_the_phone_that_tapped_is_offered_the_undo(new_context: ContextFactory) -> None:
+    """Both couples open the table card on their phones (a big one and a small one): the tap
+    goes through the API from one; that phone gets Undo, the other is told who entered it,
+    at once and on its next poll."""
+    drive = night(people().club, 4)
+    url = f"/t/{Table.objects.get(drive=drive, number=1).token}/"
+    tapper = new_context(phone=True, viewport={"width": WIDTH, "height": HEIGHT}).new_page()
+    other = new_context(phone=True, viewport={"width": 320, "height": 568}).new_page()
+    tapper.goto(url)
+    other.goto(url)
+    tapper.get_by_test_id("win-2").tap()
+    expect(tapper.get_by_test_id("table-status")).to_have_text("Saved ✓ Couple 2 won.")
+    expect(tapper.get_by_test_id("undo")).to_be_visible()
+    note = other.get_by_test_id("entered-elsewhere")  # the other phone's poll brings it
+    expect(note).to_have_text("Entered by the other couple: confirm it or call the desk.")
+    expect(other.get_by_test_id("undo")).to_have_count(0)
+    assert other.evaluate("document.documentElement.scrollWidth") <= 320
+    screenshot(other, "table-phone-entered-elsewhere", full_page=True)
+    with tapper.expect_navigation():
+        tapper.get_by_test_id("undo").tap()
+    expect(tapper.get_by_test_id("table-status")).to_contain_text("Undone")

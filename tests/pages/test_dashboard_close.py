@@ -108,3 +108,23 @@ def test_the_results_of_a_closed_night_can_still_be_published() -> None:
     client.post(url(drive, "dashboard_publish"), {"published": "1"})
     drive.refresh_from_db()
     assert drive.published and drive.state == "closed"
+
+
+def test_the_close_says_what_the_table_and_couple_links_do_afterwards() -> None:
+    """The couple links keep working after the close (each couple's own record of the night),
+    and the table links say the night is over: the close page, its message and the closed
+    dashboard say so, and none says the couple links stop working."""
+    ours, drive = running_night()
+    play_game(drive, 1)
+    client = logged_in(ours.organizer)
+    said = "the couple links still show each couple its own record of the night"
+    question = text(client.get(url(drive, "dashboard_close")))
+    assert "The table links then only say the night is over;" in question
+    assert said in question
+    closed = text(client.post(url(drive, "dashboard_close"), follow=True))
+    assert said in closed
+    for page in (question, closed):
+        assert "stop working" not in page and "links no longer work" not in page
+    couple = drive.couples.get(number=1)
+    record = client.get(reverse("night:couple", kwargs={"token": couple.token}))
+    assert record.status_code == 200 and "Here is your night" in text(record)

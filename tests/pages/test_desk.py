@@ -3,8 +3,10 @@ the keyboard entry line (stored, replayed, conflict, wrong couple, unusual score
 conflict inline with a reason, the fragment the page polls, and a fixed number of queries."""
 
 import re
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from drives.models import AuditEntry
 from drives.services import Actor, drive_close, drive_update
@@ -180,6 +182,51 @@ def test_entry_is_stored_then_replayed(ours, drive) -> None:
     assert again.status_code == 200
     assert "already recorded" in status_line(again, "desk-status")
     assert ResultVersion.objects.count() == 1
+
+
+def test_a_scorer_corrects_their_own_typo_by_typing_the_table_again(ours, drive) -> None:
+    """8 → 15, then 8 → 16 by the same scorer a moment later: their own entry is replaced,
+    kept as a correction, and the status line says so; no conflict to settle."""
+    client = logged_in(ours.scorer)
+    assert (
+        client.post(desk_url(drive), {"table": "1", "winner": "1", "game": "1"}).status_code == 201
+    )
+    fixed = client.post(desk_url(drive), {"table": "1", "winner": "2", "game": "1"})
+    assert fixed.status_code == 201
+    assert (
+        status_line(fixed, "desk-status") == "Table 1: your entry corrected to couple 2 (game 1)."
+    )
+    result = Result.objects.get()
+    assert (result.winner.number, result.state) == (2, "accepted")
+    kinds = list(result.versions.values_list("kind", "winner__number", "previous_winner__number"))
+    assert kinds == [("entered", 1, None), ("corrected", 2, 1)]
+    audit = AuditEntry.objects.get(action="result.correct")
+    assert audit.old["winner"] == 1 and audit.new["winner"] == 2 and audit.user == ours.scorer
+    assert 'data-state="conflict"' not in row(text(fixed), 1)
+    assert "corrected to 2" in row(text(fixed), 1)  # the table's history says so
+    # A score typed wrong is corrected the same way.
+    points = client.post(desk_url(drive), {"table": "1", "winner": "2", "points": "70-20"})
+    assert points.status_code == 201 and Result.objects.get().points == [70, 20]
+
+
+def test_another_source_still_makes_a_conflict(ours, drive) -> None:
+    """Another scorer, a phone, or the same scorer once the minute is over: a conflict."""
+    client = logged_in(ours.scorer)
+    client.post(desk_url(drive), {"table": "1", "winner": "1", "game": "1"})
+    other = logged_in(ours.organizer)
+    assert other.post(desk_url(drive), {"table": "1", "winner": "2"}).status_code == 409
+    assert Result.objects.get(seat__table__number=1).state == "conflict"
+
+    result_record(drive=drive, game=1, table=2, winner=3, actor=TABLE)
+    assert client.post(desk_url(drive), {"table": "2", "winner": "4"}).status_code == 409
+
+    drive3 = night(ours.club, 4)
+    client.post(desk_url(drive3), {"table": "1", "winner": "1"})
+    ResultVersion.objects.filter(result__game__drive=drive3).update(
+        at=timezone.now() - timedelta(seconds=61)
+    )
+    late = client.post(desk_url(drive3), {"table": "1", "winner": "2"})
+    assert late.status_code == 409 and "Conflict at table 1" in status_line(late, "desk-status")
 
 
 def test_entry_answers_json_to_the_pages_script(ours, drive) -> None:

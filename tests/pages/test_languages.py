@@ -177,3 +177,35 @@ def test_a_french_punch_card_reads_each_hole_the_french_way(ours, hall) -> None:
     play(english, 1)
     page = text(Client().get(f"/c/{english.couples.get(number=1).token}/", **FRENCH))
     assert "Game 1: " in page
+
+
+def test_a_closed_drives_language_can_still_change_and_nothing_else(ours, hall) -> None:
+    """The language changes the words, not the results: the settings page of a closed drive
+    says so and offers the language alone; the change is audited; the API lets the language
+    through and refuses anything else with drive_closed."""
+    import re
+
+    from drives.models import AuditEntry
+    from drives.services import drive_close
+
+    drive_close(drive=hall, actor=DESK)
+    organizer = logged_in(ours.organizer)
+    url = f"/drives/{hall.slug}/settings"
+    page = text(organizer.get(url, **ENGLISH))
+    assert "except the language of the hall" in page
+    select = re.search(r"<select[^>]*name=\"language\"[^>]*>", page).group(0)
+    assert "disabled" not in select
+    assert re.search(r'<input[^>]*name="name"[^>]*disabled', page)
+    assert 'data-testid="save-settings"' in page
+    saved = organizer.post(url, {"language": "en", "name": "Changed"}, **ENGLISH)
+    assert saved.status_code == 302
+    hall.refresh_from_db()
+    assert (hall.language, hall.name) == ("en", "Friday 45s")
+    entry = AuditEntry.objects.filter(action="drive.update").latest("id")
+    assert entry.old == {"language": "fr"} and entry.new == {"language": "en"}
+
+    api = f"/api/v1/drives/{hall.slug}"
+    back = organizer.patch(api, {"language": "fr"}, content_type="application/json")
+    assert back.status_code == 200 and back.json()["language"] == "fr"
+    refused = organizer.patch(api, {"name": "Changed"}, content_type="application/json")
+    assert refused.status_code == 422 and refused.json()["code"] == "drive_closed"

@@ -595,3 +595,29 @@ def test_a_tie_left_open_when_the_drive_closed_offers_nothing_to_press(ours) -> 
     refused = choose(org, drive, tie, 2, "cut")
     assert refused.status_code == 422 and "closed" in text(refused)
     assert "cut" not in [c.choice for c in tie.choices.filter(couple__number=2)]
+
+
+def test_before_the_first_result_the_prize_table_shows_the_set_up(ours) -> None:
+    """27 couples and three prize places, no result yet: the places and what each pays, not a
+    27-couple tie at 0 wins nor places "left empty"; the first result brings the standings."""
+    import re
+
+    from drives.services import drive_start
+    from scoring.services import result_record
+    from tests.pages.organizer_helpers import a_drive
+
+    drive = a_drive(ours.club, couples=27)
+    org = logged_in(ours.organizer)
+    org.post(url(drive, "setup"), setup_post())
+    for started in (False, True):
+        if started:
+            drive_start(drive=drive, actor=DESK)
+        page = text(org.get(url(drive)))
+        table = re.search(r'<table class="prize-table".*?</table>', page, re.S).group(0)
+        assert "60.01 CAD" in table and "30.00 CAD" in table and "a ham" in table
+        assert "tie to settle" not in table and "fewer couples" not in table
+        assert "0 wins" not in table and "1, 2, 3" not in table
+        assert "No result yet: the prize places and what each pays." in page
+    result_record(drive=drive, game=1, table=1, winner=1, actor=DESK)
+    page = text(org.get(url(drive)))
+    assert "No result yet" not in page and "tie to settle" in page

@@ -113,3 +113,55 @@ def test_no_undo_for_a_result_entered_at_the_desk(client, drive) -> None:
     assert "only the desk can change it" in status_line(refused, "table-status")
     nothing = client.post(page(drive, 2), {"action": "undo"})
     assert nothing.status_code == 422
+
+
+OTHER_COUPLE = "Entered by the other couple: confirm it or call the desk"
+
+
+def test_only_the_phone_that_tapped_is_offered_the_undo(drive) -> None:
+    """Both couples open the same table card: the phone that entered the result may undo it;
+    the other couple's phone is told who entered it, and its undo is refused."""
+    from django.test import Client
+
+    tapper, other = Client(), Client()
+    assert "Undo" not in text(tapper.get(page(drive)))
+    cookie = tapper.cookies["fortyfives_device"]
+    assert cookie["httponly"] and cookie["samesite"] == "Lax"
+    assert int(cookie["max-age"]) >= 365 * 24 * 3600
+    saved = tapper.post(page(drive), {"game": "1", "winner": "2", "key": "k1"})
+    assert saved.status_code == 201 and undo_form(text(saved)) is not None
+    assert ResultVersion.objects.get().device != ""
+
+    seen = text(other.get(page(drive)))
+    assert undo_form(seen) is None and OTHER_COUPLE in seen
+    assert undo_form(text(other.get(page(drive) + "?partial=1"))) is None
+    refused = other.post(page(drive), {"game": "1", "action": "undo"})
+    assert refused.status_code == 409
+    assert OTHER_COUPLE in status_line(refused, "table-status")
+    assert Result.objects.get().state == "accepted"
+
+    # A phone that dropped its cookies is another phone, and a forged cookie is none.
+    other.cookies["fortyfives_device"] = tapper.cookies["fortyfives_device"].value + "x"
+    assert other.post(page(drive), {"game": "1", "action": "undo"}).status_code == 409
+    assert tapper.post(page(drive), {"game": "1", "action": "undo"}).status_code == 200
+    assert Result.objects.get().state == "undone"
+
+
+def test_a_tap_sent_through_the_api_is_the_phone_s_own_to_undo(drive) -> None:
+    """The page's script sends the tap to the JSON API with the phone's cookie: the entry is
+    that phone's, and only that phone is offered its undo."""
+    from django.test import Client
+
+    token = drive.tables.get(number=1).token
+    tapper, other = Client(), Client()
+    tapper.get(page(drive))
+    other.get(page(drive))
+    sent = tapper.put(
+        f"/api/v1/drives/{drive.slug}/games/1/tables/1/result",
+        {"winner": 2, "key": "k1"},
+        content_type="application/json",
+        headers={"authorization": f"Bearer {token}"},
+    )
+    assert sent.status_code == 201
+    assert undo_form(text(tapper.get(page(drive)))) is not None
+    assert OTHER_COUPLE in text(other.get(page(drive)))

@@ -174,3 +174,18 @@ def test_the_desk_may_still_settle_an_undone_table(drive) -> None:
     assert Result.objects.get().state == "accepted"
     play(drive, 1)
     assert game_advance(drive=drive, game=1, actor=DESK)[0] == 201
+
+
+def test_only_the_phone_that_entered_it_undoes_it(drive) -> None:
+    """Both couples' phones hold the same table card: the card is not enough, the phone is."""
+    tapper = Actor(channel=AuditEntry.Channel.TABLE, device="a" * 32)
+    other = Actor(channel=AuditEntry.Channel.TABLE, device="b" * 32)
+    result_record(drive=drive, game=1, table=1, winner=2, actor=tapper)
+    assert ResultVersion.objects.get().device == "a" * 32
+    with pytest.raises(Conflict) as refused:
+        result_undo(drive=drive, game=1, table=1, actor=other)
+    assert (refused.value.status, refused.value.code) == (409, "other_phone")
+    assert Result.objects.get().state == "accepted"
+    assert not AuditEntry.objects.filter(action="result.undo").exists()
+    result_undo(drive=drive, game=1, table=1, actor=tapper)
+    assert Result.objects.get().state == "undone"
