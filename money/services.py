@@ -202,17 +202,20 @@ def _line_audit(drive: Drive, actor: Actor, action: str, line: Line) -> None:
 # --- settings ------------------------------------------------------------------------------------
 
 
+#: The drive's money settings ``setup_update`` takes.
+SETUP_FIELDS = (
+    "opening_float",
+    "ticket_price",
+    "strip_size",
+    "strip_price",
+    "share_percent",
+    "scorers_allowed",
+)
+
+
 def setup_update(*, drive: Drive, actor: Actor, **fields: Any) -> MoneySetup:
     """Change the float, the 50/50's prices, strip and share, or whether scorers take money."""
-    known = {
-        "opening_float",
-        "ticket_price",
-        "strip_size",
-        "strip_price",
-        "share_percent",
-        "scorers_allowed",
-    }
-    unknown = sorted(set(fields) - known)
+    unknown = sorted(set(fields) - set(SETUP_FIELDS))
     if unknown:
         raise ServiceError(
             "unknown_field",

@@ -22,6 +22,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from drives.services import DRIVE_SETTINGS
+from money.services import SETUP_FIELDS as MONEY_SETUP
 from scoring.prizes.services import SETUP_FIELDS
 from tests.api.helpers import BASE, Api
 from tests.fuzz.helpers import World, changed_tables, fuzzing, rolled_back, snapshot
@@ -41,14 +42,6 @@ points = st.lists(st.sampled_from([0, 5, 20, 40, 45, 50, 120, -10]), min_size=0,
 # digits (past what Decimal's context can round to the cent).
 PROBE_AMOUNTS = ["99999999.99", "100000000.00", "1" + "0" * 29]
 amounts = st.sampled_from(["5", "2.505", "-1", *PROBE_AMOUNTS]) | st.decimals().map(str)
-MONEY_SETUP = (
-    "opening_float",
-    "ticket_price",
-    "strip_size",
-    "strip_price",
-    "share_percent",
-    "scorers_allowed",
-)
 
 
 @dataclass(frozen=True)

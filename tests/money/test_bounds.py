@@ -202,17 +202,12 @@ def test_the_upgrade_keeps_a_line_stored_past_the_column(api: Api, ours: ClubUse
     from django.db.migrations.executor import MigrationExecutor
 
     from tests.api.helpers import make_drive
-
-    def migrate(target: list[tuple[str, str]]) -> Any:
-        executor = MigrationExecutor(connection)
-        executor.loader.build_graph()
-        executor.migrate(target)
-        return MigrationExecutor(connection).loader.project_state(target).apps
+    from tests.drives.test_migration_sit_out_last import migrate
 
     drive = make_drive(ours.club, 2)
     before = [("money", "0002_pool_ticket_price")]
     try:
-        old = migrate(before)
+        old = migrate(before).loader.project_state(before).apps
         old.get_model("money", "Line").objects.create(
             drive_id=drive.pk, kind="raffle_tickets", amount="199999999.98", channel="desk"
         )

@@ -23,6 +23,8 @@ from money.models import Line
 from scoring.records.export import drive_export
 from scoring.records.restore import drive_delete, drive_restore
 from tests.api.helpers import DESK, Api, ClubUsers, make_drive
+from tests.drives.test_migration_sit_out_last import migrate
+from tests.pages.test_drives_new import form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -78,21 +80,7 @@ def test_the_drives_form_offers_the_choice(ours: ClubUsers) -> None:
     assert form.context["form"]["entry_fee_per"].value() == "person"
     drive = make_drive(ours.club, 0, entry_fee=Decimal("5"))
     settings = reverse("drives:settings", kwargs={"slug": drive.slug})
-    data = {
-        "name": "Friday 45s",
-        "date": "2026-11-20",
-        "games": "25",
-        "ruleset": "cape-breton-45",
-        "movement": "winners-move",
-        "first_seating": "by-number",
-        "ranking": "dense",
-        "entry_fee": "6.00",
-        "entry_fee_per": "couple",
-        "currency": "CAD",
-        "scorers_may_advance": "on",
-        "sit_out_counts_as_win": "on",
-    }
-    saved = desk.post(settings, data)
+    saved = desk.post(settings, form_data(entry_fee="6.00", entry_fee_per="couple"))
     assert saved.status_code == 302, saved.context["form"].errors if saved.context else saved
     drive.refresh_from_db()
     assert (drive.entry_fee, drive.entry_fee_per) == (Decimal("6.00"), "couple")
@@ -133,13 +121,6 @@ def test_the_export_carries_the_fees_unit_and_older_exports_meant_a_couple(
 @pytest.mark.django_db(transaction=True)
 def test_drives_stored_before_the_choice_keep_a_fee_per_couple() -> None:
     before = [("drives", "0010_games_rule_in_inputs")]
-
-    def migrate(target: list[tuple[str, str]]) -> MigrationExecutor:
-        executor = MigrationExecutor(connection)
-        executor.loader.build_graph()
-        executor.migrate(target)
-        return MigrationExecutor(connection)
-
     try:
         old = migrate(before).loader.project_state(before).apps
         club = old.get_model("drives", "Club").objects.create(name="St. Joseph's", slug="sj")
