@@ -171,7 +171,9 @@ def _is_proxy(address: str, proxies: tuple[IPNetwork, ...]) -> bool:
         ip = ipaddress.ip_address(address)
     except ValueError:
         return False
-    return any(ip in network for network in proxies)
+    # A dual-stack server names an IPv4 proxy as ::ffff:127.0.0.1.
+    mapped = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
+    return any(ip in network or (mapped is not None and mapped in network) for network in proxies)
 
 
 def _retry_after(counters: list[Counter]) -> int | None:

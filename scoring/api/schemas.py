@@ -312,12 +312,18 @@ PAID_WAY = {
 
 
 class CoupleIn(Body):
-    """Two players' names, as players or as player1 and player2."""
+    """Two players' names, as players or as player1 and player2 (not both)."""
 
     model_config = ConfigDict(
         extra="forbid",
         json_schema_extra={
-            "anyOf": [{"required": ["players"]}, {"required": ["player1", "player2"]}]
+            "anyOf": [
+                {
+                    "required": ["players"],
+                    "not": {"anyOf": [{"required": ["player1"]}, {"required": ["player2"]}]},
+                },
+                {"required": ["player1", "player2"], "not": {"required": ["players"]}},
+            ]
         },
     )
 

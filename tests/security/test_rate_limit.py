@@ -348,6 +348,8 @@ def test_a_forged_forwarded_for_from_a_direct_connection_is_ignored(clock: list[
         ("10.0.0.2", " , ", "10.0.0.2"),
         # Not a proxy of ours: the header is the client's own words.
         ("10.1.0.2", f"{HALL}", "10.1.0.2"),
+        # An IPv4 proxy as a dual-stack server names it.
+        ("::ffff:10.0.0.2", f"{HALL}", HALL),
     ],
 )
 def test_the_right_most_address_not_a_trusted_proxy_counts(
