@@ -18,6 +18,7 @@ from pytest_django.live_server_helper import LiveServer
 from drives.models import Couple, Drive, Table
 from drives.services import drive_close, drive_update
 from scoring.models import Tie
+from scoring.pages.phone import TABLE_POLL_SECONDS
 from scoring.prizes.services import prizes_open_ties
 from tests.browser.conftest import ContextFactory
 from tests.browser.helpers import force_login, screenshot
@@ -207,7 +208,10 @@ def test_only_the_phone_that_tapped_is_offered_the_undo(new_context: ContextFact
     expect(tapper.get_by_test_id("table-status")).to_have_text("Saved ✓ Couple 2 won.")
     expect(tapper.get_by_test_id("undo")).to_be_visible()
     note = other.get_by_test_id("entered-elsewhere")  # the other phone's poll brings it
-    expect(note).to_have_text("Entered by the other couple: confirm it or call the desk.")
+    expect(note).to_have_text(
+        "Entered by the other couple: confirm it or call the desk.",
+        timeout=(TABLE_POLL_SECONDS + 3) * 1000,
+    )
     expect(other.get_by_test_id("undo")).to_have_count(0)
     assert other.evaluate("document.documentElement.scrollWidth") <= 320
     screenshot(other, "table-phone-entered-elsewhere", full_page=True)
