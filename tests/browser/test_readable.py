@@ -239,9 +239,11 @@ OVERFLOWING = """() => {
     return r.width > 0 && r.right > width + 0.5 && !clipped(el);
   });
   return out.filter((el) => !out.some((o) => o !== el && el.contains(o)))
-    .map((el) => ({el: el.tagName.toLowerCase() + (el.className ? '.' + el.className : ''),
-                   text: el.textContent.trim().replace(/\\s+/g, ' ').slice(0, 40),
-                   right: Math.round(el.getBoundingClientRect().right)}))
+    .map((el) => ({
+      el: el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
+        + (el.name ? `[name=${el.name}]` : '') + (el.className ? '.' + el.className : ''),
+      text: el.textContent.trim().replace(/\\s+/g, ' ').slice(0, 40),
+      right: Math.round(el.getBoundingClientRect().right)}))
     .sort((a, b) => b.right - a.right).slice(0, 3);
 }"""
 
