@@ -1,6 +1,7 @@
 """Readable at the sizes older players use, and told what the page does (issue 31, section
 4): every page at 320 CSS px, the desk at 125% zoom, the phones at 200% text and 200% zoom,
-the couples page at 150% text; the desk grid says when it waits for the scorer.
+the couples page at 150% text, every logged-in page at 320 px with 200% text in English and
+French; the desk grid says when it waits for the scorer.
 
 How the sizes are made (as in test_accessibility.py): a zoom of Z% on a W×H screen is a
 (W/Z)×(H/Z) CSS-pixel viewport at device scale Z/100; "N% text" is the browser's default
