@@ -1,6 +1,7 @@
 """Readable at the sizes older players use, and told what the page does (issue 31, section
 4): every page at 320 CSS px, the desk at 125% zoom, the phones at 200% text and 200% zoom,
-the couples page at 150% text; the desk grid says when it waits for the scorer.
+the couples page at 150% text, every logged-in page at 320 px with 200% text in English and
+French; the desk grid says when it waits for the scorer.
 
 How the sizes are made (as in test_accessibility.py): a zoom of Z% on a W×H screen is a
 (W/Z)×(H/Z) CSS-pixel viewport at device scale Z/100; "N% text" is the browser's default
@@ -9,6 +10,7 @@ font size at N% of 16 px (``text_size``).
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
 from drives.models import Table
+from seasons.services import season_add_drive, season_create
 from tests.browser.conftest import ContextFactory
 from tests.browser.helpers import CONTRAST_JS, force_login, text_size
 from tests.browser.test_accessibility import SMALL_TEXT, fully_in_first_screen
@@ -220,3 +223,67 @@ def test_the_couples_page_fits_larger_text_and_its_small_words_are_16px(
         text_size(page, percent)
         page.goto(f"{d}/couples/")
         assert page.evaluate("document.documentElement.scrollWidth") <= size["width"], percent
+
+
+# What makes the page wider than the screen: the innermost elements that reach past its right
+# edge and are not inside a box that scrolls or clips them (a wide table in its own scroller).
+OVERFLOWING = """() => {
+  const width = document.documentElement.clientWidth;
+  const clipped = (el) => {
+    for (let e = el.parentElement; e && e !== document.body; e = e.parentElement) {
+      if (getComputedStyle(e).overflowX !== 'visible') return true;
+    }
+    return false;
+  };
+  const out = [...document.body.querySelectorAll('*')].filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.right > width + 0.5 && !clipped(el);
+  });
+  return out.filter((el) => !out.some((o) => o !== el && el.contains(o)))
+    .map((el) => ({
+      el: el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
+        + (el.name ? `[name=${el.name}]` : '') + (el.className ? '.' + el.className : ''),
+      text: el.textContent.trim().replace(/\\s+/g, ' ').slice(0, 40),
+      right: Math.round(el.getBoundingClientRect().right)}))
+    .sort((a, b) => b.right - a.right).slice(0, 3);
+}"""
+
+
+def test_every_logged_in_page_fits_a_small_phone_at_200_percent_text(
+    new_context: ContextFactory, live_server: LiveServer
+) -> None:
+    organizer = UserFactory(username="mary", first_name="Mary", is_staff=True)
+    scorer = UserFactory(username="angus", first_name="Angus")
+    drive = build_night(organizer, scorer)
+    season = season_create(
+        club=drive.club, name="2026-2027", starts=date(2026, 9, 1), ends=date(2027, 5, 31)
+    )
+    season_add_drive(season=season, drive=drive)
+    d = f"/drives/{drive.slug}"
+    pages = (
+        "/",
+        "/drives/",
+        f"{d}/",
+        f"{d}/couples/",
+        f"{d}/desk/",
+        f"{d}/prizes/",
+        f"{d}/standings/",
+        f"{d}/money/",
+        f"{d}/settings",
+        f"{d}/print/",
+        "/seasons/",
+        f"/clubs/{drive.club.slug}/seasons/{season.slug}/",
+    )
+    # A 320×568 phone with the browser's text at 200%: only a wide table may scroll, in its box.
+    wide = {}
+    for locale in ("en-CA", "fr-CA"):
+        context = new_context(locale=locale, viewport={"width": 320, "height": 568})
+        force_login(context, organizer, live_server.url)
+        page = context.new_page()
+        text_size(page, 200)
+        for path in pages:
+            page.goto(path)
+            if page.evaluate("document.documentElement.scrollWidth") > 320:
+                wide[f"{locale} {path}"] = page.evaluate(OVERFLOWING)
+        context.close()
+    assert wide == {}, wide
