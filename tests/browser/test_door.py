@@ -139,7 +139,7 @@ def test_the_duplicate_question_sits_above_the_last_banner_next_to_the_names(
         # The question, then the banner, then the names, one right after the other.
         assert 0 <= flash["y"] - (question["y"] + question["height"]) < 40
         assert 0 <= names["y"] - (flash["y"] + flash["height"]) < 80
-        expect(problem).to_be_in_viewport()
+        expect(problem).to_be_in_viewport(ratio=1)  # the whole question
         expect(page.locator("#player1")).to_be_in_viewport(ratio=1)
         if n == 0:
             screenshot(page, "door-duplicate-after-a-couple")
