@@ -347,9 +347,9 @@ def _own_entry_open(result: Result, actor: Actor) -> bool:
         or result.state != Result.State.ACCEPTED
     ):
         return False
-    since: list[ResultVersion] = []
-    for version in result.versions.order_by("at", "id"):
-        since = [] if version.kind == ResultVersion.Kind.UNDONE else [*since, version]
+    versions = list(result.versions.order_by("at", "id"))
+    undone = [i for i, v in enumerate(versions) if v.kind == ResultVersion.Kind.UNDONE]
+    since = versions[undone[-1] + 1 :] if undone else versions  # what stands since an undo
     own = (ResultVersion.Kind.ENTERED, ResultVersion.Kind.CORRECTED)
     if not since or any(
         v.kind not in own or v.channel != actor.channel or v.user_id != account.pk for v in since
