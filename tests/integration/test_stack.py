@@ -30,6 +30,13 @@ def get(url: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
         return error.code, dict(error.headers), error.read()
 
 
+def login_form(csrf: str) -> bytes:
+    """The login form of the stack's organizer, as a browser sends it."""
+    return urllib.parse.urlencode(
+        {"username": "stack-organizer", "password": "forty-five hands", "csrfmiddlewaretoken": csrf}
+    ).encode()
+
+
 def test_the_health_checks_answer(stack: Stack) -> None:
     status, headers, body = get(f"{stack.url}/healthz")
     assert status == 200 and headers["Content-Type"] == "application/json"
@@ -72,13 +79,7 @@ def test_the_login_page_logs_an_organizer_in(stack: Stack) -> None:
     assert csrf is not None
     cookies = {c.name: c for c in jar}
     assert "csrftoken" in cookies and not cookies["csrftoken"].secure  # plain HTTP here
-    form = urllib.parse.urlencode(
-        {
-            "username": "stack-organizer",
-            "password": "forty-five hands",
-            "csrfmiddlewaretoken": csrf.group(1),
-        }
-    ).encode()
+    form = login_form(csrf.group(1))
     request = urllib.request.Request(
         f"{stack.url}/accounts/login/", data=form, headers={"Referer": stack.url}
     )
@@ -93,13 +94,7 @@ def test_the_login_page_logs_an_organizer_in(stack: Stack) -> None:
     with chunked.open(f"{stack.url}/accounts/login/", timeout=30) as response:
         csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', response.read().decode())
     assert csrf is not None
-    form = urllib.parse.urlencode(
-        {
-            "username": "stack-organizer",
-            "password": "forty-five hands",
-            "csrfmiddlewaretoken": csrf.group(1),
-        }
-    ).encode()
+    form = login_form(csrf.group(1))
     request = urllib.request.Request(
         f"{stack.url}/accounts/login/",
         data=iter([form[:20], form[20:]]),  # an iterable: urllib sends it chunked
