@@ -14,7 +14,7 @@ PYTEST_ARGS ?=
 
 help:
 	@echo "make run               install, migrate, load the demo night, serve on 127.0.0.1:8000"
-	@echo "make hall              a real night from this laptop: the phones on the hall's Wi-Fi reach it (HALL_ARGS=--help)"
+	@echo "make hall              a real night from this laptop (fortyfives hall): the phones on the hall's Wi-Fi reach it (HALL_ARGS=--help)"
 	@echo "make stack             production stack here: gunicorn + Celery worker on PostgreSQL and Redis (STACK_ARGS=--help)"
 	@echo "make load              load figures with locust: PostgreSQL + Redis, then SQLite (BENCHMARKS.md, Load)"
 	@echo "make test              lint + contracts + migrations-check + typecheck + pytest"
@@ -41,11 +41,13 @@ locale/%.mo: locale/%.po
 messages: install
 	$(PY) scripts/messages.py update || true
 
-$(STAMP): requirements.txt requirements-dev.txt
+$(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	@test -n "$(BOOT_PYTHON)" || { echo "python3.11 (or python3) is needed" >&2; exit 1; }
 	test -x $(PY) || $(BOOT_PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --upgrade pip
 	$(PY) -m pip install -r requirements-dev.txt
+	# the project itself, editable: the `fortyfives` command (pyproject.toml) runs this checkout
+	$(PY) -m pip install --no-deps -e .
 	touch $(STAMP)
 
 run: install
@@ -53,11 +55,12 @@ run: install
 	$(PY) manage.py demo
 	$(PY) manage.py runserver 127.0.0.1:8000
 
-# The hall's own server (tools/hall.py): production settings on SQLite in hall-data/, served by
-# granian on the laptop's address on the hall's network, e.g. make hall HALL_ARGS='--port 8045'
+# The hall's own server, as a hall runs it: `fortyfives hall` (fortyfives/hall.py), the hall's
+# settings on SQLite in the user's data folder, served by granian on the laptop's address on the
+# hall's network, e.g. make hall HALL_ARGS='--port 8045 --data-dir /media/usb/hall'
 HALL_ARGS ?=
 hall: install
-	$(PY) -m tools.hall $(HALL_ARGS)
+	$(BIN)/fortyfives hall $(HALL_ARGS)
 
 # The production stack on this machine's PostgreSQL and Redis (docs/deploy.md), e.g.
 # make stack STACK_ARGS='--port 8001 --demo'

@@ -1,11 +1,11 @@
-"""How long the organizer waits for ``make hall`` to answer: from ``python -m tools.hall`` started
+"""How long the organizer waits for ``make hall`` to answer: from ``fortyfives hall`` started
 to its first answer on ``/livez``, with the server's CPU (the process and its children), for a
 new data folder and then for a restart of the same folder.
 
     python scripts/bench_hall_start.py
     python scripts/bench_hall_start.py --runs 3 --project /tmp/older-checkout
 
-``--project`` runs another checkout's ``tools.hall`` with this interpreter (to put the code
+``--project`` runs another checkout's ``fortyfives hall`` with this interpreter (to put the code
 before a change beside the code after it). Each run's folder is new (``--data``: kept, under a
 temporary folder by default); a restart is the same folder started again after a stop.
 """
@@ -49,8 +49,8 @@ def start_once(project: Path, data_dir: Path) -> tuple[float, float]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_URL", "CELERY_"))}
     env.pop("DJANGO_SETTINGS_MODULE", None)
-    command = [sys.executable, "-m", "tools.hall", "--data-dir", str(data_dir)]
-    command += ["--port", str(port), "--address", "127.0.0.1", "--no-input"]
+    command = [sys.executable, "-m", "fortyfives", "hall", "--data-dir", str(data_dir)]
+    command += ["--port", str(port), "--address", "127.0.0.1", "--no-browser"]
     began = time.monotonic()
     server = subprocess.Popen(
         command, cwd=project, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL

@@ -5,7 +5,7 @@ same poll called in-process: where the CPU of a night of 304s goes.
     python scripts/bench_server_polls.py --data /tmp/bench-night --idle 0,750 --requests 3000
 
 The night is scripts/bench_polls.py's (500 couples at 250 tables, kept in ``--data`` and
-reused). The server is ``python -m tools.hall`` on that folder, on 127.0.0.1, in a process of
+reused). The server is ``fortyfives hall`` on that folder, on 127.0.0.1, in a process of
 its own; its CPU time (the process and its children: granian's worker) is read with psutil
 before and after the polls. For each count of
 ``--idle`` connections (opened first and left open, as every phone in the hall keeps its own
@@ -50,12 +50,12 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=4, help="connections sending the polls")
     parser.add_argument("--requests", type=int, default=3000, help="polls a run, in all")
     parser.add_argument("--threads", type=int, default=8, help="the server's threads")
-    parser.add_argument("--server-args", default="", help="more options for tools.hall")
+    parser.add_argument("--server-args", default="", help="more options for fortyfives hall")
     parser.add_argument(
         "--server",
         choices=["hall", "waitress"],
         default="hall",
-        help="tools.hall (granian), or waitress as tools.hall served before (pip install "
+        help="fortyfives hall (granian), or waitress as it served before (pip install "
         "waitress first): the two side by side",
     )
     parser.add_argument(
@@ -183,11 +183,12 @@ def main() -> None:
         server.wait(timeout=20)
 
 
-# tools.hall, with one middleware left out: settings of the hall's, less that middleware, named
+# fortyfives hall, with one middleware left out: settings of the hall's, less that middleware, named
 # in the environment its worker process inherits.
 WITHOUT = """
 import os, sys, tempfile
-from tools import hall
+from fortyfives import hall
+from fortyfives.cli import main
 prepare = hall.prepare
 def without(*args, **kwargs):
     prepare(*args, **kwargs)
@@ -199,27 +200,28 @@ def without(*args, **kwargs):
     os.environ["PYTHONPATH"] = os.pathsep.join([folder, os.environ.get("PYTHONPATH", "")])
     os.environ["DJANGO_SETTINGS_MODULE"] = "bench_without_settings"
 hall.prepare = without
-sys.exit(hall.main(sys.argv[1:]))
+sys.exit(main(["hall", *sys.argv[1:]]))
 """
 
 
-# waitress as tools.hall served with it before granian: the same application and settings.
+# waitress as fortyfives hall served with it before granian: the same application and settings.
 WAITRESS = """
 import sys
 import waitress
-from tools import hall
+from fortyfives import hall
+from fortyfives.cli import main
 def serve(address, port, threads):
     from django.core.wsgi import get_wsgi_application
     waitress.serve(get_wsgi_application(), listen=f"127.0.0.1:{port}", threads=threads,
                    connection_limit=1000, channel_timeout=30)
 hall.serve = serve
-sys.exit(hall.main(sys.argv[1:]))
+sys.exit(main(["hall", *sys.argv[1:]]))
 """
 
 
 def start_server(folder: Path, args: argparse.Namespace) -> subprocess.Popen[bytes]:
-    runner = os.environ.get("BENCH_SERVER_RUNNER")  # e.g. a profiler's wrapper of tools.hall
-    start = [runner] if runner else ["-m", "tools.hall"]
+    runner = os.environ.get("BENCH_SERVER_RUNNER")  # e.g. a profiler's wrapper of fortyfives hall
+    start = [runner] if runner else ["-m", "fortyfives", "hall"]
     if args.without:
         start = ["-c", WITHOUT.format(middleware=args.without)]
     if args.server == "waitress":
@@ -235,7 +237,7 @@ def start_server(folder: Path, args: argparse.Namespace) -> subprocess.Popen[byt
         str(folder),
         "--threads",
         str(args.threads),
-        "--no-input",
+        "--no-browser",
         *args.server_args.split(),
     ]
     server = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL)

@@ -172,7 +172,7 @@ def drop_postgres_database(url: str) -> None:
 
 
 class HallStack(Stack):
-    """The hall's own server (``python -m tools.hall``: granian, the hall's settings, SQLite in
+    """The hall's own server (``fortyfives hall``: granian, the hall's settings, SQLite in
     its data folder), as ``make hall`` runs it, on 127.0.0.1 with the data folder in
     ``state_dir``. ``manage`` runs with the same settings and folder."""
 
@@ -196,14 +196,14 @@ class HallStack(Stack):
             [
                 sys.executable,
                 "-m",
-                "tools.hall",
+                "fortyfives",
+                "hall",
                 "--address",
                 "127.0.0.1",
                 "--port",
                 str(self.config.port),
                 "--data-dir",
                 str(self.state_dir),
-                "--no-input",
             ],
         )
 

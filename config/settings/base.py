@@ -8,6 +8,7 @@ from pathlib import Path
 from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
+from .. import paths as _paths
 from .env import (
     cache_settings,
     celery_settings,
@@ -18,7 +19,10 @@ from .env import (
     env_list,
 )
 
-BASE_DIR = Path(__file__).resolve().parent.parent.parent
+# The checkout (installed: the packages' folder), and the folder of templates/, static/ and
+# locale/: the checkout's, or the copy inside the installed package (config/paths.py).
+BASE_DIR = _paths.BASE_DIR
+SITE_DIR = _paths.SITE_DIR
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
 DEBUG = env_bool(os.environ, "DEBUG", False)
@@ -71,7 +75,7 @@ WSGI_APPLICATION = "config.wsgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [SITE_DIR / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -142,14 +146,14 @@ LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("fr", _("French"))]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [SITE_DIR / "locale"]
 TIME_ZONE = "America/Halifax"
 USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [SITE_DIR / "static"]
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 STORAGES = {

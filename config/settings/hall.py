@@ -6,8 +6,8 @@ no demo command, static files from whitenoise's manifest, print tasks run in-pro
 differs from ``config.settings.prod``: plain HTTP (the phones reach the laptop by its address
 on the hall's network, where nobody has a certificate), so no HTTPS redirect, HSTS or secure
 cookies; the database, the secret key and the backups live in one folder, the hall's data
-folder (``HALL_DATA_DIR``, default ``hall-data/`` in the project), so that copying that folder
-keeps the whole club.
+folder (``HALL_DATA_DIR``, set by ``fortyfives``; default the laptop user's own,
+config/paths.py), so that copying that folder keeps the whole club.
 
 - ``HALL_DATA_DIR``: the data folder: ``db.sqlite3``, ``secret_key`` (made once, on first
   start, readable by its owner only), ``backups/`` (the database after every advance),
@@ -28,11 +28,18 @@ from urllib.parse import urlsplit
 
 from whitenoise.compress import Compressor
 
+from ..paths import default_data_dir, hall_choices
 from .base import *
-from .base import BASE_DIR, MEDIA_ROOT, STATIC_ROOT
+from .base import LANGUAGE_CODE, MEDIA_ROOT, STATIC_ROOT
 from .env import env_bool, env_int, env_list, hall_database_settings, hall_secret_key
 
-HALL_DATA_DIR = Path(os.environ.get("HALL_DATA_DIR", "") or BASE_DIR / "hall-data").resolve()
+HALL_DATA_DIR = (
+    Path(os.environ["HALL_DATA_DIR"]).resolve()
+    if os.environ.get("HALL_DATA_DIR")
+    else default_data_dir()
+)
+# The language the hall chose at its first start (the first-run page): the pages' default.
+LANGUAGE_CODE = hall_choices(HALL_DATA_DIR).get("language") or LANGUAGE_CODE
 
 
 DEBUG = False

@@ -151,7 +151,7 @@ def test_the_page_shows_the_address_of_the_qr_codes_and_warns_of_a_local_one(
 def test_on_the_hall_server_cards_printed_from_the_laptop_carry_the_halls_address(
     settings: Any, host: str, carried: str
 ) -> None:
-    """tools/hall.py knows the laptop's address on the hall's network (HALL_URL): the organizer
+    """fortyfives/hall.py knows the laptop's address on the hall's network (HALL_URL): the organizer
     prints from 127.0.0.1, the phones must reach the address on the cards."""
     settings.ALLOWED_HOSTS = ["*"]
     settings.HALL_URL = "http://192.168.1.20:8000"

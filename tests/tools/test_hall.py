@@ -1,4 +1,4 @@
-"""The hall's own server (tools/hall.py, config/settings/hall.py): started as a hall would, it
+"""The hall's own server (fortyfives/hall.py, config/settings/hall.py): started as a hall would, it
 serves the pages with DEBUG off and its own kept secret key, over plain HTTP on which logging
 in works, with the static files; the database is copied after every advance and the close."""
 
@@ -36,9 +36,9 @@ from drives.services import (
     drive_create,
     drive_start,
 )
+from fortyfives import hall
 from scoring.services import game_advance
 from tests.pages.live_helpers import play
-from tools import hall
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 PASSWORD = "hall-night-45s"
@@ -58,8 +58,8 @@ def hall_env(data_dir: Path) -> dict[str, str]:
 
 
 def start(data_dir: Path, port: int) -> subprocess.Popen[str]:
-    command = [sys.executable, "-m", "tools.hall", "--data-dir", str(data_dir)]
-    command += ["--port", str(port), "--address", "127.0.0.1", "--no-input"]
+    command = [sys.executable, "-m", "fortyfives", "hall", "--data-dir", str(data_dir)]
+    command += ["--port", str(port), "--address", "127.0.0.1", "--no-browser"]
     server = subprocess.Popen(
         command,
         cwd=BASE_DIR,
@@ -88,11 +88,11 @@ def served(tmp_path: Path) -> Iterator[tuple[str, Path, subprocess.Popen[str]]]:
         [
             sys.executable,
             "-m",
-            "tools.hall",
+            "fortyfives",
+            "hall",
             "--data-dir",
             str(data_dir),
             "--prepare-only",
-            "--no-input",
             "--address",
             "127.0.0.1",
         ],

@@ -1,11 +1,14 @@
-"""The hall's own server: ``make hall`` (or ``python -m tools.hall``) serves a real night from
-the laptop to the phones on the hall's Wi-Fi.
+"""The hall's own server: ``fortyfives hall`` serves a real night from the laptop to the phones
+on the hall's Wi-Fi (``make hall`` calls it in a checkout).
 
-It finds the laptop's address on the hall's network, prepares the hall's data folder (the
-SQLite database migrated, a secret key made once, the static files collected when they
-changed; see config/settings/hall.py; everything in it readable by the laptop's owner
-only), prints the address the phones use with its QR code, and serves with granian (WSGI)
-on that address and on 127.0.0.1 until Ctrl-C.
+It finds the laptop's address on the hall's network, holds the data folder (one server per
+folder: fortyfives/datafolder.py), brings the folder up to date (the SQLite database made or
+migrated, a backup first when an older version's: fortyfives/upgrade.py; a secret key made
+once; the static files collected when they changed; see config/settings/hall.py; everything
+in it readable by the laptop's owner only), prints the address the phones use with its QR
+code, opens the organizer's page in the laptop's browser, and serves with granian (WSGI) on
+that address and on 127.0.0.1 until Ctrl-C or the window is closed; then the database's
+write-ahead log is folded into it, so the folder is whole as it stands.
 
 Why granian: a hall's laptop is as likely to run Windows as Linux or macOS, and gunicorn
 (the production stack's, tools/stack.py) runs only on Unix; granian has wheels for all three.
@@ -17,26 +20,36 @@ BENCHMARKS.md "What a 304 costs through the hall's server"), and most of a night
 the number of processes, and keeps the cache (the rate limits, the desk grid's rows) in that
 one process's memory. BENCHMARKS.md gives its figures for a whole night.
 
-    python -m tools.hall                      # address found, port 8000, data in hall-data/
-    python -m tools.hall --address 192.168.1.20 --port 8045 --data-dir /media/usb/hall
+    fortyfives hall                      # address found, port 8000, the user's data folder
+    fortyfives hall --address 192.168.1.20 --port 8045 --data-dir /media/usb/hall
 
-The first time, with nobody to log in, it asks for the organizer's account (a superuser: the
-organizer of every club on this laptop) when run in a terminal; ``--no-input`` skips the
-question and says how to make one. ``--prepare-only`` prepares the folder and exits.
+The first time, with nobody to log in, the organizer's page on the laptop is the first-run
+page (the club, the organizer's account, the hall's language): no question in a terminal.
+``--prepare-only`` prepares the folder and exits.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import hashlib
+import io
 import ipaddress
 import os
 import socket
-import sys
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
-BASE_DIR = Path(__file__).resolve().parent.parent
+from granian.constants import Interfaces
+from granian.http import HTTP1Settings
+from granian.log import LogLevels
+from granian.server import MPServer
+
+from config.paths import BASE_DIR, SITE_DIR, hall_choose
+from fortyfives.datafolder import Refusal, make_writable, serving
+from fortyfives.words import _
+
 DEFAULT_PORT = 8000
 # The application's threads: granian's own advice, at most twice the cores and one (Python
 # runs one thread at a time; granian's side does the waiting on slow phones), and at most 8.
@@ -100,26 +113,28 @@ def qr_text(text: str) -> str:
     return "\n".join(lines)
 
 
-def prepare(data_dir: Path, url: str, hostname: str) -> None:
-    """Point Django at the hall's settings and folder, migrate, collect the static files."""
-    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.hall"
-    os.environ["HALL_DATA_DIR"] = str(data_dir)
-    os.environ["HALL_URL"] = url
+def prepare(data_dir: Path, url: str, hostname: str, say: Callable[[str], None] = print) -> None:
+    """Point Django at the hall's settings and folder, bring the database up to date, collect
+    the static files."""
+    from fortyfives.datafolder import hall_environ
+
+    hall_environ(data_dir, url)
     os.environ["HALL_HOSTNAME"] = hostname
-    os.environ.pop("DATABASE_URL", None)
-    os.environ.pop("CELERY_BROKER_URL", None)
-    data_dir.mkdir(parents=True, exist_ok=True)
-    sys.path.insert(0, str(BASE_DIR))
     import django
-    from django.core.management import call_command
 
     django.setup()
-    call_command("migrate", interactive=False, verbosity=0)
-    collect_static()
-    # The catalogs' .mo files, as make install makes them (a Windows laptop has no make).
-    import runpy
+    from fortyfives.upgrade import bring_up_to_date
 
-    runpy.run_path(str(BASE_DIR / "scripts" / "messages.py"))["compile_"]([])
+    bring_up_to_date(data_dir, say)
+    collect_static()
+    # In a checkout, the catalogs' .mo files as make install makes them (a Windows laptop has
+    # no make); the wheel and the bundle carry theirs compiled (hatch_build.py).
+    messages = BASE_DIR / "scripts" / "messages.py"
+    if SITE_DIR == BASE_DIR and messages.is_file():
+        import runpy
+
+        with contextlib.redirect_stdout(io.StringIO()):
+            runpy.run_path(str(messages))["compile_"]([])
 
 
 def static_sources() -> str:
@@ -175,63 +190,62 @@ def needs_account() -> bool:
     return not get_user_model().objects.filter(is_active=True).exists()
 
 
-def ask_for_account(interactive: bool, data_dir: Path) -> None:
-    if not needs_account():
-        return
-    if interactive and sys.stdin.isatty():
-        from django.core.management import call_command
-
-        print("Nobody can log in yet: make the organizer's account (a superuser).")
-        call_command("createsuperuser")
-        return
-    print(
-        "Nobody can log in yet. Make the organizer's account with:\n"
-        f"  HALL_DATA_DIR={data_dir} DJANGO_SETTINGS_MODULE=config.settings.hall "
-        "python manage.py createsuperuser"
-    )
-
-
-def banner(url: str, port: int, data_dir: Path, reachable: bool) -> str:
+def banner(url: str, port: int, data_dir: Path, reachable: bool, first: bool) -> str:
     from django.conf import settings
 
     # config.settings.hall names them (the settings of make typecheck do not).
     keep, folder = getattr(settings, "HALL_BACKUPS", 0), getattr(settings, "HALL_BACKUP_DIR", "")
+    here = hall_url("127.0.0.1", port)
     lines = [
         "",
-        "Forty-Fives Card Drives: the hall's server",
+        _("Forty-Fives Card Drives: the hall's server"),
         "",
-        f"  Phones on the hall's Wi-Fi: {url}",
-        f"  This laptop:                {hall_url('127.0.0.1', port)}",
-        f"  Data folder:                {data_dir} (database, key, backups)",
-        f"  Backups:                    the last {keep}, after every advance and",
-        f"                              the close, in {folder}",
+        _("  Phones on the hall's Wi-Fi: %(url)s") % {"url": url},
+        _("  This laptop:                %(url)s") % {"url": here},
+        _("  Data folder:                %(folder)s") % {"folder": data_dir},
+        _("  Backups:                    the last %(count)s, in %(folder)s")
+        % {"count": keep, "folder": folder},
         "",
     ]
+    if first:
+        lines += [
+            _("  First start: open %(url)s on this laptop to name the club and make")
+            % {"url": here},
+            _("  the organizer's account."),
+            "",
+        ]
     if reachable:
         lines += [qr_text(url), ""]
     else:
         lines += [
-            "  No network found: only this laptop can open the pages. Join the hall's Wi-Fi",
-            "  (or give --address) before printing cards: their QR codes carry the address.",
+            _("  No network found: only this laptop can open the pages, phones cannot reach"),
+            _("  it. Join the hall's Wi-Fi (or give --address) before printing cards: their"),
+            _("  QR codes carry the address."),
             "",
         ]
-    lines.append("Ctrl-C stops the server.")
+    lines.append(_("Ctrl-C (or closing this window) stops the server."))
     return "\n".join(lines)
+
+
+class HallServer(MPServer):
+    """granian's server, stopped (not restarted) when its window closes: closing a terminal
+    sends SIGHUP, which granian takes as "reload the workers"; on a hall's laptop it means the
+    volunteer is done. (Closing a Windows console sends CTRL_CLOSE_EVENT, which granian already
+    takes as a stop.) The multi-process server, as granian's ``Server`` is on a Python with the
+    GIL (every Python the hall's laptop runs: 3.11 to 3.13)."""
+
+    def signal_handler_reload(self, *args: object, **kwargs: object) -> None:
+        self.signal_handler_interrupt()  # type: ignore[no-untyped-call]
 
 
 def serve(address: str, port: int, threads: int) -> None:
     """granian's WSGI server, one worker process with ``threads`` threads for the application,
-    on every IPv4 address of the laptop (the hall's network and 127.0.0.1), until Ctrl-C."""
-    from granian.constants import Interfaces
-    from granian.http import HTTP1Settings
-    from granian.log import LogLevels
-    from granian.server import Server
-
-    Server(
+    on every IPv4 address of the laptop (the hall's network and 127.0.0.1), until stopped."""
+    HallServer(
         "config.wsgi:application",
         # Both the hall's address and 127.0.0.1 (granian binds one address): ALLOWED_HOSTS
         # (config/settings/hall.py) still answers only the hall's names.
-        address="0.0.0.0" if address != "127.0.0.1" else "127.0.0.1",
+        address=bound_address(address),
         port=port,
         interface=Interfaces.WSGI,
         # One process: SQLite takes one writer at a time, and the cache (the rate limits, the
@@ -247,30 +261,51 @@ def serve(address: str, port: int, threads: int) -> None:
     ).serve()
 
 
-def parse(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog="python -m tools.hall", description=(__doc__ or "").split("\n\n")[0]
-    )
-    parser.add_argument(
-        "--address", help="the laptop's address on the hall's network (found if not given)"
-    )
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT)
-    parser.add_argument(
-        "--data-dir", type=Path, default=BASE_DIR / "hall-data", help="database, key and backups"
-    )
-    parser.add_argument(
-        "--threads",
-        type=int,
-        default=DEFAULT_THREADS,
-        help=f"threads for the pages (default on this laptop: {DEFAULT_THREADS})",
-    )
-    parser.add_argument("--no-input", action="store_true", help="never ask for an account")
-    parser.add_argument("--prepare-only", action="store_true", help="prepare the folder, then exit")
-    return parser.parse_args(argv)
+def bound_address(address: str) -> str:
+    return "0.0.0.0" if address != "127.0.0.1" else "127.0.0.1"
 
 
-def main(argv: list[str] | None = None) -> int:
-    options = parse(argv)
+def port_free(address: str, port: int) -> bool:
+    """Whether the server can listen on ``port`` (another program may hold it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        if os.name == "posix":  # as granian does; a closed connection's port is free again
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((bound_address(address), port))
+        except OSError:
+            return False
+    return True
+
+
+def checkpoint(data_dir: Path) -> None:
+    """Fold the write-ahead log into the database once the server has stopped, so that the
+    folder (copied, backed up or opened by the next start) is whole as it stands."""
+    database = data_dir / "db.sqlite3"
+    if not database.is_file():
+        return
+    with contextlib.closing(sqlite3.connect(database, timeout=10)) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+def open_browser(url: str) -> None:
+    import webbrowser
+
+    with contextlib.suppress(Exception):  # no browser on this machine: the banner says where
+        webbrowser.open(url)
+
+
+@dataclass(frozen=True)
+class Options:
+    data_dir: Path
+    address: str | None = None
+    port: int = DEFAULT_PORT
+    threads: int = DEFAULT_THREADS
+    browser: bool = False
+    prepare_only: bool = False
+
+
+def run(options: Options) -> int:
+    """``fortyfives hall``: refusals (the folder, the lock, the port) raise Refusal."""
     # What the server writes (the database and its WAL, the backups, the printed PDFs, the
     # collected static files) is the club's, for the laptop's owner only: no other account
     # on the laptop reads it. The server itself reads its static files as their owner.
@@ -279,16 +314,29 @@ def main(argv: list[str] | None = None) -> int:
     reachable = found is not None and usable(found)
     address = found if found is not None and reachable else "127.0.0.1"
     url = hall_url(address, options.port)
-    data_dir = options.data_dir.resolve()
-    prepare(data_dir, url, socket.gethostname())
-    ask_for_account(not options.no_input, data_dir)
-    print(banner(url, options.port, data_dir, reachable), flush=True)
-    if options.prepare_only:
-        return 0
-    with contextlib.suppress(KeyboardInterrupt):
-        serve(address, options.port, options.threads)
+    data_dir = options.data_dir
+    make_writable(data_dir)
+    with serving(data_dir, url):
+        if not options.prepare_only and not port_free(address, options.port):
+            raise Refusal(
+                _(
+                    "Port %(port)s is used by another program. Start with another port, "
+                    "e.g. fortyfives hall --port 8045."
+                )
+                % {"port": options.port}
+            )
+        prepare(data_dir, url, socket.gethostname())
+        hall_choose(data_dir, url=url)
+        first = needs_account()
+        print(banner(url, options.port, data_dir, reachable, first), flush=True)
+        if options.prepare_only:
+            return 0
+        if options.browser:
+            open_browser(hall_url("127.0.0.1", options.port))
+        try:
+            with contextlib.suppress(KeyboardInterrupt):
+                serve(address, options.port, options.threads)
+        finally:
+            checkpoint(data_dir)
+    print(_("The server has stopped; the night is kept in %(folder)s.") % {"folder": data_dir})
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
