@@ -45,7 +45,12 @@ def parser() -> argparse.ArgumentParser:
         ),
         epilog=_("Start the night with: fortyfives hall"),
     )
-    main.add_argument("--version", action="version", version=f"fortyfives {__version__}")
+    main.add_argument(
+        "--version",
+        action="version",
+        version=f"fortyfives {__version__}",
+        help=_("show program's version number and exit"),
+    )
     commands = main.add_subparsers(dest="command", metavar=_("COMMAND"), title=_("commands"))
 
     def folder(command: argparse.ArgumentParser) -> None:

@@ -26,6 +26,7 @@ from typing import Any
 from filelock import FileLock, Timeout
 
 from config.paths import default_data_dir, hall_choices
+from fortyfives.words import _
 
 LOCK = "server.lock"
 SERVER = "server.json"
@@ -61,8 +62,11 @@ def make_writable(data_dir: Path) -> None:
     except OSError as error:
         reason = error.strerror or str(error)
         raise Refusal(
-            f"The data folder {data_dir} cannot be written ({reason}). "
-            "Choose another with --data-dir."
+            _(
+                "The data folder %(folder)s cannot be written (%(reason)s). Choose another with "
+                "--data-dir."
+            )
+            % {"folder": data_dir, "reason": reason}
         ) from error
 
 
@@ -93,9 +97,9 @@ def running_url(data_dir: Path) -> str | None:
 def described(server: dict[str, Any]) -> str:
     parts = [str(server["url"])] if server.get("url") else []
     if server.get("pid"):
-        parts.append(f"process {server['pid']}")
+        parts.append(_("process %(pid)s") % {"pid": server["pid"]})
     if server.get("started"):
-        parts.append(f"started {server['started']}")
+        parts.append(_("started %(time)s") % {"time": server["started"]})
     return f" ({', '.join(parts)})" if parts else ""
 
 
@@ -108,8 +112,11 @@ def serving(data_dir: Path, url: str) -> Iterator[None]:
     except Timeout:
         other = running(data_dir) or {}
         raise Refusal(
-            f"A hall server already runs on {data_dir}{described(other)}. "
-            "Open its address, or stop it before starting another."
+            _(
+                "A hall server already runs on %(folder)s%(server)s. Open its address, or stop it "
+                "before starting another."
+            )
+            % {"folder": data_dir, "server": described(other)}
         ) from None
     try:
         info = {"url": url, "pid": os.getpid(), "started": f"{datetime.now():%Y-%m-%d %H:%M}"}
@@ -125,6 +132,9 @@ def not_while_serving(data_dir: Path, doing: str) -> None:
     other = running(data_dir)
     if other is not None:
         raise Refusal(
-            f"A hall server runs on {data_dir}{described(other)}: stop it (Ctrl-C in its "
-            f"window) before you {doing}."
+            _(
+                "A hall server runs on %(folder)s%(server)s: stop it (Ctrl-C in its window) "
+                "before you %(doing)s."
+            )
+            % {"folder": data_dir, "server": described(other), "doing": doing}
         )

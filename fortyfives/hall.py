@@ -37,6 +37,7 @@ import ipaddress
 import os
 import socket
 import sqlite3
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -196,33 +197,39 @@ def banner(url: str, port: int, data_dir: Path, reachable: bool, first: bool) ->
     # config.settings.hall names them (the settings of make typecheck do not).
     keep, folder = getattr(settings, "HALL_BACKUPS", 0), getattr(settings, "HALL_BACKUP_DIR", "")
     here = hall_url("127.0.0.1", port)
-    lines = [
-        "",
-        _("Forty-Fives Card Drives: the hall's server"),
-        "",
-        _("  Phones on the hall's Wi-Fi: %(url)s") % {"url": url},
-        _("  This laptop:                %(url)s") % {"url": here},
-        _("  Data folder:                %(folder)s") % {"folder": data_dir},
-        _("  Backups:                    the last %(count)s, in %(folder)s")
-        % {"count": keep, "folder": folder},
-        "",
+    rows = [
+        (_("Phones on the hall's Wi-Fi:"), url),
+        (_("This laptop:"), here),
+        (_("Data folder:"), str(data_dir)),
+        (_("Backups:"), _("the last %(count)s, in %(folder)s") % {"count": keep, "folder": folder}),
     ]
+    width = max(len(label) for label, _value in rows) + 1
+    lines = ["", _("Forty-Fives Card Drives: the hall's server"), ""]
+    lines += [f"  {label.ljust(width)}{value}" for label, value in rows]
+    lines.append("")
+
+    def said(sentence: str) -> None:
+        lines.extend(textwrap.wrap(sentence, 78, initial_indent="  ", subsequent_indent="  "))
+        lines.append("")
+
     if first:
-        lines += [
-            _("  First start: open %(url)s on this laptop to name the club and make")
-            % {"url": here},
-            _("  the organizer's account."),
-            "",
-        ]
+        said(
+            _(
+                "First start: open %(url)s on this laptop to name the club and make the "
+                "organizer's account."
+            )
+            % {"url": here}
+        )
     if reachable:
         lines += [qr_text(url), ""]
     else:
-        lines += [
-            _("  No network found: only this laptop can open the pages, phones cannot reach"),
-            _("  it. Join the hall's Wi-Fi (or give --address) before printing cards: their"),
-            _("  QR codes carry the address."),
-            "",
-        ]
+        said(
+            _(
+                "No network found: only this laptop can open the pages, phones cannot reach it. "
+                "Join the hall's Wi-Fi (or give --address) before printing cards: their QR codes "
+                "carry the address."
+            )
+        )
     lines.append(_("Ctrl-C (or closing this window) stops the server."))
     return "\n".join(lines)
 

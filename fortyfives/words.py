@@ -33,6 +33,7 @@ ARGPARSE_WORDS = (
     gettext_noop("options"),
     gettext_noop("positional arguments"),
     gettext_noop("show this help message and exit"),
+    gettext_noop("show program's version number and exit"),
     gettext_noop("%(prog)s: error: %(message)s\n"),
     gettext_noop("the following arguments are required: %s"),
     gettext_noop("unrecognized arguments: %s"),
