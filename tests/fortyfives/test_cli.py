@@ -158,8 +158,10 @@ def test_manage_during_a_hall_night_reaches_the_nights_database(tmp_path: Path) 
     work.mkdir()
     (work / "couples.csv").write_text(COUPLES)
     server = subprocess.Popen(
-        [sys.executable, "-m", "fortyfives", "hall", "--data-dir", str(data_dir)]
-        + ["--address", "127.0.0.1", "--port", str(port), "--no-browser"],
+        [
+            *(sys.executable, "-m", "fortyfives", "hall", "--data-dir", str(data_dir)),
+            *("--address", "127.0.0.1", "--port", str(port), "--no-browser"),
+        ],
         cwd=work,
         env=environ(),
         stdout=subprocess.PIPE,
