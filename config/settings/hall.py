@@ -1,5 +1,5 @@
-"""The hall's own server (``make hall``, ``python -m tools.hall``): one laptop serving a real
-night to the phones on the hall's Wi-Fi, on SQLite, with no proxy, no broker and no TLS.
+"""The hall's own server (``fortyfives hall``; ``make hall`` in a checkout): one laptop serving
+a real night to the phones on the hall's Wi-Fi, on SQLite, with no proxy, no broker and no TLS.
 
 Production settings where they hold on a hall's network: DEBUG off, a secret key of its own,
 no demo command, static files from whitenoise's manifest, print tasks run in-process. What
@@ -13,7 +13,7 @@ config/paths.py), so that copying that folder keeps the whole club.
   start, readable by its owner only), ``backups/`` (the database after every advance),
   ``static/`` (the collected static files), ``media/`` (the printed PDFs).
 - ``HALL_URL``: the address the phones use (``http://192.168.1.20:8000``), set by
-  ``tools.hall``; shown on the home page with its QR code and used for the printed cards'
+  ``fortyfives hall``; shown on the home page with its QR code and used for the printed cards'
   QR codes when the organizer prints from the laptop itself (127.0.0.1).
 - ``ALLOWED_HOSTS``: the hall address's host, the laptop's name and the loopback names, unless
   given.
@@ -87,7 +87,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
-# What the laptop compresses when it collects the static files (tools.hall, before serving):
+# What the laptop compresses when it collects the static files (fortyfives hall, before serving):
 # the hashed names only (the pages ask for nothing else), and no source maps (only a browser's
 # developer tools fetch them): 16 s of CPU instead of 60 at the first start (BENCHMARKS.md,
 # "The hall's server starts").

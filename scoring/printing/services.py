@@ -218,7 +218,7 @@ def local_only(url: str) -> bool:
 def qr_base_url(request: HttpRequest) -> str:
     """The address the printed QR codes carry: this server's as the request reached it, unless
     that is one only this computer reaches and the hall's server knows its address on the
-    hall's network (``HALL_URL``, tools/hall.py): the organizer prints from the laptop itself,
+    hall's network (``HALL_URL``, fortyfives/hall.py): the organizer prints from the laptop itself,
     the phones scan the cards."""
     own = request.build_absolute_uri("/").rstrip("/")
     hall_url = getattr(settings, "HALL_URL", "")
