@@ -10,6 +10,7 @@ as the server's start does; a newer version's folder is refused.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 from fortyfives.datafolder import hall_environ, make_writable
@@ -25,7 +26,9 @@ def run_command(data_dir: Path, arguments: list[str]) -> int:
     django.setup()
     from fortyfives.upgrade import bring_up_to_date
 
-    bring_up_to_date(data_dir, print)
+    # What the upgrade says goes to stderr: a command's stdout is its answer (``drive create``
+    # prints the slug alone, for scripts).
+    bring_up_to_date(data_dir, lambda line: print(line, file=sys.stderr))
     try:
         execute_from_command_line(["fortyfives manage", *(arguments or ["help"])])
     except SystemExit as done:
