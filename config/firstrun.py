@@ -53,8 +53,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
-from django.utils.translation import pgettext
+from django.utils.translation import gettext_lazy, pgettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 

@@ -79,7 +79,12 @@ def test_the_first_run_page_asks_for_the_club_the_account_and_the_language(
     assert re.search(r'<input[^>]*name="club"[^>]*autocomplete="organization"', page)
     assert re.search(r'<input[^>]*name="username"[^>]*autocomplete="username"', page)
     assert len(re.findall(r'<input[^>]*type="password"[^>]*autocomplete="new-password"', page)) == 2
-    for wanted in ('for="id_club"', 'for="id_username"', 'for="id_password1"', 'for="id_password2"'):
+    for wanted in (
+        'for="id_club"',
+        'for="id_username"',
+        'for="id_password1"',
+        'for="id_password2"',
+    ):
         assert wanted in page
     # The language in its own name, the browser's (English here) chosen to begin with.
     assert re.search(r'value="en"[^>]*checked', page) and "Français" in page
@@ -175,7 +180,7 @@ def test_a_club_already_made_gets_the_organizer(hall: Path, client: Client) -> N
 @pytest.mark.parametrize(
     "change, field, words",
     [
-        ({"password2": "card-night-46s"}, "password2", "The two password fields didn’t match."),
+        ({"password2": "card-night-46s"}, "password2", "password fields didn\u2019t match."),
         ({"password1": "45s", "password2": "45s"}, "password2", "too short"),
         ({"password1": "password", "password2": "password"}, "password2", "too common"),
         ({"password1": "marie-45s", "password2": "marie-45s"}, "password2", "too similar"),
@@ -301,3 +306,52 @@ def test_once_set_up_a_request_costs_no_query_more(
     with django_assert_num_queries(1):
         again = phone.get(f"/t/{table}/?partial=1", headers={"If-None-Match": etag})
     assert again.status_code == 304
+
+
+# --- the real server, as ``fortyfives hall`` starts it on a new data folder ---------------------
+
+
+@pytest.mark.slow
+def test_fortyfives_hall_on_a_new_folder_opens_the_first_run_page(tmp_path: Path) -> None:
+    """granian gives the laptop's own requests a loopback address: the page that
+    ``fortyfives hall`` opens in the browser is the first-run page, and once sent the hall
+    is set up, in French."""
+    import urllib.parse
+    import urllib.request
+    from http.cookiejar import CookieJar
+
+    from tests.tools.test_hall import free_port, get, start
+
+    data_dir, port = tmp_path / "hall", free_port()
+    server = start(data_dir, port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+
+        class Stay(urllib.request.HTTPRedirectHandler):
+            def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+                return None
+
+        status, _body, headers = get(base + "/", urllib.request.build_opener(Stay()))
+        location = {name.lower(): value for name, value in headers.items()}["location"]
+        assert status == 302 and location == "/first-run/"
+        jar = CookieJar()
+        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+        status, page, _ = get(base + "/", browser)
+        assert status == 200 and "Welcome: set up the hall" in page
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+        assert token
+        body = urllib.parse.urlencode(GOOD | {"csrfmiddlewaretoken": token.group(1)}).encode()
+        sent = urllib.request.Request(
+            base + "/first-run/", data=body, headers={"Referer": base + "/first-run/"}
+        )
+        with browser.open(sent, timeout=10) as answer:
+            home = answer.read().decode()
+            assert answer.url == base + "/"
+        assert '<html lang="fr">' in home and "Bonjour, marie." in home
+        assert json.loads((data_dir / "hall.json").read_text())["language"] == "fr"
+        assert get(base + "/first-run/")[0] == 404
+        assert get(base + "/")[0] == 200
+    finally:
+        server.terminate()
+        output = server.communicate(timeout=30)[0]
+    assert "First start: open http://127.0.0.1:" in output
