@@ -14,7 +14,7 @@ from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import etag
 from django.views.i18n import JavaScriptCatalog, set_language
 
-from . import login, views
+from . import firstrun, login, views
 
 admin.site.site_header = _("Forty-Fives Card Drives: administration")
 admin.site.site_title = _("Forty-Fives Card Drives")
@@ -59,6 +59,8 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("livez", views.livez, name="livez"),
     path("favicon.ico", views.favicon),
+    # The hall's first start: the club and the organizer's account (config/firstrun.py).
+    path("first-run/", firstrun.first_run, name="first_run"),
     # Each person's language: the header's switch posts here (Django's set_language, kept in
     # its cookie); the scripts' words come from the djangojs catalog.
     path("i18n/setlang/", set_language, name="set_language"),

@@ -58,6 +58,9 @@ MIDDLEWARE = [
     # A phone's poll that finds nothing new: 304 before the rest (scoring/pages/conditional.py).
     "scoring.pages.conditional.PhonePollMiddleware",
     "csp.middleware.CSPMiddleware",
+    # The hall's first start (HALL_FIRST_RUN): the laptop to the first-run page, phones told
+    # to wait, until an account exists; then one flag read a request (config/firstrun.py).
+    "config.firstrun.FirstRunMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -140,6 +143,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# The first-run page on a new data folder (config/firstrun.py): the hall's settings only.
+HALL_FIRST_RUN = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

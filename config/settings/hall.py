@@ -18,6 +18,8 @@ config/paths.py), so that copying that folder keeps the whole club.
 - ``ALLOWED_HOSTS``: the hall address's host, the laptop's name and the loopback names, unless
   given.
 - ``HALL_BACKUPS``: how many backups to keep (default 5; 0: none).
+- ``HALL_FIRST_RUN``: on: while nobody can log in, the laptop's browser gets the first-run
+  page and phones a "being set up" page (config/firstrun.py).
 - ``HALL_DISK_MIN_FREE_MB``: below this much free space on the data folder's disk, /healthz
   says the disk is full (default 200).
 """
@@ -93,6 +95,10 @@ STORAGES = {
 # "The hall's server starts").
 WHITENOISE_KEEP_ONLY_HASHED_FILES = True
 WHITENOISE_SKIP_COMPRESS_EXTENSIONS = (*Compressor.SKIP_COMPRESS_EXTENSIONS, "map")
+
+# A new data folder (nobody can log in yet) opens the first-run page on the laptop: the club,
+# the organizer's account, the hall's language (config/firstrun.py).
+HALL_FIRST_RUN = True
 
 # No demo account with its published password on a hall's network, unless asked for (as prod).
 DEMO_COMMAND_ALLOWED = env_bool(os.environ, "DEMO_COMMAND_ALLOWED", False)

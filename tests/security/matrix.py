@@ -116,6 +116,17 @@ CASES: list[Case] = [
     Case("healthz", "GET", "/healthz", everyone(200)),
     Case("livez", "GET", "/livez", everyone(200)),
     Case("favicon.ico", "GET", "/favicon.ico", everyone(302), note="the site's icon"),
+    # The hall's first start: only on the hall's settings while nobody can log in, and only
+    # for the laptop itself (tests/config/test_first_run.py); everywhere else, no such page.
+    Case("first-run/", "GET", "/first-run/", everyone(404), note="the hall's first start"),
+    Case(
+        "first-run/",
+        "POST",
+        "/first-run/",
+        everyone(404),
+        body={"club": "Glenora", "username": "new", "password1": "x", "password2": "x"},
+        note="the hall's first start",
+    ),
     Case("jsi18n/", "GET", "/jsi18n/", everyone(200)),
     Case(
         "i18n/setlang/",
