@@ -89,6 +89,8 @@ def test_the_first_run_page_asks_for_the_club_the_account_and_the_language(
     # The language in its own name, the browser's (English here) chosen to begin with.
     assert re.search(r'value="en"[^>]*checked', page) and "Français" in page
     assert "no-cache" in response["Cache-Control"]
+    # Nobody can log in yet: no "Log in" link that would only lead back here.
+    assert 'href="/accounts/login/"' not in page and ">Log in<" not in page
 
 
 def test_the_health_checks_and_static_files_keep_working(hall: Path, client: Client) -> None:
