@@ -74,7 +74,7 @@ def database_backup(label: str) -> Path | None:
         logger.exception("backup of the database to %s failed", target)
         partial.unlink(missing_ok=True)
         return None
-    for old in sorted(folder.glob(f"*{SUFFIX}"))[:-keep]:
+    for old in sorted(folder.glob(f"[0-9]*{SUFFIX}"))[:-keep]:
         old.unlink(missing_ok=True)
     logger.info("database backed up to %s", target)
     return target

@@ -1,15 +1,378 @@
-"""``fortyfives backup`` and ``fortyfives restore`` (first cut: not yet written)."""
+"""``fortyfives backup`` and ``fortyfives restore``: the club in one file, and back from it.
+
+``backup`` copies the data folder's database (``db.sqlite3``) through SQLite's own online
+backup (``sqlite3.Connection.backup``): a consistent copy of the last commit, taken while the
+hall's server goes on answering the phones (the database is in WAL mode, so neither waits for
+the other). The copy is ONE file (its journal mode set back to DELETE: no ``-wal`` beside it),
+for a USB stick, written under a temporary name and renamed, so that a half-written backup
+never exists, and readable by its owner only.
+
+Every database of this program carries SQLite's ``application_id`` (APPLICATION_ID, the
+header field SQLite keeps for "which program's file is this") and, in ``user_version``, the
+version of fortyfives that last brought it up to date (fortyfives/upgrade.py writes both into
+the live database, so the server's own backups after each advance, drives/backup.py, carry them
+too). A database made before these marks (``application_id`` 0) is still recognised by its
+migrations table naming this program's apps. ``restore`` reads the file read-only and refuses,
+with nothing changed, what is not a database, what is damaged or cut short (SQLite's
+``integrity_check``), another program's database, and a backup of a newer version (migrations
+this version does not know); it refuses while a server holds the folder, and holds the folder's
+lock itself meanwhile, so that no server starts half-way. Then it keeps the current database in
+``backups/`` ("before-restore-…"), puts the file's contents in its place (the backup API into a
+temporary file, renamed; the old ``-wal`` and ``-shm`` removed first) and brings it up to date
+(an older version's backup is migrated, as an upgrade: fortyfives/upgrade.py).
+"""
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
+import shutil
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
-from fortyfives.datafolder import Refusal
+from filelock import FileLock, Timeout
+
+from fortyfives.datafolder import LOCK, Refusal, make_writable, not_while_serving
+from fortyfives.words import _
+
+DATABASE = "db.sqlite3"
+BACKUPS = "backups"
+SUFFIX = ".sqlite3"
+# SQLite's application_id of this program's databases: "45CD" (Forty-Fives Card Drives).
+APPLICATION_ID = int.from_bytes(b"45CD", "big")
+HEADER = b"SQLite format 3\x00"
+# An app whose migrations only this program has: how a database made before the marks is known.
+OUR_APP = "drives"
+
+
+def version_number(version: str) -> int:
+    """``"0.2.0"`` as ``user_version`` keeps it: 2000 (major, minor and patch, 3 digits each)."""
+    from fortyfives.changes import version_key
+
+    major, minor, patch = version_key(version)
+    return major * 1_000_000 + minor * 1_000 + patch
+
+
+def version_name(number: int) -> str | None:
+    """``user_version`` read back as a version (None: not recorded)."""
+    if number <= 0:
+        return None
+    return f"{number // 1_000_000}.{number // 1_000 % 1_000}.{number % 1_000}"
+
+
+def stamp() -> str:
+    return f"{datetime.now():%Y-%m-%d-%H%M}"
+
+
+def unique(folder: Path, stem: str) -> Path:
+    """``folder/stem.sqlite3``, or ``stem-2.sqlite3``… if a backup of that minute exists."""
+    target, number = folder / f"{stem}{SUFFIX}", 1
+    while target.exists():
+        number += 1
+        target = folder / f"{stem}-{number}{SUFFIX}"
+    return target
+
+
+def read_only(path: Path, *, fixed: bool) -> sqlite3.Connection:
+    """A connection that writes nothing, not even a ``-wal`` or ``-shm`` beside ``path``
+    (``fixed``: a file nobody else writes, as a backup on a USB stick: SQLite's ``immutable``)."""
+    uri = f"{path.as_uri()}?mode=ro" + ("&immutable=1" if fixed else "")
+    return sqlite3.connect(uri, uri=True, timeout=30)
+
+
+def has_our_tables(db: sqlite3.Connection) -> bool:
+    found = db.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'django_migrations'"
+    ).fetchone()
+    return bool(found) and bool(
+        db.execute("SELECT 1 FROM django_migrations WHERE app = ?", (OUR_APP,)).fetchone()
+    )
+
+
+def copy_into(source: sqlite3.Connection, target: Path) -> None:
+    """``source``'s last commit into ``target`` (made owner-only), through SQLite's backup,
+    marked as this program's and left as one file (journal mode DELETE)."""
+    os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
+    if os.name == "posix":
+        target.chmod(0o600)
+    copy = sqlite3.connect(target)
+    try:
+        source.backup(copy)
+        copy.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        copy.execute("PRAGMA journal_mode = DELETE")
+        copy.commit()
+    finally:
+        copy.close()
+
+
+def full(error: BaseException) -> bool:
+    return (isinstance(error, OSError) and error.errno in (errno.ENOSPC, errno.EDQUOT)) or (
+        isinstance(error, sqlite3.Error) and "full" in str(error)
+    )
+
+
+def reason_of(error: BaseException) -> str:
+    return (error.strerror if isinstance(error, OSError) else None) or str(error)
+
+
+# --- fortyfives backup ---------------------------------------------------------------------------
+
+
+def target_of(to: Path | None, database: Path) -> Path:
+    """Where ``--to`` says (a folder: the usual name in it), the current folder if not given."""
+    name = f"fortyfives-backup-{stamp()}{SUFFIX}"
+    chosen = (to.expanduser() if to is not None else Path.cwd()).resolve()
+    target = chosen / name if chosen.is_dir() else chosen
+    if not target.parent.is_dir():
+        raise Refusal(
+            _("The folder %(folder)s does not exist: give an existing folder with --to.")
+            % {"folder": target.parent}
+        )
+    if target in (database, *(Path(f"{database}{end}") for end in ("-wal", "-shm"))):
+        raise Refusal(
+            _("A backup cannot be written over the club's own database: choose another place.")
+        )
+    if target.exists() and not ours(target):
+        raise Refusal(
+            _("%(file)s already exists and is not a fortyfives backup: choose another name.")
+            % {"file": target}
+        )
+    return target
+
+
+def ours(path: Path, *, fixed: bool = True) -> bool:
+    """Whether ``path`` is a database of this program (``fixed``: one nobody writes now)."""
+    try:
+        with contextlib.closing(read_only(path, fixed=fixed)) as db:
+            (mark,) = db.execute("PRAGMA application_id").fetchone()
+            return bool(mark == APPLICATION_ID or (mark == 0 and has_our_tables(db)))
+    except (OSError, sqlite3.Error):
+        return False
 
 
 def backup(data_dir: Path, to: Path | None) -> Path:
-    raise Refusal("not yet")
+    """Copy the club's database into one file (``to``: a folder or a file; the current folder
+    if None) and return its path; a Refusal says why not, with nothing left half-written."""
+    database = data_dir / DATABASE
+    if not (database.is_file() and ours(database, fixed=False)):
+        raise Refusal(
+            _("There is no club data to back up in %(folder)s yet: nothing to back up.")
+            % {"folder": data_dir}
+        )
+    target = target_of(to, database)
+    wanted = sum(
+        path.stat().st_size
+        for path in (database, Path(f"{database}-wal"))
+        if path.is_file()  # the copy is at most the database and its log
+    )
+    with contextlib.suppress(OSError):
+        if shutil.disk_usage(target.parent).free < wanted:
+            raise Refusal(no_room(target.parent, wanted))
+    partial = target.with_name(f"{target.name}.partial")
+    try:
+        with contextlib.closing(read_only(database, fixed=False)) as source:
+            copy_into(source, partial)
+        partial.replace(target)
+    except (OSError, sqlite3.Error) as error:
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+        if full(error):
+            raise Refusal(no_room(target.parent, wanted)) from error
+        raise Refusal(
+            _(
+                "The backup cannot be written to %(file)s (%(reason)s). Choose another "
+                "place with --to."
+            )
+            % {"file": target, "reason": reason_of(error)}
+        ) from error
+    return target
 
 
-def restore(data_dir: Path, file: Path) -> Path:
-    raise Refusal("not yet")
+def no_room(folder: Path, wanted: int) -> str:
+    return _(
+        "There is not enough room on the disk of %(folder)s for the backup (%(size)s MB). "
+        "Free some room or choose another place with --to."
+    ) % {"folder": folder, "size": max(1, round(wanted / 1_000_000))}
+
+
+# --- fortyfives restore --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Found:
+    """What a backup file holds: the version that made it (None: not recorded) and the
+    migrations applied to it."""
+
+    version: str | None
+    applied: frozenset[tuple[str, str]]
+
+
+def examine(file: Path) -> Found:
+    """The backup ``file`` read (read-only), or a Refusal: not a database, damaged or cut
+    short, another program's."""
+    nothing = _("Nothing was changed.")
+    try:
+        with file.open("rb") as read:
+            header = read.read(len(HEADER))
+    except OSError as error:
+        raise Refusal(
+            _("%(file)s cannot be read (%(reason)s).") % {"file": file, "reason": reason_of(error)}
+            + " "
+            + nothing
+        ) from error
+    if header != HEADER:
+        raise Refusal(
+            _("%(file)s is not a fortyfives backup (it is not a database).") % {"file": file}
+            + " "
+            + nothing
+        )
+    try:
+        with contextlib.closing(read_only(file, fixed=True)) as db:
+            checked = db.execute("PRAGMA integrity_check").fetchall()
+            if checked != [("ok",)]:
+                raise sqlite3.DatabaseError(checked[0][0] if checked else "not checked")
+            (mark,) = db.execute("PRAGMA application_id").fetchone()
+            (number,) = db.execute("PRAGMA user_version").fetchone()
+            if mark not in (0, APPLICATION_ID) or not has_our_tables(db):
+                raise Refusal(
+                    _("%(file)s is another program's database, not a fortyfives backup.")
+                    % {"file": file}
+                    + " "
+                    + nothing
+                )
+            applied = frozenset(db.execute("SELECT app, name FROM django_migrations"))
+    except sqlite3.Error as error:
+        raise Refusal(
+            _("%(file)s is damaged or incomplete (a copy cut short?) and cannot be restored.")
+            % {"file": file}
+            + " "
+            + nothing
+        ) from error
+    return Found(version=version_name(int(number)), applied=applied)
+
+
+@contextlib.contextmanager
+def holding(data_dir: Path, doing: str) -> Iterator[None]:
+    """The folder's lock held (no server starts meanwhile), or the Refusal of one that runs."""
+    lock = FileLock(data_dir / LOCK, timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        not_while_serving(data_dir, doing)
+        raise Refusal(
+            _("A hall server runs on %(folder)s: stop it first.") % {"folder": data_dir}
+        ) from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def keep_copy(data_dir: Path, stem: str) -> Path | None:
+    """The folder's database as it stands, copied into ``backups/`` (``stem`` names it) before
+    it is replaced or migrated; None when there is none yet. A Refusal if it cannot be kept."""
+    database = data_dir / DATABASE
+    if not (database.is_file() and database.stat().st_size > 0):
+        return None
+    folder = data_dir / BACKUPS
+    target = unique(folder, stem)
+    partial = target.with_name(f"{target.name}.partial")
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if os.name == "posix":
+            folder.chmod(0o700)
+        with contextlib.closing(read_only(database, fixed=False)) as source:
+            copy_into(source, partial)
+        partial.replace(target)
+    except sqlite3.Error:
+        # A database SQLite cannot copy (damaged: the very reason to restore) is kept as it
+        # lies on the disk, with its write-ahead log.
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+        try:
+            shutil.copyfile(database, partial)
+            if Path(f"{database}-wal").is_file():
+                shutil.copyfile(f"{database}-wal", f"{target}-wal")
+            partial.replace(target)
+        except OSError as error:
+            raise cannot_keep(folder, partial, error) from error
+    except OSError as error:
+        raise cannot_keep(folder, partial, error) from error
+    return target
+
+
+def cannot_keep(folder: Path, partial: Path, error: OSError) -> Refusal:
+    with contextlib.suppress(OSError):
+        partial.unlink(missing_ok=True)
+    return Refusal(
+        _(
+            "The club's current data could not be kept as a backup in %(folder)s "
+            "(%(reason)s). Nothing was changed."
+        )
+        % {"folder": folder, "reason": reason_of(error)}
+    )
+
+
+def put_in_place(file: Path, database: Path) -> None:
+    """``file``'s contents become the database: copied beside it, then renamed over it, with
+    the old database's write-ahead log folded in and removed first (a stale ``-wal`` must never
+    meet the new file)."""
+    partial = database.with_name(f"{database.name}.restoring")
+    try:
+        with contextlib.closing(read_only(file, fixed=True)) as source:
+            copy_into(source, partial)
+        if database.is_file() and database.stat().st_size > 0:
+            # (Kept already, whole or as it lay: a damaged one need not fold.)
+            with (
+                contextlib.suppress(sqlite3.Error),
+                contextlib.closing(sqlite3.connect(database, timeout=30)) as old,
+            ):
+                old.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        for end in ("-wal", "-shm"):
+            Path(f"{database}{end}").unlink(missing_ok=True)
+        partial.replace(database)
+    except (OSError, sqlite3.Error) as error:
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+        if full(error):
+            raise Refusal(no_room(database.parent, file.stat().st_size)) from error
+        raise Refusal(
+            _("The backup could not be put in place in %(folder)s (%(reason)s).")
+            % {"folder": database.parent, "reason": reason_of(error)}
+        ) from error
+
+
+def restore(data_dir: Path, file: Path) -> Path | None:
+    """Put the club's data back from ``file`` and return where the data it replaced is kept
+    (None: the folder had none). A Refusal, with nothing changed, for a file that is not a
+    backup of this program (or of a newer version) and while a server runs on the folder."""
+    file = file.expanduser().resolve()
+    database = data_dir / DATABASE
+    if not file.is_file():
+        raise Refusal(_("There is no file %(file)s.") % {"file": file})
+    if file == database:
+        raise Refusal(
+            _("%(file)s is the club's database itself: give a backup file.") % {"file": file}
+        )
+    if data_dir.exists():
+        not_while_serving(data_dir, _("restore a backup"))
+    found = examine(file)
+    make_writable(data_dir)
+    with holding(data_dir, _("restore a backup")):
+        from fortyfives.datafolder import hall_environ
+
+        hall_environ(data_dir)
+        import django
+
+        django.setup()
+        from fortyfives.upgrade import bring_up_to_date, refuse_newer
+
+        refuse_newer(found.applied, found.version, whose=file)
+        kept = keep_copy(data_dir, f"before-restore-{stamp()}")
+        put_in_place(file, database)
+        bring_up_to_date(data_dir, print, holding=True)
+    return kept
