@@ -14,7 +14,7 @@ up on the folder).
   record kept: what it holds this version reads whole.
 
 The version is recorded in the database itself (SQLite's ``user_version``, beside the
-``application_id`` that says the file is this program's: fortyfives/backups.py), so that it
+``application_id`` that says the file is this program's: fortyfives/database.py), so that it
 travels with every backup, and in ``hall.json`` (``config.paths.hall_choose``) for the
 volunteer's eyes.
 
@@ -33,7 +33,8 @@ from pathlib import Path
 
 from config.paths import hall_choices, hall_choose
 from fortyfives import __version__
-from fortyfives.backups import (
+from fortyfives.changes import changes_between, version_key
+from fortyfives.database import (
     APPLICATION_ID,
     DATABASE,
     keep_copy,
@@ -41,7 +42,6 @@ from fortyfives.backups import (
     version_name,
     version_number,
 )
-from fortyfives.changes import changes_between, version_key
 from fortyfives.datafolder import Refusal, not_while_serving, running
 from fortyfives.words import _
 
@@ -150,6 +150,11 @@ def bring_up_to_date(data_dir: Path, say: Callable[[str], None], *, holding: boo
 
 def tell(say: Callable[[str], None], old: str | None, kept: Path) -> None:
     """What changed since ``old`` (None: an earlier version, not recorded), for the volunteer."""
+    if old is not None and version_key(old) >= version_key(__version__):
+        # The same version with migrations to apply: a checkout between two releases.
+        say(_("The data folder's database is brought up to date."))
+        say(_("The data as it was is kept in %(file)s.") % {"file": kept})
+        return
     if old is None:
         say(
             _(

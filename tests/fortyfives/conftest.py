@@ -20,7 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 SLUG = "friday-45s-2026-11-20"
 
 
-def fortyfives(*args: str | Path, cwd: Path = ROOT, **extra: Any) -> subprocess.CompletedProcess[str]:
+def fortyfives(
+    *args: str | Path, cwd: Path = ROOT, **extra: Any
+) -> subprocess.CompletedProcess[str]:
     """``fortyfives ARGS`` from ``cwd`` (the checkout's code, wherever it is started)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_URL", "CELERY_"))}
     for name in ("DJANGO_SETTINGS_MODULE", "HALL_DATA_DIR", "FORTYFIVES_DATA_DIR"):

@@ -17,8 +17,8 @@ from filelock import FileLock
 
 from drives.models import AuditEntry
 from drives.services import Actor
-from fortyfives.backups import version_name, version_number
 from fortyfives.changes import CHANGES, changes_between
+from fortyfives.database import version_name, version_number
 from scoring.services import game_advance
 from tests.fortyfives.conftest import (
     SLUG,
