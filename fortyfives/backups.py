@@ -43,6 +43,7 @@ from fortyfives.database import (
     ours,
     read_only,
     reason_of,
+    remove,
     stamp,
     version_name,
 )
@@ -78,11 +79,19 @@ def backup(data_dir: Path, to: Path | None) -> Path:
     """Copy the club's database into one file (``to``: a folder or a file; the current folder
     if None) and return its path; a Refusal says why not, with nothing left half-written."""
     database = data_dir / DATABASE
-    if not (database.is_file() and ours(database, fixed=False)):
+    nothing = _("There is no club data to back up in %(folder)s yet: nothing to back up.")
+    if not (database.is_file() and database.stat().st_size > 0):
+        raise Refusal(nothing % {"folder": data_dir})
+    try:
+        with contextlib.closing(read_only(database, fixed=False)) as db:
+            known = has_our_tables(db)
+    except sqlite3.Error as error:
         raise Refusal(
-            _("There is no club data to back up in %(folder)s yet: nothing to back up.")
-            % {"folder": data_dir}
-        )
+            _("%(file)s cannot be read (%(reason)s).")
+            % {"file": database, "reason": reason_of(error)}
+        ) from error
+    if not known:
+        raise Refusal(nothing % {"folder": data_dir})
     target = target_of(to, database)
     wanted = sum(
         path.stat().st_size
@@ -98,8 +107,7 @@ def backup(data_dir: Path, to: Path | None) -> Path:
             copy_into(source, partial)
         partial.replace(target)
     except (OSError, sqlite3.Error) as error:
-        with contextlib.suppress(OSError):
-            partial.unlink(missing_ok=True)
+        remove(partial)
         if full(error):
             raise Refusal(no_room(target.parent, wanted)) from error
         raise Refusal(
@@ -211,8 +219,7 @@ def put_in_place(file: Path, database: Path) -> None:
             Path(f"{database}{end}").unlink(missing_ok=True)
         partial.replace(database)
     except (OSError, sqlite3.Error) as error:
-        with contextlib.suppress(OSError):
-            partial.unlink(missing_ok=True)
+        remove(partial)
         if full(error):
             raise Refusal(no_room(database.parent, file.stat().st_size)) from error
         raise Refusal(

@@ -93,6 +93,13 @@ def copy_into(source: sqlite3.Connection, target: Path) -> None:
         copy.close()
 
 
+def remove(partial: Path) -> None:
+    """A copy that failed removed, with the journal SQLite may have left beside it."""
+    for path in (partial, *(Path(f"{partial}{end}") for end in ("-journal", "-wal", "-shm"))):
+        with contextlib.suppress(OSError):
+            path.unlink(missing_ok=True)
+
+
 def full(error: BaseException) -> bool:
     return (isinstance(error, OSError) and error.errno in (errno.ENOSPC, errno.EDQUOT)) or (
         isinstance(error, sqlite3.Error) and "full" in str(error)
@@ -132,8 +139,7 @@ def keep_copy(data_dir: Path, stem: str) -> Path | None:
     except sqlite3.Error:
         # A database SQLite cannot copy (damaged: the very reason to restore) is kept as it
         # lies on the disk, with its write-ahead log.
-        with contextlib.suppress(OSError):
-            partial.unlink(missing_ok=True)
+        remove(partial)
         try:
             shutil.copyfile(database, partial)
             if Path(f"{database}-wal").is_file():
@@ -147,8 +153,7 @@ def keep_copy(data_dir: Path, stem: str) -> Path | None:
 
 
 def cannot_keep(folder: Path, partial: Path, error: OSError) -> Refusal:
-    with contextlib.suppress(OSError):
-        partial.unlink(missing_ok=True)
+    remove(partial)
     return Refusal(
         _(
             "The club's current data could not be kept as a backup in %(folder)s "

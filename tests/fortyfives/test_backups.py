@@ -163,7 +163,7 @@ def test_a_backup_in_the_current_folder_unless_told_where(played: Path, tmp_path
     assert sorted(p.name for p in tmp_path.iterdir()) == ["club.sqlite3", "here"]
 
 
-def test_backup_refusals_leave_nothing_half_written(played: Path, tmp_path: Path) -> None:
+def test_backup_refusals_leave_nothing_half_written(played: Path, copy_of, tmp_path: Path) -> None:
     empty = tmp_path / "no-club-here"
     refused(fortyfives("backup", "--data-dir", empty, "--to", tmp_path), "nothing to back up")
     assert not empty.exists()
@@ -179,16 +179,22 @@ def test_backup_refusals_leave_nothing_half_written(played: Path, tmp_path: Path
         fortyfives("backup", "--data-dir", played, "--to", played / "db.sqlite3"),
         "club's own database",
     )
-    # A disk that fills up half-way (the files this process may write are limited to 64 kB).
+    # A disk that fills up half-way (the files this process may write are limited to 1 MB)
+    # under a club of some 4 MB (more than SQLite's page cache: its copy spills a journal).
+    big = copy_of(played)
+    with contextlib.closing(sqlite3.connect(big / "db.sqlite3")) as db:
+        db.execute("CREATE TABLE bulk (data blob)")
+        db.executemany("INSERT INTO bulk VALUES (?)", [(bytes(4000),)] * 1000)
+        db.commit()
     stick = tmp_path / "stick"
     stick.mkdir()
 
     def small_disk() -> None:
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-        resource.setrlimit(resource.RLIMIT_FSIZE, (65536, 65536))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1_000_000, 1_000_000))
 
     line = refused(
-        fortyfives("backup", "--data-dir", played, "--to", stick, preexec_fn=small_disk),
+        fortyfives("backup", "--data-dir", big, "--to", stick, preexec_fn=small_disk),
         str(stick),
     )
     assert "room" in line or "cannot be written" in line
