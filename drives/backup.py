@@ -74,7 +74,9 @@ def database_backup(label: str) -> Path | None:
         logger.exception("backup of the database to %s failed", target)
         partial.unlink(missing_ok=True)
         return None
-    for old in sorted(folder.glob(f"*{SUFFIX}"))[:-keep]:
+    # Its own copies only (named from the time): those ``fortyfives restore`` and an upgrade
+    # keep ("before-restore-…", "before-upgrade-…", fortyfives/backups.py) stay.
+    for old in sorted(folder.glob(f"[0-9]*{SUFFIX}"))[:-keep]:
         old.unlink(missing_ok=True)
     logger.info("database backed up to %s", target)
     return target

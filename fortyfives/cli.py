@@ -160,10 +160,13 @@ def main(argv: list[str] | None = None) -> int:
             from fortyfives.backups import restore
 
             kept = restore(data_dir, options.file)
-            print(
-                _("The club's data is back from %(file)s. What it replaced is kept in %(kept)s")
-                % {"file": options.file, "kept": kept}
-            )
+            if kept is None:
+                print(_("The club's data is back from %(file)s.") % {"file": options.file})
+            else:
+                print(
+                    _("The club's data is back from %(file)s. What it replaced is kept in %(kept)s")
+                    % {"file": options.file, "kept": kept}
+                )
             return 0
     except Refusal as refusal:
         print(f"fortyfives: {refusal}", file=sys.stderr)
