@@ -62,11 +62,12 @@ def test_an_older_folder_is_kept_migrated_and_told_what_changed(
     made_older(data_dir)
     done = fortyfives("manage", "--data-dir", data_dir, "drive", "list")
     assert done.returncode == 0, done.stderr
-    assert "used by fortyfives 0.1.0: it is now up to date for 0.2.0" in done.stdout
-    assert "What changed:" in done.stdout and "fortyfives backup copies the club" in done.stdout
-    assert SLUG in done.stdout  # and the command asked for ran
+    # Said on stderr: the command's stdout stays its own answer (for scripts).
+    assert "used by fortyfives 0.1.0: it is now up to date for 0.2.0" in done.stderr
+    assert "What changed:" in done.stderr and "fortyfives backup copies the club" in done.stderr
+    assert done.stdout.startswith("slug ") and SLUG in done.stdout  # the command asked for ran
     [kept] = (data_dir / "backups").glob("before-upgrade-from-0.1.0-*.sqlite3")
-    assert str(kept) in done.stdout
+    assert str(kept) in done.stderr
     # The copy is the folder as 0.1.0 left it; the folder is 0.2.0's now.
     assert "django_session" not in tables_of(kept)
     assert version_name(pragma(kept, "user_version")) == "0.1.0"
@@ -77,8 +78,9 @@ def test_an_older_folder_is_kept_migrated_and_told_what_changed(
     assert hall_json(data_dir)["version"] == "0.2.0"
     assert results_in(database) == results_in(played / "db.sqlite3")
     # Said once: the next command finds the folder up to date.
-    again = manage(data_dir, "drive", "list")
-    assert "What changed" not in again and len(list((data_dir / "backups").glob("before-*"))) == 1
+    again = fortyfives("manage", "--data-dir", data_dir, "drive", "list")
+    assert again.returncode == 0 and "What changed" not in again.stdout + again.stderr
+    assert len(list((data_dir / "backups").glob("before-*"))) == 1
     # The old version's backup restores into a new folder, brought up to date.
     new = tmp_path / "new-laptop"
     restored = fortyfives("restore", "--data-dir", new, kept)
@@ -129,7 +131,8 @@ def test_a_new_folder_is_made_without_a_backup_or_news(tmp_path: Path) -> None:
     data_dir = tmp_path / "hall"
     done = fortyfives("manage", "--data-dir", data_dir, "drive", "list")
     assert done.returncode == 0, done.stderr
-    assert "What changed" not in done.stdout and not (data_dir / "backups").exists()
+    assert "What changed" not in done.stdout + done.stderr
+    assert not (data_dir / "backups").exists()
     assert version_name(pragma(data_dir / "db.sqlite3", "user_version")) == "0.2.0"
     assert hall_json(data_dir)["version"] == "0.2.0"
 
