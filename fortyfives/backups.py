@@ -243,18 +243,25 @@ def restore(data_dir: Path, file: Path) -> Path | None:
     if data_dir.exists():
         not_while_serving(data_dir, _("restore a backup"))
     found = examine(file)
+    new_folder = not data_dir.exists()
     make_writable(data_dir)
-    with holding(data_dir, _("restore a backup")):
-        from fortyfives.datafolder import hall_environ
+    try:
+        with holding(data_dir, _("restore a backup")):
+            from fortyfives.datafolder import hall_environ
 
-        hall_environ(data_dir)
-        import django
+            hall_environ(data_dir)
+            import django
 
-        django.setup()
-        from fortyfives.upgrade import bring_up_to_date, refuse_newer
+            django.setup()
+            from fortyfives.upgrade import bring_up_to_date, refuse_newer
 
-        refuse_newer(found.applied, found.version, whose=file)
-        kept = keep_copy(data_dir, f"before-restore-{stamp()}")
-        put_in_place(file, database)
-        bring_up_to_date(data_dir, print, holding=True)
+            refuse_newer(found.applied, found.version, whose=file)
+            kept = keep_copy(data_dir, f"before-restore-{stamp()}")
+            put_in_place(file, database)
+            bring_up_to_date(data_dir, print, holding=True)
+    except Refusal:
+        # Nothing half-made: a folder made for this restore (its empty database and key) goes.
+        if new_folder:
+            shutil.rmtree(data_dir, ignore_errors=True)
+        raise
     return kept

@@ -143,6 +143,10 @@ def test_restore_refuses_what_is_not_a_backup_of_this_version(
     for file, words in cases:
         line = refused(fortyfives("restore", "--data-dir", data_dir, file), *words)
         assert state_of(data_dir) == before, line
+    # Into a new laptop's folder: refused, and no folder half made (an empty database, a key).
+    new = tmp_path / "new-laptop"
+    refused(fortyfives("restore", "--data-dir", new, newer), "install 0.3.0 or newer")
+    assert not new.exists()
     # The good one goes through.
     assert fortyfives("restore", "--data-dir", data_dir, good).returncode == 0
 
