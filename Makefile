@@ -58,9 +58,12 @@ run: install
 # The hall's own server, as a hall runs it: `fortyfives hall` (fortyfives/hall.py), the hall's
 # settings on SQLite in the user's data folder, served by granian on the laptop's address on the
 # hall's network, e.g. make hall HALL_ARGS='--port 8045 --data-dir /media/usb/hall'
+# A checkout whose hall served from hall-data/ before (make hall's folder up to version 0.1.0)
+# keeps serving that folder: the club stays where it is.
 HALL_ARGS ?=
+HALL_OLD_FOLDER = $(if $(wildcard hall-data/db.sqlite3),--data-dir hall-data)
 hall: install
-	$(BIN)/fortyfives hall $(HALL_ARGS)
+	$(BIN)/fortyfives hall $(HALL_OLD_FOLDER) $(HALL_ARGS)
 
 # The production stack on this machine's PostgreSQL and Redis (docs/deploy.md), e.g.
 # make stack STACK_ARGS='--port 8001 --demo'
