@@ -226,3 +226,16 @@ def smoke(fortyfives: list[str], workdir: Path) -> None:
 
     hall.run("restore", written[0], "--data-dir", restored_dir)
     assert hall.manage(restored_dir, "drive", "show", slug) == shown
+
+
+if __name__ == "__main__":
+    # make bundle: the scenario on the bundle just built, in a temporary folder.
+    #   python tests/install/smoke.py dist/fortyfives-<version>-linux-x86_64
+    import sys
+    import tempfile
+
+    if len(sys.argv) != 2:
+        sys.exit("usage: python tests/install/smoke.py PATH-OF-FORTYFIVES")
+    with tempfile.TemporaryDirectory(prefix="fortyfives-smoke-") as folder:
+        smoke([str(Path(sys.argv[1]).resolve())], Path(folder))
+    print(f"smoke test passed: {sys.argv[1]}")
