@@ -10,11 +10,13 @@ BOOT_PYTHON := $(shell command -v python3.11 || command -v python3)
 # Extra arguments for pytest, e.g. make pytest PYTEST_ARGS='-k healthz -x' (markers: PYTEST_MARK)
 PYTEST_ARGS ?=
 
-.PHONY: help install run hall stack load hall-night lint fmt contracts migrations-check typecheck pytest test bench mutation lock clean messages compilemessages
+.PHONY: help install run hall stack load hall-night lint fmt contracts migrations-check typecheck pytest test bench mutation lock clean messages compilemessages wheel bundle
 
 help:
 	@echo "make run               install, migrate, load the demo night, serve on 127.0.0.1:8000"
 	@echo "make hall              a real night from this laptop (fortyfives hall): the phones on the hall's Wi-Fi reach it (HALL_ARGS=--help)"
+	@echo "make wheel             the installable package: dist/fortyfives-<version>-py3-none-any.whl (docs/install.md)"
+	@echo "make bundle            the hall app as one file for this system (PyInstaller), smoke-tested: dist/fortyfives-<version>-<system>-<machine>"
 	@echo "make stack             production stack here: gunicorn + Celery worker on PostgreSQL and Redis (STACK_ARGS=--help)"
 	@echo "make load              load figures with locust: PostgreSQL + Redis, then SQLite (BENCHMARKS.md, Load)"
 	@echo "make test              lint + contracts + migrations-check + typecheck + pytest"
@@ -64,6 +66,35 @@ HALL_ARGS ?=
 HALL_OLD_FOLDER = $(if $(wildcard hall-data/db.sqlite3),--data-dir hall-data)
 hall: install
 	$(BIN)/fortyfives hall $(HALL_OLD_FOLDER) $(HALL_ARGS)
+
+# The wheel a hall installs (docs/install.md: pipx install …whl): the packages with the
+# templates, static files and compiled catalogs inside (pyproject.toml, hatch_build.py), built
+# in pip's isolated environment (it fetches hatchling). tests/install/test_wheel.py installs it
+# on each Python and runs the smoke test.
+VERSION = $(shell sed -n 's/^__version__ = "\(.*\)"$$/\1/p' fortyfives/__init__.py)
+WHEEL = dist/fortyfives-$(VERSION)-py3-none-any.whl
+wheel:
+	@test -n "$(BOOT_PYTHON)" || { echo "python3.11 (or python3) is needed" >&2; exit 1; }
+	rm -f dist/fortyfives-*.whl
+	$(BOOT_PYTHON) -m pip wheel --no-deps --quiet . -w dist
+
+# The hall app as one file for the system it is built on (docs/install.md), for a laptop
+# without Python: PyInstaller (packaging/fortyfives.spec) in a venv of its own
+# (build/bundle-venv, never .venv) where the wheel is installed, then the smoke test of the
+# wheel (tests/install/smoke.py: a night created, served, backed up, stopped, restored) run on
+# the file built. BUNDLE_PYTHON: the Python put inside (python3.11 by default).
+BUNDLE_PYTHON ?= $(BOOT_PYTHON)
+BUNDLE_VENV := build/bundle-venv
+BUNDLE = dist/fortyfives-$(VERSION)-$(shell uname -s | tr A-Z a-z)-$(shell uname -m)
+bundle: wheel compilemessages
+	test -x $(BUNDLE_VENV)/bin/python || $(BUNDLE_PYTHON) -m venv $(BUNDLE_VENV)
+	$(BUNDLE_VENV)/bin/python -m pip install --quiet $(WHEEL) pyinstaller
+	# the same version number with other contents: this checkout's, not the last build's
+	$(BUNDLE_VENV)/bin/python -m pip install --quiet --force-reinstall --no-deps $(WHEEL)
+	$(BUNDLE_VENV)/bin/pyinstaller --noconfirm --log-level WARN --distpath dist \
+		--workpath build/pyinstaller packaging/fortyfives.spec
+	ls -l $(BUNDLE)
+	$(BUNDLE_VENV)/bin/python tests/install/smoke.py $(BUNDLE)
 
 # The production stack on this machine's PostgreSQL and Redis (docs/deploy.md), e.g.
 # make stack STACK_ARGS='--port 8001 --demo'

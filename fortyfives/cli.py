@@ -124,6 +124,9 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
+    if not words and getattr(sys, "frozen", False):
+        # The single-file bundle double-clicked: start the night (the organizer's page opens).
+        words = ["hall"]
     given = data_dir_given(words)
     try:
         use_language(language_of(data_dir_of(given)))

@@ -37,6 +37,7 @@ import ipaddress
 import os
 import socket
 import sqlite3
+import sys
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -144,11 +145,14 @@ def static_sources() -> str:
     from django.conf import settings
     from django.contrib.staticfiles.finders import get_finders
 
-    found = []
+    # The single-file bundle unpacks its files anew at every start (new times, a new folder):
+    # there the bundle's own file stands for them, replaced when the program is.
+    bundle = os.stat(sys.executable) if getattr(sys, "frozen", False) else None
+    found = [f"bundle\0{bundle.st_size}\0{bundle.st_mtime_ns}"] if bundle else []
     for finder in get_finders():
         for name, storage in finder.list([]):
             info = os.stat(storage.path(name))
-            found.append(f"{name}\0{info.st_size}\0{info.st_mtime_ns}")
+            found.append(f"{name}\0{info.st_size}" + ("" if bundle else f"\0{info.st_mtime_ns}"))
     found.sort()
     found += [
         repr(getattr(settings, name, None))

@@ -38,6 +38,9 @@ MAKEMESSAGES = {
         "media",
         "hall-data",
         "htmlcov",
+        # make wheel's and make bundle's output, and the bundle's build environment
+        "build",
+        "dist",
     ],
     "add_location": "file",
     "no_obsolete": True,

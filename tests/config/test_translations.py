@@ -80,6 +80,8 @@ def test_makemessages_finds_nothing_new(tmp_path: Path) -> None:
             "node_modules",
             "htmlcov",
             "docs",
+            "build",
+            "dist",
         ),
     )
     scratch = copy / "locale"
