@@ -50,7 +50,7 @@ from django.dispatch import receiver
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
@@ -110,9 +110,14 @@ def from_laptop(request: HttpRequest) -> bool:
 # --- the middleware: the laptop to the page, the phones to "being set up" ---------------------
 
 # What keeps working while the hall is being set up: the health checks (fortyfives hall waits
-# for /livez), the icon, and what the first-run page itself loads or posts to.
+# for /livez), the icon, and what the first-run page itself loads or posts to; and what needs
+# no account: the JSON API (its tokens: a table's, a couple's, or an API token made with
+# fortyfives manage apitoken) and the pages a table's or a couple's card opens, and the
+# published results, for a drive made with `fortyfives manage drive create` before anyone
+# set up the web account.
 OPEN_PATHS = ("/livez", "/healthz", "/favicon.ico")
 OPEN_NAMES = ("first_run", "javascript-catalog", "set_language")
+OPEN_PAGES = ("table", "couple", "results")
 
 
 def _open(path: str) -> bool:
@@ -121,7 +126,14 @@ def _open(path: str) -> bool:
     static = "/" + settings.STATIC_URL.lstrip("/") if settings.STATIC_URL else ""
     if static and path.startswith(static):
         return True
-    return any(path == reverse(name) for name in OPEN_NAMES)
+    if path.startswith("/api/"):
+        return True
+    if any(path == reverse(name) for name in OPEN_NAMES):
+        return True
+    try:
+        return resolve(path).url_name in OPEN_PAGES
+    except Resolver404:
+        return False
 
 
 def being_set_up(request: HttpRequest) -> HttpResponse:

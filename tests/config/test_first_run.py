@@ -357,3 +357,24 @@ def test_fortyfives_hall_on_a_new_folder_opens_the_first_run_page(tmp_path: Path
         server.terminate()
         output = server.communicate(timeout=30)[0]
     assert "First start: open http://127.0.0.1:" in output
+
+
+def test_what_needs_no_account_keeps_working_before_the_set_up(hall: Path, client: Client) -> None:
+    """A drive made from the command line (``fortyfives manage drive create``) before anyone
+    set up the web account: its tables' and couples' cards open their pages on the phones, and
+    the API answers its tokens; the organizer's pages still wait for the first-run page."""
+    club = club_create(name="St. Mary's Parish Hall")
+    drive = night(club, 4)
+    assert not get_user_model().objects.exists()
+    table, couple = drive.tables.get(number=1), drive.couples.get(number=1)
+    for path in (f"/t/{table.token}/", f"/c/{couple.token}/"):
+        assert client.get(path, REMOTE_ADDR=PHONE).status_code == 200, path
+    standings = client.get(
+        f"/api/v1/drives/{drive.slug}/standings",
+        HTTP_AUTHORIZATION=f"Bearer {table.token}",
+        REMOTE_ADDR=PHONE,
+    )
+    assert standings.status_code == 200
+    assert len(standings.json()) == 4
+    assert client.get(f"/drives/{drive.slug}/desk/", REMOTE_ADDR=PHONE).status_code == 503
+    assert client.get(f"/drives/{drive.slug}/desk/")["Location"] == "/first-run/"
