@@ -84,11 +84,12 @@ wheel:
 # wheel (tests/install/smoke.py: a night created, served, backed up, stopped, restored) run on
 # the file built. BUNDLE_PYTHON: the Python put inside (python3.11 by default).
 BUNDLE_PYTHON ?= $(BOOT_PYTHON)
+PYINSTALLER ?= pyinstaller==6.22.3
 BUNDLE_VENV := build/bundle-venv
 BUNDLE = dist/fortyfives-$(VERSION)-$(shell uname -s | tr A-Z a-z)-$(shell uname -m)
 bundle: wheel compilemessages
 	test -x $(BUNDLE_VENV)/bin/python || $(BUNDLE_PYTHON) -m venv $(BUNDLE_VENV)
-	$(BUNDLE_VENV)/bin/python -m pip install --quiet $(WHEEL) pyinstaller
+	$(BUNDLE_VENV)/bin/python -m pip install --quiet $(WHEEL) '$(PYINSTALLER)'
 	# the same version number with other contents: this checkout's, not the last build's
 	$(BUNDLE_VENV)/bin/python -m pip install --quiet --force-reinstall --no-deps $(WHEEL)
 	$(BUNDLE_VENV)/bin/pyinstaller --noconfirm --log-level WARN --distpath dist \
