@@ -221,6 +221,15 @@ class FirstRunForm(UserCreationForm):  # type: ignore[type-arg]
         self.fields["password2"].help_text = _("Type it once more, to be sure of it.")
         self.order_fields(self.field_order)
 
+    def full_clean(self) -> None:
+        """After a mistake, the page opens on the first box to correct, not on the club's."""
+        super().full_clean()
+        wrong = [name for name in self.field_order if name in self.errors]
+        if wrong:
+            for field in self.fields.values():
+                field.widget.attrs.pop("autofocus", None)
+            self.fields[wrong[0]].widget.attrs["autofocus"] = True
+
     def clean_club(self) -> str:
         try:
             return str(inputs.CLUB_NAME.check(self.cleaned_data["club"]))

@@ -203,6 +203,9 @@ def test_a_mistake_is_said_and_what_was_typed_kept(
     assert summary and words in summary.group(0)
     assert f'href="#id_{field}' in summary.group(0) or field == "language"
     assert re.search(rf'name="{field}"[^>]*aria-invalid="true"', page) or field == "language"
+    # The page opens on the box to correct (the first of them), and only there.
+    assert len(re.findall(r"<input[^>]*autofocus", page)) == (1 if field != "language" else 2)
+    assert re.search(rf'<input[^>]*name="{field}"[^>]*autofocus', page)
     if field != "club":
         assert 'value="St. Joseph&#x27;s Parish"' in page
     if field != "username":
