@@ -20,14 +20,21 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 SLUG = "friday-45s-2026-11-20"
 
 
-def fortyfives(
-    *args: str | Path, cwd: Path = ROOT, **extra: Any
-) -> subprocess.CompletedProcess[str]:
-    """``fortyfives ARGS`` from ``cwd`` (the checkout's code, wherever it is started)."""
+def command_environ(**more: str) -> dict[str, str]:
+    """The environment a volunteer's shell gives the command: none of the checkout's settings,
+    database or data folder variables; ``more`` added."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_URL", "CELERY_"))}
-    for name in ("DJANGO_SETTINGS_MODULE", "HALL_DATA_DIR", "FORTYFIVES_DATA_DIR"):
+    for name in ("DJANGO_SETTINGS_MODULE", "HALL_DATA_DIR", "HALL_URL", "FORTYFIVES_DATA_DIR"):
         env.pop(name, None)
-    env |= {"PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1", "LANG": "C.UTF-8"}
+    return env | {"PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1", "LANG": "C.UTF-8"} | more
+
+
+def fortyfives(
+    *args: str | Path, cwd: Path = ROOT, env: dict[str, str] | None = None, **extra: Any
+) -> subprocess.CompletedProcess[str]:
+    """``fortyfives ARGS`` from ``cwd`` (the checkout's code, wherever it is started), with
+    ``env`` added to the volunteer's environment."""
+    env = command_environ(**(env or {}))
     return subprocess.run(
         [sys.executable, "-m", "fortyfives", *map(str, args)],
         cwd=cwd,

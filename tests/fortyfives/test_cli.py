@@ -7,7 +7,6 @@ its window closes, the night folded into the database."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import socket
 import subprocess
@@ -21,32 +20,10 @@ import pytest
 from config.paths import default_data_dir, hall_choose
 from fortyfives import __version__
 from fortyfives.datafolder import running, serving
+from tests.fortyfives.conftest import command_environ, fortyfives
 
-ROOT = Path(__file__).resolve().parent.parent.parent
 PASSWORD = "hall-night-45s"
 COUPLES = "player1,player2\n" + "".join(f"Player {2 * n},Player {2 * n + 1}\n" for n in range(8))
-
-
-def environ(**more: str) -> dict[str, str]:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("DATABASE_URL", "CELERY_", "DJANGO_SETTINGS", "HALL_", "FORTYFIVES"))
-    }
-    return env | {"PYTHONUNBUFFERED": "1", "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"} | more
-
-
-def fortyfives(
-    *args: str, cwd: Path, timeout: float = 180, **env: str
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "fortyfives", *args],
-        cwd=cwd,
-        env=environ(**env),
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
 
 
 def free_port() -> int:
@@ -58,7 +35,7 @@ def free_port() -> int:
 def test_the_version_and_the_help_say_what_the_command_does(tmp_path: Path) -> None:
     done = fortyfives("--version", cwd=tmp_path)
     assert (done.returncode, done.stdout.strip()) == (0, f"fortyfives {__version__}")
-    done = fortyfives("--help", cwd=tmp_path, FORTYFIVES_DATA_DIR=str(tmp_path / "hall"))
+    done = fortyfives("--help", cwd=tmp_path, env={"FORTYFIVES_DATA_DIR": str(tmp_path / "hall")})
     assert done.returncode == 0
     assert "start the card night" in done.stdout
     assert "copy the club's data into one file" in done.stdout
@@ -68,7 +45,7 @@ def test_a_french_hall_is_helped_in_french_argparse_words_too(tmp_path: Path) ->
     data_dir = tmp_path / "hall"
     data_dir.mkdir()
     hall_choose(data_dir, language="fr")
-    done = fortyfives("--help", cwd=tmp_path, FORTYFIVES_DATA_DIR=str(data_dir))
+    done = fortyfives("--help", cwd=tmp_path, env={"FORTYFIVES_DATA_DIR": str(data_dir)})
     assert done.stdout.startswith("utilisation : fortyfives")
     assert "lancer la soirée de cartes" in done.stdout
     assert "afficher cette aide et quitter" in done.stdout
@@ -87,7 +64,7 @@ def test_the_data_folder_is_the_users_own_not_the_current_folder(
     assert default_data_dir() == tmp_path / "share" / "fortyfives"
     work = tmp_path / "work"
     work.mkdir()
-    done = fortyfives("manage", "check", cwd=work, XDG_DATA_HOME=str(tmp_path / "share"))
+    done = fortyfives("manage", "check", cwd=work, env={"XDG_DATA_HOME": str(tmp_path / "share")})
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "share" / "fortyfives" / "db.sqlite3").is_file()
     assert list(work.iterdir()) == []
@@ -163,7 +140,7 @@ def test_manage_during_a_hall_night_reaches_the_nights_database(tmp_path: Path) 
             *("--address", "127.0.0.1", "--port", str(port), "--no-browser"),
         ],
         cwd=work,
-        env=environ(),
+        env=command_environ(),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -181,7 +158,7 @@ def test_manage_during_a_hall_night_reaches_the_nights_database(tmp_path: Path) 
                 time.sleep(0.3)
 
         def manage(*args: str, **env: str) -> str:
-            done = fortyfives("manage", "--data-dir", str(data_dir), *args, cwd=work, **env)
+            done = fortyfives("manage", "--data-dir", str(data_dir), *args, cwd=work, env=env)
             assert done.returncode == 0, done.stderr
             return done.stdout.strip()
 
