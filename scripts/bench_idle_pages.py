@@ -88,6 +88,7 @@ def main() -> None:
         "desk": [f"/drives/{drive.slug}/desk/?partial=grid"],
         "projector": [f"/drives/{drive.slug}/projector/?partial=1"],
     }
+    in_process(bench_polls, paths)
     server = bench_server_polls.start_server(folder, args)
     try:
         import psutil
@@ -128,6 +129,42 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+def in_process(bench_polls: Any, paths: dict[str, list[str]]) -> None:
+    """The same polls of the phones' pages and /livez, called in this process (no server):
+    the application as the hall's server runs it (behind config/pollgate.py when
+    ``POLL_GATE`` is on), CPU us a request (``time.process_time``)."""
+    from django.conf import settings
+    from django.core.wsgi import get_wsgi_application
+
+    app: Any = get_wsgi_application()
+    if getattr(settings, "POLL_GATE", False):  # not on the code before issue 33
+        from config.pollgate import poll_gate
+
+        app = poll_gate(app)
+
+    def call(path: str, **headers: str) -> dict[str, str]:
+        environ = bench_polls.wsgi_environ(path, headers)
+        got: list[Any] = []
+        b"".join(app(environ, lambda s, h, *a: got.append((s, dict(h)))))
+        return {"status": got[0][0][:3], **got[0][1]}
+
+    gzip = {"Accept-Encoding": "gzip"}
+    figures = []
+    for kind in ("livez", "table", "couple"):
+        kind_paths = paths[kind][:20]
+        etags = {p: call(p, **gzip).get("ETag", "") for p in kind_paths}
+        count = 3000
+        started = time.process_time()
+        for turn in range(count):
+            path = kind_paths[turn % len(kind_paths)]
+            tag = etags[path]
+            answer = call(path, **gzip, **({"If-None-Match": tag} if tag else {}))
+        spent = (time.process_time() - started) / count * 1e6
+        figures.append(f"{kind} {spent:.0f} us ({answer['status']})")
+    gate = "behind the gate" if getattr(settings, "POLL_GATE", False) else "no gate"
+    print(f"in-process ({gate}), CPU a request: " + ", ".join(figures))
 
 
 def first_etags(
