@@ -21,10 +21,11 @@ database, never something older than it: a change reaches the next poll of every
 concerns; a closed drive, a deleted card, a restart (an empty board) all go to Django.
 
 One process only. Another process writing the same database (``fortyfives manage drive …``
-while the hall serves) cannot reach this memory: its commits touch the file named by the
-setting ``PAGE_BOARD_SIGNAL`` (the hall's data folder), and the serving process forgets
-everything when that file's time changes (``outside_changes``). The production stack (several
-workers and machines) does not turn the board on: there, Django answers every poll as before.
+while the hall serves) cannot reach this memory: its commits add a byte to the file named by
+the setting ``PAGE_BOARD_SIGNAL`` (the hall's data folder), and the serving process forgets
+everything when that file's time or size changes (``outside_changes``). The production stack
+(several workers and machines) does not turn the board on: there, Django answers every poll as
+before.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ class Board:
         self.by_card: dict[Card, set[Entry]] = {}
         # Only the serving process with the gate in front of Django learns (config/pollgate.py).
         self.serving = False
-        self.signal_seen: int | None = None
+        self.signal_seen: tuple[int, int] | None = None
 
     def key(self, page: str, token: str) -> str | None:
         return self.keys.get((page, token))
@@ -94,9 +95,11 @@ class Board:
         ``PAGE_BOARD_SIGNAL``)."""
         signal = settings.PAGE_BOARD_SIGNAL
         try:
-            seen: int | None = os.stat(signal).st_mtime_ns if signal else None
+            found = os.stat(signal) if signal else None
         except OSError:
-            seen = None
+            found = None
+        # The size too: it grows at every write, where a coarse clock may leave the time.
+        seen = (found.st_mtime_ns, found.st_size) if found else None
         if seen != self.signal_seen:
             self.forget_all()
             self.signal_seen = seen
@@ -109,8 +112,8 @@ def _outside() -> None:
     """In a process that does not serve: tell the serving one (see the module's docstring)."""
     signal = settings.PAGE_BOARD_SIGNAL
     if signal and not BOARD.serving:
-        with contextlib.suppress(OSError):
-            Path(signal).touch()
+        with contextlib.suppress(OSError), Path(signal).open("ab") as mark:
+            mark.write(b".")
 
 
 def drive_forget(drive_id: int) -> None:

@@ -9,7 +9,9 @@ calls it; real commits (``transaction=True``): the board forgets when a change c
 
 from __future__ import annotations
 
+import contextlib
 import io
+import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -21,6 +23,7 @@ from django.conf import settings
 from django.core.handlers.wsgi import WSGIHandler
 
 from config import pollgate
+from drives.errors import Conflict
 from drives.models import AuditEntry, Drive, Seat
 from drives.pageboard import BOARD
 from drives.services import Actor, couple_update, drive_close
@@ -240,6 +243,20 @@ def test_a_key_read_before_a_change_is_not_taught_back(drive: Drive) -> None:
         BOARD.forget_all()
 
 
+@contextlib.contextmanager
+def another_process() -> Iterator[None]:
+    """Writes as another process makes them (``fortyfives manage`` while the hall serves): it
+    does not serve, and its forgetting cannot reach this process's board."""
+    forget = BOARD.forget_cards, BOARD.forget_drive
+    BOARD.serving = False
+    BOARD.forget_cards = BOARD.forget_drive = lambda *args: None  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        BOARD.forget_cards, BOARD.forget_drive = forget  # type: ignore[method-assign]
+        BOARD.serving = True
+
+
 def test_another_process_writing_makes_the_board_forget(
     hall: Hall, drive: Drive, tmp_path: Path, settings: Any
 ) -> None:
@@ -247,12 +264,21 @@ def test_another_process_writing_makes_the_board_forget(
     url = table_url(drive, 1)
     etag = hall.get(url).headers["ETag"]
     assert not hall.get(url, etag).django
-    # Another process (``fortyfives manage``) writes: it does not serve, so it touches the file.
-    BOARD.serving = False
-    result_record(drive=drive, game=1, table=1, winner=seat(drive, 1).stays.number, actor=DESK)
-    BOARD.serving = True
-    assert Path(settings.PAGE_BOARD_SIGNAL).exists()
-    assert hall.get(url, etag).status == 200
+    with another_process():
+        result_record(drive=drive, game=1, table=1, winner=seat(drive, 1).stays.number, actor=DESK)
+    marked = Path(settings.PAGE_BOARD_SIGNAL)
+    assert marked.exists()
+    again = hall.get(url, etag)
+    assert again.status == 200
+    # Twice within the clock's tick (a coarse file system's): the size tells.
+    times = marked.stat().st_atime_ns, marked.stat().st_mtime_ns
+    assert not hall.get(url, again.headers["ETag"]).django
+    with another_process(), pytest.raises(Conflict):  # another winner, for the desk to settle
+        result_record(
+            drive=drive, game=1, table=1, winner=seat(drive, 1).arrives.number, actor=DESK
+        )
+    os.utime(marked, ns=times)
+    assert hall.get(url, again.headers["ETag"]).status == 200
 
 
 def test_the_undo_moment_passed_goes_to_django(
