@@ -36,7 +36,7 @@ import threading
 from pathlib import Path
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 
 Card = tuple[str, int]  # ("table" | "couple", its primary key)
 Entry = tuple[str, str]  # ("table" | "couple", the card's token)
@@ -132,5 +132,30 @@ def cards_forget(cards: list[Card]) -> None:
     def forget() -> None:
         BOARD.forget_cards(cards)
         _outside()
+
+    transaction.on_commit(forget)
+
+
+def seat_forget(**lookup: object) -> None:
+    """Once the current transaction commits: the keys of the table and couples of the seat
+    ``lookup`` finds (``pk=``, ``result__pk=``), a row the writer did not read (read then,
+    after the commit, outside the writer's transaction)."""
+    from drives.models import Seat
+
+    def forget() -> None:
+        _outside()
+        if not BOARD.serving:
+            return  # nothing learned here: no read needed
+        try:
+            found = list(
+                Seat.objects.filter(**lookup).values_list("table_id", "stays_id", "arrives_id")
+            )
+        except DatabaseError:
+            BOARD.forget_all()  # which cards, unknown: none is trusted
+            return
+        for table, *couples in found:
+            cards: list[Card] = [("table", table)]
+            cards += [("couple", pk) for pk in couples if pk]
+            BOARD.forget_cards(cards)
 
     transaction.on_commit(forget)

@@ -166,7 +166,21 @@ def _withdraw(drive: Drive) -> None:
     couple_update(couple=seat(drive, 1).stays, actor=DESK, withdrawn=True)
 
 
+def _conflict(drive: Drive) -> None:
+    # The result stored is read again without its seat: its keys are found after the commit.
+    with pytest.raises(Conflict):
+        result_record(
+            drive=drive, game=1, table=1, winner=seat(drive, 1).arrives.number, actor=DESK
+        )
+
+
 CHANGES: dict[str, tuple[Callable[[Drive], Any], Callable[[Drive], Any] | None]] = {
+    "conflict": (
+        _conflict,
+        lambda d: result_record(
+            drive=d, game=1, table=1, winner=seat(d, 1).stays.number, actor=DESK
+        ),
+    ),
     "advance": (_advance, None),
     "undo": (
         _undo,
