@@ -47,6 +47,7 @@ from drives.models import (
     Table,
 )
 from drives.names import couple_key, couples_matching
+from drives.pageboard import drive_forget
 from drives.signals import couple_deleted, couple_paid
 from drives.text import name_strip_bidi, text_refuse_unstorable
 from engine.movement import Seating, first_seating
@@ -124,6 +125,9 @@ def drive_changed(drive_id: int, *, results_only: bool = False) -> None:
     bump: dict[str, Any] = {"version": F("version") + 1}
     if not results_only:
         bump["structure"] = F("structure") + 1
+        # The phones' poll keys of the drive, once committed (a result's change forgets its
+        # own table's and couples': scoring.apps).
+        drive_forget(drive_id)
     rows = DriveVersion.objects.filter(drive_id=drive_id)
     if rows.update(**bump):
         return

@@ -99,6 +99,13 @@ CACHES = {"default": cache_settings(os.environ)}
 # Sessions live in the database, never in the cache: with Redis down, logging in still works.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
+# A phone's poll that finds nothing new answered before Django, from the serving process's
+# memory (config/pollgate.py, drives/pageboard.py): one process only, so off here (the
+# production stack runs several); the hall turns it on. PAGE_BOARD_SIGNAL: a file another
+# process's writes touch, so that the serving one forgets what it knew.
+POLL_GATE = False
+PAGE_BOARD_SIGNAL = ""
+
 # Failed logins and unknown tokens per client address (drives/ratelimit.py): after this many
 # within the window, 429 until it ends. Behind a reverse proxy that appends the client's
 # address to X-Forwarded-For, set RATELIMIT_TRUST_X_FORWARDED_FOR (prod: TRUST_X_FORWARDED_FOR);

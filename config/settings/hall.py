@@ -59,6 +59,12 @@ if not os.environ.get("MEDIA_ROOT"):  # the printed PDFs
 FILE_UPLOAD_PERMISSIONS = 0o600
 FILE_UPLOAD_DIRECTORY_PERMISSIONS = 0o700
 
+# The hall's one server process answers a phone's unchanged poll before Django; a
+# `fortyfives manage` command writing while it serves tells it through this file
+# (drives/pageboard.py).
+POLL_GATE = True
+PAGE_BOARD_SIGNAL = str(HALL_DATA_DIR / "pages-changed")
+
 HALL_URL = os.environ.get("HALL_URL", "").rstrip("/")
 HALL_BACKUPS = env_int(os.environ, "HALL_BACKUPS", 5)
 HALL_BACKUP_DIR = HALL_DATA_DIR / "backups"

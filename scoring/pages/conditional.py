@@ -47,6 +47,7 @@ from django.utils.http import parse_etags
 from django.utils.translation import get_language
 
 from drives.models import Couple, Drive, DriveVersion, Table
+from drives.pageboard import BOARD
 from drives.tokens import token_possible
 from scoring.models import ResultVersion
 
@@ -96,6 +97,7 @@ def phone_key(page: str, token: str) -> str | None:
     if not token_possible(token, MAX_TOKEN):
         return None
     sql, shape, at = _phone_query(page, connection.alias)
+    since = BOARD.epoch  # before the read: a change committed after it is not taught back
     params = [*shape]
     params[at] = token
     with connection.cursor() as cursor:
@@ -108,7 +110,10 @@ def phone_key(page: str, token: str) -> str | None:
         return None
     # The language the view activates (``hall_language``), as ``get_language`` names it.
     with translation.override(language):
-        return _key(page, drive_id, structure or 0, pk, results or 0)
+        key = _key(page, drive_id, structure or 0, pk, results or 0)
+    # What config/pollgate.py answers the next poll from, before Django.
+    BOARD.learn(page, token, key, drive_id, pk, since)
+    return key
 
 
 _TOKEN_HERE = "\x00token"
@@ -161,7 +166,7 @@ def not_modified(request: HttpRequest, key: str) -> HttpResponse | None:
         seen, _sep, until = opaque.partition(UNTIL)
         if seen != key:
             continue
-        if until and not (_moment(until) and now < int(until)):
+        if until and not moment_ahead(until, now):
             continue
         response = get_conditional_response(request, etag=tag)
         if response is not None:
@@ -171,8 +176,9 @@ def not_modified(request: HttpRequest, key: str) -> HttpResponse | None:
     return None
 
 
-def _moment(until: str) -> bool:
-    return len(until) <= MAX_UNTIL and until.isascii() and until.isdigit()
+def moment_ahead(until: str, now: float) -> bool:
+    """Whether ``until`` (an ETag's moment) is one of ours and has not passed at ``now``."""
+    return len(until) <= MAX_UNTIL and until.isascii() and until.isdigit() and now < int(until)
 
 
 def tagged(response: HttpResponse, key: str, until: datetime | None = None) -> HttpResponse:

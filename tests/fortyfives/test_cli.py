@@ -6,12 +6,14 @@ its window closes, the night folded into the database."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -191,3 +193,80 @@ def test_manage_during_a_hall_night_reaches_the_nights_database(tmp_path: Path) 
     assert not wal.exists() or wal.stat().st_size == 0
     assert running(data_dir) is None
     assert not (data_dir / "server.json").exists()
+
+
+@pytest.mark.integration
+@pytest.mark.slow
+def test_the_halls_server_keeps_the_phones_current_through_another_process(
+    tmp_path: Path,
+) -> None:
+    """The hall's real server answers a phone's unchanged poll with a 304 (before Django,
+    config/pollgate.py), and a change written by another process while it serves (``fortyfives
+    manage drive simulate``: the next game) makes the next poll a 200 with the new page."""
+    import sqlite3
+
+    data_dir, work, port = tmp_path / "hall", tmp_path / "work", free_port()
+    work.mkdir()
+    (work / "couples.csv").write_text(COUPLES)
+    server = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "fortyfives", "hall", "--data-dir", str(data_dir)),
+            *("--address", "127.0.0.1", "--port", str(port), "--no-browser"),
+        ],
+        cwd=work,
+        env=command_environ(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 120
+        while True:
+            assert server.poll() is None, server.stdout.read() if server.stdout else ""
+            try:
+                with urllib.request.urlopen(f"{base}/livez", timeout=2):
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, "the hall server did not answer"
+                time.sleep(0.3)
+
+        def manage(*args: str) -> str:
+            done = fortyfives("manage", "--data-dir", str(data_dir), *args, cwd=work)
+            assert done.returncode == 0, done.stderr
+            return done.stdout.strip()
+
+        slug = manage(
+            "drive", "create", "--club", "St. Mary's Parish Hall", "--name", "Friday 45s",
+            "--date", "2026-12-04", "--couples", "couples.csv", "--games", "5",
+        )  # fmt: skip
+        manage("drive", "simulate", slug, "--seed", "1945", "--until-game", "1")
+        database = data_dir / "db.sqlite3"
+        with contextlib.closing(sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True)) as db:
+            (table,) = db.execute("SELECT token FROM drives_table WHERE number = 1").fetchone()
+            (couple,) = db.execute("SELECT token FROM drives_couple WHERE number = 1").fetchone()
+
+        def poll(url: str, etag: str = "") -> tuple[int, str, bytes]:
+            headers = {"If-None-Match": etag} if etag else {}
+            request = urllib.request.Request(f"{base}{url}", headers=headers)
+            try:
+                with urllib.request.urlopen(request, timeout=10) as answer:
+                    return answer.status, answer.headers["ETag"], answer.read()
+            except urllib.error.HTTPError as error:
+                return error.code, error.headers["ETag"], error.read()
+
+        urls = [f"/t/{table}/?partial=1", f"/c/{couple}/?partial=1"]
+        first = {url: poll(url) for url in urls}
+        for url in urls:
+            assert first[url][0] == 200
+            assert poll(url, first[url][1])[:2] == (304, first[url][1])
+            assert poll(url, first[url][1])[0] == 304
+        manage("drive", "simulate", slug, "--seed", "1945", "--until-game", "2")
+        for url in urls:
+            status, etag, body = poll(url, first[url][1])
+            assert status == 200, f"{url}: still 304 after another process's change"
+            assert etag != first[url][1] and body != first[url][2]
+            assert poll(url, etag)[0] == 304
+    finally:
+        server.send_signal(signal.SIGHUP)
+        server.communicate(timeout=60)
