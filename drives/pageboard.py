@@ -116,8 +116,17 @@ def _outside() -> None:
             mark.write(b".")
 
 
+def wanted() -> bool:
+    """Whether a change must be told: a board serves in this process, or one may serve in
+    another (the hall's settings name the signal file). Elsewhere (the production stack, the
+    tests of other rooms) a write registers nothing after its commit."""
+    return BOARD.serving or bool(settings.PAGE_BOARD_SIGNAL)
+
+
 def drive_forget(drive_id: int) -> None:
     """Once the current transaction commits: the drive's keys are forgotten."""
+    if not wanted():
+        return
 
     def forget() -> None:
         BOARD.forget_drive(drive_id)
@@ -128,6 +137,8 @@ def drive_forget(drive_id: int) -> None:
 
 def cards_forget(cards: list[Card]) -> None:
     """Once the current transaction commits: these cards' keys are forgotten."""
+    if not wanted():
+        return
 
     def forget() -> None:
         BOARD.forget_cards(cards)
@@ -140,6 +151,8 @@ def seat_forget(**lookup: object) -> None:
     """Once the current transaction commits: the keys of the table and couples of the seat
     ``lookup`` finds (``pk=``, ``result__pk=``), a row the writer did not read (read then,
     after the commit, outside the writer's transaction)."""
+    if not wanted():
+        return
     from drives.models import Seat
 
     def forget() -> None:
