@@ -6,7 +6,6 @@ its window closes, the night folded into the database."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import signal
 import socket
@@ -25,6 +24,10 @@ from fortyfives.datafolder import running, serving
 from tests.fortyfives.conftest import command_environ, fortyfives
 
 PASSWORD = "hall-night-45s"
+CREATE = (
+    "drive", "create", "--club", "St. Mary's Parish Hall", "--name", "Friday 45s",
+    "--date", "2026-12-04", "--couples", "couples.csv", "--games", "5",
+)  # fmt: skip
 COUPLES = "player1,player2\n" + "".join(f"Player {2 * n},Player {2 * n + 1}\n" for n in range(8))
 
 
@@ -32,6 +35,33 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def start_hall(data_dir: Path, work: Path, port: int) -> subprocess.Popen[str]:
+    """``fortyfives hall`` on ``data_dir``, typed in ``work``, once its ``/livez`` answers."""
+    server = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "fortyfives", "hall", "--data-dir", str(data_dir)),
+            *("--address", "127.0.0.1", "--port", str(port), "--no-browser"),
+        ],
+        cwd=work,
+        env=command_environ(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while True:
+        if server.poll() is not None:
+            raise AssertionError(server.stdout.read() if server.stdout else "")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/livez", timeout=2):
+                return server
+        except OSError:
+            if time.monotonic() > deadline:
+                server.kill()
+                raise AssertionError("the hall server did not answer") from None
+            time.sleep(0.3)
 
 
 def test_the_version_and_the_help_say_what_the_command_does(tmp_path: Path) -> None:
@@ -136,38 +166,16 @@ def test_manage_during_a_hall_night_reaches_the_nights_database(tmp_path: Path) 
     data_dir, work, port = tmp_path / "hall", tmp_path / "work", free_port()
     work.mkdir()
     (work / "couples.csv").write_text(COUPLES)
-    server = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "fortyfives", "hall", "--data-dir", str(data_dir)),
-            *("--address", "127.0.0.1", "--port", str(port), "--no-browser"),
-        ],
-        cwd=work,
-        env=command_environ(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    server = start_hall(data_dir, work, port)
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 120
-        while True:
-            assert server.poll() is None, server.stdout.read() if server.stdout else ""
-            try:
-                with urllib.request.urlopen(f"{base}/livez", timeout=2):
-                    break
-            except OSError:
-                assert time.monotonic() < deadline, "the hall server did not answer"
-                time.sleep(0.3)
 
         def manage(*args: str, **env: str) -> str:
             done = fortyfives("manage", "--data-dir", str(data_dir), *args, cwd=work, env=env)
             assert done.returncode == 0, done.stderr
             return done.stdout.strip()
 
-        slug = manage(
-            "drive", "create", "--club", "St. Mary's Parish Hall", "--name", "Friday 45s",
-            "--date", "2026-12-04", "--couples", "couples.csv", "--games", "5",
-        )  # fmt: skip
+        slug = manage(*CREATE)
         manage("drive", "simulate", slug, "--seed", "1945", "--until-game", "3")
         manage(
             "createsuperuser", "--noinput", "--username", "mary", "--email", "m@example.org",
@@ -203,48 +211,23 @@ def test_the_halls_server_keeps_the_phones_current_through_another_process(
     """The hall's real server answers a phone's unchanged poll with a 304 (before Django,
     config/pollgate.py), and a change written by another process while it serves (``fortyfives
     manage drive simulate``: the next game) makes the next poll a 200 with the new page."""
-    import sqlite3
-
     data_dir, work, port = tmp_path / "hall", tmp_path / "work", free_port()
     work.mkdir()
     (work / "couples.csv").write_text(COUPLES)
-    server = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "fortyfives", "hall", "--data-dir", str(data_dir)),
-            *("--address", "127.0.0.1", "--port", str(port), "--no-browser"),
-        ],
-        cwd=work,
-        env=command_environ(),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    server = start_hall(data_dir, work, port)
     try:
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 120
-        while True:
-            assert server.poll() is None, server.stdout.read() if server.stdout else ""
-            try:
-                with urllib.request.urlopen(f"{base}/livez", timeout=2):
-                    break
-            except OSError:
-                assert time.monotonic() < deadline, "the hall server did not answer"
-                time.sleep(0.3)
 
         def manage(*args: str) -> str:
             done = fortyfives("manage", "--data-dir", str(data_dir), *args, cwd=work)
             assert done.returncode == 0, done.stderr
             return done.stdout.strip()
 
-        slug = manage(
-            "drive", "create", "--club", "St. Mary's Parish Hall", "--name", "Friday 45s",
-            "--date", "2026-12-04", "--couples", "couples.csv", "--games", "5",
-        )  # fmt: skip
+        slug = manage(*CREATE)
         manage("drive", "simulate", slug, "--seed", "1945", "--until-game", "1")
-        database = data_dir / "db.sqlite3"
-        with contextlib.closing(sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True)) as db:
-            (table,) = db.execute("SELECT token FROM drives_table WHERE number = 1").fetchone()
-            (couple,) = db.execute("SELECT token FROM drives_couple WHERE number = 1").fetchone()
+        cards = json.loads(manage("drive", "tokens", slug, "--json"))
+        table = next(t["token"] for t in cards["tables"] if t["number"] == 1)
+        couple = next(c["token"] for c in cards["couples"] if c["number"] == 1)
 
         def poll(url: str, etag: str = "") -> tuple[int, str, bytes]:
             headers = {"If-None-Match": etag} if etag else {}
