@@ -25,7 +25,6 @@ import argparse
 import http.client
 import os
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -50,21 +49,9 @@ def main() -> None:
     parser.add_argument("--server-args", default="", help="more options for fortyfives hall")
     args = parser.parse_args()
     args.without, args.server = "", "hall"  # as scripts/bench_server_polls.py starts it
-    folder = Path(args.data or tempfile.mkdtemp(prefix="fortyfives-bench-")).resolve()
-    os.environ.pop("DATABASE_URL", None)
-    os.environ.pop("CELERY_BROKER_URL", None)
-    os.environ.update(
-        DJANGO_SETTINGS_MODULE="config.settings.hall",
-        HALL_DATA_DIR=str(folder),
-        ALLOWED_HOSTS="127.0.0.1",
-    )
-    import warnings
-
-    warnings.filterwarnings("ignore", message="No directory at")
-    import django
-
-    django.setup()
     import bench_server_polls
+
+    folder = bench_server_polls.hall_settings(args.data)
     from django.conf import settings
     from django.core.management import call_command
     from django.test import Client

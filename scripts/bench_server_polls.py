@@ -34,6 +34,26 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
+def hall_settings(data: str | None) -> Path:
+    """Django set up on the hall's settings and the night's folder (``data``, or a new one),
+    as the hall's server runs: its folder."""
+    folder = Path(data or tempfile.mkdtemp(prefix="fortyfives-bench-")).resolve()
+    os.environ.pop("DATABASE_URL", None)
+    os.environ.pop("CELERY_BROKER_URL", None)
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="config.settings.hall",
+        HALL_DATA_DIR=str(folder),
+        ALLOWED_HOSTS="127.0.0.1",
+    )
+    import warnings
+
+    warnings.filterwarnings("ignore", message="No directory at")
+    import django
+
+    django.setup()
+    return folder
+
+
 def load_bench_polls() -> Any:
     spec = importlib.util.spec_from_file_location("bench_polls", ROOT / "scripts/bench_polls.py")
     assert spec is not None and spec.loader is not None
@@ -76,20 +96,7 @@ def main() -> None:
         "figures with and without it side by side",
     )
     args = parser.parse_args()
-    folder = Path(args.data or tempfile.mkdtemp(prefix="fortyfives-bench-")).resolve()
-    os.environ.pop("DATABASE_URL", None)
-    os.environ.pop("CELERY_BROKER_URL", None)
-    os.environ.update(
-        DJANGO_SETTINGS_MODULE="config.settings.hall",
-        HALL_DATA_DIR=str(folder),
-        ALLOWED_HOSTS="127.0.0.1",
-    )
-    import warnings
-
-    warnings.filterwarnings("ignore", message="No directory at")
-    import django
-
-    django.setup()
+    folder = hall_settings(args.data)
     from django.core.management import call_command
     from django.core.wsgi import get_wsgi_application
 
