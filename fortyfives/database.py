@@ -8,6 +8,11 @@ database, so the server's own backups after each advance, drives/backup.py, carr
 database made before these marks (``application_id`` 0) is known by its migrations table
 naming this program's apps. Copies go through SQLite's online backup
 (``sqlite3.Connection.backup``), under a temporary name renamed when whole, owner-only.
+
+Why sqlite3 and not Django's ORM or MigrationRecorder here: the file looked at is not the
+configured database but one a volunteer hands in (a USB stick's), opened read-only and judged
+before anything trusts it or Django is set up on it; the ORM reads only the databases the
+settings name.
 """
 
 from __future__ import annotations
