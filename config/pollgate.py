@@ -1,5 +1,6 @@
-"""A phone's poll that finds nothing new, answered before Django: a plain WSGI layer in front
-of Django's application (config/wsgi.py, when ``POLL_GATE`` is on: the hall's one process).
+"""A phone's poll that finds nothing new, answered before Django: a plain layer in front of
+Django's application (the hall's, config/asgi.py, as ASGI; as WSGI, config/wsgi.py, when
+``POLL_GATE`` is on: the hall's one process).
 
 A conditional GET or HEAD of a table's or couple's page fragment (``/t/<token>/?partial=1``,
 ``/c/<token>/?partial=1``) whose ``If-None-Match`` names the poll key Django computed for that
@@ -14,7 +15,7 @@ before and teaches the board the key it read.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -26,6 +27,7 @@ from drives.pageboard import BOARD
 from scoring.pages.conditional import MAX_TOKEN, UNTIL, moment_ahead
 
 WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+ASGIApp = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
 
 PAGES = {"t": "table", "c": "couple"}
 # Headers Django may weigh beside If-None-Match (get_conditional_response): those requests go
@@ -52,18 +54,21 @@ def common_headers() -> list[tuple[str, str]]:
     return headers
 
 
-def poll_gate(app: WSGIApp) -> WSGIApp:
-    """``app`` behind the gate (see the module's docstring); the process serves: its board
+class Gate:
+    """The gate's decision (see the module's docstring); the process serves: its board
     learns."""
-    BOARD.serving = True
-    BOARD.outside_changes()
-    common = common_headers()
-    allowed = settings.ALLOWED_HOSTS
-    forwarded = settings.USE_X_FORWARDED_HOST
 
-    def unchanged(environ: dict[str, Any]) -> str | None:
-        """The ETag of the 304 to send, or None (Django answers)."""
-        if environ.get("REQUEST_METHOD") not in ("GET", "HEAD") or forwarded:
+    def __init__(self) -> None:
+        BOARD.serving = True
+        BOARD.outside_changes()
+        self.common = common_headers()
+        self.allowed = settings.ALLOWED_HOSTS
+        self.forwarded = settings.USE_X_FORWARDED_HOST
+
+    def unchanged(self, environ: Mapping[str, Any]) -> str | None:
+        """The ETag of the 304 to send for the request ``environ`` (WSGI's names), or None
+        (Django answers)."""
+        if environ.get("REQUEST_METHOD") not in ("GET", "HEAD") or self.forwarded:
             return None
         header = environ.get("HTTP_IF_NONE_MATCH")
         if not header or any(name in environ for name in OTHER_CONDITIONS):
@@ -80,7 +85,7 @@ def poll_gate(app: WSGIApp) -> WSGIApp:
         if not partial or partial[-1] in ("", "0"):
             return None
         host, _port = split_domain_port(environ.get("HTTP_HOST", ""))
-        if not host or not validate_host(host, allowed):
+        if not host or not validate_host(host, self.allowed):
             return None
         BOARD.outside_changes()
         key = BOARD.key(PAGES[parts[1]], token)
@@ -94,11 +99,53 @@ def poll_gate(app: WSGIApp) -> WSGIApp:
                 return str(tag)
         return None
 
+
+def poll_gate(app: WSGIApp) -> WSGIApp:
+    """The WSGI application ``app`` behind the gate."""
+    gate = Gate()
+
     def application(environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
-        tag = unchanged(environ)
+        tag = gate.unchanged(environ)
         if tag is None:
             return app(environ, start_response)
-        start_response("304 Not Modified", [("ETag", tag), *common])
+        start_response("304 Not Modified", [("ETag", tag), *gate.common])
         return []
+
+    return application
+
+
+def scope_environ(scope: Mapping[str, Any]) -> dict[str, Any]:
+    """What the gate reads of an ASGI request, under WSGI's names."""
+    environ: dict[str, Any] = {
+        "REQUEST_METHOD": scope.get("method", ""),
+        "PATH_INFO": scope.get("path", ""),
+        "QUERY_STRING": scope.get("query_string", b"").decode("latin-1"),
+    }
+    for name, value in scope.get("headers", ()):
+        key = "HTTP_" + name.decode("latin-1").upper().replace("-", "_")
+        text = value.decode("latin-1")
+        environ[key] = f"{environ[key]},{text}" if key in environ else text
+    return environ
+
+
+def asgi_poll_gate(app: ASGIApp) -> ASGIApp:
+    """The ASGI application ``app`` behind the gate (the hall's: config/asgi.py)."""
+    gate = Gate()
+    common = [(name.encode(), value.encode()) for name, value in gate.common]
+
+    async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope.get("method") in ("GET", "HEAD"):
+            tag = gate.unchanged(scope_environ(scope))
+            if tag is not None:
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 304,
+                        "headers": [(b"etag", tag.encode("latin-1")), *common],
+                    }
+                )
+                await send({"type": "http.response.body", "body": b""})
+                return
+        await app(scope, receive, send)
 
     return application

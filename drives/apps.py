@@ -18,10 +18,10 @@ class DrivesConfig(AppConfig):
             drive_forget(instance.pk)
 
         def table_gone(sender: object, instance: Table, **kwargs: object) -> None:
-            cards_forget([("table", instance.pk)])
+            cards_forget([("table", instance.pk)], instance.drive_id)
 
         def couple_gone(sender: object, instance: Couple, **kwargs: object) -> None:
-            cards_forget([("couple", instance.pk)])
+            cards_forget([("couple", instance.pk)], instance.drive_id)
 
         for signal, signal_name in ((post_save, "save"), (post_delete, "delete")):
             signal.connect(

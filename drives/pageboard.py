@@ -38,6 +38,8 @@ from pathlib import Path
 from django.conf import settings
 from django.db import DatabaseError, transaction
 
+from drives import pagehub
+
 Card = tuple[str, int]  # ("table" | "couple", its primary key)
 Entry = tuple[str, str]  # ("table" | "couple", the card's token)
 
@@ -118,31 +120,50 @@ def _outside() -> None:
 
 def wanted() -> bool:
     """Whether a change must be told: a board serves in this process, or one may serve in
-    another (the hall's settings name the signal file). Elsewhere (the production stack, the
-    tests of other rooms) a write registers nothing after its commit."""
-    return BOARD.serving or bool(settings.PAGE_BOARD_SIGNAL)
+    another (the hall's settings name the signal file), or pages hear of changes
+    (drives/pagehub.py). Elsewhere (the tests of other rooms) a write registers nothing after
+    its commit."""
+    return BOARD.serving or bool(settings.PAGE_BOARD_SIGNAL) or bool(settings.PAGE_EVENTS)
+
+
+def _card_topics(cards: list[Card], drive_id: int | None) -> list[str]:
+    topics = [f"{page}:{pk}" for page, pk in cards]
+    if drive_id is not None:
+        topics.append(pagehub.results_topic(drive_id))
+    return topics
+
+
+def _pages_listening() -> bool:
+    """Whether a page may hear of a change published from this process (the hall's streams
+    are served by this process; the production stack's by any)."""
+    found = pagehub.hub()
+    return found is not None and (found.loop is not None or settings.PAGE_EVENTS == "redis")
 
 
 def drive_forget(drive_id: int) -> None:
-    """Once the current transaction commits: the drive's keys are forgotten."""
+    """Once the current transaction commits: the drive's keys are forgotten, and its pages
+    told."""
     if not wanted():
         return
 
     def forget() -> None:
         BOARD.forget_drive(drive_id)
         _outside()
+        pagehub.publish([pagehub.drive_topic(drive_id)])
 
     transaction.on_commit(forget)
 
 
-def cards_forget(cards: list[Card]) -> None:
-    """Once the current transaction commits: these cards' keys are forgotten."""
+def cards_forget(cards: list[Card], drive_id: int | None = None) -> None:
+    """Once the current transaction commits: these cards' keys are forgotten, and their pages
+    told (with the drive's desk and projector when ``drive_id`` is given: a result)."""
     if not wanted():
         return
 
     def forget() -> None:
         BOARD.forget_cards(cards)
         _outside()
+        pagehub.publish(_card_topics(cards, drive_id))
 
     transaction.on_commit(forget)
 
@@ -157,18 +178,24 @@ def seat_forget(**lookup: object) -> None:
 
     def forget() -> None:
         _outside()
-        if not BOARD.serving:
-            return  # nothing learned here: no read needed
+        listening = _pages_listening()
+        if not BOARD.serving and not listening:
+            return  # nothing learned here and no page to tell: no read needed
         try:
             found = list(
-                Seat.objects.filter(**lookup).values_list("table_id", "stays_id", "arrives_id")
+                Seat.objects.filter(**lookup).values_list(
+                    "table_id", "table__drive_id", "stays_id", "arrives_id"
+                )
             )
         except DatabaseError:
             BOARD.forget_all()  # which cards, unknown: none is trusted
+            pagehub.publish([pagehub.EVERYTHING])
             return
-        for table, *couples in found:
+        for table, drive_id, *couples in found:
             cards: list[Card] = [("table", table)]
             cards += [("couple", pk) for pk in couples if pk]
             BOARD.forget_cards(cards)
+            if listening:
+                pagehub.publish(_card_topics(cards, drive_id))
 
     transaction.on_commit(forget)

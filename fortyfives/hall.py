@@ -6,7 +6,7 @@ folder: fortyfives/datafolder.py), brings the folder up to date (the SQLite data
 migrated, a backup first when an older version's: fortyfives/upgrade.py; a secret key made
 once; the static files collected when they changed; see config/settings/hall.py; everything
 in it readable by the laptop's owner only), prints the address the phones use with its QR
-code, opens the organizer's page in the laptop's browser, and serves with granian (WSGI) on
+code, opens the organizer's page in the laptop's browser, and serves with granian (ASGI) on
 that address and on 127.0.0.1 until Ctrl-C or the window is closed; then the database's
 write-ahead log is folded into it, so the folder is whole as it stands.
 
@@ -250,21 +250,29 @@ class HallServer(MPServer):
 
 
 def serve(address: str, port: int, threads: int) -> None:
-    """granian's WSGI server, one worker process with ``threads`` threads for the application,
-    on every IPv4 address of the laptop (the hall's network and 127.0.0.1), until stopped."""
+    """granian's ASGI server (config/asgi.py: the pages' streams and a phone's unchanged poll
+    in its event loop, Django in ``threads`` threads), one worker process, on every IPv4
+    address of the laptop (the hall's network and 127.0.0.1), until stopped."""
+    # Read by config/asgi.py in the worker process, which inherits the environment.
+    os.environ["ASGI_THREADS"] = str(threads)
     HallServer(
-        "config.wsgi:application",
+        "config.asgi:application",
         # Both the hall's address and 127.0.0.1 (granian binds one address): ALLOWED_HOSTS
         # (config/settings/hall.py) still answers only the hall's names.
         address=bound_address(address),
         port=port,
-        interface=Interfaces.WSGI,
-        # One process: SQLite takes one writer at a time, and the cache (the rate limits, the
-        # desk's rows) is that process's memory.
+        # No lifespan: nothing to start or stop beside the requests.
+        interface=Interfaces.ASGINL,
+        # One process: SQLite takes one writer at a time, the cache (the rate limits, the
+        # desk's rows) is that process's memory, and so are the streams' hub and the board.
         workers=1,
-        blocking_threads=threads,
+        # Every page holds its stream open (750 phones, the desks, the projector) beside the
+        # requests in flight: granian's default (the backlog, 1024) would make the 1,025th
+        # connection wait.
+        backlog=4096,
+        backpressure=4096,
         websockets=False,
-        # Every phone keeps its connection between polls (5 or 6 s); one that stops in the
+        # A page's stream and its requests share a connection pool; one that stops in the
         # middle of a request is dropped after 30 s.
         http1_settings=HTTP1Settings(header_read_timeout=30_000, keep_alive=True),
         log_level=LogLevels.warning,

@@ -8,21 +8,23 @@ class ScoringConfig(AppConfig):
 
     def ready(self) -> None:
         # A result or one of its changes stored: its table's and its couples' phones' poll
-        # keys are forgotten once committed (drives/pageboard.py). Results are deleted only
+        # keys are forgotten once committed (drives/pageboard.py), and their pages told
+        # (drives/pagehub.py). Results are deleted only
         # with their drive, which forgets all of its keys (drives.apps).
         from django.db.models.signals import post_save
 
+        from drives.models import Seat
         from drives.pageboard import cards_forget, seat_forget
         from scoring.models import Result, ResultVersion
 
         def result_changed(sender: object, instance: Result, **kwargs: object) -> None:
-            if not Result.seat.is_cached(instance):
+            if not Result.seat.is_cached(instance) or not Seat.table.is_cached(instance.seat):
                 seat_forget(pk=instance.seat_id)  # read after the commit, not in the writer's
                 return
             seat = instance.seat
             cards = [("table", seat.table_id)]
             cards += [("couple", pk) for pk in (seat.stays_id, seat.arrives_id) if pk]
-            cards_forget(cards)
+            cards_forget(cards, seat.table.drive_id)
 
         def version_changed(sender: object, instance: ResultVersion, **kwargs: object) -> None:
             if ResultVersion.result.is_cached(instance):

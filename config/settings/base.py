@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from .. import paths as _paths
@@ -105,6 +106,18 @@ SESSION_ENGINE = "django.contrib.sessions.backends.db"
 # process's writes touch, so that the serving one forgets what it knew.
 POLL_GATE = False
 PAGE_BOARD_SIGNAL = ""
+# Pages told of a change the moment it commits, by a stream of Server-Sent Events
+# (drives/pagehub.py, config/events.py): "" off (the pages poll), "local" (one process: the
+# hall), "redis" (the production stack: commits published on PAGE_EVENTS_CHANNEL of
+# PAGE_EVENTS_REDIS_URL, each events process listening). PAGE_EVENTS_URL: where the pages
+# open their streams (the events process's address when it is not the site's own).
+PAGE_EVENTS = os.environ.get("PAGE_EVENTS", "").strip()
+PAGE_EVENTS_URL = os.environ.get("PAGE_EVENTS_URL", "/events/").strip()
+# Redis: PAGE_EVENTS_REDIS_URL, or the broker's when it is Redis.
+PAGE_EVENTS_REDIS_URL = os.environ.get("PAGE_EVENTS_REDIS_URL", "").strip()
+PAGE_EVENTS_CHANNEL = os.environ.get("PAGE_EVENTS_CHANNEL", "fortyfives:pages")
+if PAGE_EVENTS not in ("", "local", "redis"):
+    raise ImproperlyConfigured(f"PAGE_EVENTS={PAGE_EVENTS!r}: one of '', 'local', 'redis'")
 
 # Failed logins and unknown tokens per client address (drives/ratelimit.py): after this many
 # within the window, 429 until it ends. Behind a reverse proxy that appends the client's
@@ -191,6 +204,11 @@ PASSWORD_RESET_BY_EMAIL = _email["PASSWORD_RESET_BY_EMAIL"]
 
 # Celery: see config.settings.env.celery_settings for the rules.
 _celery = celery_settings(os.environ)
+if not PAGE_EVENTS_REDIS_URL:
+    _broker = str(_celery["CELERY_BROKER_URL"])
+    PAGE_EVENTS_REDIS_URL = (
+        _broker if _broker.startswith(("redis://", "rediss://")) else "redis://127.0.0.1:6379/0"
+    )
 CELERY_BROKER_URL = _celery["CELERY_BROKER_URL"]
 CELERY_RESULT_BACKEND = _celery["CELERY_RESULT_BACKEND"]
 CELERY_TASK_ALWAYS_EAGER = _celery["CELERY_TASK_ALWAYS_EAGER"]

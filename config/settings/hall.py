@@ -64,6 +64,9 @@ FILE_UPLOAD_DIRECTORY_PERMISSIONS = 0o700
 # (drives/pageboard.py).
 POLL_GATE = True
 PAGE_BOARD_SIGNAL = str(HALL_DATA_DIR / "pages-changed")
+# ... and tells the pages' streams of each change at once (drives/pagehub.py).
+PAGE_EVENTS = "local"
+PAGE_EVENTS_URL = "/events/"
 
 HALL_URL = os.environ.get("HALL_URL", "").rstrip("/")
 HALL_BACKUPS = env_int(os.environ, "HALL_BACKUPS", 5)

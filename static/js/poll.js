@@ -21,6 +21,16 @@
  * does not fit (another version, a row not there) is not applied: the next poll, at once,
  * asks for the whole region.
  *
+ * A region with data-events-url is told of changes instead (Server-Sent Events; the server's
+ * config/events.py): while its stream is open it asks for itself only when told ("changed"),
+ * when the stream opens again after a break ("ready": to catch up), and once a minute to be
+ * safe. Regions of one page share a stream by its address. A change of the whole night (not
+ * of a table, a couple or a result) reaches every phone at once: each waits a moment drawn
+ * at random, up to two seconds, so that they do not all ask in the same instant. While the
+ * stream is broken (the Wi-Fi lost, the server restarting; the browser opens it again by
+ * itself) or has said nothing for a minute, the region polls as above; a server that tells
+ * no changes (204) leaves it polling.
+ *
  * window.Live.refresh(element) polls at once (after the desk enters a result, say).
  * Without JavaScript the pages work the same, they just do not refresh by themselves.
  */
@@ -31,6 +41,12 @@
 
   var TYPING_PAUSE = 1500;
   var MAX_DELAY = 30000;
+  // While a region's stream is open: a poll now and then all the same, and the stream given
+  // up when silent this long (the server says "ping" every 20 s).
+  var SAFETY_POLL = 60000;
+  var STREAM_SILENT = 65000;
+  var SPREAD = 2000;
+  var streams = {};
   var lastKey = 0;
   var regions = {};
 
@@ -142,6 +158,66 @@
     state.timer = setTimeout(function () { poll(state, false); }, delay);
   }
 
+  // The next poll after an answer: the region's interval, or the safety poll while its
+  // stream tells it of changes.
+  function scheduleNext(state) {
+    var stream = state.stream;
+    schedule(state, stream && stream.live ? SAFETY_POLL : state.every);
+  }
+
+  function openStream(url) {
+    var stream = streams[url];
+    if (!stream) {
+      stream = streams[url] = { url: url, source: null, live: false, opened: 0, seen: 0, states: [] };
+    }
+    if (stream.source) return stream;
+    var source = stream.source = new EventSource(url);
+    source.addEventListener("ready", function () {
+      stream.live = true;
+      stream.seen = Date.now();
+      stream.opened += 1;
+      stream.states.forEach(function (state) {
+        // Opened again after a break: what changed meanwhile. The first time, the page is new.
+        schedule(state, stream.opened > 1 ? Math.random() * SPREAD : SAFETY_POLL);
+      });
+    });
+    source.addEventListener("ping", function () { stream.seen = Date.now(); });
+    source.addEventListener("changed", function (event) {
+      stream.seen = Date.now();
+      var topics = String(event.data || "").split(" ");
+      // The night's structure (every page hears of it at once): spread the phones out.
+      var wide = topics.every(function (t) { return t === "*" || t.indexOf("drive:") === 0; });
+      stream.states.forEach(function (state) {
+        if (state.inFlight) { state.again = true; return; }
+        schedule(state, wide && state.el.getAttribute("data-poll-spread") !== null
+          ? Math.random() * SPREAD : 0);
+      });
+    });
+    source.addEventListener("error", function () {
+      // Broken: the browser opens it again by itself (CONNECTING); refused (a 204 or an
+      // error answer) it stays closed. Either way the regions poll meanwhile.
+      var was = stream.live;
+      stream.live = false;
+      if (source.readyState === EventSource.CLOSED) stream.source = null;
+      if (was) stream.states.forEach(function (state) { schedule(state, state.every); });
+    });
+    return stream;
+  }
+
+  // A stream silent too long (a Wi-Fi that dropped it without a word): given up and opened
+  // again; the regions poll meanwhile.
+  setInterval(function () {
+    Object.keys(streams).forEach(function (url) {
+      var stream = streams[url];
+      if (!stream.live || Date.now() - stream.seen < STREAM_SILENT) return;
+      stream.live = false;
+      if (stream.source) stream.source.close();
+      stream.source = null;
+      stream.states.forEach(function (state) { schedule(state, state.every); });
+      openStream(url);
+    });
+  }, 10000);
+
   function poll(state, forced) {
     var el = state.el;
     if (!document.documentElement.contains(el)) {
@@ -151,8 +227,9 @@
       state.el = el = again;
     }
     if (!forced && busy(el)) { schedule(state, 500); return; }
-    if (state.inFlight) { schedule(state, state.every); return; }
+    if (state.inFlight) { state.again = true; return; }
     state.inFlight = true;
+    state.again = false;
     var url = el.getAttribute("data-poll-url");
     var headers = { "X-Requested-With": "fetch", "Accept": "text/html" };
     // The last answer's ETag: the server says 304 (no body, nothing rendered) while nothing
@@ -182,7 +259,7 @@
       if (html === false) {
         state.failures = 0;
         say(state.el, (state.el.getAttribute("data-text-updated") || gettext("Updated")) + " " + clock());
-        schedule(state, state.every);
+        if (state.again) schedule(state, 0); else scheduleNext(state);
         return;
       }
       var holder = document.createElement("template");
@@ -207,7 +284,7 @@
       }
       state.whole = false;
       say(state.el, (state.el.getAttribute("data-text-updated") || gettext("Updated")) + " " + clock());
-      schedule(state, state.every);
+      if (state.again) schedule(state, 0); else scheduleNext(state);
     }).catch(function () {
       state.inFlight = false;
       state.failures += 1;
@@ -220,9 +297,14 @@
     var every = parseFloat(el.getAttribute("data-poll-every") || "5") * 1000;
     var state = {
       el: el, every: every, timer: null, failures: 0, inFlight: false, etag: null, url: null,
-      whole: false
+      whole: false, again: false, stream: null
     };
     regions[el.id] = state;
+    var events = el.getAttribute("data-events-url");
+    if (events && window.EventSource) {
+      state.stream = openStream(events);
+      state.stream.states.push(state);
+    }
     schedule(state, every);
   }
 
