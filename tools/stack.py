@@ -1,10 +1,13 @@
-"""The production stack on one machine: gunicorn and a Celery worker on PostgreSQL and Redis.
+"""The production stack on one machine: gunicorn, a Celery worker and the pages' event streams
+on PostgreSQL and Redis.
 
 ``make stack`` (or ``python -m tools.stack``) prepares the database (creates it if it is a
 PostgreSQL database that does not exist yet, migrates, collects the static files), starts
-gunicorn with the production settings and a Celery worker, waits until ``/healthz`` says the
-database and the broker answer, and keeps them running until Ctrl-C (or SIGTERM), which stops
-them all. If one of them dies, the others are stopped too and the command fails.
+gunicorn with the production settings, a Celery worker and the events process (granian on
+``config.asgi``, on the next port, told of each commit through Redis: drives/pagehub.py),
+waits until ``/healthz`` says the database and the broker answer, and keeps them running until
+Ctrl-C (or SIGTERM), which stops them all. If one of them dies, the others are stopped too
+and the command fails.
 
 It is what a federation runs on each server (see docs/deploy.md), on this machine's own
 services, without a reverse proxy: plain HTTP on 127.0.0.1, so cookies are not marked secure
@@ -92,6 +95,10 @@ class StackConfig:
     web_worker_class: str | None = None
     web_threads: int | None = None
     worker: bool = True
+    # The pages' event streams (config/events.py): an ASGI process beside gunicorn, told of
+    # each commit through Redis (drives/pagehub.py), on ``port + 1``. Without a broker (no
+    # Redis) or with ``events=False``, the pages poll.
+    events: bool = True
     # Where logs, media and static files go; a new temporary folder when not given.
     state_dir: Path | None = None
     secret_key: str = field(default_factory=lambda: secrets.token_urlsafe(50))
@@ -109,12 +116,21 @@ class Stack:
         self.state_dir.mkdir(parents=True, exist_ok=True)
         self.web: subprocess.Popen[bytes] | None = None
         self.worker: subprocess.Popen[bytes] | None = None
+        self.events: subprocess.Popen[bytes] | None = None
 
     # -- what the children see -------------------------------------------------------------
 
     @property
     def url(self) -> str:
         return f"http://{self.config.host}:{self.config.port}"
+
+    @property
+    def events_port(self) -> int:
+        return self.config.port + 1
+
+    @property
+    def events_on(self) -> bool:
+        return bool(self.config.events and self.config.broker_url)
 
     @property
     def log_dir(self) -> Path:
@@ -137,6 +153,14 @@ class Stack:
             "PYTHONUNBUFFERED": "1",
         }
         environ.pop("CELERY_RESULT_BACKEND", None)
+        if self.events_on:
+            # Published on the broker's Redis; the pages open their streams at the events
+            # process's own address (a proxy in front would route /events/ to it instead).
+            environ["PAGE_EVENTS"] = "redis"
+            environ["PAGE_EVENTS_REDIS_URL"] = str(config.broker_url)
+            environ["PAGE_EVENTS_URL"] = f"http://{config.host}:{self.events_port}/events/"
+        else:
+            environ.pop("PAGE_EVENTS", None)
         if config.broker_url:
             environ["CELERY_BROKER_URL"] = config.broker_url
             environ.setdefault("CACHE_URL", config.broker_url)
@@ -240,6 +264,35 @@ class Stack:
     def start_web(self) -> None:
         self.web = self._spawn("web", self.web_argv())
 
+    def events_argv(self) -> list[str]:
+        """granian's command line for the pages' streams: one process (an event loop holds
+        every stream), ASGI without lifespan, config/asgi.py (which answers only
+        ``/events/`` here: the pages are gunicorn's)."""
+        return [
+            sys.executable,
+            "-m",
+            "granian",
+            "--interface",
+            "asginl",
+            "--workers",
+            "1",
+            "--host",
+            self.config.host,
+            "--port",
+            str(self.events_port),
+            "--backlog",
+            "4096",
+            "--backpressure",
+            "4096",
+            "--log-level",
+            "warning",
+            "config.asgi:application",
+        ]
+
+    def start_events(self) -> None:
+        if self.events_on:
+            self.events = self._spawn("events", self.events_argv())
+
     def start_worker(self) -> None:
         if not (self.config.worker and self.config.broker_url):
             return
@@ -285,7 +338,7 @@ class Stack:
         raise StackError(f"{self.url}/healthz did not say ok within {timeout} s: {body}")
 
     def check_alive(self) -> None:
-        for name, process in (("web", self.web), ("worker", self.worker)):
+        for name, process in (("web", self.web), ("worker", self.worker), ("events", self.events)):
             if process is not None and process.poll() is not None:
                 log = self.log_dir / f"{name}.log"
                 tail = log.read_text(errors="replace")[-3000:] if log.exists() else ""
@@ -296,6 +349,7 @@ class Stack:
             self.prepare()
         self.start_web()
         self.start_worker()
+        self.start_events()
         self.wait_healthy()
         return self
 
@@ -333,10 +387,20 @@ class Stack:
             self.worker.wait(timeout=10)
         self.worker = None
 
+    def kill_events(self) -> None:
+        """Crash the pages' streams: SIGKILL to the events process (the pages poll until it
+        is back)."""
+        self._signal_group(self.events, signal.SIGKILL)
+        if self.events is not None:
+            self.events.wait(timeout=10)
+        self.events = None
+
     def stop(self) -> None:
-        web, worker, self.web, self.worker = self.web, self.worker, None, None
+        web, worker, events = self.web, self.worker, self.events
+        self.web = self.worker = self.events = None
         self._stop(web)
         self._stop(worker)
+        self._stop(events)
 
     def __enter__(self) -> Stack:
         return self
@@ -377,6 +441,7 @@ def main(argv: list[str] | None = None) -> int:
         "--threads", type=int, help="threads a gthread worker (default config/gunicorn.py's: 4)"
     )
     parser.add_argument("--no-worker", action="store_true", help="start no Celery worker")
+    parser.add_argument("--no-events", action="store_true", help="no event streams: the pages poll")
     parser.add_argument("--state-dir", type=Path, help="logs, media and static files")
     parser.add_argument("--demo", action="store_true", help="load the demo night first")
     args = parser.parse_args(argv)
@@ -392,6 +457,7 @@ def main(argv: list[str] | None = None) -> int:
             web_worker_class=args.worker_class,
             web_threads=args.threads,
             worker=not args.no_worker,
+            events=not args.no_events,
             state_dir=args.state_dir,
             secret_key=os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50),
         )

@@ -4,6 +4,7 @@ read from the environment (see README.md for the table); dev, test and prod adju
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
@@ -143,13 +144,18 @@ RATELIMIT_TRUSTED_PROXIES = ["127.0.0.1", "::1"]
 # (tests/config/test_csp.py reads the templates). Images too: the QR codes are drawn into the
 # PDFs, not the pages, so no data: URI is needed. Nothing may frame the pages, and forms post
 # only to this site.
+_events_split = urlsplit(PAGE_EVENTS_URL)
+_events_origin = (
+    [f"{_events_split.scheme}://{_events_split.netloc}"] if _events_split.netloc else []
+)
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
         "default-src": [SELF],
         "script-src": [SELF],
         "style-src": [SELF],
         "img-src": [SELF],
-        "connect-src": [SELF],
+        # and the pages' event streams where another address serves them (PAGE_EVENTS_URL)
+        "connect-src": [SELF, *_events_origin],
         "object-src": [NONE],
         "base-uri": [SELF],
         "form-action": [SELF],
