@@ -1,7 +1,6 @@
 """Reads that the live pages make at every render (a phone's page; the game's seats of the
 desk grid and the projector, ``scoring.selectors.game_view``; the desk's results' histories and
-their stamps), as the ORM writes them, built once per process (as
-``scoring.pages.conditional.phone_key``'s query is for a 304).
+their stamps), as the ORM writes them, built once per process.
 
 A phone's fragment reads a handful of rows, and building and compiling their ``values()``
 queries was most of the ORM's part of a render (the selection of each column, its joins, the

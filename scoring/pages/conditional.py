@@ -32,12 +32,10 @@ Breach") to every gzipped body.
 
 from __future__ import annotations
 
-import functools
 import time
 from datetime import datetime
 from typing import Any
 
-from django.db import connection
 from django.db.models import OuterRef, Q, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
@@ -96,13 +94,18 @@ def phone_key(page: str, token: str) -> str | None:
     drive's (the view answers those)."""
     if not token_possible(token, MAX_TOKEN):
         return None
-    sql, shape, at = _phone_query(page, connection.alias)
     since = BOARD.epoch  # before the read: a change committed after it is not taught back
-    params = [*shape]
-    params[at] = token
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
+    latest = ResultVersion.objects.filter(PHONE_RESULTS[page]()).order_by("-id").values("id")[:1]
+    row = (
+        PHONE_CARDS[page]
+        .objects.filter(token=token)
+        .order_by()
+        .annotate(latest=Subquery(latest))
+        .values_list(
+            "pk", "drive_id", "drive__language", "drive__state", "drive__live__structure", "latest"
+        )
+        .first()
+    )
     if row is None:
         return None
     pk, drive_id, language, state, structure, results = row
@@ -114,29 +117,6 @@ def phone_key(page: str, token: str) -> str | None:
     # What config/pollgate.py answers the next poll from, before Django.
     BOARD.learn(page, token, key, drive_id, pk, since)
     return key
-
-
-_TOKEN_HERE = "\x00token"
-
-
-@functools.cache
-def _phone_query(page: str, alias: str) -> tuple[str, list[Any], int]:
-    """``phone_key``'s query as the ORM writes it for the database ``alias``, built once per
-    process: building and compiling it was two thirds of a phone's 304 (BENCHMARKS.md, "What
-    a 304 costs through the hall's server"). A fresh copy of the parameters each time, and
-    where the token goes in them."""
-    latest = ResultVersion.objects.filter(PHONE_RESULTS[page]()).order_by("-id").values("id")[:1]
-    query = (
-        PHONE_CARDS[page]
-        .objects.filter(token=_TOKEN_HERE)
-        .order_by()
-        .annotate(latest=Subquery(latest))
-        .values_list(
-            "pk", "drive_id", "drive__language", "drive__state", "drive__live__structure", "latest"
-        )[:1]
-    ).query
-    sql, params = query.get_compiler(using=alias).as_sql()
-    return sql, list(params), list(params).index(_TOKEN_HERE)
 
 
 def poll_key(page: str, drive: Drive, *parts: Any, version: int | None = None) -> str:

@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, TypeVar
+from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
@@ -23,40 +23,36 @@ from django.utils.translation import gettext as _
 
 from drives import ratelimit
 from drives.errors import ServiceError
-from drives.models import Club, Couple, Drive, DriveVersion, Membership, Table
+from drives.models import Couple, Drive, Membership, Table
 from drives.services import require_role
 from drives.tokens import token_possible
-from scoring.prepared import columns, instance, prepared
 
-Card = TypeVar("Card", Table, Couple)
-# Every column of a card and of its drive, for ``_card``.
-TABLE, COUPLE, DRIVE = columns(Table), columns(Couple), columns(Drive, "drive__")
-# Every column of a drive, of its club and of its version, for ``member_drive``.
-DRIVE_ROW, CLUB, LIVE = columns(Drive), columns(Club, "club__"), columns(DriveVersion, "live__")
 MEMBERS = (Membership.Role.ORGANIZER, Membership.Role.SCORER)
 # Tokens are 22 characters; anything much longer is none of ours (no query for it).
 MAX_TOKEN = 64
 
 
 def member_drive(request: HttpRequest, slug: str, *roles: str) -> tuple[Drive, str]:
-    """The drive ``slug`` (its club and version loaded on it, as ``select_related("club",
-    "live")`` gives them) and the user's role in its club, for a member with one of ``roles``
-    (organizer or scorer by default): 404 for outsiders, 403 without the role. One query,
-    written once a process (``scoring.prepared``): every poll of the desk and the projector
-    asks it (BENCHMARKS.md, "The desk's poll: the rows that changed")."""
+    """The drive ``slug`` (its club and version loaded on it) and the user's role in its club,
+    for a member with one of ``roles`` (organizer or scorer by default): 404 for outsiders, 403
+    without the role. One query. (It was written once a process and its instances assembled
+    by hand while the desk and the projector polled every 3 s; told of changes now
+    (drives/pagehub.py), they ask only after one, and the ORM's own query is kept.)"""
     user = request.user
     signed_in = user is not None and user.is_authenticated
-    rows = _member(slug, user.pk if signed_in else 0)
-    if not rows:
+    role_of = Membership.objects.filter(
+        club=OuterRef("club"), user_id=(user.pk or 0) if signed_in else 0
+    )
+    drive = (
+        Drive.objects.select_related("club", "live")
+        .annotate(member_role=Subquery(role_of.values("role")[:1]))
+        .filter(slug=slug)
+        .first()
+    )
+    if drive is None:
         raise Http404("No such drive.")
-    row = rows[0]
-    drive = instance(Drive, row)
-    drive.club = instance(Club, row, "club__")
-    if row["live__drive_id"] is None:
-        Drive.live.related.set_cached_value(drive, None)  # drive.live: DoesNotExist, as the ORM
-    else:
-        Drive.live.related.set_cached_value(drive, instance(DriveVersion, row, "live__"))
-    role = (Membership.Role.ORGANIZER if user.is_superuser else row["role"]) if signed_in else None
+    found: str | None = drive.member_role
+    role = (Membership.Role.ORGANIZER if user.is_superuser else found) if signed_in else None
     if role is None:
         raise Http404(_("No such drive."))
     if role not in (roles or MEMBERS):
@@ -67,19 +63,6 @@ def member_drive(request: HttpRequest, slug: str, *roles: str) -> tuple[Drive, s
                 raise PermissionDenied(error.message) from None
             raise Http404(error.message) from None
     return drive, role
-
-
-@prepared
-def _member(slug: str, user_id: int) -> QuerySet[Any, Any]:
-    """The drive ``slug`` with every column of it, of its club and of its version (none: no
-    change yet), and the role of the user ``user_id`` in its club (None: not a member)."""
-    role = Membership.objects.filter(club=OuterRef("club"), user_id=user_id).values("role")
-    found: QuerySet[Any, Any] = (
-        Drive.objects.filter(slug=slug)
-        .order_by()
-        .values(*DRIVE_ROW, *CLUB, *LIVE, role=Subquery(role[:1]))
-    )
-    return found[:1]
 
 
 def hall_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -137,43 +120,21 @@ def _unknown_token(request: HttpRequest, message: str) -> Http404:
     return Http404(message)
 
 
-@prepared
-def _table(token: str) -> QuerySet[Any, Any]:
-    """The table whose card has ``token``, and its drive: every column of both."""
-    card: QuerySet[Any, Any] = Table.objects.filter(token=token).order_by().values(*TABLE, *DRIVE)
-    return card[:1]
-
-
-@prepared
-def _couple(token: str) -> QuerySet[Any, Any]:
-    """The couple whose card has ``token``, and its drive: every column of both."""
-    card: QuerySet[Any, Any] = Couple.objects.filter(token=token).order_by().values(*COUPLE, *DRIVE)
-    return card[:1]
-
-
-def _card(model: type[Card], rows: list[dict[str, Any]]) -> Card | None:
-    """The card (table or couple) of ``rows`` (none or one), its drive loaded on it: as
-    ``select_related("drive")`` gives it, in a query written once (``scoring.prepared``)."""
-    if not rows:
-        return None
-    card = instance(model, rows[0])
-    card.drive = instance(Drive, rows[0], "drive__")
-    return card
-
-
 def table_by_token(request: HttpRequest, token: str) -> Table:
+    """The table whose card has ``token``, its drive loaded on it (one query)."""
     table = None
     if token_possible(token, MAX_TOKEN):
-        table = _card(Table, _table(token))
+        table = Table.objects.select_related("drive").filter(token=token).first()
     if table is None:
         raise _unknown_token(request, "No such table.")
     return table
 
 
 def couple_by_token(request: HttpRequest, token: str) -> Couple:
+    """The couple whose card has ``token``, its drive loaded on it (one query)."""
     couple = None
     if token_possible(token, MAX_TOKEN):
-        couple = _card(Couple, _couple(token))
+        couple = Couple.objects.select_related("drive").filter(token=token).first()
     if couple is None:
         raise _unknown_token(request, "No such couple.")
     return couple
