@@ -159,10 +159,14 @@
   }
 
   // The next poll after an answer: the region's interval, or the safety poll while its
-  // stream tells it of changes.
+  // stream tells it of changes; sooner when the region shows something that ends by itself
+  // (data-poll-until, a moment in seconds since 1970: a table's Undo, open for a while).
   function scheduleNext(state) {
     var stream = state.stream;
-    schedule(state, stream && stream.live ? SAFETY_POLL : state.every);
+    var delay = stream && stream.live ? SAFETY_POLL : state.every;
+    var until = parseInt(state.el.getAttribute("data-poll-until") || "0", 10) * 1000;
+    if (until) delay = Math.min(delay, Math.max(until - Date.now() + 500, 1000));
+    schedule(state, delay);
   }
 
   function openStream(url) {
@@ -178,7 +182,8 @@
       stream.opened += 1;
       stream.states.forEach(function (state) {
         // Opened again after a break: what changed meanwhile. The first time, the page is new.
-        schedule(state, stream.opened > 1 ? Math.random() * SPREAD : SAFETY_POLL);
+        if (stream.opened > 1) schedule(state, Math.random() * SPREAD);
+        else scheduleNext(state);
       });
     });
     source.addEventListener("ping", function () { stream.seen = Date.now(); });

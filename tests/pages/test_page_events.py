@@ -24,12 +24,14 @@ from django.test import Client
 
 from config import events
 from drives import pagehub
-from drives.models import Drive, Seat
-from drives.services import couple_update
+from drives.models import AuditEntry, Drive, Seat
+from drives.services import Actor, couple_update
 from scoring.services import result_record
 from tests.pages.live_helpers import DESK, advance, night, people, play
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+TABLE = Actor(channel=AuditEntry.Channel.TABLE)
 
 
 @pytest.fixture
@@ -293,3 +295,19 @@ def test_the_production_hub_carries_a_commit_through_redis(settings: Any, drive:
             phone.wait_for(f"data: table:{place.table_id}")
     finally:
         pagehub._hub = None
+
+
+def test_a_tables_undo_ends_by_itself_on_the_page(settings: Any, drive: Drive) -> None:
+    """The Undo a table's phone offers after its tap closes with time, not with a change:
+    the page names that moment (data-poll-until, the moment in its ETag), so that poll.js asks
+    again then though its stream says nothing."""
+    settings.PAGE_EVENTS = "local"
+    table = drive.tables.get(number=1)
+    client = Client()
+    assert "data-poll-until" not in client.get(f"/t/{table.token}/").content.decode()
+    result_record(drive=drive, game=1, table=1, winner=seat(drive, 1).stays.number, actor=TABLE)
+    fragment = client.get(f"/t/{table.token}/?partial=1")
+    until = int(fragment["ETag"].strip('W/"').partition("~")[2])
+    found = re.search(r'data-poll-until="(\d+)"', fragment.content.decode())
+    assert found is not None, "the page does not say when its Undo closes"
+    assert int(found.group(1)) == until
