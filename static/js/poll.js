@@ -24,9 +24,11 @@
  * A region with data-events-url is told of changes instead (Server-Sent Events; the server's
  * config/events.py): while its stream is open it asks for itself only when told ("changed"),
  * when the stream opens again after a break ("ready": to catch up), and once a minute to be
- * safe. Regions of one page share a stream by its address. A change of the whole night (not
- * of a table, a couple or a result) reaches every phone at once: each waits a moment drawn
- * at random, up to two seconds, so that they do not all ask in the same instant. While the
+ * safe; never twice within its data-poll-every (the desk and the projector hear of every
+ * result: during the rush they ask once an interval, as they polled). Regions of one page
+ * share a stream by its address. A change of the whole night (not of a table, a couple or a
+ * result) reaches every phone at once: each waits a moment drawn at random within its
+ * interval (data-poll-spread), so that they do not all ask in the same instant. While the
  * stream is broken (the Wi-Fi lost, the server restarting; the browser opens it again by
  * itself) or has said nothing for a minute, the region polls as above; a server that tells
  * no changes (204) leaves it polling.
@@ -45,7 +47,6 @@
   // up when silent this long (the server says "ping" every 20 s).
   var SAFETY_POLL = 60000;
   var STREAM_SILENT = 65000;
-  var SPREAD = 2000;
   var streams = {};
   var lastKey = 0;
   var regions = {};
@@ -169,6 +170,13 @@
     schedule(state, delay);
   }
 
+  // Told of a change: ask after ``wait``, and not sooner than one interval after the last
+  // ask (the desk and the projector hear of every result: during the rush they ask once per
+  // interval, as they polled, and at once when the hall is quiet).
+  function askSoon(state, wait) {
+    schedule(state, Math.max(wait, state.asked + state.every - Date.now(), 0));
+  }
+
   function openStream(url) {
     var stream = streams[url];
     if (!stream) {
@@ -182,7 +190,7 @@
       stream.opened += 1;
       stream.states.forEach(function (state) {
         // Opened again after a break: what changed meanwhile. The first time, the page is new.
-        if (stream.opened > 1) schedule(state, Math.random() * SPREAD);
+        if (stream.opened > 1) schedule(state, Math.random() * state.every);
         else scheduleNext(state);
       });
     });
@@ -194,8 +202,8 @@
       var wide = topics.every(function (t) { return t === "*" || t.indexOf("drive:") === 0; });
       stream.states.forEach(function (state) {
         if (state.inFlight) { state.again = true; return; }
-        schedule(state, wide && state.el.getAttribute("data-poll-spread") !== null
-          ? Math.random() * SPREAD : 0);
+        askSoon(state, wide && state.el.getAttribute("data-poll-spread") !== null
+          ? Math.random() * state.every : 0);
       });
     });
     source.addEventListener("error", function () {
@@ -235,6 +243,7 @@
     if (state.inFlight) { state.again = true; return; }
     state.inFlight = true;
     state.again = false;
+    state.asked = Date.now();
     var url = el.getAttribute("data-poll-url");
     var headers = { "X-Requested-With": "fetch", "Accept": "text/html" };
     // The last answer's ETag: the server says 304 (no body, nothing rendered) while nothing
@@ -264,7 +273,7 @@
       if (html === false) {
         state.failures = 0;
         say(state.el, (state.el.getAttribute("data-text-updated") || gettext("Updated")) + " " + clock());
-        if (state.again) schedule(state, 0); else scheduleNext(state);
+        if (state.again) askSoon(state, 0); else scheduleNext(state);
         return;
       }
       var holder = document.createElement("template");
@@ -289,7 +298,7 @@
       }
       state.whole = false;
       say(state.el, (state.el.getAttribute("data-text-updated") || gettext("Updated")) + " " + clock());
-      if (state.again) schedule(state, 0); else scheduleNext(state);
+      if (state.again) askSoon(state, 0); else scheduleNext(state);
     }).catch(function () {
       state.inFlight = false;
       state.failures += 1;
@@ -302,7 +311,7 @@
     var every = parseFloat(el.getAttribute("data-poll-every") || "5") * 1000;
     var state = {
       el: el, every: every, timer: null, failures: 0, inFlight: false, etag: null, url: null,
-      whole: false, again: false, stream: null
+      whole: false, again: false, stream: null, asked: 0
     };
     regions[el.id] = state;
     var events = el.getAttribute("data-events-url");
