@@ -58,7 +58,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -240,7 +240,7 @@ def idle_pages(
     alone = spent_alone / seconds_alone * 60 * 1e3  # ms a minute
     print(
         f"\nidle pages on their event streams against /livez at the page's period "
-        f"({args.idle_rounds} rounds of {args.window:.0f} s windows; the safety polls, one a "
+        f"(windows of {args.window:.0f} s, {args.idle_rounds} of each; the safety polls, one a "
         f"page a minute, spread over the minute: {args.window / SAFETY_POLL:.0%} of them in a "
         f"window); the server alone: {alone:.0f} ms CPU a minute, taken out of each figure; "
         f"load average {os.getloadavg()[0]:.1f}"
@@ -349,14 +349,15 @@ class Streams:
     def read(self) -> None:
         while not self.done.is_set():
             for key, _mask in self.selector.select(timeout=0.2):
+                sock = cast(socket.socket, key.fileobj)
                 try:
-                    data = key.fileobj.recv(65536)  # type: ignore[union-attr]
+                    data = sock.recv(65536)
                 except BlockingIOError:
                     continue
                 except OSError:
                     data = b""
                 if not data:
-                    self.selector.unregister(key.fileobj)
+                    self.selector.unregister(sock)
                     self.tell("closed")
                     continue
                 *lines, key.data[0] = (key.data[0] + data).split(b"\n")
