@@ -112,7 +112,9 @@ load: install
 	$(PY) -m tools.load figures --stack sqlite --json load-sqlite.json $(LOAD_ARGS)
 
 # The hall's real load (BENCHMARKS.md, "A whole night's load"): every phone, desk and the
-# projector polling through a time-compressed night, on make hall's server, then on the stack.
+# projector on its page through a time-compressed night (on its event stream where the server
+# tells pages of changes, else polling; LOAD_ARGS=--no-push: polling), on make hall's server,
+# then on the stack.
 hall-night: install
 	$(PY) -m tools.load hall-night --stack hall --json hall-night-hall.json $(LOAD_ARGS)
 	$(PY) -m tools.load hall-night --stack postgres --json hall-night-postgres.json $(LOAD_ARGS)

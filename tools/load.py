@@ -17,16 +17,22 @@ files and its JSON stats beside a summary of the figures:
 ``hall``
     4 games of the same night with every phone reporting within the same 60 s of its game's
     start; with ``--pages``, every table's page, one couple's page in two, the desk and the
-    projector polling meanwhile as their scripts do.
+    projector open meanwhile, kept fresh as their scripts do.
 ``hall-night``
     The hall's real load, on the hall's own server (``--stack hall``: ``make hall``'s granian
-    on SQLite) or the production stack: 250 tables, every couple's phone polling its page every
-    6 s, every table's phone every 5 s, 3 desks and the projector every 3 s (each with the
-    ETag of its last answer, as static/js/poll.js does), each game played ``--play`` seconds and
-    its results arriving within ``--spread`` seconds after, the organizer advancing; ``--games``
-    games of the night (time-compressed: a real game is played in some 5 minutes). The
-    server's own CPU time (psutil: the server process and its children), minute by minute,
-    beside locust's percentiles, bytes and errors.
+    on SQLite) or the production stack: 250 tables, every couple's phone on its page, every
+    table's phone on its own, 3 desks and the projector, each game played ``--play`` seconds
+    and its results arriving within ``--spread`` seconds after, the organizer advancing;
+    ``--games`` games of the night (time-compressed: a real game is played in some 5
+    minutes). The server's own CPU time (psutil: the server process and its children), minute
+    by minute, beside locust's percentiles, bytes and errors.
+
+How the pages keep fresh is static/js/poll.js's (tools/locustfile.py): where the server tells
+pages of changes (their live region names an event stream: the hall's server), each page holds
+its stream open and asks for its fragment when told of a change, when its stream opens again
+and once a minute; elsewhere, or with ``--no-push`` (the figures side by side), each polls its
+fragment every few seconds (a couple's page 6 s, a table's 5 s, the desk and the projector
+3 s). Each fragment is asked with the ETag of the last answer.
 ``figures``
     ``steady`` at 50 and 250 clients, ``night``, ``hall``, and 2 games of ``hall --pages``:
     the section in one command.
@@ -34,6 +40,7 @@ files and its JSON stats beside a summary of the figures:
     python -m tools.load figures --stack postgres --out load-postgres
     python -m tools.load hall --stack sqlite --games 2 --tables 50
     python -m tools.load hall-night --stack hall --games 4 --play 30
+    python -m tools.load hall-night --stack hall --games 4 --play 30 --no-push
 """
 
 from __future__ import annotations
@@ -201,6 +208,7 @@ def night(
     if pages:
         couples = args.couple_phones if args.couple_phones is not None else args.tables
         options += ["--pages", "--couple-phones", str(couples), "--desks", str(args.desks)]
+        options += [] if args.push else ["--no-push"]
     label = f"{phase}-pages" if pages else phase
     report = run_locust(stack, setup, phase, args.out, label, *options)
     report["drive_check"] = stack.manage("drive", "check", setup.slug).stdout.strip()
@@ -253,10 +261,25 @@ def print_hall_night(report: dict[str, Any], backend: str) -> None:
     print(row("all polls", report.get("all_polls", {})))
 
 
+def print_streams(report: dict[str, Any]) -> None:
+    """How the pages kept fresh: on their streams or polling, and why they asked."""
+    on_streams = report.get("pages_on_streams", 0)
+    how = f"{on_streams} pages on their event streams" if on_streams else "every page polling"
+    if not report.get("push", True):
+        how += " (--no-push)"
+    print(
+        f"{how}; stream events {report.get('stream_events', {})}, "
+        f"broken {report.get('stream_breaks', 0)}"
+    )
+    print(f"fragments asked for, by reason: {report.get('fetches_by_reason', {})}")
+
+
 def print_night(report: dict[str, Any], backend: str) -> None:
     spread = report.get("spread_seconds") or 0
     how = f"each game's results within {spread:g} s" if spread else "all at once"
-    how += ", every page polling" if report.get("pages") else ""
+    if report.get("pages"):
+        streams = report.get("pages_on_streams")
+        how += ", every page on its event stream" if streams else ", every page polling"
     print(
         f"\n{backend}, {report['phase']}: {report['tables']} tables, {report['games']} games, "
         f"{how}: {report['seconds']} s end to end (load {report['load_average']})"
@@ -269,6 +292,8 @@ def print_night(report: dict[str, Any], backend: str) -> None:
         f"acknowledged {report['acknowledged']}, conflicts {report['conflicts']}, "
         f"failures {report['failures']}, anomalies {len(report['anomalies'])}"
     )
+    if report.get("pages"):
+        print_streams(report)
     for line in report["anomalies"][:10]:
         print(f"  ! {line}")
     print(report["drive_check"])
@@ -315,7 +340,14 @@ def parser() -> argparse.ArgumentParser:
     main.add_argument("--spread", type=float, default=60.0, help="hall: seconds (60)")
     main.add_argument("--play", type=float, help="hall: seconds a game is played (hall-night 30)")
     main.add_argument("--desks", type=int, default=1, help="--pages: desks (hall-night 3)")
-    main.add_argument("--pages", action="store_true", help="hall: every page polls meanwhile")
+    main.add_argument("--pages", action="store_true", help="hall: every page open meanwhile")
+    main.add_argument(
+        "--no-push",
+        dest="push",
+        action="store_false",
+        help="--pages, hall-night: every page polls, even where the server tells pages of "
+        "changes (as before the event streams: the figures side by side)",
+    )
     main.add_argument("--pages-games", type=int, default=2, help="figures: hall --pages (2)")
     main.add_argument("--couple-phones", type=int, help="--pages: couples polling (= tables)")
     main.add_argument("--retry", type=float, default=0.10, help="same-key retries (0.10)")

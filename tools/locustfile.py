@@ -4,18 +4,30 @@ The night is set up beforehand (tools/night.py; ``--night FILE`` is its JSON) an
 users then play it against the server:
 
 ``TablePhone``
-    A table's phone (the QR code of the table card). It opens its table page, polls the page's
-    live fragment as the page's script does (static/js/poll.js: the ``data-poll-url`` every
-    ``data-poll-every`` seconds, read from the page), and reports its table's result of each
-    game through the API with the table's token (``PUT …/games/{n}/tables/{t}/result``, a
-    legal final score from the engine, a key). A fraction is sent again with the same key (a
-    phone that missed the answer: 200), a fraction is followed by the other couple's winner
-    under another key (409: the table in conflict).
+    A table's phone (the QR code of the table card). It opens its table page, keeps the page's
+    live fragment fresh as the page's script does (static/js/poll.js, below), and reports its
+    table's result of each game through the API with the table's token
+    (``PUT …/games/{n}/tables/{t}/result``, a legal final score from the engine, a key). A
+    fraction is sent again with the same key (a phone that missed the answer: 200), a
+    fraction is followed by the other couple's winner under another key (409: the table in
+    conflict).
 ``CouplePhone``
-    A couple's punch card page, polled the same way.
+    A couple's punch card page, kept fresh the same way.
 ``Desk``, ``Projector``
     The scorers' desk grid and the hall's screen: the organizer's login, then their live
-    fragments polled every few seconds (3 s today).
+    fragments kept fresh the same way (polled every 3 s today).
+
+How a page keeps its fragment fresh, as poll.js does (tools/pagestream.py keeps its timer):
+a page whose live region names an event stream (``data-events-url``, where the server tells
+pages of changes: config/events.py) holds the stream open (its own connection, read line by
+line) and asks for its fragment only when told ``changed`` (a phone's page, on a change of the
+whole night, after a moment drawn up to 2 s), when the stream opens again after a break, and
+once a minute to be safe; while the stream is broken it polls. A page without one, or every
+page with ``--no-push`` (the figures side by side), polls its ``data-poll-url`` every
+``data-poll-every`` seconds. Each fragment is asked with the ETag of the last answer. In
+locust's figures: ``<page> fragment`` (each fetch), ``<page> stream`` (each opening of a
+stream, its time to the answer's headers) and ``<page> stream broken`` (a stream that broke
+while the night went on: a failure).
 ``Organizer``
     Waits until every table of the game in play answered, reads the game (the conflicts listed
     there must be those the phones were told of), resolves each conflict for the winner entered
@@ -27,8 +39,9 @@ users then play it against the server:
     Every table's phone reports the moment its game starts (the worst case), nothing polls.
 ``hall``
     Every phone reports at a random moment within ``--spread`` seconds of its game's start, as
-    a hall's tables finish within the same minute; with ``--pages`` every page polls meanwhile
-    (each table's, ``--couple-phones`` couples', ``--desks`` desks, ``--projectors``).
+    a hall's tables finish within the same minute; with ``--pages`` every page is open
+    meanwhile (each table's, ``--couple-phones`` couples', ``--desks`` desks,
+    ``--projectors``), on its event stream or polling (``--no-push``: polling).
 ``steady``
     The closed-loop figures (a :class:`NightShape`): C ``Livez`` users on ``GET /livez`` (the
     minimal JSON view, the yardstick), then C ``SteadyPhone`` users submitting new results
@@ -52,10 +65,12 @@ import re
 import time
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import gevent
 from gevent.event import Event
+from geventhttpclient import HTTPClient
 from locust import FastHttpUser, LoadTestShape, constant, events, task
 from locust.env import Environment
 from locust.exception import StopUser
@@ -63,12 +78,16 @@ from locust.stats import RequestStats, StatsEntry
 
 from engine.rules import PRESETS
 from engine.scores import legal_final_scores
+from tools.pagestream import STREAM_SILENT, EventReader, Region
 
 API = "/api/v1"
 # As static/js/poll.js asks (with the ETag of the last answer), through a browser's gzip.
 FRAGMENT = {"X-Requested-With": "fetch", "Accept": "text/html", "Accept-Encoding": "gzip"}
 POLL_URL = re.compile(r'data-poll-url="([^"]+)"')
 POLL_EVERY = re.compile(r'data-poll-every="([0-9.]+)"')
+EVENTS_URL = re.compile(r'data-events-url="([^"]+)"')
+# As EventSource asks for a stream.
+STREAM = {"Accept": "text/event-stream", "Cache-Control": "no-cache"}
 # A region that takes patches (the desk grid): its version, and the version a patch is for.
 PATCHED = re.compile(r'data-version="([0-9a-f]+)" data-poll-patch(?: data-patch-of="([0-9a-f]+)")?')
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -95,6 +114,12 @@ def add_options(parser: Any) -> None:
     night.add_argument("--couple-phones", type=int, default=0, help="--pages: couples polling")
     night.add_argument("--desks", type=int, default=1, help="--pages: desk grids (1)")
     night.add_argument("--projectors", type=int, default=1, help="--pages: projectors (1)")
+    night.add_argument(
+        "--no-push",
+        dest="push",
+        action="store_false",
+        help="--pages: every page polls, event stream or not (as before the streams)",
+    )
     night.add_argument("--clients", type=int, default=50, help="steady: clients (50)")
     night.add_argument("--seconds", type=float, default=15.0, help="steady: a phase (15)")
     night.add_argument("--warmup", type=float, default=4.0, help="steady: warm-up (4)")
@@ -136,6 +161,16 @@ class Night:
         self.born = time.monotonic()
         self.bytes_by_minute: Counter[int] = Counter()
         self.requests_by_minute: Counter[int] = Counter()
+        # The pages' event streams: how many pages followed one, what they were told, how
+        # often one broke, and why each fragment was asked for (tools/pagestream.py).
+        self.streams = 0
+        self.stream_events: Counter[str] = Counter()
+        self.stream_breaks = 0
+        self.fetches: Counter[str] = Counter()
+
+    def minute(self) -> int:
+        """The minute of the run, from 0."""
+        return int((time.monotonic() - self.born) // 60)
 
     def path(self, game: int, tail: str = "") -> str:
         return f"{API}/drives/{self.slug}/games/{game}{tail}"
@@ -202,8 +237,16 @@ def poll_target(page: str) -> tuple[str | None, float]:
     return (html.unescape(url.group(1)) if url else None, float(every.group(1)) if every else 5.0)
 
 
+def events_target(page: str) -> str | None:
+    """The live region's event stream, where the server tells the page of changes."""
+    found = EVENTS_URL.search(page)
+    return html.unescape(found.group(1)) if found else None
+
+
 class PollingUser(FastHttpUser):
-    """A page left open: loaded once, then its live fragment fetched every few seconds."""
+    """A page left open: loaded once, then its live fragment kept fresh as poll.js does (see
+    the module's docstring). The user waits in its tasks (:meth:`wait_until`), woken early by
+    what its stream says."""
 
     abstract = True
     page_name = "page"
@@ -213,42 +256,160 @@ class PollingUser(FastHttpUser):
     # The version of the region shown, for one that takes patches (X-Poll-Have, as poll.js).
     version = ""
     takes_patch = False
+    region: Region | None = None
+    stream: gevent.Greenlet[Any, None] | None = None
+
+    def __init__(self, environment: Environment) -> None:
+        super().__init__(environment)
+        self.wake = Event()
+
+    def wait_time(self) -> float:
+        return 0.0  # the tasks wait themselves (wait_until)
 
     def open_page(self, path: str) -> None:
         with self.client.get(path, name=self.page_name, catch_response=True) as response:
             if response.status_code != 200:
                 response.failure(f"{path} answered {response.status_code}")
                 raise StopUser()
-            self.poll_url, self.poll_every = poll_target(response.text or "")
-            found = PATCHED.search(response.text or "")
-            self.version = found.group(1) if found else ""
-            self.takes_patch = found is not None
+            page = response.text or ""
+        self.poll_url, self.poll_every = poll_target(page)
+        found = PATCHED.search(page)
+        self.version = found.group(1) if found else ""
+        self.takes_patch = found is not None
+        if self.poll_url is None:
+            return
+        self.region = Region(self.poll_every, spread="data-poll-spread" in page)
+        self.region.start(time.monotonic())
+        events_url = events_target(page)
+        if events_url and night().options.push:
+            night().streams += 1
+            self.stream = gevent.spawn(self.follow, events_url)
+
+    def on_stop(self) -> None:
+        if self.stream is not None:
+            self.stream.kill(block=False)
+
+    def wait_until(self, until: float) -> None:
+        """Wait until ``until``, or until the page's stream says something that matters."""
+        self.wake.clear()
+        delay = until - time.monotonic()
+        if delay > 0:
+            self.wake.wait(delay)
+
+    def keep_fresh(self) -> None:
+        """Ask for the fragment when it is due, else wait for that."""
+        if self.region is None:
+            night().over.wait(self.poll_every)
+        elif time.monotonic() >= self.region.due:
+            self.poll()
+        else:
+            self.wait_until(self.region.due)
 
     def poll(self) -> None:
-        if self.poll_url is None:
-            night().over.wait(self.poll_every)
-            return
+        """Ask for the live fragment (with the ETag of the last answer)."""
+        region = self.region
+        assert region is not None and self.poll_url is not None
+        night().fetches[region.asked()] += 1
         name = f"{self.page_name} fragment"
         headers = {**FRAGMENT, "If-None-Match": self.etag} if self.etag else dict(FRAGMENT)
         if self.version:
             headers["X-Poll-Have"] = self.version
-        with self.client.get(
-            self.poll_url, name=name, headers=headers, catch_response=True
-        ) as response:
-            if response.status_code == 200:
-                self.etag = response.headers.get("ETag") or ""
-                if self.takes_patch:
-                    found = PATCHED.search(response.text or "")
-                    if found is None or found.group(2) not in (None, self.version or None):
-                        response.failure(f"{name}: a patch for another version")
-                        self.etag = self.version = ""  # the whole region next time
-                    else:
-                        self.version = found.group(1)
-            elif response.status_code != 304 or not self.etag:
-                response.failure(f"{name} answered {response.status_code}")
+        try:
+            with self.client.get(
+                self.poll_url, name=name, headers=headers, catch_response=True
+            ) as response:
+                if response.status_code == 200:
+                    self.etag = response.headers.get("ETag") or ""
+                    if self.takes_patch:
+                        found = PATCHED.search(response.text or "")
+                        if found is None or found.group(2) not in (None, self.version or None):
+                            response.failure(f"{name}: a patch for another version")
+                            self.etag = self.version = ""  # the whole region next time
+                        else:
+                            self.version = found.group(1)
+                elif response.status_code != 304 or not self.etag:
+                    response.failure(f"{name} answered {response.status_code}")
+        finally:
+            region.answered(time.monotonic())
 
-    def wait_time(self) -> float:
-        return self.poll_every
+    def follow(self, url: str) -> None:
+        """The page's event stream, as the browser's EventSource keeps it: opened on a
+        connection of its own and read line by line; opened again ``retry`` seconds after it
+        breaks (or after ``STREAM_SILENT`` seconds without a word); refused (an answer other
+        than 200), given up: the page polls."""
+        the, region = night(), self.region
+        assert region is not None and self.host is not None
+        name = f"{self.page_name} stream"
+        reader = EventReader()
+        while True:
+            client = HTTPClient.from_url(
+                self.host, connection_timeout=60.0, network_timeout=STREAM_SILENT
+            )
+            started = time.perf_counter()
+            opened = 0.0
+            response: Any = None
+            try:
+                response = client.get(url, headers=STREAM)
+                status = response.status_code
+                self.environment.events.request.fire(
+                    request_type="GET",
+                    name=name,
+                    response_time=(time.perf_counter() - started) * 1000,
+                    response_length=0,
+                    response=SimpleNamespace(status_code=status, headers={}),
+                    context={},
+                    exception=None if status == 200 else RuntimeError(f"{name} answered {status}"),
+                )
+                if status != 200:
+                    region.broken(time.monotonic())
+                    self.wake.set()
+                    return
+                opened = time.perf_counter()
+                while True:
+                    line = response.readline(b"\n")
+                    if not line:
+                        raise ConnectionError("the server ended the stream")
+                    the.bytes_by_minute[the.minute()] += len(line)
+                    event = reader.feed(line.decode("utf-8", "replace"))
+                    if event is None:
+                        continue
+                    the.stream_events[event.kind] += 1
+                    if event.kind == "ready":
+                        region.ready(time.monotonic())
+                    elif event.kind == "changed":
+                        region.changed(event.data, time.monotonic())
+                    else:
+                        continue
+                    self.wake.set()
+            except Exception as error:  # refused, broken, silent too long
+                if not opened:  # not opened at all
+                    self.environment.events.request.fire(
+                        request_type="GET",
+                        name=name,
+                        response_time=(time.perf_counter() - started) * 1000,
+                        response_length=0,
+                        response=None,
+                        context={},
+                        exception=error,
+                    )
+                elif not the.over.is_set():
+                    the.stream_breaks += 1
+                    self.environment.events.request.fire(
+                        request_type="SSE",
+                        name=f"{name} broken",
+                        response_time=(time.perf_counter() - opened) * 1000,
+                        response_length=0,
+                        response=None,
+                        context={},
+                        exception=error,
+                    )
+                region.broken(time.monotonic())
+                self.wake.set()
+            finally:
+                if response is not None:
+                    response.release()
+                client.close()
+            gevent.sleep(reader.retry)
 
 
 class TablePhone(PollingUser):
@@ -264,30 +425,34 @@ class TablePhone(PollingUser):
         if night().options.pages:
             self.open_page(f"/t/{self.token}/")
 
-    def wait_time(self) -> float:
-        if night().options.phase != "hall":
-            return 0.0
-        due = night().due(self.reported + 1, self.table)
-        longest = self.poll_every if self.poll_url else 1.0
-        if due is None:
-            return longest
-        return max(0.0, min(longest, due - time.monotonic()))
-
     @task
     def turn(self) -> None:
+        """Report the game's result when it is due; meanwhile keep the page fresh."""
         the = night()
         game = self.reported + 1
         due = the.due(game, self.table) if game <= the.games else None
-        if due is not None and time.monotonic() >= due:
+        now = time.monotonic()
+        if due is not None and now >= due:
             self.reported = game
             self.report(game)
-        elif self.poll_url:
+            return
+        region = self.region
+        if region is not None and now >= region.due:
             self.poll()
-        elif game > the.games:
-            the.over.wait()
-            raise StopUser()
-        else:
-            the.begun[game].wait(1.0)
+            return
+        if region is None:
+            if game > the.games:
+                the.over.wait()
+                raise StopUser()
+            if due is None:
+                the.begun[game].wait(1.0)
+                return
+        # The next of: the result due, the page's next fetch; a game not begun, looked at
+        # again in a second.
+        moments = [m for m in (due, region.due if region else None) if m is not None]
+        if due is None and game <= the.games:
+            moments.append(now + 1.0)
+        self.wait_until(min(moments))
 
     def report(self, game: int) -> None:
         the = night()
@@ -348,7 +513,7 @@ class CouplePhone(PollingUser):
 
     @task
     def look(self) -> None:
-        self.poll()
+        self.keep_fresh()
 
 
 class LoggedIn(PollingUser):
@@ -380,7 +545,7 @@ class LoggedIn(PollingUser):
 
     @task
     def look(self) -> None:
-        self.poll()
+        self.keep_fresh()
 
 
 class Desk(LoggedIn):
@@ -621,7 +786,7 @@ def on_request(
         # The body's bytes as sent (gzipped where the server gzipped it), by minute of the run.
         headers = getattr(response, "headers", None) or {}
         sent = headers.get("Content-Length")
-        minute = int((time.monotonic() - NIGHT.born) // 60)
+        minute = NIGHT.minute()
         NIGHT.bytes_by_minute[minute] += int(sent) if sent and sent.isdigit() else response_length
         NIGHT.requests_by_minute[minute] += 1
 
@@ -669,6 +834,14 @@ def on_quitting(environment: Environment, **_kwargs: Any) -> None:
                 "conflicts": sum(len(t) for t in the.told_conflict.values()),
                 "spread_seconds": options.spread if options.phase == "hall" else 0,
                 "pages": bool(options.pages),
+                # The pages on an event stream (none with --no-push, or where the server
+                # tells no page of changes), what the streams said, why the fragments were
+                # asked for.
+                "push": bool(options.push),
+                "pages_on_streams": the.streams,
+                "stream_events": dict(sorted(the.stream_events.items())),
+                "stream_breaks": the.stream_breaks,
+                "fetches_by_reason": dict(sorted(the.fetches.items())),
                 "play_seconds": options.play if options.phase == "hall" else 0,
                 "all_results": figures(put),
                 "all_polls": figures(merged(stats, POLLS, "all polls")),
