@@ -309,7 +309,7 @@ class PollingUser(FastHttpUser):
         """Ask for the live fragment (with the ETag of the last answer)."""
         region = self.region
         assert region is not None and self.poll_url is not None
-        night().fetches[region.asked()] += 1
+        night().fetches[region.asked(time.monotonic())] += 1
         name = f"{self.page_name} fragment"
         headers = {**FRAGMENT, "If-None-Match": self.etag} if self.etag else dict(FRAGMENT)
         if self.version:

@@ -8,10 +8,11 @@ the moments, and fetch the region's fragment when :attr:`Region.due` has come.
   EventSource does (``event:``, ``data:``, ``retry:``, comments, a blank line ending an event).
 - :class:`Region` is a region's timer. Without a stream (a page without ``data-events-url``,
   or ``--no-push``) it asks every ``data-poll-every`` seconds. While its stream is open it asks
-  only when told of a change (at once; after a moment drawn up to ``SPREAD`` seconds for a
-  phone's page on a change of the whole night), when the stream opens again after a break
-  (after a moment up to ``SPREAD``: to catch up) and once every ``SAFETY_POLL`` seconds; a
-  stream broken, it polls again every ``data-poll-every`` seconds meanwhile.
+  only when told of a change (at once, but never within ``data-poll-every`` of its last ask;
+  after a moment drawn within its period for a phone's page on a change of the whole night),
+  when the stream opens again after a break (after a moment within its period: to catch up)
+  and once every ``SAFETY_POLL`` seconds; a stream broken, it polls again every
+  ``data-poll-every`` seconds meanwhile.
 """
 
 from __future__ import annotations
@@ -20,10 +21,9 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-# As static/js/poll.js: the safety poll while a stream is open, the spread of the phones on a
-# change of the whole night (seconds); a stream silent this long is given up and opened again.
+# As static/js/poll.js: the safety poll while a stream is open (seconds); a stream silent this
+# long is given up and opened again.
 SAFETY_POLL = 60.0
-SPREAD = 2.0
 STREAM_SILENT = 65.0
 # What config/events.py says at first (``retry: 3000``): the browser opens a broken stream
 # again after this many seconds.
@@ -89,6 +89,8 @@ class Region:
     opened: int = 0
     asking: bool = False
     again: bool = False
+    # When it last asked (the page's clock): told of a change, it waits one period after it.
+    last: float = float("-inf")
     draw: Callable[[], float] = random.random
 
     def start(self, now: float) -> None:
@@ -104,7 +106,7 @@ class Region:
         self.live = True
         self.opened += 1
         if self.opened > 1:
-            self.schedule(now + self.draw() * SPREAD, "reopened")
+            self.schedule(now + self.draw() * self.every, "reopened")
         else:
             self.schedule(now + SAFETY_POLL, "safety")
 
@@ -113,8 +115,8 @@ class Region:
         if self.asking:
             self.again = True
             return
-        wait = self.draw() * SPREAD if self.spread and drive_wide(topics) else 0.0
-        self.schedule(now + wait, "changed")
+        wait = self.draw() * self.every if self.spread and drive_wide(topics) else 0.0
+        self.schedule(max(now + wait, self.last + self.every), "changed")
 
     def broken(self, now: float) -> None:
         """The stream broke, or was refused, or fell silent: polling meanwhile."""
@@ -122,9 +124,9 @@ class Region:
         if was:
             self.schedule(now + self.every, "poll")
 
-    def asked(self) -> str:
+    def asked(self, now: float) -> str:
         """The region asks for itself now: why."""
-        self.asking, self.again = True, False
+        self.asking, self.again, self.last = True, False, now
         return self.reason
 
     def answered(self, now: float) -> None:
@@ -132,7 +134,7 @@ class Region:
         self.asking = False
         if self.again:
             self.again = False
-            self.schedule(now, "again")
+            self.schedule(max(now, self.last + self.every), "again")
         elif self.live:
             self.schedule(now + SAFETY_POLL, "safety")
         else:

@@ -50,7 +50,7 @@ def phone(every: float = 5.0, spread: bool = True, draw: float = 0.5) -> Region:
 def test_a_page_without_a_stream_polls_at_its_period() -> None:
     region = phone(every=6.0)
     assert (region.due, region.reason) == (6.0, "poll")
-    assert region.asked() == "poll"
+    assert region.asked(6.0) == "poll"
     region.answered(6.1)
     assert (region.due, region.reason) == (12.1, "poll")
 
@@ -59,7 +59,7 @@ def test_on_its_stream_a_new_page_waits_for_the_safety_poll() -> None:
     region = phone()
     region.ready(1.0)
     assert (region.due, region.reason) == (1.0 + SAFETY_POLL, "safety")
-    region.asked()
+    region.asked(61.0)
     region.answered(62.0)
     assert (region.due, region.reason) == (62.0 + SAFETY_POLL, "safety")
 
@@ -77,19 +77,37 @@ def test_told_of_the_whole_night_a_phone_waits_a_moment_the_desk_does_not() -> N
     for region in (table_page, desk):
         region.ready(1.0)
         region.changed("drive:1", 10.0)
-    assert table_page.due == 11.5  # 0.75 of the 2 s spread
+    assert table_page.due == 13.75  # 0.75 of its 5 s period
     assert desk.due == 10.0
 
 
-def test_told_while_it_asks_it_asks_again_once_answered() -> None:
+def test_told_while_it_asks_it_asks_again_once_answered_an_interval_on() -> None:
     region = phone()
     region.ready(1.0)
     region.changed("table:4", 10.0)
-    region.asked()
+    region.asked(10.0)
     region.changed("table:4", 10.05)
     assert region.due == 10.0  # not scheduled while asking
     region.answered(10.1)
-    assert (region.due, region.reason) == (10.1, "again")
+    assert (region.due, region.reason) == (15.0, "again")
+
+
+def test_the_desk_told_of_every_result_asks_once_an_interval() -> None:
+    """During the results' rush the desk hears of a result several times a second: it asks at
+    once, then once per period, as it polled."""
+    desk = phone(every=3.0, spread=False)
+    desk.ready(1.0)
+    desk.changed("results:1", 10.0)
+    assert desk.due == 10.0
+    desk.asked(10.0)
+    desk.answered(10.2)
+    for moment in (10.3, 10.6, 11.1, 12.4):
+        desk.changed("results:1", moment)
+        assert desk.due == 13.0
+    desk.asked(13.0)
+    desk.answered(13.1)
+    desk.changed("results:1", 40.0)  # a quiet hall: at once
+    assert desk.due == 40.0
 
 
 def test_a_broken_stream_polls_then_catches_up_when_it_opens_again() -> None:
@@ -97,11 +115,11 @@ def test_a_broken_stream_polls_then_catches_up_when_it_opens_again() -> None:
     region.ready(1.0)
     region.broken(20.0)
     assert (region.due, region.reason) == (25.0, "poll")
-    region.asked()
+    region.asked(25.0)
     region.answered(25.1)
     assert region.due == 30.1  # polling while broken
     region.ready(27.0)
-    assert (region.due, region.reason) == (27.5, "reopened")
+    assert (region.due, region.reason) == (28.25, "reopened")
 
 
 def test_a_stream_refused_from_the_start_leaves_the_page_polling() -> None:
