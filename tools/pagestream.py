@@ -70,9 +70,10 @@ class EventReader:
 
 
 def drive_wide(topics: str) -> bool:
-    """A change of the whole night (every page hears of it at once): all its topics are the
-    drive's structure (``drive:<id>``) or everything (``*``)."""
-    return all(topic == "*" or topic.startswith("drive:") for topic in topics.split(" "))
+    """A change of the whole night (every page hears of it at once): among its topics, the
+    drive's structure (``drive:<id>``) or everything (``*``); an advance tells a phone of its
+    table's or couple's own change in the same event."""
+    return any(topic == "*" or topic.startswith("drive:") for topic in topics.split(" "))
 
 
 @dataclass

@@ -26,8 +26,8 @@
  * when the stream opens again after a break ("ready": to catch up), and once a minute to be
  * safe; never twice within its data-poll-every (the desk and the projector hear of every
  * result: during the rush they ask once an interval, as they polled). Regions of one page
- * share a stream by its address. A change of the whole night (not of a table, a couple or a
- * result) reaches every phone at once: each waits a moment drawn at random within its
+ * share a stream by its address. A change of the whole night (told with the drive's topic,
+ * whatever else comes with it) reaches every phone at once: each waits a moment drawn at random within its
  * interval (data-poll-spread), so that they do not all ask in the same instant. While the
  * stream is broken (the Wi-Fi lost, the server restarting; the browser opens it again by
  * itself) or has said nothing for a minute, the region polls as above; a server that tells
@@ -198,8 +198,9 @@
     source.addEventListener("changed", function (event) {
       stream.seen = Date.now();
       var topics = String(event.data || "").split(" ");
-      // The night's structure (every page hears of it at once): spread the phones out.
-      var wide = topics.every(function (t) { return t === "*" || t.indexOf("drive:") === 0; });
+      // The night's structure among them (every page hears of it at once, an advance with
+      // its tables' and couples' own changes): spread the phones out.
+      var wide = topics.some(function (t) { return t === "*" || t.indexOf("drive:") === 0; });
       stream.states.forEach(function (state) {
         if (state.inFlight) { state.again = true; return; }
         askSoon(state, wide && state.el.getAttribute("data-poll-spread") !== null

@@ -37,8 +37,9 @@ def test_a_change_of_the_whole_night_is_one_of_the_drive_or_of_everything() -> N
     assert drive_wide("drive:3")
     assert drive_wide("*")
     assert drive_wide("* drive:3")
-    assert not drive_wide("drive:3 table:12")
-    assert not drive_wide("results:3")
+    assert drive_wide("drive:3 table:12")  # an advance, the table's own change with it
+    assert not drive_wide("table:12")
+    assert not drive_wide("couple:4 results:3 table:12")
 
 
 def phone(every: float = 5.0, spread: bool = True, draw: float = 0.5) -> Region:
