@@ -14,6 +14,10 @@ What a stream sends:
 - ``event: ping`` every ``HEARTBEAT`` seconds: the page knows its stream is alive (one silent
   for about three of them is given up and opened again), and the hall's Wi-Fi keeps it.
 
+A stream ends when the server stops (drives/pagehub.py, ``PAGE_EVENTS_STOP``): the browser
+opens it again ``RETRY_MS`` later, on the server started again; one asked for while the
+server stops ends at once, with nothing but that delay.
+
 Answers that are not a stream: 204 where the server tells no page of changes (``PAGE_EVENTS``
 off: the page polls; a browser does not open a stream again after a 204), 404 for a ticket
 Django did not sign, 405 for another method than GET or HEAD.
@@ -81,6 +85,10 @@ async def stream(scope: dict[str, Any], receive: Any, send: Any) -> None:
     if scope.get("method") == "HEAD":
         await send({"type": "http.response.body", "body": b""})
         return
+    if hub.stopping:
+        # Not refused (a browser would not open it again): ended, to be opened again later.
+        await send({"type": "http.response.body", "body": f"retry: {RETRY_MS}\n\n".encode()})
+        return
     listener = hub.listen(topics)
 
     async def until_gone() -> None:
@@ -104,6 +112,8 @@ async def stream(scope: dict[str, Any], receive: Any, send: Any) -> None:
             told = " ".join(listener.take())
             event = f"event: changed\ndata: {told}\n\n".encode()
             await send({"type": "http.response.body", "body": event, "more_body": True})
+        # Gone (nobody reads it) or the server stopping: the answer ends.
+        await send({"type": "http.response.body", "body": b""})
     except Exception:  # the phone went away while we wrote: nothing to say
         pass
     finally:

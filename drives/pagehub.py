@@ -17,7 +17,10 @@ Two hubs, chosen by the setting ``PAGE_EVENTS``:
 - ``"local"`` (the hall's one process): the streams and the writers are in the same process;
   a commit in a request's thread hands the topics to the event loop that serves the streams.
   Another process's writes (``fortyfives manage drive …`` while the hall serves) reach it
-  through the file named by ``PAGE_BOARD_SIGNAL``, looked at every second: ``*``.
+  through the file named by ``PAGE_BOARD_SIGNAL``, looked at every second: ``*``. When the
+  server is told to stop, its main process writes the file named by ``PAGE_EVENTS_STOP``
+  (fortyfives/hall.py): seen within a second, every stream ends (the browser opens it again
+  3 s later, on the server started again), or the server would wait for every page to close.
 - ``"redis"`` (the production stack: several web processes and machines): a commit publishes
   on the Redis channel ``PAGE_EVENTS_CHANNEL`` of ``PAGE_EVENTS_REDIS_URL``; each events
   process listens to it and tells its own streams. A listener that lost Redis tells its
@@ -121,6 +124,8 @@ class Hub:
         self.by_topic: dict[str, set[Listener]] = {}
         self.listeners: set[Listener] = set()
         self.watcher: asyncio.Task[None] | None = None
+        # The server is stopping: the streams have ended, a new one ends at once.
+        self.stopping = False
 
     # --- the streams' side (the event loop) ---
 
@@ -143,6 +148,13 @@ class Hub:
                 found.discard(listener)
                 if not found:
                     del self.by_topic[topic]
+
+    def stop(self) -> None:
+        """Every stream ends (the server is stopping)."""
+        self.stopping = True
+        for listener in self.listeners:
+            listener.closed = True
+            listener.wake.set()
 
     def deliver(self, topics: Iterable[str]) -> None:
         for topic in topics:
@@ -181,10 +193,16 @@ class LocalHub(Hub):
             return None
         return (found.st_mtime_ns, found.st_size) if found else None
 
+    def stop_asked(self) -> bool:
+        stop = settings.PAGE_EVENTS_STOP
+        return bool(stop) and os.path.exists(stop)
+
     async def watch(self) -> None:
         self.signal_seen = self.signal_state()
         while True:
             await asyncio.sleep(1.0)
+            if not self.stopping and self.stop_asked():
+                self.stop()
             seen = self.signal_state()
             if seen != self.signal_seen:
                 self.signal_seen = seen

@@ -245,17 +245,32 @@ class HallServer(MPServer):
     takes as a stop.) The multi-process server, as granian's ``Server`` is on a Python with the
     GIL (every Python the hall's laptop runs: 3.11 to 3.13)."""
 
+    # The file that ends the pages' streams (settings.PAGE_EVENTS_STOP): they never end by
+    # themselves, and the worker, told to stop, waits for every request it serves to end.
+    stop_mark: Path | None = None
+
+    def signal_handler_interrupt(self, *args: object, **kwargs: object) -> None:
+        if self.stop_mark is not None:
+            with contextlib.suppress(OSError):
+                self.stop_mark.touch()
+        super().signal_handler_interrupt(*args, **kwargs)  # type: ignore[no-untyped-call]
+
     def signal_handler_reload(self, *args: object, **kwargs: object) -> None:
-        self.signal_handler_interrupt()  # type: ignore[no-untyped-call]
+        self.signal_handler_interrupt()
 
 
 def serve(address: str, port: int, threads: int) -> None:
     """granian's ASGI server (config/asgi.py: the pages' streams and a phone's unchanged poll
     in its event loop, Django in ``threads`` threads), one worker process, on every IPv4
     address of the laptop (the hall's network and 127.0.0.1), until stopped."""
+    from django.conf import settings
+
     # Read by config/asgi.py in the worker process, which inherits the environment.
     os.environ["ASGI_THREADS"] = str(threads)
-    HallServer(
+    stop = Path(settings.PAGE_EVENTS_STOP) if settings.PAGE_EVENTS_STOP else None
+    if stop is not None:
+        stop.unlink(missing_ok=True)  # a server killed before leaves it behind
+    server = HallServer(
         "config.asgi:application",
         # Both the hall's address and 127.0.0.1 (granian binds one address): ALLOWED_HOSTS
         # (config/settings/hall.py) still answers only the hall's names.
@@ -277,7 +292,13 @@ def serve(address: str, port: int, threads: int) -> None:
         http1_settings=HTTP1Settings(header_read_timeout=30_000, keep_alive=True),
         log_level=LogLevels.warning,
         working_dir=BASE_DIR,
-    ).serve()
+    )
+    server.stop_mark = stop
+    try:
+        server.serve()
+    finally:
+        if stop is not None:
+            stop.unlink(missing_ok=True)
 
 
 def bound_address(address: str) -> str:

@@ -117,6 +117,9 @@ PAGE_EVENTS_URL = os.environ.get("PAGE_EVENTS_URL", "/events/").strip()
 # Redis: PAGE_EVENTS_REDIS_URL, or the broker's when it is Redis.
 PAGE_EVENTS_REDIS_URL = os.environ.get("PAGE_EVENTS_REDIS_URL", "").strip()
 PAGE_EVENTS_CHANNEL = os.environ.get("PAGE_EVENTS_CHANNEL", "fortyfives:pages")
+# PAGE_EVENTS_STOP ("local" only): a file the hall's server writes when it stops; its streams
+# end then, or the server would wait for every page to go away (the streams never end).
+PAGE_EVENTS_STOP = ""
 if PAGE_EVENTS not in ("", "local", "redis"):
     raise ImproperlyConfigured(f"PAGE_EVENTS={PAGE_EVENTS!r}: one of '', 'local', 'redis'")
 

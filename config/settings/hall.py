@@ -67,6 +67,9 @@ PAGE_BOARD_SIGNAL = str(HALL_DATA_DIR / "pages-changed")
 # ... and tells the pages' streams of each change at once (drives/pagehub.py).
 PAGE_EVENTS = "local"
 PAGE_EVENTS_URL = "/events/"
+# Written by the server's main process when it is told to stop (fortyfives/hall.py): the
+# streams end, and the server with them.
+PAGE_EVENTS_STOP = str(HALL_DATA_DIR / "server.stopping")
 
 HALL_URL = os.environ.get("HALL_URL", "").rstrip("/")
 HALL_BACKUPS = env_int(os.environ, "HALL_BACKUPS", 5)

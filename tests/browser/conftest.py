@@ -6,6 +6,8 @@
 - ``new_context(phone=False, **options)``: makes a fresh browser context (its own cookies)
   whose ``base_url`` is the live server, so ``page.goto("/drives/")`` takes a path; closed
   after the test. For flows with several people at once: the desk, a table, a couple.
+- ``contexts_on(browser, base_url)``: the same factory for another server than the live one
+  (the hall's own, started as a process: tests/browser/test_page_events.py).
 - ``page``: a page in a fresh desktop context (1280×800); ``phone``: a page in a fresh phone
   context (360×740, touch, device scale 2, an Android user agent). ``phone.context`` is its
   context (for ``network_down``).
@@ -25,6 +27,7 @@ scoped so that it (and its loop) stops before the tests of other folders run.
 """
 
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -83,15 +86,17 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     chromium.close()
 
 
-@pytest.fixture
-def new_context(
-    browser: Browser, live_server: LiveServer, transactional_db: None
-) -> Iterator[ContextFactory]:
+@contextmanager
+def contexts_on(browser: Browser, base_url: str) -> Iterator[ContextFactory]:
+    """A ``new_context`` factory for the server at ``base_url``; on leaving, each context made
+    is closed, and the test fails if a page of them had an uncaught JavaScript error or a
+    Content-Security-Policy violation. For a test against another server than the live one
+    (the hall's own, started as a process: tests/browser/test_page_events.py)."""
     made: list[BrowserContext] = []
 
     def make(*, phone: bool = False, **options: Any) -> BrowserContext:
         settings = {**COMMON, **(PHONE if phone else DESKTOP), **options}
-        context = browser.new_context(base_url=live_server.url, **settings)
+        context = browser.new_context(base_url=base_url, **settings)
         context.set_default_timeout(TIMEOUT_MS)
         context.set_default_navigation_timeout(TIMEOUT_MS)
         watch_js_errors(context)
@@ -99,13 +104,15 @@ def new_context(
         made.append(context)
         return context
 
-    yield make
     errors: list[str] = []
     violations: list[str] = []
-    for context in made:
-        errors += forget_js_errors(context)
-        violations += forget_csp_violations(context)
-        context.close()
+    try:
+        yield make
+    finally:
+        for context in made:
+            errors += forget_js_errors(context)
+            violations += forget_csp_violations(context)
+            context.close()
     failures = []
     if errors:
         failures.append("uncaught JavaScript errors:\n" + "\n".join(errors))
@@ -113,6 +120,14 @@ def new_context(
         failures.append("Content-Security-Policy violations:\n" + "\n".join(violations))
     if failures:
         pytest.fail("\n".join(failures), pytrace=False)
+
+
+@pytest.fixture
+def new_context(
+    browser: Browser, live_server: LiveServer, transactional_db: None
+) -> Iterator[ContextFactory]:
+    with contexts_on(browser, live_server.url) as make:
+        yield make
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ its window closes, the night folded into the database."""
 from __future__ import annotations
 
 import json
+import re
 import signal
 import socket
 import subprocess
@@ -253,3 +254,44 @@ def test_the_halls_server_keeps_the_phones_current_through_another_process(
     finally:
         server.send_signal(signal.SIGHUP)
         server.communicate(timeout=60)
+
+
+@pytest.mark.integration
+@pytest.mark.slow
+def test_the_halls_server_stops_with_the_pages_streams_open(tmp_path: Path) -> None:
+    """Closing the window while phones hold their pages' event streams open (config/events.py:
+    a stream never ends by itself) stops the server all the same: each stream ends, cleanly,
+    and the server with them."""
+    data_dir, work, port = tmp_path / "hall", tmp_path / "work", free_port()
+    work.mkdir()
+    (work / "couples.csv").write_text(COUPLES)
+    server = start_hall(data_dir, work, port)
+    streams = []
+    try:
+        base = f"http://127.0.0.1:{port}"
+
+        def manage(*args: str) -> str:
+            done = fortyfives("manage", "--data-dir", str(data_dir), *args, cwd=work)
+            assert done.returncode == 0, done.stderr
+            return done.stdout.strip()
+
+        slug = manage(*CREATE)
+        manage("drive", "simulate", slug, "--seed", "1945", "--until-game", "1")
+        cards = json.loads(manage("drive", "tokens", slug, "--json"))
+        for table in cards["tables"][:3]:
+            with urllib.request.urlopen(f"{base}/t/{table['token']}/", timeout=10) as answer:
+                page = answer.read().decode()
+            found = re.search(r'data-events-url="([^"]+)"', page)
+            assert found, "the table's page names no event stream"
+            stream = urllib.request.urlopen(f"{base}{found[1]}", timeout=30)
+            streams.append(stream)
+            assert stream.readline() == b"retry: 3000\n"
+    finally:
+        server.send_signal(signal.SIGHUP)  # the terminal window closed
+        out, _ = server.communicate(timeout=30)
+    assert server.returncode == 0, out
+    assert "The server has stopped" in out
+    for stream in streams:
+        assert b"event: ready" in stream.read()  # the rest of it, to its end
+        stream.close()
+    assert not (data_dir / "server.stopping").exists()
