@@ -222,6 +222,10 @@ def test_a_stream_says_ready_then_each_change_it_listens_to(
         play(drive, 1)
         advance(drive, 1)
         other.wait_for(f"data: drive:{drive.pk}")
+        time.sleep(0.2)
+        told = re.findall(r"event: changed\ndata: ([^\n]*)\n", other.text())
+        advances = [topics for topics in told if f"drive:{drive.pk}" in topics.split()]
+        assert len(advances) == 1, f"one advance told in several events: {told}"
     assert not hall_hub.listeners, "a phone that left is still listened to"
 
 
