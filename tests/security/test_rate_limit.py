@@ -23,7 +23,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.test import Client, RequestFactory, override_settings
 
 import config.cache
-from config.settings.env import cache_settings
+from config.settings.env import cache_settings, read
 from drives import ratelimit
 from drives.models import AuditEntry, Couple, Drive, Table
 from drives.services import (
@@ -385,7 +385,7 @@ def test_counts_are_shared_through_redis(clock: list[float]) -> None:
     """With CACHE_URL=redis://…, every app server sees the same counts."""
     url = os.environ["CELERY_BROKER_URL"]
     prefix = f"test-{uuid.uuid4().hex}"
-    caches = {"default": {**cache_settings({"CACHE_URL": url}), "KEY_PREFIX": prefix}}
+    caches = {"default": {**cache_settings(read({"CACHE_URL": url})), "KEY_PREFIX": prefix}}
     with override_settings(CACHES=caches):
         try:
             for _ in range(4):
@@ -399,7 +399,7 @@ def test_counts_are_shared_through_redis(clock: list[float]) -> None:
 # --- the cache down -------------------------------------------------------------------------------
 
 # A Redis cache nobody listens on: every call is refused, as with Redis stopped.
-CACHE_DOWN = {"default": cache_settings({"CACHE_URL": "redis://127.0.0.1:1/0"})}
+CACHE_DOWN = {"default": cache_settings(read({"CACHE_URL": "redis://127.0.0.1:1/0"}))}
 
 
 def test_with_the_cache_down_the_limits_fail_open(
@@ -449,17 +449,17 @@ def test_a_known_browser_still_logs_in_with_the_cache_down(clock: list[float]) -
 
 
 def test_the_cache_comes_from_cache_url() -> None:
-    assert cache_settings({})["BACKEND"].endswith("LocMemCache")
-    redis = cache_settings({"CACHE_URL": "redis://cache:6379/1"})
+    assert cache_settings(read({}))["BACKEND"].endswith("LocMemCache")
+    redis = cache_settings(read({"CACHE_URL": "redis://cache:6379/1"}))
     assert redis == {
         "BACKEND": "config.cache.TolerantRedisCache",
         "LOCATION": "redis://cache:6379/1",
         "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
     }
-    slow = cache_settings({"CACHE_URL": "redis://cache:6379/1", "CACHE_TIMEOUT": "3"})
+    slow = cache_settings(read({"CACHE_URL": "redis://cache:6379/1", "CACHE_TIMEOUT": "3"}))
     assert slow["OPTIONS"] == {"socket_connect_timeout": 3, "socket_timeout": 3}
     with pytest.raises(ImproperlyConfigured, match="CACHE_URL"):
-        cache_settings({"CACHE_URL": "memcached://cache:11211"})
+        cache_settings(read({"CACHE_URL": "memcached://cache:11211"}))
 
 
 def test_production_trusts_the_proxy_only_when_told() -> None:
