@@ -134,6 +134,9 @@ RATELIMIT_TOKEN_WINDOW = 10 * 60
 RATELIMIT_TRUST_X_FORWARDED_FOR = False
 # The proxies whose X-Forwarded-For is believed (addresses or networks; prod: TRUSTED_PROXIES).
 RATELIMIT_TRUSTED_PROXIES = ["127.0.0.1", "::1"]
+# django-ratelimit counts them in the cache; with the cache's Redis down, nothing is limited
+# (config/cache.py answers as an empty cache): the organizer can still log in.
+RATELIMIT_FAIL_OPEN = True
 
 # Content-Security-Policy on every response Django makes (django-csp's middleware; the static
 # files WhiteNoise serves before it need none). Scripts and styles come only from our own
