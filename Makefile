@@ -30,13 +30,14 @@ help:
 
 install: $(STAMP) compilemessages
 
-# The compiled catalogs (.mo) from the translations (.po), by scripts/messages.py: pure Python,
-# so a fresh machine (or the hall's Windows laptop) needs no GNU gettext; never committed.
+# The compiled catalogs (.mo) from the translations (.po), by scripts/messages.py with Babel
+# (installed in .venv): pure Python, so a fresh machine (or the hall's Windows laptop) needs no
+# GNU gettext; never committed.
 MO := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/*.po))
 compilemessages: $(MO)
 
-locale/%.mo: locale/%.po
-	$(BOOT_PYTHON) scripts/messages.py compile $<
+locale/%.mo: locale/%.po $(STAMP)
+	$(PY) scripts/messages.py compile $<
 
 # After a merge brings new strings: makemessages (pages and Python, then the scripts) into
 # locale/, then the entries still to translate or fuzzy (scripts/messages.py todo lists them).

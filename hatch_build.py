@@ -1,10 +1,10 @@
 """The wheel's build step (hatchling's custom hook, pyproject.toml): the compiled catalogs.
 
 The translations are kept as .po files and never committed compiled; the installed program
-reads .mo files. Each catalog is compiled here by the project's own pure-Python step
-(scripts/messages.py, as ``make install`` does), into the build's scratch folder, and put in
-the wheel beside the rest of ``locale/`` (``config/site/locale``, config/paths.py). An
-editable install reads the checkout's own, compiled by ``make install``.
+reads .mo files. Each catalog is compiled here by Babel's compiler (scripts/messages.py, as
+``make install`` does; babel is in the build's requirements), into the build's scratch
+folder, and put in the wheel beside the rest of ``locale/`` (``config/site/locale``,
+config/paths.py). An editable install reads the checkout's own, compiled by ``make install``.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ class CatalogsHook(BuildHookInterface):
             relative = po.relative_to(root / "locale").with_suffix(".mo")
             mo = scratch / relative
             mo.parent.mkdir(parents=True, exist_ok=True)
-            messages["write_mo"](messages["read_po"](po), mo)
+            messages["compile_mo"](po, mo)
             build_data["force_include"][str(mo)] = f"config/site/locale/{relative.as_posix()}"
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:

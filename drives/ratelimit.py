@@ -32,9 +32,14 @@ itself one of those proxies: the one our nearest proxy saw (the earlier ones are
 the client sent). A connection from anywhere else is counted by its own address, whatever
 header it sends.
 
-Windows are fixed slices of the clock (``window`` seconds long), so a refused client is told
-exactly when to come back. Counters are ``cache.add`` then ``cache.incr``: atomic on Redis
-(shared by every app server) and within one process on the local-memory cache.
+The counting is django-ratelimit's (``get_usage``: a count per window of ``window`` seconds,
+``cache.add`` then ``cache.incr``, atomic on Redis, shared by every app server, and within one
+process on the local-memory cache; each client's window starts at its own second of the
+clock, and a refused client is told exactly when it ends). One count is kept here by hand,
+:class:`Forgettable`: a browser's failed logins for a username, which a right password
+clears; django-ratelimit has no way to forget a count (and django-axes, which can, counts only
+by username, address and user agent with one limit for all: no browser of its own, the device
+cookie, and no separate ceiling for the address).
 
 **Every browser's own count** (OWASP's device cookies, for new devices too). The login pages
 (the site's and the admin's) give a browser that has none a signed device cookie of its own
@@ -59,28 +64,29 @@ laptop out; a stolen or shared cookie that keeps failing is locked on its own. A
 another username, a forged, altered or expired one is no cookie: the browser is unknown, and
 counted as above (its browser cookie's count, or the address's, and the ceiling).
 
-**The cache down** (Redis stopped, with ``CACHE_URL`` set): the limiter fails open. The
-cache answers as an empty one (config/cache.py, with a warning in the log), so every check
-answers "not limited" and every count is lost, so that the organizer can still log in, reset
-a password and the phones' tokens are answered (a good one as always, an unknown one
-404/401); ``/healthz`` says ``"cache": "down"``. Guessing is then slowed only by the password
-hashing until the cache is back.
+**The cache down** (Redis stopped, with ``CACHE_URL`` set): the limiter fails open
+(``RATELIMIT_FAIL_OPEN``). The cache answers as an empty one (config/cache.py, with a warning
+in the log), so every check answers "not limited" and every count is lost, so that the
+organizer can still log in, reset a password and the phones' tokens are answered (a good one
+as always, an unknown one 404/401); ``/healthz`` says ``"cache": "down"``. Guessing is then
+slowed only by the password hashing until the cache is back.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import ipaddress
 import secrets
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django_ratelimit.core import get_usage
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -102,42 +108,70 @@ def _setting(name: str) -> int:
 
 
 @dataclass(frozen=True)
-class Counter:
-    """One count of failures: ``scope`` and who (an address, an address and a username)."""
+class Count:
+    """One count of django-ratelimit's: ``group`` and who (an address, an address and an
+    e-mail address), at most ``limit`` within ``window`` seconds."""
 
-    scope: str
+    group: str
     who: str
     limit: int
     window: int
 
-    def _slice(self, now: float) -> int:
-        return int(now // self.window)
+    def _usage(self, request: HttpRequest, add: bool) -> dict[str, int] | None:
+        who = self.who
+        usage: dict[str, int] | None = get_usage(
+            request,
+            group=self.group,
+            key=lambda _group, _request: who,
+            rate=f"{self.limit}/{self.window}s",
+            increment=add,
+        )
+        return usage  # None: the cache is down (RATELIMIT_FAIL_OPEN)
+
+    def wait(self, request: HttpRequest) -> int | None:
+        """Seconds until this window ends if the count is at its limit, else None."""
+        usage = self._usage(request, add=False)
+        if usage is None or usage["count"] < self.limit:
+            return None
+        # django-ratelimit's window still holds at its last second (time_left 0): the next
+        # one starts a second later.
+        return usage["time_left"] + 1
+
+    def add(self, request: HttpRequest) -> None:
+        """One more (none when the cache is down: nothing is kept)."""
+        self._usage(request, add=True)
+
+
+@dataclass(frozen=True)
+class Forgettable:
+    """A browser's failed logins for a username, which a right password clears (the one
+    count kept by hand: see the module's docstring). Windows are fixed slices of the clock;
+    ``cache.add`` then ``cache.incr``, as django-ratelimit counts."""
+
+    who: str
+    limit: int
+    window: int
 
     def key(self, now: float) -> str:
         digest = hashlib.sha256(self.who.encode()).hexdigest()[:32]
-        return f"ratelimit:{self.scope}:{digest}:{self._slice(now)}"
+        return f"ratelimit:login:{digest}:{int(now // self.window)}"
 
-    def retry_after(self, now: float) -> int:
-        """Seconds until this window ends (at least 1)."""
-        return max(1, int((self._slice(now) + 1) * self.window - now + 0.999))
+    def wait(self, request: HttpRequest) -> int | None:
+        now = time.time()
+        if int(cache.get(self.key(now), 0)) < self.limit:
+            return None
+        return max(1, int((int(now // self.window) + 1) * self.window - now + 0.999))
 
-    def count(self, now: float) -> int:
-        return int(cache.get(self.key(now), 0))
-
-    def add(self, now: float) -> int:
-        """One more failure; the count now (1 when the cache is down: nothing is kept)."""
-        key = self.key(now)
+    def add(self, request: HttpRequest) -> None:
+        key = self.key(time.time())
         # The key lives a little past its window, so a slow request near the end of one
         # cannot start a counter that never expires.
         cache.add(key, 0, timeout=self.window + 5)
-        try:
-            return int(cache.incr(key))
-        except ValueError:  # expired between add and incr: start again
-            cache.add(key, 1, timeout=self.window + 5)
-            return 1
+        with contextlib.suppress(ValueError):  # expired between add and incr; the cache down
+            cache.incr(key)
 
-    def clear(self, now: float) -> None:
-        cache.delete(self.key(now))
+    def clear(self) -> None:
+        cache.delete(self.key(time.time()))
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -176,73 +210,55 @@ def _is_proxy(address: str, proxies: tuple[IPNetwork, ...]) -> bool:
     return any(ip in network or (mapped is not None and mapped in network) for network in proxies)
 
 
-def _retry_after(counters: list[Counter]) -> int | None:
-    now = time.time()
-    keys = [c.key(now) for c in counters]
-    counts: dict[str, Any] = cache.get_many(keys)
-    waits = [c.retry_after(now) for c in counters if int(counts.get(c.key(now), 0)) >= c.limit]
+def _wait(request: HttpRequest, counts: list[Count | Forgettable]) -> int | None:
+    waits = [wait for count in counts if (wait := count.wait(request)) is not None]
     return max(waits) if waits else None
 
 
 # --- logins -------------------------------------------------------------------------------------
 
 
-def _address_counters(
-    request: HttpRequest, scope: str, who: str, each: str, every: str, window: str
-) -> list[Counter]:
-    """Two counts of one window (the settings named): this address's for ``who`` (a
-    username, an e-mail address), limited by ``each``, and this address's whoever it names,
-    limited by ``every``."""
-    ip = client_ip(request)
-    seconds = _setting(window)
-    return [
-        Counter(scope, f"{ip}\n{who}", _setting(each), seconds),
-        Counter(f"{scope}-ip", ip, _setting(every), seconds),
-    ]
-
-
 def _username(username: str) -> str:
     return username.strip().lower()[:150]
 
 
-def _login_counters(request: HttpRequest, username: str) -> list[Counter]:
-    """The counts a login as ``username`` from this browser is limited by (the first is the
-    one a good password clears): its known-browser cookie's own when it carries a valid one
-    for that username; else its browser cookie's for the username, or (no valid browser
-    cookie) this address's for the username; and then this address's ceiling, whoever it
-    names."""
+def _login_counts(request: HttpRequest, username: str) -> tuple[Forgettable, Count | None]:
+    """The counts a login as ``username`` from this browser is limited by: the one a good
+    password clears (its known-browser cookie's own when it carries a valid one for that
+    username; else its browser cookie's for the username, or, with no valid browser cookie,
+    this address's for the username), and this address's ceiling, whoever it names (none for
+    a known browser)."""
     user = _username(username)
     window = _setting("RATELIMIT_LOGIN_WINDOW")
     failures = _setting("RATELIMIT_LOGIN_FAILURES")
     device = device_nonce(request, user)
     if device is not None:
-        return [Counter("login-device", f"{user}\n{device}", failures, window)]
+        return Forgettable(f"device\n{user}\n{device}", failures, window), None
     ip = client_ip(request)
     browser = browser_nonce(request)
-    return [
-        Counter("login-browser", f"{user}\n{browser}", failures, window)
-        if browser is not None
-        else Counter("login", f"{ip}\n{user}", failures, window),
-        Counter("login-ip", ip, _setting("RATELIMIT_LOGIN_IP_FAILURES"), window),
-    ]
+    own = f"browser\n{user}\n{browser}" if browser is not None else f"address\n{ip}\n{user}"
+    ceiling = Count("login-ip", ip, _setting("RATELIMIT_LOGIN_IP_FAILURES"), window)
+    return Forgettable(own, failures, window), ceiling
 
 
 def login_blocked(request: HttpRequest, username: str) -> int | None:
     """Seconds this client must wait before trying to log in as ``username``, or None."""
-    return _retry_after(_login_counters(request, username))
+    own, ceiling = _login_counts(request, username)
+    return _wait(request, [own] if ceiling is None else [own, ceiling])
 
 
 def login_failed(request: HttpRequest, username: str) -> None:
-    now = time.time()
-    for counter in _login_counters(request, username):
-        counter.add(now)
+    own, ceiling = _login_counts(request, username)
+    own.add(request)
+    if ceiling is not None:
+        ceiling.add(request)
 
 
 def login_succeeded(request: HttpRequest, username: str) -> None:
     """A good password clears this browser's count for this username (its device cookie's,
     or this address's for the username; not the address's), and earns the browser a fresh
     device cookie (set on the response by :func:`remember_device`)."""
-    _login_counters(request, username)[0].clear(time.time())
+    _login_counts(request, username)[0].clear()
     request._login_device = _username(username)  # type: ignore[attr-defined]  # read by remember_device
 
 
@@ -329,35 +345,33 @@ def browser_remember(request: HttpRequest, response: HttpResponseBase) -> HttpRe
 # --- password resets ----------------------------------------------------------------------------
 
 
-def _reset_counters(request: HttpRequest, email: str) -> list[Counter]:
+def _reset_counts(request: HttpRequest, email: str) -> list[Count | Forgettable]:
+    """This address's reset e-mails to ``email``, and this address's whoever they are to."""
+    ip = client_ip(request)
     address = email.strip().lower()[:254]
-    return _address_counters(
-        request,
-        "reset",
-        address,
-        "RATELIMIT_RESET_REQUESTS",
-        "RATELIMIT_RESET_IP_REQUESTS",
-        "RATELIMIT_RESET_WINDOW",
-    )
+    window = _setting("RATELIMIT_RESET_WINDOW")
+    return [
+        Count("reset", f"{ip}\n{address}", _setting("RATELIMIT_RESET_REQUESTS"), window),
+        Count("reset-ip", ip, _setting("RATELIMIT_RESET_IP_REQUESTS"), window),
+    ]
 
 
 def reset_blocked(request: HttpRequest, email: str) -> int | None:
     """Seconds this client must wait before asking for another reset e-mail to ``email``,
     or None."""
-    return _retry_after(_reset_counters(request, email))
+    return _wait(request, _reset_counts(request, email))
 
 
 def reset_requested(request: HttpRequest, email: str) -> None:
-    now = time.time()
-    for counter in _reset_counters(request, email):
-        counter.add(now)
+    for count in _reset_counts(request, email):
+        count.add(request)
 
 
 # --- tokens -------------------------------------------------------------------------------------
 
 
-def _token_counter(request: HttpRequest) -> Counter:
-    return Counter(
+def _token_count(request: HttpRequest) -> Count:
+    return Count(
         "token",
         client_ip(request),
         _setting("RATELIMIT_TOKEN_FAILURES"),
@@ -368,12 +382,12 @@ def _token_counter(request: HttpRequest) -> Counter:
 def token_blocked(request: HttpRequest) -> int | None:
     """Seconds this client must wait before an unknown token of theirs is answered other
     than 429, or None."""
-    return _retry_after([_token_counter(request)])
+    return _token_count(request).wait(request)
 
 
 def token_failed(request: HttpRequest) -> None:
     """An unknown token was presented."""
-    _token_counter(request).add(time.time())
+    _token_count(request).add(request)
 
 
 def minutes(seconds: int) -> int:

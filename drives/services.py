@@ -16,7 +16,7 @@ import csv
 import io
 import re
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date as Date
 from decimal import Decimal
@@ -1125,7 +1125,3 @@ def drive_close(*, drive: Drive, actor: Actor) -> Drive:
         audit(drive, actor, "drive.close", old=old, new=drive.state)
         backup_after_commit(f"{drive.slug}-closed")  # the hall server's copy of the night
     return drive
-
-
-def couples_by_number(drive: Drive, numbers: Iterable[int]) -> dict[int, Couple]:
-    return {c.number: c for c in Couple.objects.filter(drive=drive, number__in=list(numbers))}

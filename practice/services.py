@@ -10,7 +10,6 @@ with ``retry_after``.
 
 from __future__ import annotations
 
-import time
 import uuid
 from collections.abc import Mapping
 from typing import Any
@@ -54,9 +53,9 @@ def _refused(error: table.TableError, game: dict[str, Any] | None = None) -> Ser
     )
 
 
-def _counter(request: HttpRequest) -> ratelimit.Counter:
+def _count(request: HttpRequest) -> ratelimit.Count:
     limit = int(getattr(settings, "PRACTICE_GAMES_PER_HOUR", 10))
-    return ratelimit.Counter("practice", ratelimit.client_ip(request), limit, WINDOW)
+    return ratelimit.Count("practice", ratelimit.client_ip(request), limit, WINDOW)
 
 
 def game_start(
@@ -74,17 +73,16 @@ def game_start(
         state = table.start(ruleset, mode, seed, bots, rules)
     except table.TableError as error:
         raise _refused(error) from None
-    counter = _counter(request)
-    now = time.time()
-    if counter.count(now) >= counter.limit:
-        wait = counter.retry_after(now)
+    count = _count(request)
+    wait = count.wait(request)
+    if wait is not None:
         raise RateLimited(
             "rate_limited",
             _("Too many practice games from this address: try again in %(minutes)s minutes.")
             % {"minutes": ratelimit.minutes(wait)},
             retry_after=wait,
         )
-    counter.add(now)
+    count.add(request)
     return PracticeGame.objects.create(state=state)
 
 

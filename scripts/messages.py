@@ -1,12 +1,13 @@
-"""The translation catalogs (locale/<lang>/LC_MESSAGES/*.po), with nothing but Python:
+"""The translation catalogs (locale/<lang>/LC_MESSAGES/*.po), with Babel and no GNU gettext:
 
     python scripts/messages.py compile [PO ...]   # each .po → its .mo (make does it: make install)
     python scripts/messages.py todo [PO ...]      # the entries still to translate; exit 1 if any
     .venv/bin/python scripts/messages.py update   # makemessages (django, djangojs), then todo
 
-``compile`` writes the GNU .mo files Django's gettext reads, as GNU msgfmt does (fuzzy
-entries left out, contexts as ``context\\x04id``, plural forms joined by NUL), so a fresh
-machine needs no GNU gettext: the hall's Windows laptop and a bare ``python3 + make`` alike.
+``compile`` writes the GNU .mo files Django's gettext reads with Babel's compiler
+(``babel.messages.mofile.write_mo``: fuzzy and untranslated entries left out, as GNU msgfmt
+does), so a fresh machine needs no GNU gettext: the hall's Windows laptop and a bare
+``python3 + make`` alike (Babel is pure Python, in the project's dependencies).
 ``todo`` lists every entry that is empty (or has an empty plural form) or marked fuzzy, by
 file and line: after ``make messages`` brought in the new strings of a merged branch, it is
 the list to translate. Without arguments both take every catalog under locale/.
@@ -18,11 +19,12 @@ runs it the same way into a scratch folder (tests/config/test_translations.py).
 
 from __future__ import annotations
 
-import ast
-import struct
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from babel.messages.catalog import Message
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "locale"
@@ -48,124 +50,32 @@ MAKEMESSAGES = {
 DOMAINS = ("django", "djangojs")
 
 
-@dataclass
-class Entry:
-    line: int
-    context: str | None = None
-    msgid: str = ""
-    plural: str | None = None
-    strings: dict[int, str] = field(default_factory=dict)
-    flags: set[str] = field(default_factory=set)
-    obsolete: bool = False
-
-    @property
-    def fuzzy(self) -> bool:
-        return "fuzzy" in self.flags
-
-    @property
-    def untranslated(self) -> bool:
-        return not self.strings or any(not text for text in self.strings.values())
+def entries(path: Path) -> list[Message]:
+    """The catalog's messages, the header (whose ``id`` is empty) first; obsolete ones left
+    out (makemessages keeps them, nothing compiles them)."""
+    with path.open("rb") as po:
+        return list(read_po(po, ignore_obsolete=True, abort_invalid=True))
 
 
-def read_po(path: Path) -> list[Entry]:
-    """The entries of a .po file (the header is the entry whose msgid is empty). An entry
-    ends at a blank line, or where a new one starts right after its msgstr."""
-    entries: list[Entry] = []
-    entry = Entry(1)
-    target = ("", 0)  # the field a bare "string" line continues
-
-    def finish(number: int) -> Entry:
-        if entry.strings:
-            entries.append(entry)
-            return Entry(number)
-        return entry
-
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        line = raw.strip()
-        if not line:
-            entry = finish(number + 1)
-            continue
-        if line.startswith("#~"):
-            continue  # obsolete entries are kept by makemessages but never compiled
-        if line.startswith("#"):
-            if line.startswith("#,"):
-                entry = finish(number)
-                entry.flags |= {flag.strip() for flag in line[2:].split(",")}
-            continue
-        keyword, _, rest = line.partition(" ")
-        if keyword.startswith('"'):
-            text = ast.literal_eval(line)
-            name, index = target
-            if name == "msgctxt":
-                entry.context = (entry.context or "") + text
-            elif name == "msgid":
-                entry.msgid += text
-            elif name == "msgid_plural":
-                entry.plural = (entry.plural or "") + text
-            elif name == "msgstr":
-                entry.strings[index] += text
-            else:
-                raise ValueError(f"{path}:{number}: a string continues nothing")
-            continue
-        text = ast.literal_eval(rest)
-        if keyword in ("msgctxt", "msgid"):
-            entry = finish(number)
-            if keyword == "msgctxt" or entry.context is None:
-                entry.line = number
-            if keyword == "msgctxt":
-                entry.context = text
-            else:
-                entry.msgid = text
-        elif keyword == "msgid_plural":
-            entry.plural = text
-        elif keyword == "msgstr" or keyword.startswith("msgstr["):
-            index = int(keyword[7:-1]) if "[" in keyword else 0
-            entry.strings[index] = text
-            keyword = "msgstr"
-        else:
-            raise ValueError(f"{path}:{number}: cannot read {line[:40]!r}")
-        target = (keyword, index if keyword == "msgstr" else 0)
-    finish(0)
-    return entries
+def singular(message: Message) -> str:
+    """The message's English (its singular, for one with plural forms)."""
+    return message.id[0] if isinstance(message.id, tuple) else message.id
 
 
-def write_mo(entries: list[Entry], path: Path) -> int:
-    """The GNU .mo file of ``entries`` (fuzzy and untranslated left out, the header kept);
-    the number of messages written."""
-    pairs: dict[bytes, bytes] = {}
-    for entry in entries:
-        if entry.fuzzy and entry.msgid:
-            continue
-        if entry.msgid and entry.untranslated:
-            continue
-        key = entry.msgid
-        if entry.plural is not None:
-            key += "\0" + entry.plural
-        if entry.context is not None:
-            key = entry.context + "\x04" + key
-        value = "\0".join(entry.strings[i] for i in sorted(entry.strings))
-        pairs[key.encode()] = value.encode()
-    keys = sorted(pairs)
-    ids = b"".join(k + b"\0" for k in keys)
-    strs = b"".join(pairs[k] + b"\0" for k in keys)
-    count = len(keys)
-    start_ids = 7 * 4 + 16 * count
-    start_strs = start_ids + len(ids)
-    offsets: list[int] = []
-    position = 0
-    for k in keys:
-        offsets += [len(k), start_ids + position]
-        position += len(k) + 1
-    position = 0
-    for k in keys:
-        offsets += [len(pairs[k]), start_strs + position]
-        position += len(pairs[k]) + 1
-    header = struct.pack(
-        "Iiiiiii", 0x950412DE, 0, count, 7 * 4, 7 * 4 + 8 * count, 0, 0
-    )  # magic, version, count, table of ids, table of strings, no hash table
-    table = struct.pack(f"{len(offsets)}i", *offsets)
-    path.write_bytes(header + table + ids + strs)
-    return count - (1 if b"" in pairs else 0)
+def untranslated(message: Message) -> bool:
+    """Whether the message, or one of its plural forms, is still empty."""
+    strings = message.string if isinstance(message.string, tuple) else (message.string,)
+    return not strings or any(not text for text in strings)
+
+
+def compile_mo(po: Path, mo: Path) -> int:
+    """``po`` compiled to ``mo`` (fuzzy and untranslated messages left out, the header
+    kept); the number of messages written."""
+    with po.open("rb") as source:
+        catalog = read_po(source, ignore_obsolete=True, abort_invalid=True)
+    with mo.open("wb") as out:
+        write_mo(out, catalog)
+    return sum(1 for m in catalog if m.id and m.string and not m.fuzzy)
 
 
 def shown(path: Path) -> Path:
@@ -180,7 +90,7 @@ def catalogs(args: list[str]) -> list[Path]:
 def compile_(args: list[str]) -> int:
     for po in catalogs(args):
         mo = po.with_suffix(".mo")
-        count = write_mo(read_po(po), mo)
+        count = compile_mo(po, mo)
         print(f"{shown(mo)}: {count} messages")
     return 0
 
@@ -188,15 +98,15 @@ def compile_(args: list[str]) -> int:
 def todo(args: list[str]) -> int:
     missing = 0
     for po in catalogs(args):
-        entries = [e for e in read_po(po) if e.msgid]
-        for entry in entries:
-            if entry.fuzzy or entry.untranslated:
+        messages = [m for m in entries(po) if m.id]
+        for message in messages:
+            if message.fuzzy or untranslated(message):
                 missing += 1
-                why = "fuzzy" if entry.fuzzy else "untranslated"
-                context = f" [{entry.context}]" if entry.context is not None else ""
-                print(f"{shown(po)}:{entry.line}: {why}{context}: {entry.msgid!r}")
-        done = sum(1 for e in entries if not (e.fuzzy or e.untranslated))
-        print(f"{shown(po)}: {done} of {len(entries)} translated", file=sys.stderr)
+                why = "fuzzy" if message.fuzzy else "untranslated"
+                context = f" [{message.context}]" if message.context is not None else ""
+                print(f"{shown(po)}:{message.lineno}: {why}{context}: {singular(message)!r}")
+        done = sum(1 for m in messages if not (m.fuzzy or untranslated(m)))
+        print(f"{shown(po)}: {done} of {len(messages)} translated", file=sys.stderr)
     return 1 if missing else 0
 
 

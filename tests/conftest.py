@@ -47,7 +47,7 @@ def load_messages_script():
     spec = importlib.util.spec_from_file_location("messages_script", ROOT / "scripts/messages.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules["messages_script"] = module  # its dataclasses look themselves up there
+    sys.modules["messages_script"] = module  # loaded once for the whole run
     spec.loader.exec_module(module)
     return module
 

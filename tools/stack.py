@@ -380,13 +380,6 @@ class Stack:
             self.web.wait(timeout=10)
         self.web = None
 
-    def kill_worker(self) -> None:
-        """Crash the Celery worker: SIGKILL to the worker and its pool processes."""
-        self._signal_group(self.worker, signal.SIGKILL)
-        if self.worker is not None:
-            self.worker.wait(timeout=10)
-        self.worker = None
-
     def kill_events(self) -> None:
         """Crash the pages' streams: SIGKILL to the events process (the pages poll until it
         is back)."""

@@ -1,35 +1,34 @@
 """Settings shared by every environment. Each value that differs between installations is
-read from the environment (see README.md for the table); dev, test and prod adjust the rest.
+read from the environment (``environment``: config/settings/env.py's ``Environment``,
+README.md's table); dev, test and prod adjust the rest.
 """
 
-import os
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from csp.constants import NONE, SELF
-from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from .. import paths as _paths
-from .env import (
-    cache_settings,
-    celery_settings,
-    database_settings,
-    email_settings,
-    env_bool,
-    env_int,
-    env_list,
-)
+from .env import cache_settings, celery_settings, database_settings, email_settings, read
+
+# Every variable, read and checked once (ImproperlyConfigured names a refused one); lower
+# case, so that Django takes it for no setting (it holds the secret key).
+environment = read()
 
 # The checkout (installed: the packages' folder), and the folder of templates/, static/ and
 # locale/: the checkout's, or the copy inside the installed package (config/paths.py).
 BASE_DIR = _paths.BASE_DIR
 SITE_DIR = _paths.SITE_DIR
 
-SECRET_KEY = os.environ.get("SECRET_KEY", "")
-DEBUG = env_bool(os.environ, "DEBUG", False)
-ALLOWED_HOSTS = env_list(os.environ, "ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
-CSRF_TRUSTED_ORIGINS = env_list(os.environ, "CSRF_TRUSTED_ORIGINS")
+SECRET_KEY = environment.SECRET_KEY
+DEBUG = bool(environment.DEBUG)
+ALLOWED_HOSTS = (
+    ["localhost", "127.0.0.1", "[::1]"]
+    if environment.ALLOWED_HOSTS is None
+    else environment.ALLOWED_HOSTS
+)
+CSRF_TRUSTED_ORIGINS = environment.CSRF_TRUSTED_ORIGINS
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -93,11 +92,11 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": database_settings(os.environ, BASE_DIR)}
+DATABASES = {"default": database_settings(environment, BASE_DIR)}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # CACHE_URL=redis://… shares the cache between app servers; unset, each process has its own.
-CACHES = {"default": cache_settings(os.environ)}
+CACHES = {"default": cache_settings(environment)}
 # Sessions live in the database, never in the cache: with Redis down, logging in still works.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
@@ -112,16 +111,14 @@ PAGE_BOARD_SIGNAL = ""
 # hall), "redis" (the production stack: commits published on PAGE_EVENTS_CHANNEL of
 # PAGE_EVENTS_REDIS_URL, each events process listening). PAGE_EVENTS_URL: where the pages
 # open their streams (the events process's address when it is not the site's own).
-PAGE_EVENTS = os.environ.get("PAGE_EVENTS", "").strip()
-PAGE_EVENTS_URL = os.environ.get("PAGE_EVENTS_URL", "/events/").strip()
+PAGE_EVENTS = environment.PAGE_EVENTS
+PAGE_EVENTS_URL = environment.PAGE_EVENTS_URL
 # Redis: PAGE_EVENTS_REDIS_URL, or the broker's when it is Redis.
-PAGE_EVENTS_REDIS_URL = os.environ.get("PAGE_EVENTS_REDIS_URL", "").strip()
-PAGE_EVENTS_CHANNEL = os.environ.get("PAGE_EVENTS_CHANNEL", "fortyfives:pages")
+PAGE_EVENTS_REDIS_URL = environment.PAGE_EVENTS_REDIS_URL
+PAGE_EVENTS_CHANNEL = environment.PAGE_EVENTS_CHANNEL
 # PAGE_EVENTS_STOP ("local" only): a file the hall's server writes when it stops; its streams
 # end then, or the server would wait for every page to go away (the streams never end).
 PAGE_EVENTS_STOP = ""
-if PAGE_EVENTS not in ("", "local", "redis"):
-    raise ImproperlyConfigured(f"PAGE_EVENTS={PAGE_EVENTS!r}: one of '', 'local', 'redis'")
 
 # Failed logins and unknown tokens per client address (drives/ratelimit.py): after this many
 # within the window, 429 until it ends. Behind a reverse proxy that appends the client's
@@ -140,6 +137,9 @@ RATELIMIT_TOKEN_WINDOW = 10 * 60
 RATELIMIT_TRUST_X_FORWARDED_FOR = False
 # The proxies whose X-Forwarded-For is believed (addresses or networks; prod: TRUSTED_PROXIES).
 RATELIMIT_TRUSTED_PROXIES = ["127.0.0.1", "::1"]
+# django-ratelimit counts them in the cache; with the cache's Redis down, nothing is limited
+# (config/cache.py answers as an empty cache): the organizer can still log in.
+RATELIMIT_FAIL_OPEN = True
 
 # Content-Security-Policy on every response Django makes (django-csp's middleware; the static
 # files WhiteNoise serves before it need none). Scripts and styles come only from our own
@@ -186,10 +186,10 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", BASE_DIR / "staticfiles"))
+STATIC_ROOT = Path(environment.STATIC_ROOT or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [SITE_DIR / "static"]
 MEDIA_URL = "media/"
-MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
+MEDIA_ROOT = Path(environment.MEDIA_ROOT or BASE_DIR / "media")
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
@@ -199,7 +199,7 @@ STORAGES = {
 # console:) or EMAIL_HOST and the rest; see config.settings.env.email_settings. With none,
 # PASSWORD_RESET_BY_EMAIL is off and the reset page says the club's administrator resets
 # passwords instead of pretending to send a mail.
-_email = email_settings(os.environ)
+_email = email_settings(environment)
 EMAIL_BACKEND = _email["EMAIL_BACKEND"]
 EMAIL_HOST = _email["EMAIL_HOST"]
 EMAIL_PORT = _email["EMAIL_PORT"]
@@ -212,7 +212,7 @@ DEFAULT_FROM_EMAIL = _email["DEFAULT_FROM_EMAIL"]
 PASSWORD_RESET_BY_EMAIL = _email["PASSWORD_RESET_BY_EMAIL"]
 
 # Celery: see config.settings.env.celery_settings for the rules.
-_celery = celery_settings(os.environ)
+_celery = celery_settings(environment)
 if not PAGE_EVENTS_REDIS_URL:
     _broker = str(_celery["CELERY_BROKER_URL"])
     PAGE_EVENTS_REDIS_URL = (
@@ -237,17 +237,17 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = _celery["CELERY_TASK_PUBLISH_RETRY_POLICY"]
 CELERY_TIMEZONE = TIME_ZONE
 # A printed document that no worker has started within this many seconds is marked failed
 # ("ask again"), never left queued for good (scoring.printing.services).
-PRINT_QUEUED_TIMEOUT = env_int(os.environ, "PRINT_QUEUED_TIMEOUT", 120)
+PRINT_QUEUED_TIMEOUT = environment.PRINT_QUEUED_TIMEOUT
 
 # How long /healthz waits for the broker before calling it down.
-HEALTHZ_BROKER_TIMEOUT = env_int(os.environ, "HEALTHZ_BROKER_TIMEOUT", 2)
+HEALTHZ_BROKER_TIMEOUT = environment.HEALTHZ_BROKER_TIMEOUT
 
 # The largest CSV file imported (couples, results), in bytes: a larger one is refused by name.
-CSV_MAX_BYTES = env_int(os.environ, "CSV_MAX_BYTES", 1_000_000)
+CSV_MAX_BYTES = environment.CSV_MAX_BYTES
 
 # `manage.py demo` creates a superuser with a published password: fine on a hall laptop,
 # never on a public server (prod turns it off unless DEMO_COMMAND_ALLOWED=true).
-DEMO_COMMAND_ALLOWED = env_bool(os.environ, "DEMO_COMMAND_ALLOWED", True)
+DEMO_COMMAND_ALLOWED = environment.DEMO_COMMAND_ALLOWED is not False
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/table.html"
 
@@ -277,7 +277,7 @@ LOGGING = {
             "filters": ["mask_tokens"],
         },
     },
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": environment.LOG_LEVEL},
     # Django's own default handler for "django" would print its messages a second time.
     "loggers": {
         "django": {"handlers": ["console"], "propagate": False},

@@ -1,23 +1,221 @@
 """Reading settings from the environment.
 
-Plain functions of a mapping (normally ``os.environ``) so that tests can check what a given
-environment produces without reloading settings. The settings modules call them; nothing
-else should.
+:class:`Environment` declares every variable the settings read (README.md's table): its name,
+its type and its default. pydantic-settings reads them from the process's environment
+(``read()``), pydantic checks each (a boolean is true/false, yes/no, on/off or 1/0; a number a
+whole number; a list comma-separated) and the settings refuse to load naming the variable and
+its value (``ImproperlyConfigured``). The functions below turn the variables into Django's
+settings (the database, the cache, e-mail, Celery); the settings modules call them, nothing
+else should. ``read(mapping)`` checks a given mapping the same way, for the tests.
 """
 
 import ipaddress
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management.utils import get_random_secret_key
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    ValidationError,
+    ValidationInfo,
+    model_validator,
+)
+from pydantic_core import PydanticUseDefault
+from pydantic_settings import (
+    BaseSettings,
+    NoDecode,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
 
-TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
-FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
+
+def _flag(raw: Any) -> Any:
+    """An empty variable is false; the rest is pydantic's reading of a boolean."""
+    if isinstance(raw, str):
+        raw = raw.strip()
+        return raw or False
+    return raw
+
+
+def _whole(raw: Any) -> Any:
+    """An empty variable is the default; the rest is pydantic's reading of an integer."""
+    if isinstance(raw, str) and not raw.strip():
+        raise PydanticUseDefault()
+    return raw
+
+
+def _names(raw: Any) -> Any:
+    """A comma-separated list, blanks dropped."""
+    if isinstance(raw, str):
+        return [item.strip() for item in raw.split(",") if item.strip()]
+    return raw
+
+
+def _networks(items: list[str], info: ValidationInfo) -> list[str]:
+    for item in items:
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise ValueError(
+                f"{info.field_name}={item!r} is not an IP address or network (e.g. 10.0.0.0/24)"
+            ) from None
+    return items
+
+
+def _threshold(raw: Any) -> Any:
+    """``none``: never prepare; empty: the default."""
+    if isinstance(raw, str) and raw.strip().lower() == "none":
+        return None
+    return _whole(raw)
+
+
+Flag = Annotated[bool, BeforeValidator(_flag)]
+Whole = Annotated[int, BeforeValidator(_whole)]
+# A list from one variable: never JSON (pydantic-settings' default for a list), always commas.
+Names = Annotated[list[str], NoDecode, BeforeValidator(_names)]
+Networks = Annotated[list[str], NoDecode, BeforeValidator(_names), AfterValidator(_networks)]
+Text = Annotated[str, BeforeValidator(lambda raw: raw.strip() if isinstance(raw, str) else raw)]
+
+# pydantic's words for a refused value, said as the settings' refusals say them.
+REFUSALS = {
+    "bool_parsing": "is not a boolean (use true or false)",
+    "int_parsing": "is not an integer",
+}
+
+
+class Environment(BaseSettings):
+    """Every variable the settings read, its type and its default (README.md, "Configuration").
+
+    ``None`` is "unset" where the settings module decides the default (``DEBUG``: on in
+    development only; ``ALLOWED_HOSTS``: required in production, the hall's addresses in the
+    hall; ``DEMO_COMMAND_ALLOWED``: off in production and in the hall)."""
+
+    model_config = SettingsConfigDict(case_sensitive=True, extra="ignore", frozen=True)
+
+    # Django's own
+    SECRET_KEY: str = ""
+    DEBUG: Flag | None = None
+    ALLOWED_HOSTS: Names | None = None
+    CSRF_TRUSTED_ORIGINS: Names = []
+    STATIC_ROOT: Text = ""
+    MEDIA_ROOT: Text = ""
+    LOG_LEVEL: Text = "INFO"
+    DEMO_COMMAND_ALLOWED: Flag | None = None
+    PRINT_QUEUED_TIMEOUT: Whole = 120
+    HEALTHZ_BROKER_TIMEOUT: Whole = 2
+    CSV_MAX_BYTES: Whole = 1_000_000
+    # the database
+    DATABASE_URL: Text = ""
+    CONN_MAX_AGE: Whole = 60
+    DATABASE_SERVER_SIDE_BINDING: Flag = True
+    DATABASE_PREPARE_THRESHOLD: Annotated[int | None, BeforeValidator(_threshold)] = 5
+    # the cache and the pages' events
+    CACHE_URL: Text = ""
+    CACHE_TIMEOUT: Whole = 1
+    PAGE_EVENTS: Annotated[Literal["", "local", "redis"], BeforeValidator(str.strip)] = ""
+    PAGE_EVENTS_URL: Text = "/events/"
+    PAGE_EVENTS_REDIS_URL: Text = ""
+    PAGE_EVENTS_CHANNEL: str = "fortyfives:pages"
+    # e-mail
+    EMAIL_URL: Text = ""
+    EMAIL_HOST: Text = ""
+    EMAIL_PORT: Whole = 0
+    EMAIL_HOST_USER: str = ""
+    EMAIL_HOST_PASSWORD: str = ""
+    EMAIL_USE_TLS: Flag = False
+    EMAIL_USE_SSL: Flag = False
+    EMAIL_TIMEOUT: Whole = 10
+    DEFAULT_FROM_EMAIL: Text = ""
+    # Celery
+    CELERY_BROKER_URL: Text = ""
+    CELERY_RESULT_BACKEND: Text = ""
+    CELERY_TASK_SOFT_TIME_LIMIT: Whole = 300
+    CELERY_TASK_TIME_LIMIT: Whole = 360
+    CELERY_VISIBILITY_TIMEOUT: Whole = 3600
+    # production (config/settings/prod.py)
+    SECURE_SSL_REDIRECT: Flag = True
+    SECURE_COOKIES: Flag = True
+    SECURE_HSTS_SECONDS: Whole = 31_536_000
+    SECURE_HSTS_INCLUDE_SUBDOMAINS: Flag = True
+    SECURE_HSTS_PRELOAD: Flag = True
+    TRUST_X_FORWARDED_FOR: Flag = False
+    TRUSTED_PROXIES: Networks = ["127.0.0.1", "::1"]
+    # the hall (config/settings/hall.py; fortyfives sets the first three)
+    HALL_DATA_DIR: Text = ""
+    HALL_URL: Text = ""
+    HALL_HOSTNAME: Text = ""
+    HALL_BACKUPS: Whole = 5
+    HALL_DISK_MIN_FREE_MB: Whole = 200
+
+    @model_validator(mode="after")
+    def _rules_between_variables(self) -> "Environment":
+        if self.EMAIL_URL and self.EMAIL_HOST:
+            raise ValueError("Set EMAIL_URL or EMAIL_HOST (with EMAIL_PORT…), not both")
+        if self.EMAIL_USE_TLS and self.EMAIL_USE_SSL:
+            raise ValueError(NOT_BOTH_TLS_AND_SSL)
+        soft, hard = self.CELERY_TASK_SOFT_TIME_LIMIT, self.CELERY_TASK_TIME_LIMIT
+        visibility = self.CELERY_VISIBILITY_TIMEOUT
+        if not 0 < soft < hard < visibility:
+            raise ValueError(
+                f"CELERY_TASK_SOFT_TIME_LIMIT ({soft} s) < CELERY_TASK_TIME_LIMIT ({hard} s) < "
+                f"CELERY_VISIBILITY_TIMEOUT ({visibility} s) does not hold: a task gets its "
+                "soft limit first and is killed at the hard one, and Redis must not hand a task "
+                "still running to another worker; set each longer than the one before, all "
+                "above 0"
+            )
+        return self
+
+
+NOT_BOTH_TLS_AND_SSL = (
+    "E-mail: use TLS (STARTTLS, usually port 587) or SSL (usually port 465), not both"
+)
+
+
+def refusal(error: ValidationError, within: str = "") -> str:
+    """What was refused, each variable by its name and value, one line each."""
+    lines = []
+    for problem in error.errors():
+        name = ".".join(str(part) for part in problem["loc"])
+        if problem["type"] in REFUSALS:
+            lines.append(f"{within}{name}={problem['input']!r} {REFUSALS[problem['type']]}")
+        elif problem["type"] == "value_error":  # our own words, naming what they refuse
+            lines.append(within + problem["msg"].removeprefix("Value error, "))
+        else:
+            lines.append(f"{within}{name}={problem['input']!r}: {problem['msg']}")
+    return "; ".join(lines)
+
+
+class _Given(Environment):
+    """The same variables, from a given mapping alone (nothing of the process's environment)."""
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings,)
+
+
+def read(environ: Mapping[str, str] | None = None) -> Environment:
+    """The variables: the process's environment (pydantic-settings reads it), or ``environ``
+    alone, checked the same way. ``ImproperlyConfigured`` names what is refused."""
+    try:
+        return Environment() if environ is None else _Given.model_validate(dict(environ))
+    except ValidationError as error:
+        raise ImproperlyConfigured(refusal(error)) from None
+
 
 # The embedded default: one laptop, one SQLite file, several processes (web server, tasks)
 # writing to it, through Django's own SQLite backend and its options. WAL lets readers go on
@@ -55,67 +253,17 @@ HALL_SQLITE_INIT_COMMAND = "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
 POSTGRES_ENGINE = "django.db.backends.postgresql"
 
 
-def postgres_options(environ: Mapping[str, str]) -> dict[str, Any]:
+def postgres_options(env: Environment) -> dict[str, Any]:
     """psycopg's connection options from the environment (see above)."""
-    if not env_bool(environ, "DATABASE_SERVER_SIDE_BINDING", True):
+    if not env.DATABASE_SERVER_SIDE_BINDING:
         return {}
-    threshold = environ.get("DATABASE_PREPARE_THRESHOLD", "").strip().lower()
-    return {
-        "server_side_binding": True,
-        "prepare_threshold": (
-            None if threshold == "none" else env_int(environ, "DATABASE_PREPARE_THRESHOLD", 5)
-        ),
-    }
+    return {"server_side_binding": True, "prepare_threshold": env.DATABASE_PREPARE_THRESHOLD}
 
 
-def env_bool(environ: Mapping[str, str], name: str, default: bool) -> bool:
-    """The variable as a boolean (1/true/yes/on or 0/false/no/off); ``default`` if unset."""
-    raw = environ.get(name)
-    if raw is None:
-        return default
-    word = raw.strip().lower()
-    if word in TRUE_WORDS:
-        return True
-    if word in FALSE_WORDS:
-        return False
-    raise ImproperlyConfigured(f"{name}={raw!r} is not a boolean (use true or false)")
-
-
-def env_int(environ: Mapping[str, str], name: str, default: int) -> int:
-    """The variable as an integer; ``default`` if unset or empty."""
-    raw = environ.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name}={raw!r} is not an integer") from None
-
-
-def env_list(environ: Mapping[str, str], name: str, default: str = "") -> list[str]:
-    """The variable as a comma-separated list, blanks dropped; ``default`` if unset."""
-    raw = environ.get(name, default)
-    return [item.strip() for item in raw.split(",") if item.strip()]
-
-
-def env_networks(environ: Mapping[str, str], name: str, default: str) -> list[str]:
-    """The variable as a comma-separated list of IP addresses or networks (``10.0.0.0/24``);
-    ``default`` if unset. Anything else refuses to load, naming it."""
-    items = env_list(environ, name, default)
-    for item in items:
-        try:
-            ipaddress.ip_network(item, strict=False)
-        except ValueError:
-            raise ImproperlyConfigured(
-                f"{name}={item!r} is not an IP address or network (e.g. 10.0.0.0/24)"
-            ) from None
-    return items
-
-
-def database_settings(environ: Mapping[str, str], base_dir: Path) -> dict[str, Any]:
+def database_settings(env: Environment, base_dir: Path) -> dict[str, Any]:
     """``DATABASES["default"]``: from ``DATABASE_URL``, else SQLite at base_dir/db.sqlite3."""
-    url = environ.get("DATABASE_URL", "").strip()
-    max_age = env_int(environ, "CONN_MAX_AGE", 60)
+    url = env.DATABASE_URL
+    max_age = env.CONN_MAX_AGE
     if not url:
         return {
             "ENGINE": SQLITE_ENGINE,
@@ -129,14 +277,14 @@ def database_settings(environ: Mapping[str, str], base_dir: Path) -> dict[str, A
     if config["ENGINE"] == SQLITE_ENGINE:
         config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
     elif config["ENGINE"] == POSTGRES_ENGINE:
-        config["OPTIONS"] = {**postgres_options(environ), **config.get("OPTIONS", {})}
+        config["OPTIONS"] = {**postgres_options(env), **config.get("OPTIONS", {})}
     return config
 
 
 LOCMEM_ENTRIES = 10_000
 
 
-def cache_settings(environ: Mapping[str, str]) -> dict[str, Any]:
+def cache_settings(env: Environment) -> dict[str, Any]:
     """``CACHES["default"]``: Redis from ``CACHE_URL`` (``redis://host:6379/1``), shared by every
     process; unset, each process's own memory (right for the one-process laptop). The cache
     holds nothing that matters beyond a few minutes: the counts of failed logins and tokens,
@@ -144,7 +292,7 @@ def cache_settings(environ: Mapping[str, str]) -> dict[str, Any]:
     A Redis that does not answer is given up on within a second (``CACHE_TIMEOUT``) and
     answered as an empty cache (config/cache.py): the pages are rendered afresh and the limits
     fail open (drives/ratelimit.py), so a Redis gone dark slows a page, never stops it."""
-    url = environ.get("CACHE_URL", "").strip()
+    url = env.CACHE_URL
     if not url:
         # Room for the rendered fragments of a big night (the desk grid's rows, a few hundred
         # per game and language, a couple of kilobytes each; the projector's list): Django's
@@ -154,7 +302,7 @@ def cache_settings(environ: Mapping[str, str]) -> dict[str, Any]:
             "OPTIONS": {"MAX_ENTRIES": LOCMEM_ENTRIES},
         }
     if url.startswith(("redis://", "rediss://", "unix://")):
-        timeout = env_int(environ, "CACHE_TIMEOUT", 1)
+        timeout = env.CACHE_TIMEOUT
         return {
             "BACKEND": "config.cache.TolerantRedisCache",
             "LOCATION": url,
@@ -173,9 +321,7 @@ def _smtp(
     host: str, port: int | None, user: str, password: str, tls: bool, ssl: bool, timeout: int
 ) -> dict[str, Any]:
     if tls and ssl:
-        raise ImproperlyConfigured(
-            "E-mail: use TLS (STARTTLS, usually port 587) or SSL (usually port 465), not both"
-        )
+        raise ImproperlyConfigured(NOT_BOTH_TLS_AND_SSL)
     return {
         "EMAIL_BACKEND": SMTP_BACKEND,
         "EMAIL_HOST": host,
@@ -186,6 +332,16 @@ def _smtp(
         "EMAIL_USE_SSL": ssl,
         "EMAIL_TIMEOUT": timeout,
     }
+
+
+class _UrlOptions(BaseModel):
+    """The options of an ``EMAIL_URL`` (``?tls=1&timeout=5``), read as the variables are."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    TLS: Flag = False
+    SSL: Flag | None = None
+    TIMEOUT: Annotated[int | None, BeforeValidator(_whole)] = None
 
 
 def _email_from_url(url: str, timeout: int) -> dict[str, Any]:
@@ -214,46 +370,45 @@ def _email_from_url(url: str, timeout: int) -> dict[str, Any]:
         raise ImproperlyConfigured(
             f"EMAIL_URL: unknown option {unknown[0]!r} (known: tls, ssl, timeout)"
         )
-    options = {name.upper(): value for name, value in query.items()}
+    try:
+        options = _UrlOptions.model_validate({name.upper(): value for name, value in query.items()})
+    except ValidationError as error:
+        raise ImproperlyConfigured(refusal(error, within="EMAIL_URL: ")) from None
     return _smtp(
         parts.hostname,
         port,
         unquote(parts.username or ""),
         unquote(parts.password or ""),
-        env_bool(options, "TLS", False),
-        env_bool(options, "SSL", scheme == "smtps"),
-        env_int(options, "TIMEOUT", timeout),
+        options.TLS,
+        scheme == "smtps" if options.SSL is None else options.SSL,
+        timeout if options.TIMEOUT is None else options.TIMEOUT,
     )
 
 
-def email_settings(environ: Mapping[str, str]) -> dict[str, Any]:
+def email_settings(env: Environment) -> dict[str, Any]:
     """The ``EMAIL_*`` settings, ``DEFAULT_FROM_EMAIL`` and ``PASSWORD_RESET_BY_EMAIL``.
 
     From ``EMAIL_URL`` (see :func:`_email_from_url`), or from Django's own variables
     (``EMAIL_HOST``, ``EMAIL_PORT``, ``EMAIL_HOST_USER``, ``EMAIL_HOST_PASSWORD``,
-    ``EMAIL_USE_TLS``, ``EMAIL_USE_SSL``), not both. ``EMAIL_TIMEOUT`` (10 s) bounds a mail
+    ``EMAIL_USE_TLS``, ``EMAIL_USE_SSL``), not both (:class:`Environment` refuses both
+    settings, and TLS with SSL). ``EMAIL_TIMEOUT`` (10 s) bounds a mail
     server that does not answer. With neither, no e-mail is sent: ``PASSWORD_RESET_BY_EMAIL``
     is False and the password-reset page says that the club's administrator resets passwords
     (development and the tests turn it on with their own backends)."""
-    url = environ.get("EMAIL_URL", "").strip()
-    host = environ.get("EMAIL_HOST", "").strip()
-    timeout = env_int(environ, "EMAIL_TIMEOUT", 10)
-    common = {"DEFAULT_FROM_EMAIL": environ.get("DEFAULT_FROM_EMAIL", "").strip()}
-    common["DEFAULT_FROM_EMAIL"] = common["DEFAULT_FROM_EMAIL"] or "webmaster@localhost"
-    if url and host:
-        raise ImproperlyConfigured("Set EMAIL_URL or EMAIL_HOST (with EMAIL_PORT…), not both")
+    timeout = env.EMAIL_TIMEOUT
+    common = {"DEFAULT_FROM_EMAIL": env.DEFAULT_FROM_EMAIL or "webmaster@localhost"}
     # Django's own defaults, for the keys a backend does not use.
     defaults = _smtp("localhost", 25, "", "", False, False, timeout)
-    if url:
-        config = _email_from_url(url, timeout)
-    elif host:
+    if env.EMAIL_URL:
+        config = _email_from_url(env.EMAIL_URL, timeout)
+    elif env.EMAIL_HOST:
         config = _smtp(
-            host,
-            env_int(environ, "EMAIL_PORT", 0) or None,
-            environ.get("EMAIL_HOST_USER", ""),
-            environ.get("EMAIL_HOST_PASSWORD", ""),
-            env_bool(environ, "EMAIL_USE_TLS", False),
-            env_bool(environ, "EMAIL_USE_SSL", False),
+            env.EMAIL_HOST,
+            env.EMAIL_PORT or None,
+            env.EMAIL_HOST_USER,
+            env.EMAIL_HOST_PASSWORD,
+            env.EMAIL_USE_TLS,
+            env.EMAIL_USE_SSL,
             timeout,
         )
     else:
@@ -261,23 +416,15 @@ def email_settings(environ: Mapping[str, str]) -> dict[str, Any]:
     return {**defaults, **config, **common, "PASSWORD_RESET_BY_EMAIL": True}
 
 
-def celery_settings(environ: Mapping[str, str]) -> dict[str, Any]:
+def celery_settings(env: Environment) -> dict[str, Any]:
     """The ``CELERY_*`` settings: eager in-process without a broker, a real broker with one.
 
     The time limits and the Redis visibility timeout come from ``CELERY_TASK_SOFT_TIME_LIMIT``
     (300 s), ``CELERY_TASK_TIME_LIMIT`` (360 s) and ``CELERY_VISIBILITY_TIMEOUT`` (3600 s); each
-    must be shorter than the next (``ImproperlyConfigured`` otherwise)."""
-    broker = environ.get("CELERY_BROKER_URL", "").strip()
-    soft = env_int(environ, "CELERY_TASK_SOFT_TIME_LIMIT", 300)
-    hard = env_int(environ, "CELERY_TASK_TIME_LIMIT", 360)
-    visibility = env_int(environ, "CELERY_VISIBILITY_TIMEOUT", 3600)
-    if not 0 < soft < hard < visibility:
-        raise ImproperlyConfigured(
-            f"CELERY_TASK_SOFT_TIME_LIMIT ({soft} s) < CELERY_TASK_TIME_LIMIT ({hard} s) < "
-            f"CELERY_VISIBILITY_TIMEOUT ({visibility} s) does not hold: a task gets its soft "
-            "limit first and is killed at the hard one, and Redis must not hand a task still "
-            "running to another worker; set each longer than the one before, all above 0"
-        )
+    must be shorter than the next (:class:`Environment` refuses them otherwise)."""
+    broker = env.CELERY_BROKER_URL
+    soft, hard = env.CELERY_TASK_SOFT_TIME_LIMIT, env.CELERY_TASK_TIME_LIMIT
+    visibility = env.CELERY_VISIBILITY_TIMEOUT
     common: dict[str, Any] = {
         # A task is acknowledged once it has run, so a worker killed mid-task leaves it
         # to be run again; tasks are written to be safe to run twice.
@@ -328,7 +475,7 @@ def celery_settings(environ: Mapping[str, str]) -> dict[str, Any]:
     return {
         **common,
         "CELERY_BROKER_URL": broker,
-        "CELERY_RESULT_BACKEND": environ.get("CELERY_RESULT_BACKEND", "").strip() or broker,
+        "CELERY_RESULT_BACKEND": env.CELERY_RESULT_BACKEND or broker,
         "CELERY_TASK_ALWAYS_EAGER": False,
         "CELERY_TASK_EAGER_PROPAGATES": False,
     }
@@ -353,11 +500,11 @@ def hall_private_database(database: Path) -> None:
                 path.chmod(0o600)
 
 
-def hall_database_settings(environ: Mapping[str, str], data_dir: Path) -> dict[str, Any]:
+def hall_database_settings(env: Environment, data_dir: Path) -> dict[str, Any]:
     """The hall's ``DATABASES["default"]``: ``data_dir/db.sqlite3`` unless ``DATABASE_URL``
     says otherwise; a SQLite one owner-only (its folder too) and at synchronous=FULL."""
     hall_private_folder(data_dir)
-    config = database_settings(environ, data_dir)
+    config = database_settings(env, data_dir)
     if config["ENGINE"] == SQLITE_ENGINE:
         config["OPTIONS"] = {**config["OPTIONS"], "init_command": HALL_SQLITE_INIT_COMMAND}
         if str(config["NAME"]) not in ("", ":memory:"):

@@ -24,7 +24,6 @@ config/paths.py), so that copying that folder keeps the whole club.
   says the disk is full (default 200).
 """
 
-import os
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -32,27 +31,25 @@ from whitenoise.compress import Compressor
 
 from ..paths import default_data_dir, hall_choices
 from .base import *
-from .base import LANGUAGE_CODE, MEDIA_ROOT, STATIC_ROOT
-from .env import env_bool, env_int, env_list, hall_database_settings, hall_secret_key
+from .base import LANGUAGE_CODE, MEDIA_ROOT, STATIC_ROOT, environment
+from .env import hall_database_settings, hall_secret_key
 
 HALL_DATA_DIR = (
-    Path(os.environ["HALL_DATA_DIR"]).resolve()
-    if os.environ.get("HALL_DATA_DIR")
-    else default_data_dir()
+    Path(environment.HALL_DATA_DIR).resolve() if environment.HALL_DATA_DIR else default_data_dir()
 )
 # The language the hall chose at its first start (the first-run page): the pages' default.
 LANGUAGE_CODE = hall_choices(HALL_DATA_DIR).get("language") or LANGUAGE_CODE
 
 
 DEBUG = False
-SECRET_KEY = os.environ.get("SECRET_KEY", "") or hall_secret_key(HALL_DATA_DIR)
+SECRET_KEY = environment.SECRET_KEY or hall_secret_key(HALL_DATA_DIR)
 
 # The data folder 0700, the database (and its WAL) 0600, committed at synchronous=FULL so that
 # a power cut loses no result the phones were told was stored (config/settings/env.py).
-DATABASES = {"default": hall_database_settings(os.environ, HALL_DATA_DIR)}
-if not os.environ.get("STATIC_ROOT"):
+DATABASES = {"default": hall_database_settings(environment, HALL_DATA_DIR)}
+if not environment.STATIC_ROOT:
     STATIC_ROOT = HALL_DATA_DIR / "static"
-if not os.environ.get("MEDIA_ROOT"):  # the printed PDFs
+if not environment.MEDIA_ROOT:  # the printed PDFs
     MEDIA_ROOT = HALL_DATA_DIR / "media"
 # The files Django's storages write (the printed PDFs, the collected static files) for the
 # laptop's owner only, as the rest of the folder: Django's default makes them 0644.
@@ -71,17 +68,17 @@ PAGE_EVENTS_URL = "/events/"
 # streams end, and the server with them.
 PAGE_EVENTS_STOP = str(HALL_DATA_DIR / "server.stopping")
 
-HALL_URL = os.environ.get("HALL_URL", "").rstrip("/")
-HALL_BACKUPS = env_int(os.environ, "HALL_BACKUPS", 5)
+HALL_URL = environment.HALL_URL.rstrip("/")
+HALL_BACKUPS = environment.HALL_BACKUPS
 HALL_BACKUP_DIR = HALL_DATA_DIR / "backups"
 # /healthz says "disk": "full" (503) when the data folder's disk has less free than this: a
 # night's database, its backups and PDFs take some tens of megabytes (config/storage.py).
-HALL_DISK_MIN_FREE_MB = env_int(os.environ, "HALL_DISK_MIN_FREE_MB", 200)
+HALL_DISK_MIN_FREE_MB = environment.HALL_DISK_MIN_FREE_MB
 
 _hall_host = urlsplit(HALL_URL).hostname if HALL_URL else None
-ALLOWED_HOSTS = env_list(os.environ, "ALLOWED_HOSTS") or [
+ALLOWED_HOSTS = environment.ALLOWED_HOSTS or [
     host
-    for host in (_hall_host, os.environ.get("HALL_HOSTNAME"), "localhost", "127.0.0.1", "[::1]")
+    for host in (_hall_host, environment.HALL_HOSTNAME, "localhost", "127.0.0.1", "[::1]")
     if host
 ]
 
@@ -113,4 +110,4 @@ WHITENOISE_SKIP_COMPRESS_EXTENSIONS = (*Compressor.SKIP_COMPRESS_EXTENSIONS, "ma
 HALL_FIRST_RUN = True
 
 # No demo account with its published password on a hall's network, unless asked for (as prod).
-DEMO_COMMAND_ALLOWED = env_bool(os.environ, "DEMO_COMMAND_ALLOWED", False)
+DEMO_COMMAND_ALLOWED = bool(environment.DEMO_COMMAND_ALLOWED)

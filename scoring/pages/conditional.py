@@ -66,15 +66,6 @@ def drive_version(drive: Drive) -> int:
         return 0
 
 
-def structure_version(drive: Drive) -> int:
-    """The drive's version less its tables' results (``DriveVersion.structure``); no query
-    when the drive was read with ``select_related("live")``."""
-    try:
-        return drive.live.structure
-    except DriveVersion.DoesNotExist:
-        return 0
-
-
 # The results a phone's page shows: the table's own (any game), the couple's own games (at
 # any table). ``OuterRef("pk")`` is the card's table or couple.
 PHONE_RESULTS = {

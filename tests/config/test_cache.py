@@ -7,10 +7,10 @@ import pytest
 
 import config.cache
 from config.cache import TolerantRedisCache
-from config.settings.env import cache_settings
+from config.settings.env import cache_settings, read
 
 # Nobody listens on port 1: every connection is refused, as with Redis stopped.
-CLOSED = cache_settings({"CACHE_URL": "redis://127.0.0.1:1/0"})
+CLOSED = cache_settings(read({"CACHE_URL": "redis://127.0.0.1:1/0"}))
 
 
 @pytest.fixture

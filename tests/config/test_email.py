@@ -14,7 +14,7 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 from django.test import Client, override_settings
 
-from config.settings.env import email_settings
+from config.settings.env import email_settings, read
 from tests.factories import UserFactory
 
 SMTP = "django.core.mail.backends.smtp.EmailBackend"
@@ -38,17 +38,19 @@ def _mail(config: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_no_email_settings_means_no_reset_by_email() -> None:
-    config = email_settings({})
+    config = email_settings(read({}))
     assert config["PASSWORD_RESET_BY_EMAIL"] is False
     assert config["DEFAULT_FROM_EMAIL"] == "webmaster@localhost"
 
 
 def test_an_smtp_url_with_starttls() -> None:
     config = email_settings(
-        {
-            "EMAIL_URL": "smtp://club%40example.org:p%40ss%3Aword@mail.example.org:587?tls=1",
-            "DEFAULT_FROM_EMAIL": "Forty-fives <club@example.org>",
-        }
+        read(
+            {
+                "EMAIL_URL": "smtp://club%40example.org:p%40ss%3Aword@mail.example.org:587?tls=1",
+                "DEFAULT_FROM_EMAIL": "Forty-fives <club@example.org>",
+            }
+        )
     )
     assert _mail(config) == {
         "EMAIL_BACKEND": SMTP,
@@ -65,10 +67,10 @@ def test_an_smtp_url_with_starttls() -> None:
 
 
 def test_an_smtps_url_is_ssl_on_port_465_and_plain_smtp_is_port_25() -> None:
-    ssl = email_settings({"EMAIL_URL": "smtps://user:secret@mail.example.org?timeout=5"})
+    ssl = email_settings(read({"EMAIL_URL": "smtps://user:secret@mail.example.org?timeout=5"}))
     assert (ssl["EMAIL_PORT"], ssl["EMAIL_USE_SSL"], ssl["EMAIL_USE_TLS"]) == (465, True, False)
     assert ssl["EMAIL_TIMEOUT"] == 5
-    plain = email_settings({"EMAIL_URL": "smtp://relay.internal"})
+    plain = email_settings(read({"EMAIL_URL": "smtp://relay.internal"}))
     assert (plain["EMAIL_HOST"], plain["EMAIL_PORT"], plain["EMAIL_HOST_USER"]) == (
         "relay.internal",
         25,
@@ -78,19 +80,21 @@ def test_an_smtps_url_is_ssl_on_port_465_and_plain_smtp_is_port_25() -> None:
 
 
 def test_a_console_url_prints_the_mails() -> None:
-    config = email_settings({"EMAIL_URL": "console:"})
+    config = email_settings(read({"EMAIL_URL": "console:"}))
     assert config["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
     assert config["PASSWORD_RESET_BY_EMAIL"] is True
 
 
 def test_djangos_own_variables() -> None:
     config = email_settings(
-        {
-            "EMAIL_HOST": "mail.example.org",
-            "EMAIL_HOST_USER": "club",
-            "EMAIL_HOST_PASSWORD": "secret",
-            "EMAIL_USE_TLS": "true",
-        }
+        read(
+            {
+                "EMAIL_HOST": "mail.example.org",
+                "EMAIL_HOST_USER": "club",
+                "EMAIL_HOST_PASSWORD": "secret",
+                "EMAIL_USE_TLS": "true",
+            }
+        )
     )
     assert _mail(config) == {
         "EMAIL_BACKEND": SMTP,
@@ -102,7 +106,7 @@ def test_djangos_own_variables() -> None:
         "EMAIL_USE_SSL": False,
     }
     assert config["PASSWORD_RESET_BY_EMAIL"] is True
-    assert email_settings({"EMAIL_HOST": "mx", "EMAIL_PORT": "2525"})["EMAIL_PORT"] == 2525
+    assert email_settings(read({"EMAIL_HOST": "mx", "EMAIL_PORT": "2525"}))["EMAIL_PORT"] == 2525
 
 
 @pytest.mark.parametrize(
@@ -120,7 +124,7 @@ def test_djangos_own_variables() -> None:
 )
 def test_bad_email_settings_are_refused_by_name(environ: dict[str, str], names: str) -> None:
     with pytest.raises(ImproperlyConfigured, match=names):
-        email_settings(environ)
+        email_settings(read(environ))
 
 
 def test_production_resets_by_email_only_when_told_how() -> None:

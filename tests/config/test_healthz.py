@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 from django.test.utils import override_settings
 
-from config.settings.env import cache_settings
+from config.settings.env import cache_settings, read
 
 pytestmark = pytest.mark.django_db
 
@@ -52,7 +52,7 @@ def test_healthz_says_local_without_a_shared_cache(client: Client) -> None:
 
 @override_settings(
     CELERY_TASK_ALWAYS_EAGER=True,
-    CACHES={"default": cache_settings({"CACHE_URL": "redis://127.0.0.1:1/0"})},
+    CACHES={"default": cache_settings(read({"CACHE_URL": "redis://127.0.0.1:1/0"}))},
 )
 def test_healthz_stays_200_degraded_when_only_the_cache_is_down(client: Client) -> None:
     """The night goes on without the cache (the limits fail open): the process stays in

@@ -13,14 +13,14 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 from django.db.utils import ConnectionHandler
 
-from config.settings.env import database_settings
+from config.settings.env import database_settings, read
 
 BASE_DIR = Path(settings.BASE_DIR)
 URL = "postgres://drive:secret@db.example.org:5432/nights"
 
 
 def options(**environ: str) -> dict[str, Any]:
-    config = database_settings({"DATABASE_URL": URL, **environ}, BASE_DIR)
+    config = database_settings(read({"DATABASE_URL": URL, **environ}), BASE_DIR)
     return dict(config["OPTIONS"])
 
 
@@ -54,7 +54,7 @@ def test_a_bad_value_is_refused_by_name(environ: dict[str, str]) -> None:
 
 
 def test_the_sqlite_options_are_left_alone() -> None:
-    config = database_settings({"DATABASE_SERVER_SIDE_BINDING": "true"}, BASE_DIR)
+    config = database_settings(read({"DATABASE_SERVER_SIDE_BINDING": "true"}), BASE_DIR)
     assert "server_side_binding" not in config["OPTIONS"]
 
 

@@ -18,7 +18,7 @@ from django.db import OperationalError
 from django.db.utils import ConnectionHandler
 from pytest_django import DjangoDbBlocker
 
-from config.settings.env import database_settings
+from config.settings.env import database_settings, read
 
 BASE_DIR = Path(settings.BASE_DIR)
 
@@ -29,7 +29,7 @@ def handlers(tmp_path: Path, django_db_blocker: DjangoDbBlocker) -> Iterator[Any
     made: list[ConnectionHandler] = []
 
     def connect(**options: Any) -> Any:
-        config = {**database_settings({}, BASE_DIR), "NAME": str(tmp_path / "hall.sqlite3")}
+        config = {**database_settings(read({}), BASE_DIR), "NAME": str(tmp_path / "hall.sqlite3")}
         config["OPTIONS"] = {**config["OPTIONS"], **options}
         handler = ConnectionHandler({"default": config})
         made.append(handler)

@@ -1,6 +1,6 @@
 """The French catalog: complete (nothing unmarked left for makemessages to find, no fuzzy or
-empty entry, the same placeholders as the English), compiled by the project's own pure-Python
-step exactly as GNU msgfmt would, and read by the pages."""
+empty entry, the same placeholders as the English), compiled by Babel (scripts/messages.py)
+exactly as GNU msgfmt would, and read by the pages."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -21,8 +22,16 @@ CATALOGS = sorted(ROOT.glob("locale/*/LC_MESSAGES/*.po"))
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd]|\{\w*\}")
 
 
-def keys(path: Path) -> set[tuple[str | None, str, str | None]]:
-    return {(e.context, e.msgid, e.plural) for e in messages.read_po(path) if e.msgid}
+def keys(path: Path) -> set[tuple[str | None, str | tuple[str, ...]]]:
+    return {(m.context, m.id) for m in messages.entries(path) if m.id}
+
+
+def forms(message: Any) -> list[tuple[str, str]]:
+    """Each translated form beside the English it translates (the plural forms beside the
+    singular or the plural)."""
+    if isinstance(message.id, tuple):
+        return [(message.id[min(i, 1)], text) for i, text in enumerate(message.string)]
+    return [(message.id, message.string)]
 
 
 def test_every_language_but_english_has_both_catalogs() -> None:
@@ -37,22 +46,22 @@ def test_every_language_but_english_has_both_catalogs() -> None:
 
 @pytest.mark.parametrize("po", CATALOGS, ids=lambda p: f"{p.parent.parent.name}/{p.name}")
 def test_no_entry_is_fuzzy_or_empty(po: Path) -> None:
-    entries = [e for e in messages.read_po(po) if e.msgid]
+    entries = [m for m in messages.entries(po) if m.id]
     assert len(entries) > 10
-    left = [e.msgid for e in entries if e.fuzzy or e.untranslated]
+    left = [m.id for m in entries if m.fuzzy or messages.untranslated(m)]
     assert left == [], f"{po}: run scripts/messages.py todo and translate these"
 
 
 @pytest.mark.parametrize("po", CATALOGS, ids=lambda p: f"{p.parent.parent.name}/{p.name}")
 def test_translations_keep_the_placeholders(po: Path) -> None:
     wrong = []
-    for entry in messages.read_po(po):
-        for index, text in entry.strings.items():
-            source = entry.plural if entry.plural and index else entry.msgid
-            if not entry.msgid:
-                continue
+    for entry in messages.entries(po):
+        if not entry.id:
+            continue
+        plural = isinstance(entry.id, tuple)
+        for index, (source, text) in enumerate(forms(entry)):
             want, got = set(PLACEHOLDER.findall(source)), set(PLACEHOLDER.findall(text))
-            if entry.plural and index == 0:  # the singular may spell the count out
+            if plural and index == 0:  # the singular may spell the count out
                 want -= {"%(count)d", "%(count)s", "%(n)s", "%s"}
                 got -= {"%(count)d", "%(count)s", "%(n)s", "%s"}
             if want != got:
@@ -96,11 +105,11 @@ def test_makemessages_finds_nothing_new(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("po", CATALOGS, ids=lambda p: f"{p.parent.parent.name}/{p.name}")
-def test_the_pure_python_compile_matches_gnu_msgfmt(po: Path, tmp_path: Path) -> None:
+def test_babels_compile_matches_gnu_msgfmt(po: Path, tmp_path: Path) -> None:
     if shutil.which("msgfmt") is None:
         require_service("GNU gettext (msgfmt)", "apt-get install gettext (.ci/run does)")
     ours, gnu = tmp_path / "ours.mo", tmp_path / "gnu.mo"
-    messages.write_mo(messages.read_po(po), ours)
+    messages.compile_mo(po, ours)
     subprocess.run(["msgfmt", "--check", "-o", str(gnu), str(po)], check=True)
     with ours.open("rb") as a, gnu.open("rb") as b:
         mine, theirs = gettext.GNUTranslations(a), gettext.GNUTranslations(b)
@@ -124,7 +133,7 @@ def test_todo_lists_an_untranslated_or_fuzzy_entry(tmp_path: Path, capsys) -> No
     out = capsys.readouterr().out
     assert "untranslated: 'Table'" in out and "fuzzy: 'Couple'" in out and "'Game'" not in out
     # A fuzzy entry is never compiled: the English shows rather than a doubtful French.
-    messages.write_mo(messages.read_po(po), tmp_path / "django.mo")
+    messages.compile_mo(po, tmp_path / "django.mo")
     with (tmp_path / "django.mo").open("rb") as f:
         compiled = gettext.GNUTranslations(f)
     assert compiled.gettext("Game") == "Partie"
@@ -135,9 +144,9 @@ def test_the_glossary_words_are_the_catalogs() -> None:
     """docs/glossary-fr.md's words for the hall's things are the ones the catalog uses."""
     glossary = (ROOT / "docs" / "glossary-fr.md").read_text(encoding="utf-8")
     translated = {
-        e.msgid: e.strings.get(0, "")
-        for e in messages.read_po(ROOT / "locale/fr/LC_MESSAGES/django.po")
-        if e.msgid and e.context is None
+        m.id: m.string
+        for m in messages.entries(ROOT / "locale/fr/LC_MESSAGES/django.po")
+        if isinstance(m.id, str) and m.id and m.context is None
     }
     for english, french in [
         ("Game", "Partie"),

@@ -51,7 +51,7 @@ from kombu.exceptions import OperationalError
 from pypdf import PdfReader
 
 from config.celery import app as celery_app
-from config.settings.env import celery_settings
+from config.settings.env import celery_settings, read
 from drives.models import AuditEntry, Drive, Membership
 from drives.services import (
     Actor,
@@ -687,17 +687,19 @@ def test_failures_the_task_cannot_record_itself_are_recorded(
 
 def test_time_limits_and_visibility_timeout_come_from_the_environment() -> None:
     config = celery_settings(
-        {
-            "CELERY_BROKER_URL": "redis://cache:6379/0",
-            "CELERY_TASK_SOFT_TIME_LIMIT": "5",
-            "CELERY_TASK_TIME_LIMIT": "6",
-            "CELERY_VISIBILITY_TIMEOUT": "8",
-        }
+        read(
+            {
+                "CELERY_BROKER_URL": "redis://cache:6379/0",
+                "CELERY_TASK_SOFT_TIME_LIMIT": "5",
+                "CELERY_TASK_TIME_LIMIT": "6",
+                "CELERY_VISIBILITY_TIMEOUT": "8",
+            }
+        )
     )
     assert (config["CELERY_TASK_SOFT_TIME_LIMIT"], config["CELERY_TASK_TIME_LIMIT"]) == (5, 6)
     options = config["CELERY_BROKER_TRANSPORT_OPTIONS"]
     assert (options["visibility_timeout"], options["unacked_restore_interval"]) == (8, 1)
-    defaults = celery_settings({"CELERY_BROKER_URL": "redis://cache:6379/0"})
+    defaults = celery_settings(read({"CELERY_BROKER_URL": "redis://cache:6379/0"}))
     assert (defaults["CELERY_TASK_SOFT_TIME_LIMIT"], defaults["CELERY_TASK_TIME_LIMIT"]) == (
         300,
         360,
@@ -717,4 +719,4 @@ def test_time_limits_and_visibility_timeout_come_from_the_environment() -> None:
 )
 def test_limits_out_of_order_are_refused(environ: dict[str, str]) -> None:
     with pytest.raises(ImproperlyConfigured, match="CELERY_VISIBILITY_TIMEOUT"):
-        celery_settings({"CELERY_BROKER_URL": "redis://cache:6379/0", **environ})
+        celery_settings(read({"CELERY_BROKER_URL": "redis://cache:6379/0", **environ}))

@@ -13,7 +13,7 @@ from django.test import override_settings
 from django.urls import reverse
 
 import config.cache
-from config.settings.env import cache_settings
+from config.settings.env import cache_settings, read
 from drives.errors import Conflict
 from drives.models import AuditEntry
 from drives.services import Actor, couple_update, holes_record
@@ -195,7 +195,7 @@ def test_the_lean_rows_escape_names_and_follow_the_sorting() -> None:
     assert 'class="mark-win">W</td>' in by_players and 'class="mark-loss">L</td>' in by_players
 
 
-@override_settings(CACHES={"default": cache_settings({"CACHE_URL": "redis://127.0.0.1:1/0"})})
+@override_settings(CACHES={"default": cache_settings(read({"CACHE_URL": "redis://127.0.0.1:1/0"}))})
 def test_every_page_is_rendered_when_the_cache_does_not_answer(caplog, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """Redis stopped (CACHE_URL set, nothing listening): the dashboard (its cached holes boxes),
     the desk grid and the projector are rendered afresh, 200, and the log says so once."""

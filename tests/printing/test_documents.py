@@ -231,9 +231,9 @@ def test_a_document_lost_on_its_way_is_sent_again(
 
 
 def test_the_celery_settings_of_a_real_broker() -> None:
-    from config.settings.env import celery_settings
+    from config.settings.env import celery_settings, read
 
-    config = celery_settings({"CELERY_BROKER_URL": "redis://cache:6379/0"})
+    config = celery_settings(read({"CELERY_BROKER_URL": "redis://cache:6379/0"}))
     assert config["CELERY_TASK_ACKS_LATE"] is True
     assert config["CELERY_WORKER_PREFETCH_MULTIPLIER"] == 1
     soft, hard = config["CELERY_TASK_SOFT_TIME_LIMIT"], config["CELERY_TASK_TIME_LIMIT"]

@@ -25,7 +25,7 @@ import pytest
 from django.db import connection
 from django.db.utils import ConnectionHandler
 
-from config.settings.env import hall_database_settings, hall_secret_key
+from config.settings.env import hall_database_settings, hall_secret_key, read
 from drives.errors import ServiceError
 from drives.models import AuditEntry, Drive
 from drives.services import (
@@ -273,7 +273,7 @@ def test_the_halls_database_is_private_and_synced_at_every_commit(
     so a power cut loses nothing acknowledged (NORMAL, 1, may lose the last commits)."""
     data_dir = tmp_path / "hall"
     data_dir.mkdir(mode=0o755)  # made by an older version, readable by every account
-    config = hall_database_settings({}, data_dir)
+    config = hall_database_settings(read({}), data_dir)
     assert config["NAME"] == data_dir / "db.sqlite3"
     assert mode(data_dir) == 0o700 and mode(data_dir / "db.sqlite3") == 0o600
     handler = ConnectionHandler({"default": config})
@@ -295,7 +295,7 @@ def test_the_halls_database_is_private_and_synced_at_every_commit(
     for name in ("db.sqlite3", "db.sqlite3-wal"):
         (data_dir / name).touch()
         os.chmod(data_dir / name, 0o644)
-    hall_database_settings({}, data_dir)
+    hall_database_settings(read({}), data_dir)
     assert mode(data_dir) == 0o700
     assert mode(data_dir / "db.sqlite3") == mode(data_dir / "db.sqlite3-wal") == 0o600
     # The secret key is made there too, owner-only.

@@ -35,11 +35,11 @@ from pathlib import Path
 import django
 from django.conf import settings
 
-from config.settings.env import database_settings, hall_database_settings
+from config.settings.env import database_settings, hall_database_settings, read
 
 folder, which, count = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 folder.mkdir(exist_ok=True)
-config = (hall_database_settings if which == "hall" else database_settings)({}, folder)
+config = (hall_database_settings if which == "hall" else database_settings)(read({}), folder)
 settings.configure(DATABASES={"default": config}, INSTALLED_APPS=[], USE_TZ=True)
 django.setup()
 from django.db import connection, transaction
