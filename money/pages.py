@@ -2,7 +2,9 @@
 raffle tickets at the door in two keystrokes (the strip's button has the focus: Enter sells
 it), record a line, reverse one, draw, pay out, count the box; the pot refreshes itself
 (static/js/poll.js, an ETag of the drive's version); the projector's 50/50 screen; the
-accounts as CSV and as the treasurer's one-page PDF."""
+accounts as CSV. The treasurer's one-page sheet is a printed document like the others
+(``money.printing.DOCUMENT``): the money page's button asks the print page for it, and its
+old address leads to the print page with the sheet chosen."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from drives.errors import ServiceError
@@ -170,9 +173,9 @@ def accounts_csv_view(request: HttpRequest, drive: Drive, role: str) -> HttpResp
 
 @drive_page()
 def accounts_pdf_view(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
+    """The treasurer's sheet's former address: the print page, the sheet chosen (a bookmark
+    keeps working; printing is a POST there, as for every document)."""
     if not _allowed(drive, role):
         return forbidden(request, drive, (ORGANIZER,))
-    pdf = printing.accounts_pdf(drive, selectors.accounts(drive))
-    response = HttpResponse(pdf, content_type="application/pdf")
-    response["Content-Disposition"] = f'inline; filename="{drive.slug}-accounts.pdf"'
-    return response
+    page = reverse("night:print", kwargs={"slug": drive.slug})
+    return redirect(f"{page}?document={printing.DOCUMENT.kind}")

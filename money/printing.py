@@ -1,6 +1,7 @@
-"""The night's accounts on paper and in a spreadsheet: a one-page PDF for the club's treasurer
-(reportlab, in the drive's language whoever asks for it, as the other printed documents:
-``scoring.printing.data``) and a CSV of every line."""
+"""The night's accounts on paper and in a spreadsheet: the treasurer's one-page sheet, printed
+as the other documents are (``scoring.printing``: asked for on the print page, the money page
+or the API, rendered by the print task, in the drive's language whoever asks for it; this
+gives its words and figures and who may print it), and a CSV of every line."""
 
 from __future__ import annotations
 
@@ -8,16 +9,14 @@ import csv
 import io
 from typing import Any
 
-from django.utils import translation
 from django.utils.translation import gettext as _
-from reportlab.lib import colors
-from reportlab.lib.pagesizes import letter
-from reportlab.lib.styles import getSampleStyleSheet
-from reportlab.lib.units import inch
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from django.utils.translation import gettext_lazy
 
-from drives.models import Drive
+from drives.models import Drive, Membership
+from drives.services import role_in
+from money import selectors
 from money.models import Draw, Kind, Way
+from scoring.printing.parts import Part
 
 KIND_NAMES = dict(Kind.choices)
 WAY_NAMES = dict(Way.choices)
@@ -76,31 +75,17 @@ def _entry_fee(data: dict[str, Any], currency: str) -> str:
     return _("Entry fee: %(fee)s a couple") % {"fee": fee}
 
 
-def accounts_pdf(drive: Drive, data: dict[str, Any]) -> bytes:
-    """One page: the totals by kind and by way, the net raised, and the cash box, in the
-    drive's language (the hall's, whoever prints it)."""
-    with translation.override(drive.language):
-        return _accounts_pdf(drive, data)
-
-
-def _accounts_pdf(drive: Drive, data: dict[str, Any]) -> bytes:
-    buffer = io.BytesIO()
-    styles = getSampleStyleSheet()
+def accounts_document(drive: Drive) -> dict[str, Any]:
+    """The treasurer's sheet as the printed documents take it (``scoring.printing.parts``):
+    every word and figure as plain text, in the language active (the print path activates the
+    drive's, the hall's, whoever prints it), for ``scoring.printing.pdf.accounts`` to lay out.
+    The totals by kind, the money in and out and the net raised; the net by way of payment; the
+    cash box; the 50/50's last draw."""
+    data = selectors.accounts(drive)
     cur = drive.currency
-    doc = SimpleDocTemplate(
-        buffer,
-        pagesize=letter,
-        title=_("The night's accounts"),
-        topMargin=0.6 * inch,
-        bottomMargin=0.6 * inch,
-    )
-    story: list[Any] = [
-        Paragraph(_("The night's accounts"), styles["Title"]),
-        Paragraph(f"{drive.club.name} · {drive.name} · {drive.date.isoformat()}", styles["Normal"]),
-    ]
+    lines = [f"{drive.club.name} · {drive.name} · {drive.date.isoformat()}"]
     if data["entry_fee"]:
-        story.append(Paragraph(_entry_fee(data, cur), styles["Normal"]))
-    story.append(Spacer(1, 0.2 * inch))
+        lines.append(_entry_fee(data, cur))
     rows = [[_("Kind"), _("Amount")]] + [
         [str(KIND_NAMES.get(kind, kind)), _money(total, cur)]
         for kind, total in data["totals_by_kind"].items()
@@ -123,37 +108,42 @@ def _accounts_pdf(drive: Drive, data: dict[str, Any]) -> bytes:
         [_("Counted"), _money(data["counted_cash"], cur)],
         [_("Difference"), _money(data["difference"], cur)],
     ]
-    style = TableStyle(
-        [
-            ("FONTNAME", (0, 0), (-1, 0), "Helvetica-Bold"),
-            ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black),
-            ("ALIGN", (1, 0), (1, -1), "RIGHT"),
-            ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
-        ]
-    )
-    for table in (rows, ways, box):
-        story += [
-            Table(table, colWidths=[3.2 * inch, 2 * inch], style=style),
-            Spacer(1, 0.25 * inch),
-        ]
+    notes = []
     fifty = data["fifty_fifty"]
     if fifty and fifty["last_draw"]:
         draw = fifty["last_draw"]
-        story.append(
-            Paragraph(
-                _(
-                    "50/50: ticket %(ticket)s of %(sold)s sold, %(prize)s (%(state)s); "
-                    "seed %(seed)s."
-                )
-                % {
-                    "ticket": draw["ticket"],
-                    "sold": fifty["sold"],
-                    "prize": _money(draw["prize"], cur),
-                    "state": dict(Draw.State.choices)[draw["state"]],
-                    "seed": draw["seed"],
-                },
-                styles["Normal"],
-            )
+        notes.append(
+            _("50/50: ticket %(ticket)s of %(sold)s sold, %(prize)s (%(state)s); seed %(seed)s.")
+            % {
+                "ticket": draw["ticket"],
+                "sold": fifty["sold"],
+                "prize": _money(draw["prize"], cur),
+                "state": dict(Draw.State.choices)[draw["state"]],
+                "seed": draw["seed"],
+            }
         )
-    doc.build(story)
-    return buffer.getvalue()
+    sheet = {
+        "title": _("The night's accounts"),
+        "lines": lines,
+        "tables": [rows, ways, box],
+        "notes": notes,
+    }
+    return {"accounts": sheet}
+
+
+def accounts_allowed(drive: Drive, user: Any) -> bool:
+    """Who prints the treasurer's sheet and sees it among the printed documents: as on the
+    money page, the organizers, and the scorers where the organizer lets them take money."""
+    role = role_in(drive.club, user)
+    if role == Membership.Role.ORGANIZER:
+        return True
+    return role is not None and selectors.setup_of(drive).scorers_allowed
+
+
+# The treasurer's sheet, printed as the other documents are (registered by ``money.apps``).
+DOCUMENT = Part(
+    kind="accounts",
+    build=accounts_document,
+    allowed=accounts_allowed,
+    refusal=gettext_lazy("Only the organizers take money at this drive."),
+)

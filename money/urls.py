@@ -1,5 +1,6 @@
 """The night's money's pages: the money page (sales at the door, the 50/50, the count), its
-live pot, the projector's 50/50 screen, and the accounts as CSV and PDF."""
+live pot, the projector's 50/50 screen, the accounts as CSV, and the treasurer's sheet's
+former address (the print page prints it: ``money.printing.DOCUMENT``)."""
 
 from django.urls import path
 

@@ -359,10 +359,12 @@ def document_path(document: Document, filename: str) -> str:
 
 class Document(models.Model):
     """A printed document of a drive (punch cards, table cards, score sheets, a movement
-    sheet, the results) with its options, rendered by a task (``scoring.printing.tasks``). One
-    row per drive, kind and options, kept until replaced by a new rendering; it is stale when
-    ``data_version`` no longer matches ``scoring.printing.data.data_version`` (the data changed).
-    ``pages_done`` of ``pages_total`` is the rendering's progress."""
+    sheet, the results, the treasurer's sheet of the night's accounts: its data from the
+    money app, ``scoring.printing.parts``) with its options, rendered by a task
+    (``scoring.printing.tasks``). One row per drive, kind and options, kept until replaced by
+    a new rendering; it is stale when ``data_version`` no longer matches
+    ``scoring.printing.data.data_version`` (the data changed). ``pages_done`` of
+    ``pages_total`` is the rendering's progress."""
 
     class Kind(models.TextChoices):
         PUNCH_CARDS = "punch-cards", _("punch cards")
@@ -370,6 +372,7 @@ class Document(models.Model):
         SCORE_SHEETS = "score-sheets", _("score sheets")
         MOVEMENT = "movement", _("movement sheet")
         RESULTS = "results", _("results")
+        ACCOUNTS = "accounts", _("the night's accounts")
 
     class Paper(models.TextChoices):
         LETTER = "letter", _("Letter")

@@ -66,7 +66,12 @@ from scoring.api.auth import (
     require_user,
 )
 from scoring.models import Document
-from scoring.printing.rendering import DEFAULT_BASE_URL, document_filename, option_number
+from scoring.printing.rendering import (
+    DEFAULT_BASE_URL,
+    document_allowed,
+    document_filename,
+    option_number,
+)
 from scoring.printing.services import document_request, document_status, qr_base_url
 from scoring.prizes.selectors import cookie_jar_view, prize_table, setup_view, tie_view, ties_list
 from scoring.prizes.services import (
@@ -1195,9 +1200,11 @@ def _document_view(request: HttpRequest, document: Document) -> dict[str, Any]:
     }
 
 
-def _document_of(drive: Any, pk: int) -> Document:
+def _document_of(drive: Any, pk: int, user: Any) -> Document:
+    """The drive's document ``pk``; 404 when there is none, or the caller may not see it
+    (the treasurer's sheet, for a scorer where the organizer keeps the money)."""
     document = Document.objects.select_related("drive").filter(drive=drive, pk=pk).first()
-    if document is None:
+    if document is None or not document_allowed(drive, document.kind, user):
         raise NotFound(
             "no_such_document", gettext("There is no document %(pk)s of this drive.") % {"pk": pk}
         )
@@ -1206,7 +1213,7 @@ def _document_of(drive: Any, pk: int) -> Document:
 
 @api.post(
     DOCUMENTS,
-    response=answers({200: s.Document, 202: s.Document}, 404, 422, 503, body=True),
+    response=answers({200: s.Document, 202: s.Document}, 403, 404, 422, 503, body=True),
     url_name="documents",
     operation_id="document_request",
     tags=[PRINT],
@@ -1215,9 +1222,11 @@ def _document_of(drive: Any, pk: int) -> Document:
     "without a broker): 202 with its status URL (Location). A document already rendered from "
     "the same data: 200, download at once. game: the movement sheet's (default: the game in "
     "play) or the score sheets'; couple: one punch card; filled: punch cards with the "
-    "recorded wins. 422 bad_document, bad_paper, bad_game, no_game, game_not_started, "
-    "bad_couple, bad_filled, bad_base_url. 503 print_queue_down: the broker cannot be reached "
-    "(after a few seconds of retries); the document (its id in `document`) is marked failed.",
+    "recorded wins; accounts: the treasurer's sheet, for the organizers and, where they take "
+    "money, the scorers (403 not_allowed for the others). 422 bad_document, bad_paper, "
+    "bad_game, no_game, game_not_started, bad_couple, bad_filled, bad_base_url. 503 "
+    "print_queue_down: the broker cannot be reached (after a few seconds of retries); the "
+    "document (its id in `document`) is marked failed.",
 )
 def documents_request(request: HttpRequest, slug: str, payload: s.DocumentIn) -> JsonResponse:
     caller = _caller(request)
@@ -1255,7 +1264,8 @@ def documents_request(request: HttpRequest, slug: str, payload: s.DocumentIn) ->
     description=MEMBERS_,
 )
 def document_detail(request: HttpRequest, slug: str, pk: int) -> JsonResponse:
-    document = _document_of(drive_for(_caller(request), slug), pk)
+    caller = _caller(request)
+    document = _document_of(drive_for(caller, slug), pk, caller.user)
     return _ok(_document_view(request, document))
 
 
@@ -1277,7 +1287,8 @@ def document_detail(request: HttpRequest, slug: str, pk: int) -> JsonResponse:
     },
 )
 def document_file(request: HttpRequest, slug: str, pk: int) -> FileResponse:
-    document = _document_of(drive_for(_caller(request), slug), pk)
+    caller = _caller(request)
+    document = _document_of(drive_for(caller, slug), pk, caller.user)
     if not document.file.name or not document.file.storage.exists(document.file.name):
         raise ServiceError(
             "not_ready",

@@ -1,6 +1,9 @@
 """The print page of a night: choose a document and its paper, "Print", watch the progress
 bar (the page polls a small JSON status view every second), download the PDF. A document
-already up to date downloads at once. Organizers and scorers of the club; anyone else 404."""
+already up to date downloads at once. Organizers and scorers of the club; anyone else 404.
+The treasurer's sheet is for those the money page lets in (``document_allowed``): the others
+neither see it offered nor among the printed documents. ``?document=accounts`` chooses a
+document in the form (the money page's old address for the sheet comes here)."""
 
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ from drives.errors import ServiceError
 from drives.models import Drive
 from drives.views import MEMBERS, desk_actor, drive_links, drive_page
 from scoring.models import Document
-from scoring.printing.rendering import document_filename
+from scoring.printing.rendering import document_allowed, document_filename
 from scoring.printing.services import document_request, document_status, local_only, qr_base_url
 
 
@@ -29,9 +32,9 @@ def _only_this_computer(request: HttpRequest) -> bool:
     return local_only(_base_url(request))
 
 
-def _document(drive: Drive, pk: int) -> Document:
+def _document(request: HttpRequest, drive: Drive, pk: int) -> Document:
     document = Document.objects.select_related("drive").filter(drive=drive, pk=pk).first()
-    if document is None:
+    if document is None or not document_allowed(drive, document.kind, request.user):
         raise Http404("No such document.")
     return document
 
@@ -54,19 +57,25 @@ def _render(
     error: str = "",
     status: int = 200,
 ) -> HttpResponse:
+    kinds = [
+        (kind, label)
+        for kind, label in Document.Kind.choices
+        if document_allowed(drive, kind, request.user)
+    ]
+    shown = [kind for kind, _label in kinds]
     documents = [
         document_status(d) | _urls(d)
-        for d in Document.objects.filter(drive=drive).select_related("drive")[:50]
+        for d in Document.objects.filter(drive=drive, kind__in=shown).select_related("drive")[:50]
     ]
     context: dict[str, Any] = {
         "drive": drive,
         "role": role,
         "links": drive_links(drive, "night:print", role),
-        "kinds": Document.Kind.choices,
+        "kinds": kinds,
         "papers": Document.Paper.choices,
         "documents": documents,
         "current": document_status(current) | _urls(current) if current else None,
-        "posted": request.POST if request.method == "POST" else {},
+        "posted": request.POST if request.method == "POST" else request.GET,
         "error": error,
         "qr_address": _base_url(request) + "/",
         "qr_local": _only_this_computer(request),
@@ -109,14 +118,14 @@ def print_request(request: HttpRequest, drive: Drive, role: str) -> HttpResponse
 @require_GET
 def print_document(request: HttpRequest, drive: Drive, role: str, pk: int) -> HttpResponse:
     """One document's progress bar and download link."""
-    return _render(request, drive, role, current=_document(drive, pk))
+    return _render(request, drive, role, current=_document(request, drive, pk))
 
 
 @drive_page(*MEMBERS)
 @require_GET
 def print_status(request: HttpRequest, drive: Drive, role: str, pk: int) -> JsonResponse:
     """The document's status as JSON, polled by the progress bar."""
-    document = _document(drive, pk)
+    document = _document(request, drive, pk)
     return JsonResponse(document_status(document) | _urls(document))
 
 
@@ -124,7 +133,7 @@ def print_status(request: HttpRequest, drive: Drive, role: str, pk: int) -> Json
 @require_GET
 def print_download(request: HttpRequest, drive: Drive, role: str, pk: int) -> FileResponse:
     """The PDF (404 until there is one)."""
-    return document_file_response(_document(drive, pk))
+    return document_file_response(_document(request, drive, pk))
 
 
 def document_file_response(document: Document) -> FileResponse:

@@ -3,8 +3,10 @@ returns the plain data (dicts, lists, strings, numbers: JSON-ready, no model ins
 ``scoring.printing.pdf.render`` draws; ``data_version`` is a short hash of that data, so a document
 already rendered from the same data is known to be up to date.
 
-Documents: punch cards, table cards, table score sheets, the movement sheet of a game and the
-results. The card ranking of the drive's ruleset (docs/rules.md §1) comes from ``engine.cards``.
+Documents: punch cards, table cards, table score sheets, the movement sheet of a game, the
+results, and the treasurer's sheet of the night's accounts (its data from the app that
+registered it, ``scoring.printing.parts``). The card ranking of the drive's ruleset
+(docs/rules.md §1) comes from ``engine.cards``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from drives.models import AuditEntry, Couple, Drive, Table
 from engine.chart import ranking_chart
 from engine.rules import Ruleset, RulesetError, get_ruleset
 from scoring.printing.labels import date_text, labels, moment_text, ordinal
+from scoring.printing.parts import part_of
 from scoring.prizes.selectors import prize_table, ties_list
 from scoring.selectors import (
     couple_records,
@@ -28,7 +31,7 @@ from scoring.selectors import (
 
 __all__ = ["DOCUMENTS", "build", "data_version"]
 
-DOCUMENTS = ("punch-cards", "table-cards", "score-sheets", "movement", "results")
+DOCUMENTS = ("punch-cards", "table-cards", "score-sheets", "movement", "results", "accounts")
 
 
 def _ruleset(drive: Drive) -> Ruleset:
@@ -43,7 +46,9 @@ def ranking_data(rules: Ruleset) -> dict[str, Any]:
     return ranking_chart(rules)
 
 
-def _header(drive: Drive, document: str) -> dict[str, Any]:
+def _common(drive: Drive, document: str) -> dict[str, Any]:
+    """What every document's data starts with: its name and language, the printed words and
+    the drive."""
     return {
         "document": document,
         "language": drive.language,
@@ -58,6 +63,13 @@ def _header(drive: Drive, document: str) -> dict[str, Any]:
             "games": drive.games,
             "currency": drive.currency,
         },
+    }
+
+
+def _header(drive: Drive, document: str) -> dict[str, Any]:
+    """The common data, with the card ranking and the house rules the cards and sheets
+    print."""
+    return _common(drive, document) | {
         "ranking": ranking_data(_ruleset(drive)),
         "house_rules": [str(line) for line in drive.house_rules],
     }
@@ -247,7 +259,8 @@ def build(
 ) -> dict[str, Any]:
     """Plain data for one document (see the module text). ``couple=N`` → one punch card
     alone; ``filled`` → punch cards with the recorded wins; ``game`` → the movement sheet and
-    the score sheets of that game (default: the game in play)."""
+    the score sheets of that game (default: the game in play). A registered part's document
+    (``scoring.printing.parts``) takes no option: its app builds its data."""
     if document not in DOCUMENTS:
         raise ValueError(f"unknown document {document!r}; choose one of {', '.join(DOCUMENTS)}")
     with translation.override(drive.language):  # the hall's language, whoever asks
@@ -257,6 +270,9 @@ def build(
 def _build(
     drive: Drive, document: str, game: int | None, couple: int | None, filled: bool, base_url: str
 ) -> dict[str, Any]:
+    part = part_of(document)
+    if part is not None:
+        return _common(drive, document) | part.build(drive)
     data = _header(drive, document)
     if document == "punch-cards":
         data |= _punch_cards(drive, couple, filled, base_url)
@@ -266,8 +282,10 @@ def _build(
         data |= _score_sheets(drive, game, base_url)
     elif document == "movement":
         data |= _movement(drive, game)
-    else:
+    elif document == "results":
         data |= _results(drive)
+    else:
+        raise ValueError(f"no app has registered the document {document!r}")
     return data
 
 

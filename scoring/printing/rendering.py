@@ -30,6 +30,7 @@ from drives.errors import ServiceError
 from drives.models import Drive
 from drives.services import SYSTEM, Actor, audit, tables_prepare
 from scoring.models import Document
+from scoring.printing.parts import part_of
 
 logger = logging.getLogger(__name__)
 
@@ -183,6 +184,25 @@ def document_options(
     }
 
 
+def document_allowed(drive: Drive, kind: str, user: Any) -> bool:
+    """Whether ``user`` may print ``drive``'s document ``kind`` and see it among the printed
+    documents: every member of the club may print scoring's own; a registered part
+    (``scoring.printing.parts``: the treasurer's sheet) says who may print its own. The
+    command line, with no account behind it, prints any."""
+    part = part_of(kind)
+    if part is None or user is None or not user.is_authenticated:
+        return True
+    return part.allowed(drive, user)
+
+
+def refuse_unless_allowed(drive: Drive, kind: str, actor: Actor) -> None:
+    """A ``ServiceError`` ``not_allowed`` (403), in the part's words, when the actor may not
+    print ``kind`` (``document_allowed``)."""
+    part = part_of(kind)
+    if part is not None and not document_allowed(drive, kind, actor.account):
+        raise ServiceError("not_allowed", str(part.refusal), status=403, field="document")
+
+
 def prepare_tables(drive: Drive, kind: str, actor: Actor | None) -> None:
     """Before the night starts, set out the tables a table card or score sheet is printed for
     (``tables_prepare``); a 409 ``no_tables`` says why they must wait when there are none."""
@@ -261,6 +281,8 @@ def document_render(
     options = document_options(
         drive, kind, paper=paper, game=game, couple=couple, filled=filled, base_url=base_url
     )
+    if actor is not None:
+        refuse_unless_allowed(drive, options["kind"], actor)
     prepare_tables(drive, options["kind"], actor)
     if actor is not None:
         audit_print_request(drive, actor, options, "rendered")

@@ -47,6 +47,7 @@ from scoring.printing.rendering import (
     document_options,
     prepare_tables,
     print_data_options,
+    refuse_unless_allowed,
     version_of,
 )
 from scoring.printing.tasks import render_document
@@ -80,10 +81,12 @@ def document_request(
     Otherwise queued (or left queued if already on its way) and rendered by
     ``scoring.printing.tasks.render_document`` after the transaction commits (``up_to_date`` False).
     When the broker cannot be reached the document is marked failed and a ``ServiceError``
-    ``print_queue_down`` (503) says so."""
+    ``print_queue_down`` (503) says so; a member who may not print this kind (the treasurer's
+    sheet, ``rendering.document_allowed``) is refused with ``not_allowed`` (403)."""
     options = document_options(
         drive, kind, paper=paper, game=game, couple=couple, filled=filled, base_url=base_url
     )
+    refuse_unless_allowed(drive, options["kind"], actor)
     prepare_tables(drive, options["kind"], actor)
     version = version_of(drive, options["kind"], **print_data_options(options))
     sent: list[bool | None] = []

@@ -1,8 +1,8 @@
 """The night's money in a real browser: at the door, the strip's button has the focus, so
 Enter sells a strip (two keystrokes with the way of payment); the pot on the money page grows
 by itself when another desk sells; the draw shows the ticket and the prize on the projector's
-50/50 screen, which refreshes itself. Screenshots at desk, projector and phone sizes
-(SCREENSHOTS=1)."""
+50/50 screen, which refreshes itself; the treasurer's sheet downloads from the money page.
+Screenshots at desk, projector and phone sizes (SCREENSHOTS=1)."""
 
 from __future__ import annotations
 
@@ -64,6 +64,13 @@ def test_selling_at_the_door_and_drawing_on_the_projector(
     desk.get_by_role("button", name="Winner paid").click()
     expect(desk.get_by_text("Paid out.")).to_be_visible()
     assert Line.objects.filter(kind="fifty_fifty_paid", amount=Decimal("6.00")).exists()
+    # The treasurer's sheet prints as the other documents do: the button on the money page
+    # asks the print page for it, and (rendered at once without a broker) it downloads.
+    with desk.expect_download() as sheet:
+        desk.get_by_role("button", name="The treasurer's page (PDF)").click()
+    assert sheet.value.suggested_filename == f"{drive.slug}-accounts-letter.pdf"
+    with open(sheet.value.path(), "rb") as handle:
+        assert handle.read(5) == b"%PDF-"
 
     phone_context = new_context(phone=True)
     force_login(phone_context, organizer, live_server.url)

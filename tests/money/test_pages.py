@@ -4,20 +4,20 @@ the accounts as CSV and as the treasurer's PDF; scorers kept out when the organi
 
 from __future__ import annotations
 
-import io
 from decimal import Decimal
 
 import pytest
 from django.test import Client
 from django.urls import reverse
-from pypdf import PdfReader
 
 from drives.models import Drive
 from drives.services import drive_update
 from drives.signals import PAID_WAYS
 from money.models import CashCount, Line, Pool, Way
 from money.services import setup_update
-from tests.api.helpers import DESK, ClubUsers, make_drive
+from scoring.models import Document
+from tests.api.helpers import DESK, Api, ClubUsers, make_drive
+from tests.money.conftest import Sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -73,13 +73,21 @@ def test_the_pots_poll_is_a_304_until_a_sale(desk: Client, drive: Drive) -> None
     assert again.status_code == 200 and b"2.00" in again.content
 
 
-def test_csv_and_pdf(desk: Client, drive: Drive) -> None:
+def test_csv_and_pdf(desk: Client, drive: Drive, treasurers_sheet: Sheet) -> None:
     desk.post(page_of(drive), {"action": "sell", "count": "10", "way": "card"})
     csv_text = desk.get(page_of(drive, "csv")).content.decode()
     assert csv_text.splitlines()[0].startswith("at,kind,amount,currency,way")
     assert ",fifty_fifty_tickets,10.00,CAD,card," in csv_text
-    pdf = desk.get(page_of(drive, "pdf"))
-    assert pdf["Content-Type"] == "application/pdf" and pdf.content.startswith(b"%PDF")
+    button = 'action="{}"'.format(reverse("night:print_request", args=[drive.slug]))
+    assert button in desk.get(page_of(drive)).content.decode()
+    text = treasurers_sheet(desk, drive)
+    assert "The night's accounts" in text and "Net raised 10.00 CAD" in text
+    assert "card 10.00 CAD" in text and "Expected in the box 0.00 CAD" in text
+    # The sheet's old address leads to the print page, the sheet chosen there.
+    old = desk.get(page_of(drive, "pdf"))
+    assert old.status_code == 302
+    assert old["Location"] == reverse("night:print", args=[drive.slug]) + "?document=accounts"
+    assert '<option value="accounts" selected>' in desk.get(old["Location"]).content.decode()
 
 
 def test_scorers_are_kept_out_when_the_organizer_says_so(ours: ClubUsers, drive: Drive) -> None:
@@ -88,6 +96,38 @@ def test_scorers_are_kept_out_when_the_organizer_says_so(ours: ClubUsers, drive:
     assert scorer.get(page_of(drive)).status_code == 200
     setup_update(drive=drive, actor=DESK, scorers_allowed=False)
     assert scorer.get(page_of(drive)).status_code == 403
+
+
+def test_the_treasurers_sheet_is_kept_from_scorers_with_the_money(
+    ours: ClubUsers, desk: Client, drive: Drive, api: Api, treasurers_sheet: Sheet
+) -> None:
+    """The sheet prints for whoever the money page lets in: a scorer while the scorers take
+    money; once the organizer keeps it to the organizers, the scorer is neither offered it,
+    nor shown the organizer's among the printed documents, nor let print it (page or API)."""
+    scorer = Client()
+    scorer.force_login(ours.scorer)
+    print_page = reverse("night:print", args=[drive.slug])
+    assert '<option value="accounts"' in scorer.get(print_page).content.decode()
+    assert "Net raised" in treasurers_sheet(scorer, drive)
+    setup_update(drive=drive, actor=DESK, scorers_allowed=False)
+    assert "Net raised" in treasurers_sheet(desk, drive)
+    sheet = Document.objects.get(drive=drive, kind="accounts")
+    page = scorer.get(print_page).content.decode()
+    assert '<option value="accounts"' not in page and f"printed-{sheet.pk}" not in page
+    assert '<option value="results"' in page  # the night's documents are still theirs
+    for name in ("print_document", "print_status", "print_download"):
+        shown = scorer.get(reverse(f"night:{name}", args=[drive.slug, sheet.pk]))
+        assert shown.status_code == 404, name
+    asked = scorer.post(reverse("night:print_request", args=[drive.slug]), {"document": "accounts"})
+    assert asked.status_code == 403
+    assert "Only the organizers take money at this drive." in asked.content.decode()
+    assert scorer.get(page_of(drive, "pdf")).status_code == 403
+    documents = f"drives/{drive.slug}/documents"
+    refused = api.post(documents, {"document": "accounts"}, token=ours.scorer_token)
+    assert refused.status_code == 403 and refused.json()["code"] == "not_allowed"
+    assert api.get(f"{documents}/{sheet.pk}", token=ours.scorer_token).status_code == 404
+    assert api.get(f"{documents}/{sheet.pk}", token=ours.org_token).json()["ready"] is True
+    assert Document.objects.filter(kind="accounts").count() == 1
 
 
 def test_the_close_asks_for_the_count(desk: Client, drive: Drive) -> None:
@@ -144,17 +184,15 @@ def test_a_drive_without_a_fee_shows_no_way_to_pick(ours: ClubUsers, desk: Clien
 
 
 def test_the_treasurers_pdf_is_in_the_drives_language(
-    ours: ClubUsers, desk: Client, drive: Drive
+    ours: ClubUsers, desk: Client, drive: Drive, treasurers_sheet: Sheet
 ) -> None:
     """An English-speaking organizer prints a French drive's accounts: the page is French
     (the hall's language), and an English drive's stays English."""
     desk.post(page_of(drive), {"action": "sell", "count": "10", "way": "card"})
-    english = PdfReader(io.BytesIO(desk.get(page_of(drive, "pdf")).content)).pages[0]
-    assert "The night's accounts" in english.extract_text()
+    assert "The night's accounts" in treasurers_sheet(desk, drive)
     drive_update(drive=drive, actor=DESK, language="fr")
     drive.refresh_from_db()
-    answer = desk.get(page_of(drive, "pdf"), HTTP_ACCEPT_LANGUAGE="en")
-    text = PdfReader(io.BytesIO(answer.content)).pages[0].extract_text()
+    text = treasurers_sheet(desk, drive, HTTP_ACCEPT_LANGUAGE="en")
     assert "Les comptes de la soirée" in text and "Net amassé" in text
     assert "Net raised" not in text and "The night's accounts" not in text
     # The page the organizer reads afterwards is still in their own language.

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db
 
 EMOJI = "Mary 🍀 MacDonald"
 ACCENTED = ["Séamus Ó Dónaill", "Máire Ní Súilleabháin", "Ñuñez, Begoña", "Deveau, François"]
-DOCUMENTS = ["punch-cards", "table-cards", "score-sheets", "movement", "results"]
+DOCUMENTS = ["punch-cards", "table-cards", "score-sheets", "movement", "results", "accounts"]
 
 
 @pytest.fixture(params=["dejavu", "standard"])

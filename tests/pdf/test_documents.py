@@ -9,7 +9,8 @@ import re
 import pytest
 from reportlab.lib.pagesizes import A4, LETTER
 
-from drives.models import Couple, Table
+from drives.models import Couple, Drive, Table
+from money.services import line_record
 from scoring.printing.data import DOCUMENTS, build, data_version
 from scoring.printing.pdf import PAPERS, render
 from scoring.services import result_record
@@ -219,6 +220,25 @@ def test_data_version_changes_when_a_result_changes(drive) -> None:
     assert after["results"] != before["results"]
     assert data_version(drive, "punch-cards", filled=True) != data_version(drive, "punch-cards")
     assert after["table-cards"] == before["table-cards"]  # a table card shows no result
+
+
+def test_the_treasurers_sheet_shows_the_money_and_goes_out_of_date_with_it(drive) -> None:
+    """The night's accounts come from the money app (``money.printing.DOCUMENT``): the
+    totals by kind, by way of payment and the cash box on one page, a heading that prints
+    whatever the drive is called, and a sheet out of date once a line is recorded."""
+    Drive.objects.filter(pk=drive.pk).update(name="Fish & Chips <45s>")
+    drive.refresh_from_db()
+    before = data_version(drive, "accounts")
+    assert before == data_version(drive, "accounts")
+    line_record(drive=drive, actor=DESK, kind="donation", amount="25.00", way="cash")
+    assert data_version(drive, "accounts") != before
+    pdf = render("accounts", build(drive, "accounts"), paper="a4")
+    check_size(pdf, "a4")
+    assert len(pdf_pages(pdf)) == 1
+    text = " ".join(pdf_text(pdf).split())
+    assert "The night's accounts" in text and "Fish & Chips <45s> · 2026-11-20" in text
+    assert "donation 25.00 CAD" in text and "Net raised 25.00 CAD" in text
+    assert "cash 25.00 CAD" in text and "Expected in the box 25.00 CAD" in text
 
 
 def test_standard_fonts_fall_back_without_dejavu(monkeypatch, drive) -> None:

@@ -1,7 +1,8 @@
 """The gallery of docs/printing/: every document of a night rendered, then read back as a
 player or a scorer would — its pages counted, its text read (pypdf) and its QR codes decoded
 (pdftoppm, then zxing-cpp) — against what the database holds: each couple's card carries that
-couple's names and its own page's address, each table's card and sheet that table's.
+couple's names and its own page's address, each table's card and sheet that table's; the
+treasurer's sheet adds up the night's money.
 
 The first page of each (and the movement's wall list) is also made a small PNG; with
 ``PRINT_GALLERY=docs/printing`` the PNGs are written there."""
@@ -15,9 +16,11 @@ from pathlib import Path
 import pytest
 
 from drives.models import Couple, Drive, Table
+from money.services import cash_count, draw_claim, draw_make, line_record, tickets_sell
 from scoring.printing.data import build
 from scoring.printing.pdf import render
 from tests.pdf.helpers import finished_night, pdf_pages, qr_codes, render_png, running_night
+from tests.scoring.nights import DESK
 
 pytestmark = pytest.mark.django_db
 
@@ -112,3 +115,20 @@ def test_the_results_list_the_couples_by_place() -> None:
     assert lines[0].startswith("Aucoin, Thérèse & Aucoin, Gérard")
     assert lines[1].startswith("MacNeil, Mary & MacNeil, Angus")
     assert lines[2].startswith("Chiasson, Rénald & Chiasson, Élise")
+
+
+def test_the_treasurers_sheet_adds_up_the_night(drive: Drive) -> None:
+    tickets_sell(drive=drive, actor=DESK, count=10, way="cash")
+    line_record(drive=drive, actor=DESK, kind="donation", amount="25.00", way="e-transfer")
+    line_record(drive=drive, actor=DESK, kind="expense", amount="4.50", way="cash", note="milk")
+    draw_make(drive=drive, actor=DESK)
+    draw_claim(drive=drive, actor=DESK, way="cash")
+    cash_count(drive=drive, actor=DESK, total="6.00")
+    pdf = render("accounts", build(drive, "accounts"), paper="letter")
+    keep("accounts-letter", pdf)
+    (page,) = texts(pdf)
+    words = " ".join(page.split())
+    assert "The night's accounts" in words and drive.name in words
+    assert "Money in 35.00 CAD" in words and "Money out 9.50 CAD" in words
+    assert "Net raised 25.50 CAD" in words and "Expected in the box 0.50 CAD" in words
+    assert "Difference 5.50 CAD" in words and "50/50: ticket" in words

@@ -324,7 +324,13 @@ CASES: list[Case] = [
     Case(f"{D}/money/pot", "GET", f"{P}/money/pot", member_page(200)),
     Case(f"{D}/money/projector", "GET", f"{P}/money/projector", member_page(200)),
     Case(f"{D}/money/accounts.csv", "GET", f"{P}/money/accounts.csv", member_page(200)),
-    Case(f"{D}/money/accounts.pdf", "GET", f"{P}/money/accounts.pdf", member_page(200)),
+    Case(
+        f"{D}/money/accounts.pdf",
+        "GET",
+        f"{P}/money/accounts.pdf",
+        member_page(302),
+        note="the print page, the treasurer's sheet chosen",
+    ),
     # --- prizes (scoring/pages/prizes.py) ---------------------------------------------------------
     Case(f"{D}/prizes/", "GET", f"{P}/prizes/", member_page(200)),
     Case(

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from scoring.printing.pdf.accounts import Accounts
 from scoring.printing.pdf.movement import Movement
 from scoring.printing.pdf.punch_cards import PunchCards
 from scoring.printing.pdf.results import Results
@@ -24,6 +25,7 @@ RENDERERS: dict[str, Any] = {
     "score-sheets": ScoreSheets,
     "movement": Movement,
     "results": Results,
+    "accounts": Accounts,
 }
 
 

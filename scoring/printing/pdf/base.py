@@ -1,7 +1,7 @@
 """What every printed document shares: paper sizes, fonts (DejaVu Sans when installed, so
 accents and the suit symbols print; Helvetica otherwise), the labels (in the data, in the
-document's language),
-QR codes from reportlab's encoder, and the page loop with its progress callback.
+document's language), QR codes from segno's encoder, and the page loop with its progress
+callback.
 
 Every string goes through ``Doc.text`` on its way into a page: a character the fonts cannot
 draw (an emoji in a name, past DejaVu's cmap or outside the standard fonts' WinAnsi encoding)
@@ -10,12 +10,12 @@ glyphs drawn and in the text layer alike (``printable``); then the canvas draws 
 (``drawString`` and its centred and right-aligned kin, in ``Doc.draw``).
 
 Renderers are plain classes: plain data in (``scoring.printing.data.build``), PDF bytes out.
-Nothing here reads the database. Only reportlab's public API is used: what is the same on
-every page or card of a document is drawn once as a form (``Doc.form``) and placed on each;
-each distinct QR code is drawn once a document as a form too and placed, scaled, wherever it
-is printed (``Doc.qr``); the variable text is drawn per card or page. Streams are compressed
-by the canvas (``Canvas(pageCompression=1)``); nothing process-wide changes while a document
-renders, so renders may run in threads.
+Nothing here reads the database. Only reportlab's and segno's public APIs are used: what is
+the same on every page or card of a document is drawn once as a form (``Doc.form``) and placed
+on each; each distinct QR code is drawn once a document as a form too and placed, scaled,
+wherever it is printed (``Doc.qr``); the variable text is drawn per card or page. Streams are
+compressed by the canvas (``Canvas(pageCompression=1)``); nothing process-wide changes while a
+document renders, so renders may run in threads.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from functools import lru_cache
 from itertools import groupby
 from typing import Any
 
-from reportlab.graphics.barcode.qrencoder import QRCode, QRErrorCorrectLevel
+import segno
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -135,12 +135,14 @@ def printable(regular: str, bold: str) -> _Printable:
     return table
 
 
-# QR codes come from reportlab's encoder (the one its ``QrCodeWidget`` uses), medium error
-# correction, with a quiet zone of QR_BORDER modules. The mask is fixed rather than scored
-# eight ways (``QRCode.make``): any mask decodes, and scoring them is six sevenths of the time
-# a code takes. The widget's own drawing (its shapes through renderPDF) made a big night's set
-# take 29 s against 3.9–5 s with a canvas path of rectangles, 1.7 s with reportlab's
-# rl_accel (users' target 10 s, the issue's 2 s; BENCHMARKS.md, "Printing").
+# QR codes come from segno (``segno.make_qr``), medium error correction (not raised when a
+# higher level would fit: a code keeps its size), with a quiet zone of QR_BORDER modules. The
+# mask is fixed rather than scored eight ways: any mask decodes, and scoring them is five sixths
+# of the time a code takes (7.2 ms a code against 1.2 ms with the mask fixed; reportlab's
+# encoder took 1.7 ms). Each code is drawn as canvas rectangles over its dark modules
+# (``qr_rects``, ``Doc.qr``): a big night's set (596 pages, 750 distinct codes) renders in
+# 1.5–1.7 s against 1.8–2.4 s with reportlab's encoder, run in turn on the shared test machine
+# (users' target 10 s; BENCHMARKS.md, "Printing").
 QR_BORDER = 2
 QR_MASK = 2
 # A worker keeps the rectangles of its last QR_CACHE codes: a table's code is on its table
@@ -148,15 +150,17 @@ QR_MASK = 2
 QR_CACHE = 2048
 
 
+def qr_code(text: str) -> segno.QRCode:
+    """``text``'s QR code as segno makes it: medium error correction, the mask QR_MASK. The
+    printed documents draw its modules; the home page shows it as SVG, the hall's terminal in
+    half blocks."""
+    return segno.make_qr(text, error="m", boost_error=False, mask=QR_MASK)
+
+
 def qr_modules(text: str) -> list[list[bool]]:
-    """The modules of ``text``'s QR code, row after row from the top, dark as True: what
-    ``QRCode.make`` lays out, with the mask QR_MASK."""
-    code = QRCode(None, QRErrorCorrectLevel.M)
-    code.addData(text)
-    code.version = code.calculate_version()  # type: ignore[no-untyped-call]  # untyped in types-reportlab
-    code.makeImpl(False, QR_MASK)
-    modules: list[list[bool]] = code.modules
-    return modules
+    """The modules of ``text``'s QR code (``qr_code``), row after row from the top, dark as
+    True, without the quiet zone."""
+    return [[bool(module) for module in row] for row in qr_code(text).matrix]
 
 
 @lru_cache(maxsize=QR_CACHE)
