@@ -14,7 +14,11 @@ Kept for its figure (scripts/bench_polls.py, 250 tables, CPU ms of a phone's 200
 couple page 4.8 ms before, about 3.1 with the ORM's ``values()`` alone (60–67 % of before), 1.5
 with these reads; the table page 3.5, about 2.3, 1.2. An advance makes all 750 phones' polls
 200s within one poll interval, and a night's phones make some 4,400 of them in the hall-night
-scenario of BENCHMARKS.md. The desk's reads after a result: the stamps 4.6 → 0.5 ms (the
+scenario of BENCHMARKS.md. Kept when the pages came to be told of changes (issue 33): the
+polls that found nothing went, the renders after a change stayed (each of 750 phones after an
+advance, within its 5-6 s spread; a table's and its couples' after each result): some 37,500
+a 25-game night, 60 CPU s fewer with these reads, and 1.2 s fewer in each advance's few
+seconds, where the phones' answers queue (BENCHMARKS.md, "Pages told of a change"). The desk's reads after a result: the stamps 4.6 → 0.5 ms (the
 ORM's read the newest time too), a table's history 3.4 → 0.3 ms, the game's seats 4.8 → 1.8 ms
 (BENCHMARKS.md, "The desk's grid after a result").
 
