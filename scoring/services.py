@@ -115,8 +115,12 @@ def _key_seen(result: Result, key: str) -> tuple[int, list[int] | None] | None:
 def _said(couple: int, points: list[int] | None) -> str:
     """A result in words: "couple 12 winning 50–40", or "couple 12 (no points)"."""
     if points is None:
-        return f"couple {couple} (no points)"
-    return f"couple {couple} winning {points[0]}–{points[1]}"
+        return gettext("couple %(couple)s (no points)") % {"couple": couple}
+    return gettext("couple %(couple)s winning %(winner_points)s–%(loser_points)s") % {
+        "couple": couple,
+        "winner_points": points[0],
+        "loser_points": points[1],
+    }
 
 
 def _check_winner(seat: Seat, winner: Any) -> Couple:
@@ -280,18 +284,23 @@ def _record(
             if not same
         ]
         if differs == ["points"]:
-            said = (
-                f"Table {seat.table.number} already has {_said(winner.number, existing.points)}"
-                f" in game {game.number}, not {_said(winner.number, sent)}"
-            )
+            said = gettext(
+                "Table %(table)s already has %(stored)s in game %(game)s, not %(sent)s; both "
+                "entries are kept for the desk to resolve."
+            ) % {
+                "table": seat.table.number,
+                "game": game.number,
+                "stored": _said(winner.number, existing.points),
+                "sent": _said(winner.number, sent),
+            }
         else:
-            said = (
-                f"Table {seat.table.number} already has couple {existing.winner.number} as the "
-                f"winner of game {game.number}"
-            )
+            said = gettext(
+                "Table %(table)s already has couple %(winner)s as the winner of game %(game)s; "
+                "both entries are kept for the desk to resolve."
+            ) % {"table": seat.table.number, "game": game.number, "winner": existing.winner.number}
         conflict = Conflict(
             "result_conflict",
-            gettext("%(said)s; both entries are kept for the desk to resolve.") % {"said": said},
+            said,
             winner=existing.winner.number,
             points=existing.points,
             table=seat.table.number,
@@ -879,11 +888,18 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
         if missing or conflicts or pending:
             parts = []
             if missing:
-                parts.append(f"no result at table(s) {_listing(missing)}")
+                parts.append(
+                    gettext("no result at table(s) %(tables)s") % {"tables": _listing(missing)}
+                )
             if conflicts:
-                parts.append(f"conflict at table(s) {_listing(conflicts)}")
+                parts.append(
+                    gettext("conflict at table(s) %(tables)s") % {"tables": _listing(conflicts)}
+                )
             if pending:
-                parts.append(f"waiting for confirmation at table(s) {_listing(pending)}")
+                parts.append(
+                    gettext("waiting for confirmation at table(s) %(tables)s")
+                    % {"tables": _listing(pending)}
+                )
             raise Conflict(
                 "game_incomplete",
                 gettext("Game %(game)s is not complete: %(list)s.")
@@ -936,6 +952,9 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
 
 
 def _listing(numbers: list[int]) -> str:
+    """The first 30 tables' numbers, and how many more: "1, 2, 3" or "1, …, 30 and 12 more"."""
     numbers = sorted(numbers)
     shown = ", ".join(str(n) for n in numbers[:30])
-    return shown + (f" and {len(numbers) - 30} more" if len(numbers) > 30 else "")
+    if len(numbers) <= 30:
+        return shown
+    return gettext("%(tables)s and %(count)s more") % {"tables": shown, "count": len(numbers) - 30}
