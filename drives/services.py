@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date as Date
 from decimal import Decimal
+from enum import StrEnum
 from typing import Any
 
 from django.conf import settings
@@ -83,6 +84,17 @@ class Actor:
 SYSTEM = Actor(channel=AuditEntry.Channel.SYSTEM)
 
 
+class Change(StrEnum):
+    """What a write changed of what a drive's live pages show (``drive_changed``)."""
+
+    #: The night around the results: the settings, the couples, check-ins and withdrawals,
+    #: the tables and seating, the game in play, prizes, money, the close.
+    STRUCTURE = "structure"
+    #: One table's result only (entered, confirmed, undone, settled), kept as a
+    #: ``ResultVersion`` that the table's and its couples' pages read.
+    RESULT = "result"
+
+
 def audit(
     drive: Drive | None,
     actor: Actor,
@@ -93,7 +105,11 @@ def audit(
     old: Any = None,
     new: Any = None,
     note: str = "",
+    changed: Change = Change.STRUCTURE,
 ) -> AuditEntry:
+    """The audit entry of a change, written in the caller's transaction; a drive's entry also
+    moves the drive's version (``drive_changed``) by what the service says it ``changed``: the
+    night's structure unless it says a table's result only."""
     entry = AuditEntry.objects.create(
         club_id=club.pk if club is not None else drive.club_id,  # type: ignore[union-attr]  # callers give a club or a drive
         drive=drive,
@@ -106,24 +122,18 @@ def audit(
         note=note,
     )
     if drive is not None:
-        drive_changed(drive.pk, results_only=action.startswith(RESULT_ACTION))
+        drive_changed(drive.pk, changed)
     return entry
 
 
-# The audit actions of one table's result (``scoring.services``: result.enter, .conflict,
-# .confirm, .reject, .undo, .resolve, .key_reused), each with its ``ResultVersion`` when it
-# stored anything. Not "results.import": an import may advance the night.
-RESULT_ACTION = "result."
-
-
-def drive_changed(drive_id: int, *, results_only: bool = False) -> None:
+def drive_changed(drive_id: int, changed: Change = Change.STRUCTURE) -> None:
     """What the drive's live pages show may have changed: its version goes up by one, in the
     caller's transaction (``audit`` calls this; a write that is not audited must call it),
-    and its ``structure`` too unless only a table's result changed (``results_only``: the
+    and its ``structure`` too unless only a table's result changed (``Change.RESULT``: the
     change is then kept as a ``ResultVersion``, which the table's and couples' pages read).
     The row is created by the first change (a drive restored or made before it had one)."""
     bump: dict[str, Any] = {"version": F("version") + 1}
-    if not results_only:
+    if changed != Change.RESULT:
         bump["structure"] = F("structure") + 1
         # The phones' poll keys of the drive, once committed (a result's change forgets its
         # own table's and couples': scoring.apps).

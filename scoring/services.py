@@ -28,7 +28,7 @@ from drives.backup import backup_after_commit
 from drives.errors import Conflict, NotFound, ServiceError
 from drives.guards import admit_unusual, judge_points, lock_drive, require_open, score_points
 from drives.models import AuditEntry, Couple, Drive, Game, Seat, Table
-from drives.services import Actor, audit, game_open
+from drives.services import Actor, Change, audit, game_open
 from engine.movement import MovementError, Seating, TableSeat, check_invariants, next_seating
 from engine.scores import Verdict
 from scoring.models import Result, ResultVersion
@@ -274,6 +274,7 @@ def _record(
             subject=subject,
             old={"winner": existing.winner.number, "points": existing.points},
             new={"winner": winner.number, "points": sent},
+            changed=Change.RESULT,
         )
         differs = [
             name
@@ -335,6 +336,7 @@ def _record(
         "result.enter",
         subject=subject,
         new={"winner": winner.number, "points": result.points, "state": result.state},
+        changed=Change.RESULT,
     )
     return Recorded(201, result, verdict)
 
@@ -404,6 +406,7 @@ def _correct_own(
         old=old,
         new={"winner": winner.number, "points": result.points},
         note="the same scorer's own entry, corrected at once",
+        changed=Change.RESULT,
     )
     return Recorded(201, result, verdict, corrected=True)
 
@@ -444,6 +447,7 @@ def _same_key(
         old={"winner": seen_winner, "points": seen_points},
         new={"winner": winner.number, "points": sent},
         note=f"key {key!r}: refused, nothing stored ({', '.join(differs)} differ)",
+        changed=Change.RESULT,
     )
     conflict = Conflict(
         "key_reused",
@@ -592,6 +596,7 @@ def result_undo(*, drive: Drive, game: Any, table: Any, actor: Actor) -> Recorde
             old=old,
             new=None,
             note=f"undone {(result.updated_at - entry.at).seconds} s after it was entered",
+            changed=Change.RESULT,
         )
     return Recorded(200, result)
 
@@ -668,6 +673,7 @@ def result_confirm(
             "result.confirm" if accept else "result.reject",
             subject=f"game {game} table {seat.table.number}",
             new=result.state,
+            changed=Change.RESULT,
         )
     return Recorded(200, result)
 
@@ -771,6 +777,7 @@ def result_resolve(
             old=old,
             new={"winner": couple.number, "points": result.points},
             note=note,
+            changed=Change.RESULT,
         )
     return Recorded(200, result)
 
