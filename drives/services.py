@@ -436,97 +436,31 @@ def couples_register(
     page and the API), unless the item says ``duplicate_ok: true``; registered anyway, the
     audit entry's note says so. Scripts, the demo and the CSV import (which checks the whole
     file itself, ``couples_import_csv``) register without asking."""
-    cleaned = []
-    duplicate_ok = []
-    ways: list[Any] = []  # each couple's paid_way (None: as the hook's default)
-    for i, item in enumerate(couples, start=1):
-        where = f"Couple {i}: " if len(couples) > 1 else ""
-        if not isinstance(item, dict):
-            raise ServiceError(
-                "bad_couple", gettext("%(where)sgive the two players' names.") % {"where": where}
-            )
-        players = item.get("players")
-        if players is not None and ("player1" in item or "player2" in item):
-            raise ServiceError(
-                "bad_couple",
-                gettext("%(where)ssend players, or player1 and player2, not both.")
-                % {"where": where}
-                if where
-                else gettext("Send players, or player1 and player2, not both."),
-            )
-        if players is not None:
-            if not isinstance(players, list | tuple) or len(players) != 2:
-                raise ServiceError(
-                    "bad_couple",
-                    gettext("%(where)splayers must be a list of two names.") % {"where": where},
-                )
-            p1, p2 = players
-        else:
-            p1, p2 = item.get("player1"), item.get("player2")
-        flags = {
-            flag: inputs.FLAGS[flag].check(item[flag], where)
-            for flag in COUPLE_FLAGS
-            if flag in item
-        }
-        ok = inputs.FLAGS["duplicate_ok"].check(item.get("duplicate_ok", False), where)
-        extra = set(item) - {
-            "players",
-            "player1",
-            "player2",
-            "duplicate_ok",
-            "paid_way",
-            *COUPLE_FLAGS,
-        }
-        if extra:
-            name = sorted(extra)[0]
-            raise ServiceError(
-                "unknown_field",
-                gettext("%(where)sunknown field %(name)s.") % {"where": where, "name": f"{name!r}"},
-                field=name,
-            )
-        cleaned.append((_clean_players(p1, p2, where), flags))
-        duplicate_ok.append(ok)
-        ways.append(item.get("paid_way") or None)
-    if not cleaned:
-        raise ServiceError("no_couples", gettext("No couples were given."))
+    cleaned = _couples_cleaned(couples)
     with transaction.atomic():
         drive = lock_drive(drive)
         require_open(drive)
         # Under the drive's lock: two desks registering the same couple cannot both pass.
         allowed = []
         if not allow_duplicates:
-            allowed = _refuse_duplicates(drive, [p for p, _ in cleaned], duplicate_ok)
+            allowed = _refuse_duplicates(
+                drive, [c.players for c in cleaned], [c.duplicate_ok for c in cleaned]
+            )
         if allowed:
             note = "; ".join(filter(None, [note, "duplicates allowed: " + "; ".join(allowed)]))
-        last = (
-            Couple.objects.filter(drive=drive)
-            .order_by("-number")
-            .values_list("number", flat=True)
-            .first()
-            or 0
-        )
-        if last + len(cleaned) > MAX_COUPLES:
-            raise ServiceError(
-                "too_many_couples",
-                gettext("A drive has at most %(MAX_COUPLES)s couples.")
-                % {"MAX_COUPLES": MAX_COUPLES},
-            )
-        joined = drive.current_game + 1 if drive.state == Drive.State.RUNNING else 1
-        if joined > drive.games:
-            raise ServiceError(
-                "night_over", gettext("The last game has started: no more couples can join.")
-            )
+        last = _last_number(drive, len(cleaned))
+        joined = _joining_game(drive)
         created = Couple.objects.bulk_create(
             [
                 Couple(
                     drive=drive,
                     number=last + i,
-                    player1=p1,
-                    player2=p2,
+                    player1=new.players[0],
+                    player2=new.players[1],
                     joined_game=joined,
-                    **flags,
+                    **new.flags,
                 )
-                for i, ((p1, p2), flags) in enumerate(cleaned, start=1)
+                for i, new in enumerate(cleaned, start=1)
             ]
         )
         audit(
@@ -537,12 +471,107 @@ def couples_register(
             new=[{"number": c.number, "players": c.players} for c in created],
             note="; ".join(filter(None, ["" if joined == 1 else f"from game {joined}", note])),
         )
-        for couple, way in zip(created, ways, strict=True):
+        for couple, new in zip(created, cleaned, strict=True):
             if couple.paid:  # the night's money records the entry fee (drives/signals.py)
                 couple_paid.send(
-                    Couple, drive=drive, couple=couple, paid=True, actor=actor, way=way
+                    Couple, drive=drive, couple=couple, paid=True, actor=actor, way=new.paid_way
                 )
     return created
+
+
+@dataclass(frozen=True)
+class _NewCouple:
+    """A couple to register, checked: its two names, its flags (``COUPLE_FLAGS``), whether it
+    may be registered again (``duplicate_ok``), and how it paid (None: the hook's default)."""
+
+    players: tuple[str, str]
+    flags: dict[str, Any]
+    duplicate_ok: bool
+    paid_way: Any
+
+
+def _couples_cleaned(couples: Sequence[dict[str, Any]]) -> list[_NewCouple]:
+    """Every item checked, in order (the first bad one refused, named "Couple i" in a list of
+    more than one); none at all is refused too (``no_couples``)."""
+    cleaned = [
+        _couple_cleaned(item, f"Couple {i}: " if len(couples) > 1 else "")
+        for i, item in enumerate(couples, start=1)
+    ]
+    if not cleaned:
+        raise ServiceError("no_couples", gettext("No couples were given."))
+    return cleaned
+
+
+# What an item of ``couples_register`` may say.
+_ITEM_FIELDS = frozenset({"players", "player1", "player2", "duplicate_ok", "paid_way"})
+
+
+def _couple_cleaned(item: Any, where: str) -> _NewCouple:
+    """One item of ``couples_register``: ``players`` or ``player1``/``player2``, the flags,
+    ``duplicate_ok`` and ``paid_way``, nothing else; ``where`` begins its refusals."""
+    if not isinstance(item, dict):
+        raise ServiceError(
+            "bad_couple", gettext("%(where)sgive the two players' names.") % {"where": where}
+        )
+    players = item.get("players")
+    if players is not None and ("player1" in item or "player2" in item):
+        raise ServiceError(
+            "bad_couple",
+            gettext("%(where)ssend players, or player1 and player2, not both.") % {"where": where}
+            if where
+            else gettext("Send players, or player1 and player2, not both."),
+        )
+    if players is not None:
+        if not isinstance(players, list | tuple) or len(players) != 2:
+            raise ServiceError(
+                "bad_couple",
+                gettext("%(where)splayers must be a list of two names.") % {"where": where},
+            )
+        p1, p2 = players
+    else:
+        p1, p2 = item.get("player1"), item.get("player2")
+    flags = {
+        flag: inputs.FLAGS[flag].check(item[flag], where) for flag in COUPLE_FLAGS if flag in item
+    }
+    ok = inputs.FLAGS["duplicate_ok"].check(item.get("duplicate_ok", False), where)
+    extra = set(item) - _ITEM_FIELDS - set(COUPLE_FLAGS)
+    if extra:
+        name = sorted(extra)[0]
+        raise ServiceError(
+            "unknown_field",
+            gettext("%(where)sunknown field %(name)s.") % {"where": where, "name": f"{name!r}"},
+            field=name,
+        )
+    return _NewCouple(_clean_players(p1, p2, where), flags, ok, item.get("paid_way") or None)
+
+
+def _last_number(drive: Drive, adding: int) -> int:
+    """The highest number registered (0: none yet), the new couples numbered after it; a
+    drive holds at most ``MAX_COUPLES`` (``too_many_couples``)."""
+    last = (
+        Couple.objects.filter(drive=drive)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+        or 0
+    )
+    if last + adding > MAX_COUPLES:
+        raise ServiceError(
+            "too_many_couples",
+            gettext("A drive has at most %(MAX_COUPLES)s couples.") % {"MAX_COUPLES": MAX_COUPLES},
+        )
+    return last
+
+
+def _joining_game(drive: Drive) -> int:
+    """The first game a couple registered now plays: game 1 before the start, else the next
+    one (a late arrival); none once the last game has started (``night_over``)."""
+    joined = drive.current_game + 1 if drive.state == Drive.State.RUNNING else 1
+    if joined > drive.games:
+        raise ServiceError(
+            "night_over", gettext("The last game has started: no more couples can join.")
+        )
+    return joined
 
 
 def _refuse_duplicates(
