@@ -9,18 +9,16 @@ anything half-checked; none writes anything.
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from typing import Any
 
 from django.db import connection
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from drives import inputs, race
 from drives.errors import ServiceError
 from drives.models import Drive
-from engine.rules import Ruleset
-from engine.scores import FULL_HAND, TRUMPLESS_HAND, Verdict, check_final_score
+from engine.scores import Verdict, check_final_score
 
 _DRIVE_FOR_SHARE = f"SELECT * FROM {Drive._meta.db_table} WHERE id = %s FOR SHARE"
 
@@ -58,16 +56,63 @@ def require_open(drive: Drive) -> None:
         )
 
 
-def verdict_words(verdict: Verdict, w: int, loser: int, rules: Ruleset) -> str:
-    """The engine's verdict on the final score ``w``–``loser`` in the language active (the
-    engine speaks English only): by its code, with what the score and the rules give; the
-    engine's own words for a code not known here."""
-    said = {"score": f"{w}–{loser}".replace("-", "−"), "target": rules.target}
-    english = verdict.message
-    numbers = [int(n) for n in re.findall(r"\d+", english.partition(":")[2])]
-    five_tricks = "five tricks" in english
-    code = verdict.code
-    if code == "trumpless_hands":
+# The engine's words for a verdict on a final score (engine.scores.WORDS), by code and wording,
+# marked for translation: the same English, word for word, so that the catalog's msgid is the
+# engine's sentence. A score sheet's verdicts are not shown by the apps: they keep the engine's.
+VERDICT_WORDS: dict[tuple[str, str], str] = {
+    ("winner_below_target", ""): gettext_noop(
+        "%(score)s: the winner needs at least %(target)s points."
+    ),
+    ("winner_below_target", "five_tricks"): gettext_noop(
+        "%(score)s: the winner needs at least %(target)s points, or all five tricks of the "
+        "last hand."
+    ),
+    ("winner_below_target", "floor"): gettext_noop(
+        "%(score)s: the winner needs at least %(target)s points, or the losers at %(floor)s or "
+        "below."
+    ),
+    ("loser_ahead", ""): gettext_noop(
+        "%(score)s: the losing couple cannot have more points than the winner."
+    ),
+    ("loser_ahead", "auction"): gettext_noop(
+        "%(score)s: the losing couple can be ahead only when both reach %(target)s in the "
+        "same hand and the winners were the bidders."
+    ),
+    ("too_many_points", "winner"): gettext_noop(
+        "%(score)s: more points than the hands could give; a winner ends with at most %(most)s."
+    ),
+    ("too_many_points", "loser"): gettext_noop(
+        "%(score)s: more points than the hands could give; a loser ends with at most %(most)s."
+    ),
+    ("game_already_won", ""): gettext_noop(
+        "%(score)s: this needs a hand played after the game was already won (the game "
+        "ends as soon as a couple has %(target)s)."
+    ),
+    ("game_already_won", "five_tricks"): gettext_noop(
+        "%(score)s: this needs a hand played after the game was already won (the game "
+        "ends as soon as a couple has %(target)s or takes all five tricks)."
+    ),
+    ("tie_played_on", ""): gettext_noop(
+        "%(score)s: a tie at %(target)s or more is not the end of a game under these "
+        "rules; another hand is played until one couple is ahead."
+    ),
+    ("not_whole_hands", ""): gettext_noop(
+        "%(score)s: %(total)s points in all is not a number of whole hands (a hand gives "
+        "%(full)s, or %(trumpless)s without a trump)."
+    ),
+    ("not_reachable", ""): gettext_noop("%(score)s: no last hand of auction ends a game so."),
+    ("not_multiple_of_five", ""): gettext_noop(
+        "%(value)s is not a multiple of 5: points come in fives."
+    ),
+    ("negative_points", ""): gettext_noop("%(value)s: points cannot go below zero in this game."),
+}
+
+
+def verdict_words(verdict: Verdict) -> str:
+    """The engine's verdict in the language active (the engine speaks English only): its
+    code's words, filled with the verdict's own numbers; the engine's words for a verdict not
+    known here (a regular score, a score sheet's)."""
+    if verdict.code == "trumpless_hands" and verdict.wording in ("one", "many"):
         hands = verdict.trumpless_hands
         return ngettext(
             "%(score)s can only happen with %(hands)s hand in which no trump was played. "
@@ -75,69 +120,11 @@ def verdict_words(verdict: Verdict, w: int, loser: int, rules: Ruleset) -> str:
             "%(score)s can only happen with %(hands)s hands in which no trump was played. "
             "Check it with the table, then confirm it.",
             hands,
-        ) % (said | {"hands": hands})
-    if code == "winner_below_target" and five_tricks:
-        text = gettext(
-            "%(score)s: the winner needs at least %(target)s points, or all five tricks of the "
-            "last hand."
-        )
-    elif code == "winner_below_target":
-        text = gettext("%(score)s: the winner needs at least %(target)s points.")
-    elif code == "loser_ahead" and "both reach" in english:
-        text = gettext(
-            "%(score)s: the losing couple can be ahead only when both reach %(target)s in the "
-            "same hand and the winners were the bidders."
-        )
-    elif code == "loser_ahead":
-        text = gettext("%(score)s: the losing couple cannot have more points than the winner.")
-    elif code == "too_many_points" and numbers:
-        said["most"] = numbers[-1]
-        text = (
-            gettext(
-                "%(score)s: more points than the hands could give; a winner ends with at most "
-                "%(most)s."
-            )
-            if "a winner" in english
-            else gettext(
-                "%(score)s: more points than the hands could give; a loser ends with at most "
-                "%(most)s."
-            )
-        )
-    elif code == "game_already_won":
-        text = (
-            gettext(
-                "%(score)s: this needs a hand played after the game was already won (the game "
-                "ends as soon as a couple has %(target)s or takes all five tricks)."
-            )
-            if five_tricks
-            else gettext(
-                "%(score)s: this needs a hand played after the game was already won (the game "
-                "ends as soon as a couple has %(target)s)."
-            )
-        )
-    elif code == "tie_played_on":
-        text = gettext(
-            "%(score)s: a tie at %(target)s or more is not the end of a game under these "
-            "rules; another hand is played until one couple is ahead."
-        )
-    elif code == "not_whole_hands":
-        said |= {"total": w + loser, "full": FULL_HAND, "trumpless": TRUMPLESS_HAND}
-        text = gettext(
-            "%(score)s: %(total)s points in all is not a number of whole hands (a hand gives "
-            "%(full)s, or %(trumpless)s without a trump)."
-        )
-    elif code == "not_reachable":
-        text = gettext("%(score)s: no last hand of auction ends a game so.")
-    elif code in ("not_multiple_of_five", "negative_points"):
-        said["value"] = english.split(" ", 1)[0].rstrip(":")
-        text = (
-            gettext("%(value)s is not a multiple of 5: points come in fives.")
-            if code == "not_multiple_of_five"
-            else gettext("%(value)s: points cannot go below zero in this game.")
-        )
-    else:
-        return english
-    return text % said
+        ) % dict(verdict.params)
+    words = VERDICT_WORDS.get((verdict.code, verdict.wording))
+    if words is None:
+        return verdict.message
+    return gettext(words) % dict(verdict.params)
 
 
 def score_points(drive: Drive, points: Any) -> tuple[int | None, int | None, Verdict | None]:
@@ -155,7 +142,7 @@ def score_points(drive: Drive, points: Any) -> tuple[int | None, int | None, Ver
         # Entered loser first: the winner is named, so the order of entry does not matter.
         first, second = second, first
         verdict = check_final_score(first, second, rules)
-    verdict = replace(verdict, message=verdict_words(verdict, first, second, rules))
+    verdict = replace(verdict, message=verdict_words(verdict))
     if verdict.status == "impossible":
         raise ServiceError(verdict.code, verdict.message, verdict=verdict.to_dict())
     return first, second, verdict

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date as Date
 from decimal import Decimal
+from enum import StrEnum
 from typing import Any
 
 from django.conf import settings
@@ -83,6 +84,17 @@ class Actor:
 SYSTEM = Actor(channel=AuditEntry.Channel.SYSTEM)
 
 
+class Change(StrEnum):
+    """What a write changed of what a drive's live pages show (``drive_changed``)."""
+
+    #: The night around the results: the settings, the couples, check-ins and withdrawals,
+    #: the tables and seating, the game in play, prizes, money, the close.
+    STRUCTURE = "structure"
+    #: One table's result only (entered, confirmed, undone, settled), kept as a
+    #: ``ResultVersion`` that the table's and its couples' pages read.
+    RESULT = "result"
+
+
 def audit(
     drive: Drive | None,
     actor: Actor,
@@ -93,7 +105,11 @@ def audit(
     old: Any = None,
     new: Any = None,
     note: str = "",
+    changed: Change = Change.STRUCTURE,
 ) -> AuditEntry:
+    """The audit entry of a change, written in the caller's transaction; a drive's entry also
+    moves the drive's version (``drive_changed``) by what the service says it ``changed``: the
+    night's structure unless it says a table's result only."""
     entry = AuditEntry.objects.create(
         club_id=club.pk if club is not None else drive.club_id,  # type: ignore[union-attr]  # callers give a club or a drive
         drive=drive,
@@ -106,24 +122,18 @@ def audit(
         note=note,
     )
     if drive is not None:
-        drive_changed(drive.pk, results_only=action.startswith(RESULT_ACTION))
+        drive_changed(drive.pk, changed)
     return entry
 
 
-# The audit actions of one table's result (``scoring.services``: result.enter, .conflict,
-# .confirm, .reject, .undo, .resolve, .key_reused), each with its ``ResultVersion`` when it
-# stored anything. Not "results.import": an import may advance the night.
-RESULT_ACTION = "result."
-
-
-def drive_changed(drive_id: int, *, results_only: bool = False) -> None:
+def drive_changed(drive_id: int, changed: Change = Change.STRUCTURE) -> None:
     """What the drive's live pages show may have changed: its version goes up by one, in the
     caller's transaction (``audit`` calls this; a write that is not audited must call it),
-    and its ``structure`` too unless only a table's result changed (``results_only``: the
+    and its ``structure`` too unless only a table's result changed (``Change.RESULT``: the
     change is then kept as a ``ResultVersion``, which the table's and couples' pages read).
     The row is created by the first change (a drive restored or made before it had one)."""
     bump: dict[str, Any] = {"version": F("version") + 1}
-    if not results_only:
+    if changed != Change.RESULT:
         bump["structure"] = F("structure") + 1
         # The phones' poll keys of the drive, once committed (a result's change forgets its
         # own table's and couples': scoring.apps).
@@ -426,97 +436,31 @@ def couples_register(
     page and the API), unless the item says ``duplicate_ok: true``; registered anyway, the
     audit entry's note says so. Scripts, the demo and the CSV import (which checks the whole
     file itself, ``couples_import_csv``) register without asking."""
-    cleaned = []
-    duplicate_ok = []
-    ways: list[Any] = []  # each couple's paid_way (None: as the hook's default)
-    for i, item in enumerate(couples, start=1):
-        where = f"Couple {i}: " if len(couples) > 1 else ""
-        if not isinstance(item, dict):
-            raise ServiceError(
-                "bad_couple", gettext("%(where)sgive the two players' names.") % {"where": where}
-            )
-        players = item.get("players")
-        if players is not None and ("player1" in item or "player2" in item):
-            raise ServiceError(
-                "bad_couple",
-                gettext("%(where)ssend players, or player1 and player2, not both.")
-                % {"where": where}
-                if where
-                else gettext("Send players, or player1 and player2, not both."),
-            )
-        if players is not None:
-            if not isinstance(players, list | tuple) or len(players) != 2:
-                raise ServiceError(
-                    "bad_couple",
-                    gettext("%(where)splayers must be a list of two names.") % {"where": where},
-                )
-            p1, p2 = players
-        else:
-            p1, p2 = item.get("player1"), item.get("player2")
-        flags = {
-            flag: inputs.FLAGS[flag].check(item[flag], where)
-            for flag in COUPLE_FLAGS
-            if flag in item
-        }
-        ok = inputs.FLAGS["duplicate_ok"].check(item.get("duplicate_ok", False), where)
-        extra = set(item) - {
-            "players",
-            "player1",
-            "player2",
-            "duplicate_ok",
-            "paid_way",
-            *COUPLE_FLAGS,
-        }
-        if extra:
-            name = sorted(extra)[0]
-            raise ServiceError(
-                "unknown_field",
-                gettext("%(where)sunknown field %(name)s.") % {"where": where, "name": f"{name!r}"},
-                field=name,
-            )
-        cleaned.append((_clean_players(p1, p2, where), flags))
-        duplicate_ok.append(ok)
-        ways.append(item.get("paid_way") or None)
-    if not cleaned:
-        raise ServiceError("no_couples", gettext("No couples were given."))
+    cleaned = _couples_cleaned(couples)
     with transaction.atomic():
         drive = lock_drive(drive)
         require_open(drive)
         # Under the drive's lock: two desks registering the same couple cannot both pass.
         allowed = []
         if not allow_duplicates:
-            allowed = _refuse_duplicates(drive, [p for p, _ in cleaned], duplicate_ok)
+            allowed = _refuse_duplicates(
+                drive, [c.players for c in cleaned], [c.duplicate_ok for c in cleaned]
+            )
         if allowed:
             note = "; ".join(filter(None, [note, "duplicates allowed: " + "; ".join(allowed)]))
-        last = (
-            Couple.objects.filter(drive=drive)
-            .order_by("-number")
-            .values_list("number", flat=True)
-            .first()
-            or 0
-        )
-        if last + len(cleaned) > MAX_COUPLES:
-            raise ServiceError(
-                "too_many_couples",
-                gettext("A drive has at most %(MAX_COUPLES)s couples.")
-                % {"MAX_COUPLES": MAX_COUPLES},
-            )
-        joined = drive.current_game + 1 if drive.state == Drive.State.RUNNING else 1
-        if joined > drive.games:
-            raise ServiceError(
-                "night_over", gettext("The last game has started: no more couples can join.")
-            )
+        last = _last_number(drive, len(cleaned))
+        joined = _joining_game(drive)
         created = Couple.objects.bulk_create(
             [
                 Couple(
                     drive=drive,
                     number=last + i,
-                    player1=p1,
-                    player2=p2,
+                    player1=new.players[0],
+                    player2=new.players[1],
                     joined_game=joined,
-                    **flags,
+                    **new.flags,
                 )
-                for i, ((p1, p2), flags) in enumerate(cleaned, start=1)
+                for i, new in enumerate(cleaned, start=1)
             ]
         )
         audit(
@@ -527,12 +471,107 @@ def couples_register(
             new=[{"number": c.number, "players": c.players} for c in created],
             note="; ".join(filter(None, ["" if joined == 1 else f"from game {joined}", note])),
         )
-        for couple, way in zip(created, ways, strict=True):
+        for couple, new in zip(created, cleaned, strict=True):
             if couple.paid:  # the night's money records the entry fee (drives/signals.py)
                 couple_paid.send(
-                    Couple, drive=drive, couple=couple, paid=True, actor=actor, way=way
+                    Couple, drive=drive, couple=couple, paid=True, actor=actor, way=new.paid_way
                 )
     return created
+
+
+@dataclass(frozen=True)
+class _NewCouple:
+    """A couple to register, checked: its two names, its flags (``COUPLE_FLAGS``), whether it
+    may be registered again (``duplicate_ok``), and how it paid (None: the hook's default)."""
+
+    players: tuple[str, str]
+    flags: dict[str, Any]
+    duplicate_ok: bool
+    paid_way: Any
+
+
+def _couples_cleaned(couples: Sequence[dict[str, Any]]) -> list[_NewCouple]:
+    """Every item checked, in order (the first bad one refused, named "Couple i" in a list of
+    more than one); none at all is refused too (``no_couples``)."""
+    cleaned = [
+        _couple_cleaned(item, f"Couple {i}: " if len(couples) > 1 else "")
+        for i, item in enumerate(couples, start=1)
+    ]
+    if not cleaned:
+        raise ServiceError("no_couples", gettext("No couples were given."))
+    return cleaned
+
+
+# What an item of ``couples_register`` may say.
+_ITEM_FIELDS = frozenset({"players", "player1", "player2", "duplicate_ok", "paid_way"})
+
+
+def _couple_cleaned(item: Any, where: str) -> _NewCouple:
+    """One item of ``couples_register``: ``players`` or ``player1``/``player2``, the flags,
+    ``duplicate_ok`` and ``paid_way``, nothing else; ``where`` begins its refusals."""
+    if not isinstance(item, dict):
+        raise ServiceError(
+            "bad_couple", gettext("%(where)sgive the two players' names.") % {"where": where}
+        )
+    players = item.get("players")
+    if players is not None and ("player1" in item or "player2" in item):
+        raise ServiceError(
+            "bad_couple",
+            gettext("%(where)ssend players, or player1 and player2, not both.") % {"where": where}
+            if where
+            else gettext("Send players, or player1 and player2, not both."),
+        )
+    if players is not None:
+        if not isinstance(players, list | tuple) or len(players) != 2:
+            raise ServiceError(
+                "bad_couple",
+                gettext("%(where)splayers must be a list of two names.") % {"where": where},
+            )
+        p1, p2 = players
+    else:
+        p1, p2 = item.get("player1"), item.get("player2")
+    flags = {
+        flag: inputs.FLAGS[flag].check(item[flag], where) for flag in COUPLE_FLAGS if flag in item
+    }
+    ok = inputs.FLAGS["duplicate_ok"].check(item.get("duplicate_ok", False), where)
+    extra = set(item) - _ITEM_FIELDS - set(COUPLE_FLAGS)
+    if extra:
+        name = sorted(extra)[0]
+        raise ServiceError(
+            "unknown_field",
+            gettext("%(where)sunknown field %(name)s.") % {"where": where, "name": f"{name!r}"},
+            field=name,
+        )
+    return _NewCouple(_clean_players(p1, p2, where), flags, ok, item.get("paid_way") or None)
+
+
+def _last_number(drive: Drive, adding: int) -> int:
+    """The highest number registered (0: none yet), the new couples numbered after it; a
+    drive holds at most ``MAX_COUPLES`` (``too_many_couples``)."""
+    last = (
+        Couple.objects.filter(drive=drive)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+        or 0
+    )
+    if last + adding > MAX_COUPLES:
+        raise ServiceError(
+            "too_many_couples",
+            gettext("A drive has at most %(MAX_COUPLES)s couples.") % {"MAX_COUPLES": MAX_COUPLES},
+        )
+    return last
+
+
+def _joining_game(drive: Drive) -> int:
+    """The first game a couple registered now plays: game 1 before the start, else the next
+    one (a late arrival); none once the last game has started (``night_over``)."""
+    joined = drive.current_game + 1 if drive.state == Drive.State.RUNNING else 1
+    if joined > drive.games:
+        raise ServiceError(
+            "night_over", gettext("The last game has started: no more couples can join.")
+        )
+    return joined
 
 
 def _refuse_duplicates(

@@ -4,8 +4,10 @@ The rules: docs/rules.md §4–§5 (scoring a hand; which final scores are legal
 Terms: a *verdict* has a ``status`` — ``ok`` (it happens when every hand has a trump),
 ``unusual`` (it needs one or more hands in which no trump was played: a 25-point hand under the
 ``best-trump`` bonus; accepted only once the person entering it confirms), ``impossible``
-(refused) — with a stable ``code`` for programs and a ``message`` for people (English; the apps
-translate by code).
+(refused) — with a stable ``code`` for programs and a ``message`` for people. The message is
+English: one of ``WORDS``, picked by the code and its ``wording``, filled with the verdict's
+``params`` (the score, the target, the hands…); the apps say the same in their reader's language
+by looking up the code and wording and filling in the same params.
 
 How: the states a game can pass through before its last hand are enumerated once per ruleset
 (a handful for a 45 game), and every final score that one more hand can produce is tabled with
@@ -21,8 +23,8 @@ entering names the winner) and stores nothing.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Final, Literal
 
@@ -32,6 +34,7 @@ from engine.rules import Ruleset
 
 __all__ = [
     "CODES",
+    "WORDS",
     "Verdict",
     "check_final_points",
     "check_final_score",
@@ -68,6 +71,102 @@ CODES: Final[dict[str, str]] = {
     "final_mismatch": "the score sheet does not add up to the final score",
 }
 
+#: The words of every verdict, by (code, wording): the message is the template filled with the
+#: verdict's ``params``. Scores are written winner first, "45–10" (a minus sign below zero).
+WORDS: Final[dict[tuple[str, str], str]] = {
+    ("ok", "regular"): "%(score)s is a regular final score.",
+    ("ok", "possible"): "%(score)s is a possible final score.",
+    ("ok", "sheet"): "The sheet is regular and ends %(score)s.",
+    ("trumpless_hands", "one"): (
+        "%(score)s can only happen with %(hands)s hand in which no trump was played. "
+        "Check it with the table, then confirm it."
+    ),
+    ("trumpless_hands", "many"): (
+        "%(score)s can only happen with %(hands)s hands in which no trump was played. "
+        "Check it with the table, then confirm it."
+    ),
+    ("trumpless_hands", "sheet_one"): (
+        "This sheet has %(hands)s hand in which no trump was played. "
+        "Check it with the table, then confirm it."
+    ),
+    ("trumpless_hands", "sheet_many"): (
+        "This sheet has %(hands)s hands in which no trump was played. "
+        "Check it with the table, then confirm it."
+    ),
+    ("not_a_number", ""): "%(value)s is not a whole number of points.",
+    ("not_a_number", "sheet"): "Hand %(hand)s: %(value)s is not a whole number of points.",
+    ("not_multiple_of_five", ""): "%(value)s is not a multiple of 5: points come in fives.",
+    ("not_multiple_of_five", "sheet"): (
+        "Hand %(hand)s: %(value)s is not a multiple of 5: points come in fives."
+    ),
+    ("negative_points", ""): "%(value)s: points cannot go below zero in this game.",
+    ("negative_points", "sheet"): (
+        "Hand %(hand)s: %(value)s: points cannot go below zero in this game."
+    ),
+    ("winner_below_target", ""): "%(score)s: the winner needs at least %(target)s points.",
+    ("winner_below_target", "five_tricks"): (
+        "%(score)s: the winner needs at least %(target)s points, or all five tricks of the "
+        "last hand."
+    ),
+    ("winner_below_target", "floor"): (
+        "%(score)s: the winner needs at least %(target)s points, or the losers at %(floor)s or "
+        "below."
+    ),
+    ("loser_ahead", ""): "%(score)s: the losing couple cannot have more points than the winner.",
+    ("loser_ahead", "auction"): (
+        "%(score)s: the losing couple can be ahead only when both reach %(target)s in the same "
+        "hand and the winners were the bidders."
+    ),
+    ("too_many_points", "winner"): (
+        "%(score)s: more points than the hands could give; a winner ends with at most %(most)s."
+    ),
+    ("too_many_points", "loser"): (
+        "%(score)s: more points than the hands could give; a loser ends with at most %(most)s."
+    ),
+    ("tie_played_on", ""): (
+        "%(score)s: a tie at %(target)s or more is not the end of a game under these rules; "
+        "another hand is played until one couple is ahead."
+    ),
+    ("game_already_won", ""): (
+        "%(score)s: this needs a hand played after the game was already won (the game ends as "
+        "soon as a couple has %(target)s)."
+    ),
+    ("game_already_won", "five_tricks"): (
+        "%(score)s: this needs a hand played after the game was already won (the game ends as "
+        "soon as a couple has %(target)s or takes all five tricks)."
+    ),
+    ("not_whole_hands", ""): (
+        "%(score)s: %(total)s points in all is not a number of whole hands (a hand gives "
+        "%(full)s, or %(trumpless)s without a trump)."
+    ),
+    ("not_reachable", ""): "%(score)s: no last hand of auction ends a game so.",
+    ("bad_side", ""): "Give two scores and the winning side, 0 or 1.",
+    ("empty_sheet", ""): "The score sheet has no hands.",
+    ("hand_after_game_won", ""): "Hand %(hand)s was played after the game was over at %(score)s.",
+    ("bad_hand_total", ""): (
+        "Hand %(hand)s: %(score)s is %(total)s points; a hand gives %(full)s, or %(trumpless)s "
+        "without the bonus."
+    ),
+    ("missing_bid", "sheet"): (
+        "Hand %(hand)s: %(score)s cannot come from that bid (an auction hand without its "
+        "bidder and bid)."
+    ),
+    ("bad_side", "sheet"): (
+        "Hand %(hand)s: %(score)s cannot come from that bid (a side that is not 0 or 1)."
+    ),
+    ("bad_bid", "sheet"): (
+        "Hand %(hand)s: %(score)s cannot come from that bid (a bid that is not 15, 20, 25 or "
+        "30, or below the lowest bid the rules allow)."
+    ),
+    ("bad_auction_points", "sheet"): (
+        "Hand %(hand)s: %(score)s cannot come from that bid (points that the bid and the "
+        "tricks cannot give)."
+    ),
+    ("game_not_finished", ""): "The sheet ends at %(score)s: no couple has reached %(target)s.",
+    ("final_mismatch", ""): "The hands add up to %(score)s, not %(final)s.",
+    ("wrong_winner", ""): "At %(score)s the couple on side %(side)s won, not side %(winner)s.",
+}
+
 TRICK = 5
 FULL_HAND = 30
 TRUMPLESS_HAND = 25
@@ -79,13 +178,17 @@ PLAY_ON_SPAN = 45
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """The judgement on a score. ``hand`` is the 1-based hand a score-sheet problem is in."""
+    """The judgement on a score. ``hand`` is the 1-based hand a score-sheet problem is in;
+    ``wording`` and ``params``: which of the code's ``WORDS`` the message is, and what fills it
+    in (``score``, ``target``, ``hands``, ``most``… as the template names them)."""
 
     status: Status
     code: str
     message: str
     hand: int | None = None
     trumpless_hands: int = 0
+    wording: str = ""
+    params: Mapping[str, object] = field(default_factory=dict, hash=False)
 
     @property
     def accepted(self) -> bool:
@@ -103,8 +206,31 @@ class Verdict:
         return data
 
 
-def _impossible(code: str, message: str, hand: int | None = None) -> Verdict:
-    return Verdict("impossible", code, message, hand)
+def _verdict(
+    status: Status,
+    code: str,
+    wording: str,
+    params: dict[str, object],
+    *,
+    hand: int | None = None,
+    trumpless_hands: int = 0,
+) -> Verdict:
+    """The verdict with its words: ``WORDS[code, wording]`` filled with ``params`` (and the
+    hand's number, for a score-sheet problem)."""
+    if hand is not None:
+        params["hand"] = hand
+    message = WORDS[code, wording] % params
+    return Verdict(status, code, message, hand, trumpless_hands, wording, params)
+
+
+def _impossible(
+    code: str, wording: str = "", *, hand: int | None = None, **params: object
+) -> Verdict:
+    return _verdict("impossible", code, wording, params, hand=hand)
+
+
+def _ok(w: int, loser: int, wording: str = "regular") -> Verdict:
+    return _verdict("ok", "ok", wording, {"score": _score(w, loser)})
 
 
 def _score(w: int, loser: int) -> str:
@@ -182,12 +308,11 @@ def _prefinal_states(rules: Ruleset) -> dict[tuple[int, int], int]:
 
 
 def _unusual_verdict(w: int, loser: int, hands: int) -> Verdict:
-    plural = "hand" if hands == 1 else "hands"
-    return Verdict(
+    return _verdict(
         "unusual",
         "trumpless_hands",
-        f"{_score(w, loser)} can only happen with {hands} {plural} in which no trump was played. "
-        "Check it with the table, then confirm it.",
+        "one" if hands == 1 else "many",
+        {"score": _score(w, loser), "hands": hands},
         trumpless_hands=hands,
     )
 
@@ -205,9 +330,7 @@ def _final_table(rules: Ruleset) -> _FinalTable:
                 key = (after[side], after[1 - side])
                 finals[key] = min(finals.get(key, 1 << 30), cost + outcome.unusual)
     verdicts = {
-        key: Verdict("ok", "ok", f"{_score(*key)} is a regular final score.")
-        if cost == 0
-        else _unusual_verdict(key[0], key[1], cost)
+        key: _ok(*key) if cost == 0 else _unusual_verdict(key[0], key[1], cost)
         for key, cost in finals.items()
     }
     return _FinalTable(
@@ -253,7 +376,7 @@ def _looked_up(w: int, loser: int, rules: Ruleset) -> Verdict | None:
     if found is None or key == (w, loser):
         return found
     if found.status == "ok":
-        return Verdict("ok", "ok", f"{_score(w, loser)} is a regular final score.")
+        return _ok(w, loser)
     return _unusual_verdict(w, loser, found.trumpless_hands)
 
 
@@ -261,44 +384,25 @@ def _reason(w: int, loser: int, rules: Ruleset, table: _FinalTable) -> Verdict:
     score = _score(w, loser)
     target = rules.target
     play_on = rules.equal_totals == "play-on"
+    five_tricks = "five_tricks" if rules.jink_wins_game else ""
     if w < target:
-        also = ", or all five tricks of the last hand" if rules.jink_wins_game else ""
-        return _impossible(
-            "winner_below_target", f"{score}: the winner needs at least {target} points{also}."
-        )
+        return _impossible("winner_below_target", five_tricks, score=score, target=target)
     if loser > w:
-        return _impossible(
-            "loser_ahead", f"{score}: the losing couple cannot have more points than the winner."
-        )
+        return _impossible("loser_ahead", score=score)
     if w > table.max_winner and not play_on:
-        return _impossible(
-            "too_many_points",
-            f"{score}: more points than the hands could give; "
-            f"a winner ends with at most {table.max_winner}.",
-        )
+        return _impossible("too_many_points", "winner", score=score, most=table.max_winner)
     if loser > table.max_loser and not play_on:
-        return _impossible(
-            "too_many_points",
-            f"{score}: more points than the hands could give; "
-            f"a loser ends with at most {table.max_loser}.",
-        )
+        return _impossible("too_many_points", "loser", score=score, most=table.max_loser)
     if play_on and w == loser:
-        return _impossible(
-            "tie_played_on",
-            f"{score}: a tie at {target} or more is not the end of a game under these rules; "
-            "another hand is played until one couple is ahead.",
-        )
+        return _impossible("tie_played_on", score=score, target=target)
     if (w, loser) in _sums_without_stopping(rules, max(w, loser)):
-        return _impossible(
-            "game_already_won",
-            f"{score}: this needs a hand played after the game was already won "
-            f"(the game ends as soon as a couple has {target}"
-            + (" or takes all five tricks)." if rules.jink_wins_game else ")."),
-        )
+        return _impossible("game_already_won", five_tricks, score=score, target=target)
     return _impossible(
         "not_whole_hands",
-        f"{score}: {w + loser} points in all is not a number of whole hands "
-        f"(a hand gives {FULL_HAND}, or {TRUMPLESS_HAND} without a trump).",
+        score=score,
+        total=w + loser,
+        full=FULL_HAND,
+        trumpless=TRUMPLESS_HAND,
     )
 
 
@@ -335,46 +439,39 @@ def _auction_final(w: int, loser: int, rules: Ruleset) -> Verdict:
                         if winner in (0, -1) and (best is None or unusual < best):
                             best = unusual
     if best == 0:
-        return Verdict("ok", "ok", f"{_score(w, loser)} is a possible final score.")
+        return _ok(w, loser, "possible")
     if best is not None:
         return _unusual_verdict(w, loser, 1)
     score = _score(w, loser)
     if w < target and not rules.jink_wins_game and (floor is None or loser > floor):
-        lost = "" if floor is None else f", or the losers at {floor} or below"
-        return _impossible(
-            "winner_below_target", f"{score}: the winner needs at least {target} points{lost}."
-        )
+        if floor is None:
+            return _impossible("winner_below_target", score=score, target=target)
+        return _impossible("winner_below_target", "floor", score=score, target=target, floor=floor)
     bidder_max = 60 if rules.thirty_for_sixty else FULL_HAND
     if w > target - TRICK + bidder_max:
         return _impossible(
-            "too_many_points",
-            f"{score}: more points than the hands could give; "
-            f"a winner ends with at most {target - TRICK + bidder_max}.",
+            "too_many_points", "winner", score=score, most=target - TRICK + bidder_max
         )
     if loser > w:
-        return _impossible(
-            "loser_ahead",
-            f"{score}: the losing couple can be ahead only when both reach {target} "
-            "in the same hand and the winners were the bidders.",
-        )
-    return _impossible("not_reachable", f"{score}: no last hand of auction ends a game so.")
+        return _impossible("loser_ahead", "auction", score=score, target=target)
+    return _impossible("not_reachable", score=score)
 
 
 # --- public --------------------------------------------------------------------------------------
 
 
-def _number_problem(values: Iterable[object], rules: Ruleset) -> Verdict | None:
+def _number_problem(
+    values: Iterable[object], rules: Ruleset, hand: int | None = None
+) -> Verdict | None:
+    """The first value that is not a possible number of points (in a score sheet's ``hand``)."""
+    wording = "" if hand is None else "sheet"
     for value in values:
         if not isinstance(value, int) or isinstance(value, bool):
-            return _impossible("not_a_number", f"{value!r} is not a whole number of points.")
+            return _impossible("not_a_number", wording, hand=hand, value=repr(value))
         if value % TRICK:
-            return _impossible(
-                "not_multiple_of_five", f"{value} is not a multiple of 5: points come in fives."
-            )
+            return _impossible("not_multiple_of_five", wording, hand=hand, value=value)
         if value < 0 and not rules.auction:
-            return _impossible(
-                "negative_points", f"{value}: points cannot go below zero in this game."
-            )
+            return _impossible("negative_points", wording, hand=hand, value=value)
     return None
 
 
@@ -396,7 +493,7 @@ def check_final_points(points: Sequence[int], winner: int, rules: Ruleset) -> Ve
     """The same for points entered in seat order (``points[0]`` for side 0) with the winning
     side named (0 or 1): the order of entry does not matter, the winner does."""
     if winner not in (0, 1) or len(points) != 2:
-        return _impossible("bad_side", "Give two scores and the winning side, 0 or 1.")
+        return _impossible("bad_side")
     return check_final_score(points[winner], points[1 - winner], rules)
 
 
@@ -470,65 +567,48 @@ def check_score_sheet(
     game, the last hand must end it, and the totals must equal ``final`` (per side) and name
     ``winner`` (side 0 or 1) when given."""
     if not lines:
-        return _impossible("empty_sheet", "The score sheet has no hands.")
+        return _impossible("empty_sheet")
     totals = (0, 0)
     trumpless = 0
     game_winner: int | None = None
     for number, line in enumerate(lines, start=1):
         if game_winner is not None:
-            return _impossible(
-                "hand_after_game_won",
-                f"Hand {number} was played after the game was over at {_score(*totals)}.",
-                number,
-            )
-        problem = _number_problem(line.points, rules)
+            return _impossible("hand_after_game_won", hand=number, score=_score(*totals))
+        problem = _number_problem(line.points, rules, number)
         if problem is not None:
-            return Verdict(
-                problem.status, problem.code, f"Hand {number}: {problem.message}", number
-            )
+            return problem
         if rules.auction:
             code = _auction_line_problem(line, totals, rules)
             if code is not None:
-                return _impossible(
-                    code,
-                    f"Hand {number}: {_score(*line.points)} cannot come from "
-                    f"that bid ({CODES[code]}).",
-                    number,
-                )
+                return _impossible(code, "sheet", hand=number, score=_score(*line.points))
         elif sum(line.points) not in (FULL_HAND, TRUMPLESS_HAND):
             return _impossible(
                 "bad_hand_total",
-                f"Hand {number}: {_score(*line.points)} is {sum(line.points)} points; a hand "
-                f"gives {FULL_HAND}, or {TRUMPLESS_HAND} without the bonus.",
-                number,
+                hand=number,
+                score=_score(*line.points),
+                total=sum(line.points),
+                full=FULL_HAND,
+                trumpless=TRUMPLESS_HAND,
             )
         trumpless += _line_unusual(line, rules)
         totals, game_winner = end_of_hand(totals, line, rules)
+    last = len(lines)
     if game_winner is None:
         return _impossible(
-            "game_not_finished",
-            f"The sheet ends at {_score(*totals)}: no couple has reached {rules.target}.",
-            len(lines),
+            "game_not_finished", hand=last, score=_score(*totals), target=rules.target
         )
     if final is not None and tuple(final) != totals:
-        return _impossible(
-            "final_mismatch",
-            f"The hands add up to {_score(*totals)}, not {_score(*final)}.",
-            len(lines),
-        )
+        return _impossible("final_mismatch", hand=last, score=_score(*totals), final=_score(*final))
     if winner is not None and game_winner != -1 and winner != game_winner:
         return _impossible(
-            "wrong_winner",
-            f"At {_score(*totals)} the couple on side {game_winner} won, not side {winner}.",
-            len(lines),
+            "wrong_winner", hand=last, score=_score(*totals), side=game_winner, winner=winner
         )
     if trumpless:
-        plural = "hand" if trumpless == 1 else "hands"
-        return Verdict(
+        return _verdict(
             "unusual",
             "trumpless_hands",
-            f"This sheet has {trumpless} {plural} in which no trump was played. "
-            "Check it with the table, then confirm it.",
+            "sheet_one" if trumpless == 1 else "sheet_many",
+            {"hands": trumpless},
             trumpless_hands=trumpless,
         )
-    return Verdict("ok", "ok", f"The sheet is regular and ends {_score(*totals)}.")
+    return _ok(*totals, wording="sheet")

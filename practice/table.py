@@ -814,76 +814,16 @@ def view(game: dict[str, Any], game_id: str) -> dict[str, Any]:
     pending = _pending(game)
     hand = _cards(d["hands"][YOU])
     trick = [Card.parse(p["card"]) for p in game["trick"]]
+    auction = _auction(game) if pending == "bid" else None
+    ace_low = pending == "play" and _ace_low(game)
     legal: list[Card] = []
     refused: dict[str, dict[str, str]] = {}
     keep_back: list[str] = []
-    hint: dict[str, Any] | None = None
-    legal_bids: list[int] = []
-    adviser = _adviser()
-    if pending == "bid":
-        auction = _auction(game)
-        legal_bids = auction.legal_bids()
-        amount, code, figures = explain_bid(adviser, hand, auction, rules)
-        hint = {"bid": amount, "reason": _reason(code, **figures)}
-    if pending == "trump":
-        suit, code, figures = explain_trump(adviser, hand, rules)
-        hint = {"suit": suit.value, "reason": _reason(code, **figures)}
-    if pending in ("rob", "discard") and trump is not None and d["turn_up"]:
-        turned_card = Card.parse(d["turn_up"])
-        if pending == "discard":
-            throw = adviser.choose_discard(hand, trump, rules)
-            hint = {"discard": str(throw), "reason": _reason("dealer_weakest")}
-        else:
-            robbed = adviser.choose_rob(hand, turned_card, trump, rules)
-            announce = robbed is None and rules.unannounced_ace_lowest and adviser.announces()
-            code = "keep_hand" if robbed is None else "rob_weakest"
-            hint = {
-                "discard": None if robbed is None else str(robbed),
-                "announce": announce,
-                "reason": _reason("keep_announce" if announce else code),
-            }
-    ace_low = pending == "play" and _ace_low(game)
     if pending == "play" and trump is not None:
-        legal = legal_plays(hand, trick, trump, rules, ace_low=ace_low)
-        for card in hand:
-            try:
-                check_play(card, hand, trick, trump, rules, ace_low=ace_low)
-            except IllegalPlay as error:
-                refused[str(card)] = {"code": error.code, "rule": error.message}
-        order = ordering(trump, rules, ace_low=ace_low)
-        if trick and order.follow[trick[0].index] is trump:
-            led_power = order.power[trick[0].index]
-            keep_back = [
-                str(c)
-                for c in legal
-                if c in order.reneging
-                and order.power[c.index] > led_power
-                and any(not order.is_trump(o) for o in legal)
-            ]
-        card, why = adviser.decide(hand, trick, trump, rules, _state(game, YOU))
-        hint = {"card": str(card), "reason": _reason(why)}
-    if hint is not None:
-        hint["why"] = _reason_text(hint["reason"])
-    if pending == "draw" and d["trump"]:
-        thrown = draw_discards(hand, _trump(game), rules)
-        hint = {"discards": _texts(thrown), "reason": _reason("draw_keep")}
-        hint["why"] = _reason_text(hint["reason"])
-    actions = {
-        "play": ["play"],
-        "rob": ["rob"],
-        "discard": ["rob"],
-        "bid": ["bid"],
-        "trump": ["trump"],
-        "draw": ["draw"],
-        None: [],
-    }[pending]
-    auction_won = game.get("auction")
+        legal, refused, keep_back = _plays(hand, trick, trump, rules, ace_low)
     names = _names(game)
     alone = _alone(game)
-    tricks_taken = dict.fromkeys(names if alone else SIDES, 0)
-    for winner in game["winners"]:
-        tricks_taken[names[winner] if alone else _side(winner)] += 1
-    last = game["last_trick"]
+    sides = names if alone else SIDES
     return {
         "id": game_id,
         "ruleset": game["ruleset"],
@@ -895,30 +835,20 @@ def view(game: dict[str, Any], game_id: str) -> dict[str, Any]:
             for i, name in enumerate(names)
         ],
         "hand_number": game["hand_number"],
-        "dealer": _names(game)[game["dealer"]],
+        "dealer": names[game["dealer"]],
         "turned": d["turn_up"],
         "trump": trump.value if trump else None,
         "bots": game.get("bots", "heuristic"),
-        "bids": [
-            {"seat": _names(game)[seat], "bid": amount, "why": _reason_text(why), "reason": why}
-            for seat, amount, *rest in game.get("bids", [])
-            for why in [rest[0] if rest else None]
-        ],
-        "legal_bids": legal_bids,
-        "auction": None
-        if not auction_won
-        else {
-            "seat": _names(game)[auction_won["seat"]],
-            "bid": auction_won["bid"],
-            "how": auction_won["how"],
-        },
+        "bids": _bids_view(game),
+        "legal_bids": auction.legal_bids() if auction is not None else [],
+        "auction": _auction_view(game),
         "hand": _texts(hand),
-        "trick": [_play_view(p, _names(game)) for p in game["trick"]],
-        "to_play": _names(game)[_to_play(game)] if pending == "play" else None,
+        "trick": [_play_view(p, names) for p in game["trick"]],
+        "to_play": names[_to_play(game)] if pending == "play" else None,
         "legal": _texts(legal),
         "refused": refused,
         "keep_back": keep_back,
-        "actions": actions,
+        "actions": ACTIONS[pending],
         "decision": pending,
         "may_rob": pending == "rob",
         "may_announce": pending == "rob" and rules.unannounced_ace_lowest,
@@ -929,16 +859,143 @@ def view(game: dict[str, Any], game_id: str) -> dict[str, Any]:
             for e in game["events"]
         ],
         "trick_number": len(game["tricks"]),
-        "last_trick": None
-        if last is None
-        else {
-            "cards": [_play_view(p, _names(game)) for p in last["cards"]],
-            "winner": _names(game)[last["winner"]],
-        },
-        "tricks_taken": tricks_taken,
+        "last_trick": _last_trick_view(game),
+        "tricks_taken": _tricks_taken(game),
         "hand_scores": game["hand_scores"],
-        "scores": dict(zip(names if alone else SIDES, game["totals"], strict=True)),
+        "scores": dict(zip(sides, game["totals"], strict=True)),
         "finished": game["finished"],
         "winner": game["winner"],
-        "hint": hint,
+        "hint": _hint(game, pending, auction, hand, trick, trump, rules),
     }
+
+
+#: What you may send for each decision (the API's routes), by ``_pending``.
+ACTIONS: Final[dict[str | None, list[str]]] = {
+    "play": ["play"],
+    "rob": ["rob"],
+    "discard": ["rob"],
+    "bid": ["bid"],
+    "trump": ["trump"],
+    "draw": ["draw"],
+    None: [],
+}
+
+
+def _plays(
+    hand: tuple[Card, ...], trick: list[Card], trump: Suit, rules: Ruleset, ace_low: bool
+) -> tuple[list[Card], dict[str, dict[str, str]], list[str]]:
+    """Your turn to play: the cards you may play, why each other one is refused (its code
+    and rule), and the trumps you may keep back when trumps are led (reneging)."""
+    legal = legal_plays(hand, trick, trump, rules, ace_low=ace_low)
+    refused: dict[str, dict[str, str]] = {}
+    for card in hand:
+        try:
+            check_play(card, hand, trick, trump, rules, ace_low=ace_low)
+        except IllegalPlay as error:
+            refused[str(card)] = {"code": error.code, "rule": error.message}
+    keep_back: list[str] = []
+    order = ordering(trump, rules, ace_low=ace_low)
+    if trick and order.follow[trick[0].index] is trump:
+        led_power = order.power[trick[0].index]
+        keep_back = [
+            str(c)
+            for c in legal
+            if c in order.reneging
+            and order.power[c.index] > led_power
+            and any(not order.is_trump(o) for o in legal)
+        ]
+    return legal, refused, keep_back
+
+
+def _hint(
+    game: dict[str, Any],
+    pending: str | None,
+    auction: Auction | None,
+    hand: tuple[Card, ...],
+    trick: list[Card],
+    trump: Suit | None,
+    rules: Ruleset,
+) -> dict[str, Any] | None:
+    """What the heuristic would do in your place, and why (in the engine's English and as a
+    reason with its code); None when there is nothing to decide or no trump yet."""
+    adviser = _adviser()
+    hint: dict[str, Any] | None = None
+    if auction is not None:
+        amount, code, figures = explain_bid(adviser, hand, auction, rules)
+        hint = {"bid": amount, "reason": _reason(code, **figures)}
+    elif pending == "trump":
+        suit, code, figures = explain_trump(adviser, hand, rules)
+        hint = {"suit": suit.value, "reason": _reason(code, **figures)}
+    elif pending in ("rob", "discard") and trump is not None and game["deal"]["turn_up"]:
+        hint = _rob_hint(adviser, pending, hand, Card.parse(game["deal"]["turn_up"]), trump, rules)
+    elif pending == "play" and trump is not None:
+        card, why = adviser.decide(hand, trick, trump, rules, _state(game, YOU))
+        hint = {"card": str(card), "reason": _reason(why)}
+    elif pending == "draw" and trump is not None:
+        thrown = draw_discards(hand, trump, rules)
+        hint = {"discards": _texts(thrown), "reason": _reason("draw_keep")}
+    if hint is not None:
+        hint["why"] = _reason_text(hint["reason"])
+    return hint
+
+
+def _rob_hint(
+    adviser: HeuristicBot,
+    pending: str,
+    hand: tuple[Card, ...],
+    turned: Card,
+    trump: Suit,
+    rules: Ruleset,
+) -> dict[str, Any]:
+    """You dealt and took the turned card (``discard``: the weakest card goes), or were dealt
+    the ace of trumps (``rob``: take the turned card, or keep your hand, announcing the ace
+    where an ace not announced plays lowest)."""
+    if pending == "discard":
+        throw = adviser.choose_discard(hand, trump, rules)
+        return {"discard": str(throw), "reason": _reason("dealer_weakest")}
+    robbed = adviser.choose_rob(hand, turned, trump, rules)
+    announce = robbed is None and rules.unannounced_ace_lowest and adviser.announces()
+    code = "keep_hand" if robbed is None else "rob_weakest"
+    return {
+        "discard": None if robbed is None else str(robbed),
+        "announce": announce,
+        "reason": _reason("keep_announce" if announce else code),
+    }
+
+
+def _bids_view(game: dict[str, Any]) -> list[dict[str, Any]]:
+    names = _names(game)
+    return [
+        {"seat": names[seat], "bid": amount, "why": _reason_text(why), "reason": why}
+        for seat, amount, *rest in game.get("bids", [])
+        for why in [rest[0] if rest else None]
+    ]
+
+
+def _auction_view(game: dict[str, Any]) -> dict[str, Any] | None:
+    """Who won the auction, with what bid and how (None: no auction won yet)."""
+    won = game.get("auction")
+    if not won:
+        return None
+    return {"seat": _names(game)[won["seat"]], "bid": won["bid"], "how": won["how"]}
+
+
+def _last_trick_view(game: dict[str, Any]) -> dict[str, Any] | None:
+    last = game["last_trick"]
+    if last is None:
+        return None
+    names = _names(game)
+    return {
+        "cards": [_play_view(p, names) for p in last["cards"]],
+        "winner": names[last["winner"]],
+    }
+
+
+def _tricks_taken(game: dict[str, Any]) -> dict[str, int]:
+    """Tricks taken this hand, by side (by player when each plays alone)."""
+    names = _names(game)
+    alone = _alone(game)
+    taken = dict.fromkeys(names if alone else SIDES, 0)
+    for winner in game["winners"]:
+        taken[names[winner] if alone else _side(winner)] += 1
+    return taken

@@ -309,8 +309,13 @@ def _why(error: ServiceError, row: Row) -> str:
         winner = error.details.get("winner")
         if error.details.get("differs") == ["points"]:
             stored = error.details.get("points")
-            said = f"winning {stored[0]}-{stored[1]}" if stored else "without points"
-            sent = f"{row.points[0]}-{row.points[1]}" if row.points else "no points"
+            said = (
+                gettext("winning %(winner_points)s-%(loser_points)s")
+                % {"winner_points": stored[0], "loser_points": stored[1]}
+                if stored
+                else gettext("without points")
+            )
+            sent = f"{row.points[0]}-{row.points[1]}" if row.points else gettext("no points")
             return gettext(
                 "table %(table)s of game %(game)s already has couple %(winner)s %(said)s, "
                 "not %(sent)s (result_conflict)"

@@ -28,7 +28,7 @@ from drives.backup import backup_after_commit
 from drives.errors import Conflict, NotFound, ServiceError
 from drives.guards import admit_unusual, judge_points, lock_drive, require_open, score_points
 from drives.models import AuditEntry, Couple, Drive, Game, Seat, Table
-from drives.services import Actor, audit, game_open
+from drives.services import Actor, Change, audit, game_open
 from engine.movement import MovementError, Seating, TableSeat, check_invariants, next_seating
 from engine.scores import Verdict
 from scoring.models import Result, ResultVersion
@@ -115,8 +115,12 @@ def _key_seen(result: Result, key: str) -> tuple[int, list[int] | None] | None:
 def _said(couple: int, points: list[int] | None) -> str:
     """A result in words: "couple 12 winning 50–40", or "couple 12 (no points)"."""
     if points is None:
-        return f"couple {couple} (no points)"
-    return f"couple {couple} winning {points[0]}–{points[1]}"
+        return gettext("couple %(couple)s (no points)") % {"couple": couple}
+    return gettext("couple %(couple)s winning %(winner_points)s–%(loser_points)s") % {
+        "couple": couple,
+        "winner_points": points[0],
+        "loser_points": points[1],
+    }
 
 
 def _check_winner(seat: Seat, winner: Any) -> Couple:
@@ -185,6 +189,49 @@ def result_record(
     return recorded
 
 
+@dataclass(frozen=True)
+class _Entry:
+    """One submission of a table's result, checked: who sends it, for which table of which
+    game, and what it says (the winner, the points as stored, their verdict, its key)."""
+
+    drive: Drive
+    actor: Actor
+    game: Game
+    seat: Seat
+    winner: Couple
+    win_pts: int | None
+    lose_pts: int | None
+    verdict: Verdict | None
+    key: str
+
+    @property
+    def sent(self) -> list[int] | None:
+        """The points sent, winner's first (None: no points)."""
+        return (
+            None if self.win_pts is None or self.lose_pts is None else [self.win_pts, self.lose_pts]
+        )
+
+    @property
+    def subject(self) -> str:
+        return f"game {self.game.number} table {self.seat.table.number}"
+
+    def version(self, kind: str, result: Result | None = None) -> ResultVersion:
+        """The version that keeps this submission (not yet saved)."""
+        actor = self.actor
+        return ResultVersion(
+            result=result,
+            kind=kind,
+            winner=self.winner,
+            winner_points=self.win_pts,
+            loser_points=self.lose_pts,
+            key=self.key,
+            channel=actor.channel,
+            user=actor.account,
+            couple=actor.couple,
+            device=actor.device,
+        )
+
+
 def _record(
     drive: Drive,
     game_number: Any,
@@ -202,111 +249,79 @@ def _record(
     race.pause("result.read")
     winner = _check_winner(seat, winner_number)
     win_pts, lose_pts, verdict = score_points(drive, points)
-    sent = None if win_pts is None or lose_pts is None else [win_pts, lose_pts]
-    subject = f"game {game.number} table {seat.table.number}"
+    entry = _Entry(drive, actor, game, seat, winner, win_pts, lose_pts, verdict, key)
     undone = None
     if existing is not None and existing.state == Result.State.UNDONE:
-        # Taken back: the table has no result. A submission sent before the undo (its key
-        # is on the row) is not stored again behind the back of whoever undid it.
-        if key and _key_seen(existing, key) is not None:
-            raise Conflict(
-                "result_undone",
-                gettext(
-                    "This result of table %(table)s in game %(game)s was undone: enter who "
-                    "won again."
-                )
-                % {"table": seat.table.number, "game": game.number},
-                table=seat.table.number,
-                game=game.number,
-            )
-        undone, existing = existing, None
+        undone, existing = _taken_back(entry, existing), None
     if existing is not None and key:
         seen = _key_seen(existing, key)
         if seen is not None:
-            return _same_key(drive, actor, existing, seat, game, key, seen, winner, sent, subject)
-    if (
-        existing is not None
-        and existing.winner_id == winner.pk
-        and existing.state != Result.State.CONFLICT
-        and (sent is None or sent == existing.points)
-    ):
+            return _same_key(entry, existing, seen)
+    if existing is not None and _says_nothing_new(entry, existing):
         return Recorded(200, existing, replayed=True)
-    if game.number != drive.current_game:
+    _require_in_play(entry)
+    admit_unusual(verdict, confirm_unusual)
+    if existing is None:
+        return _enter(entry, undone)
+    if _own_entry_open(existing, actor):
+        return _correct_own(entry, existing)
+    return _conflict(entry, existing)
+
+
+def _taken_back(entry: _Entry, undone: Result) -> Result:
+    """A result undone: the table has no result, and the row takes the new entry. A
+    submission sent before the undo (its key is on the row) is not stored again behind the
+    back of whoever undid it: 409 ``result_undone``."""
+    if entry.key and _key_seen(undone, entry.key) is not None:
+        table, game = entry.seat.table.number, entry.game.number
+        raise Conflict(
+            "result_undone",
+            gettext(
+                "This result of table %(table)s in game %(game)s was undone: enter who won again."
+            )
+            % {"table": table, "game": game},
+            table=table,
+            game=game,
+        )
+    return undone
+
+
+def _says_nothing_new(entry: _Entry, existing: Result) -> bool:
+    """A replay under another key: the same winner, with the same points or none, at a table
+    not in conflict."""
+    return (
+        existing.winner_id == entry.winner.pk
+        and existing.state != Result.State.CONFLICT
+        and (entry.sent is None or entry.sent == existing.points)
+    )
+
+
+def _require_in_play(entry: _Entry) -> None:
+    """A table's own entry is for the game in play; an earlier one is the desk's correction."""
+    number, current = entry.game.number, entry.drive.current_game
+    if number != current:
         raise ServiceError(
             "game_not_in_play",
             gettext(
                 "Game %(number)s is over (game %(current_game)s is in play); the desk can "
                 "correct it."
             )
-            % {"number": game.number, "current_game": drive.current_game},
+            % {"number": number, "current_game": current},
         )
-    admit_unusual(verdict, confirm_unusual)
-    if existing is not None and _own_entry_open(existing, actor):
-        return _correct_own(drive, actor, existing, winner, win_pts, lose_pts, verdict, subject)
-    version = ResultVersion(
-        kind=ResultVersion.Kind.ENTERED,
-        winner=winner,
-        winner_points=win_pts,
-        loser_points=lose_pts,
-        key=key,
-        channel=actor.channel,
-        user=actor.account,
-        couple=actor.couple,
-        device=actor.device,
-    )
-    if existing is not None:
-        version.kind = ResultVersion.Kind.CONFLICTING
-        version.previous_winner_id = existing.winner_id
-        version.result = existing
-        version.save()
-        if existing.state != Result.State.CONFLICT:
-            existing.state = Result.State.CONFLICT
-            existing.updated_at = timezone.now()
-            existing.save(update_fields=["state", "updated_at"])
-        audit(
-            drive,
-            actor,
-            "result.conflict",
-            subject=subject,
-            old={"winner": existing.winner.number, "points": existing.points},
-            new={"winner": winner.number, "points": sent},
-        )
-        differs = [
-            name
-            for name, same in (
-                ("winner", existing.winner_id == winner.pk),
-                ("points", sent is None or sent == existing.points),
-            )
-            if not same
-        ]
-        if differs == ["points"]:
-            said = (
-                f"Table {seat.table.number} already has {_said(winner.number, existing.points)}"
-                f" in game {game.number}, not {_said(winner.number, sent)}"
-            )
-        else:
-            said = (
-                f"Table {seat.table.number} already has couple {existing.winner.number} as the "
-                f"winner of game {game.number}"
-            )
-        conflict = Conflict(
-            "result_conflict",
-            gettext("%(said)s; both entries are kept for the desk to resolve.") % {"said": said},
-            winner=existing.winner.number,
-            points=existing.points,
-            table=seat.table.number,
-            game=game.number,
-            differs=differs,
-        )
-        return Recorded(409, existing, conflict=conflict)
-    needs_confirmation = drive.confirm_by_other_couple and actor.channel in (
+
+
+def _enter(entry: _Entry, undone: Result | None) -> Recorded:
+    """The table's result stored (in the row of an undone one, if any): accepted, or pending
+    the other couple's confirmation when the drive asks for it and a card sent it."""
+    needs_confirmation = entry.drive.confirm_by_other_couple and entry.actor.channel in (
         AuditEntry.Channel.TABLE,
         AuditEntry.Channel.COUPLE,
     )
+    verdict = entry.verdict
     fields = {
-        "winner": winner,
-        "winner_points": win_pts,
-        "loser_points": lose_pts,
+        "winner": entry.winner,
+        "winner_points": entry.win_pts,
+        "loser_points": entry.lose_pts,
         "verdict": verdict.code if verdict else "",
         "state": Result.State.PENDING if needs_confirmation else Result.State.ACCEPTED,
     }
@@ -317,17 +332,74 @@ def _record(
         undone.save()
         result = undone
     else:
-        result = Result.objects.create(game=game, seat=seat, **fields)
-    version.result = result
-    version.save()
+        result = Result.objects.create(game=entry.game, seat=entry.seat, **fields)
+    entry.version(ResultVersion.Kind.ENTERED, result).save()
     audit(
-        drive,
-        actor,
+        entry.drive,
+        entry.actor,
         "result.enter",
-        subject=subject,
-        new={"winner": winner.number, "points": result.points, "state": result.state},
+        subject=entry.subject,
+        new={"winner": entry.winner.number, "points": result.points, "state": result.state},
+        changed=Change.RESULT,
     )
     return Recorded(201, result, verdict)
+
+
+def _conflict(entry: _Entry, existing: Result) -> Recorded:
+    """Another winner, or other points, than the table's result: the entry kept beside it
+    and the table marked in conflict for the desk; a 409 ``result_conflict`` naming what
+    differs, raised once this is committed (``result_record``)."""
+    winner, sent = entry.winner, entry.sent
+    version = entry.version(ResultVersion.Kind.CONFLICTING, existing)
+    version.previous_winner_id = existing.winner_id
+    version.save()
+    if existing.state != Result.State.CONFLICT:
+        existing.state = Result.State.CONFLICT
+        existing.updated_at = timezone.now()
+        existing.save(update_fields=["state", "updated_at"])
+    audit(
+        entry.drive,
+        entry.actor,
+        "result.conflict",
+        subject=entry.subject,
+        old={"winner": existing.winner.number, "points": existing.points},
+        new={"winner": winner.number, "points": sent},
+        changed=Change.RESULT,
+    )
+    differs = [
+        name
+        for name, same in (
+            ("winner", existing.winner_id == winner.pk),
+            ("points", sent is None or sent == existing.points),
+        )
+        if not same
+    ]
+    table, game = entry.seat.table.number, entry.game.number
+    if differs == ["points"]:
+        said = gettext(
+            "Table %(table)s already has %(stored)s in game %(game)s, not %(sent)s; both "
+            "entries are kept for the desk to resolve."
+        ) % {
+            "table": table,
+            "game": game,
+            "stored": _said(winner.number, existing.points),
+            "sent": _said(winner.number, sent),
+        }
+    else:
+        said = gettext(
+            "Table %(table)s already has couple %(winner)s as the winner of game %(game)s; "
+            "both entries are kept for the desk to resolve."
+        ) % {"table": table, "game": game, "winner": existing.winner.number}
+    conflict = Conflict(
+        "result_conflict",
+        said,
+        winner=existing.winner.number,
+        points=existing.points,
+        table=table,
+        game=game,
+        differs=differs,
+    )
+    return Recorded(409, existing, conflict=conflict)
 
 
 # How long a scorer's own entry at the desk stays theirs to correct by typing the table again
@@ -358,61 +430,44 @@ def _own_entry_open(result: Result, actor: Actor) -> bool:
     return timezone.now() <= since[-1].at + timedelta(seconds=OWN_CORRECTION_SECONDS)
 
 
-def _correct_own(
-    drive: Drive,
-    actor: Actor,
-    result: Result,
-    winner: Couple,
-    win_pts: int | None,
-    lose_pts: int | None,
-    verdict: Verdict | None,
-    subject: str,
-) -> Recorded:
+def _correct_own(entry: _Entry, result: Result) -> Recorded:
     """The scorer's own entry replaced by what they typed next: a new version (kind
     ``corrected``) and an audit entry ``result.correct``, never a conflict."""
     old = {"winner": result.winner.number, "points": result.points}
     previous = result.winner_id
-    result.winner = winner
-    result.winner_points, result.loser_points = win_pts, lose_pts
+    verdict = entry.verdict
+    result.winner = entry.winner
+    result.winner_points, result.loser_points = entry.win_pts, entry.lose_pts
     result.verdict = verdict.code if verdict else ""
     result.updated_at = timezone.now()
     result.save()
     ResultVersion.objects.create(
         result=result,
         kind=ResultVersion.Kind.CORRECTED,
-        winner=winner,
-        winner_points=win_pts,
-        loser_points=lose_pts,
+        winner=entry.winner,
+        winner_points=entry.win_pts,
+        loser_points=entry.lose_pts,
         previous_winner_id=previous,
-        channel=actor.channel,
-        user=actor.account,
+        channel=entry.actor.channel,
+        user=entry.actor.account,
     )
     audit(
-        drive,
-        actor,
+        entry.drive,
+        entry.actor,
         "result.correct",
-        subject=subject,
+        subject=entry.subject,
         old=old,
-        new={"winner": winner.number, "points": result.points},
+        new={"winner": entry.winner.number, "points": result.points},
         note="the same scorer's own entry, corrected at once",
+        changed=Change.RESULT,
     )
     return Recorded(201, result, verdict, corrected=True)
 
 
-def _same_key(
-    drive: Drive,
-    actor: Actor,
-    existing: Result,
-    seat: Seat,
-    game: Game,
-    key: str,
-    seen: tuple[int, list[int] | None],
-    winner: Couple,
-    sent: list[int] | None,
-    subject: str,
-) -> Recorded:
+def _same_key(entry: _Entry, existing: Result, seen: tuple[int, list[int] | None]) -> Recorded:
     """A key already kept for this result: a replay if the body says the same (winner and
     points), else refused (409 ``key_reused``, audited, nothing stored)."""
+    seat, game, key, winner, sent = entry.seat, entry.game, entry.key, entry.winner, entry.sent
     seen_winner_id, seen_points = seen
     differs = [
         name
@@ -428,13 +483,14 @@ def _same_key(
     if seen_winner is None:  # not one of the table's couples: only a hand-edited database
         seen_winner = Couple.objects.values_list("number", flat=True).get(pk=seen_winner_id)
     audit(
-        drive,
-        actor,
+        entry.drive,
+        entry.actor,
         "result.key_reused",
-        subject=subject,
+        subject=entry.subject,
         old={"winner": seen_winner, "points": seen_points},
         new={"winner": winner.number, "points": sent},
         note=f"key {key!r}: refused, nothing stored ({', '.join(differs)} differ)",
+        changed=Change.RESULT,
     )
     conflict = Conflict(
         "key_reused",
@@ -583,6 +639,7 @@ def result_undo(*, drive: Drive, game: Any, table: Any, actor: Actor) -> Recorde
             old=old,
             new=None,
             note=f"undone {(result.updated_at - entry.at).seconds} s after it was entered",
+            changed=Change.RESULT,
         )
     return Recorded(200, result)
 
@@ -659,6 +716,7 @@ def result_confirm(
             "result.confirm" if accept else "result.reject",
             subject=f"game {game} table {seat.table.number}",
             new=result.state,
+            changed=Change.RESULT,
         )
     return Recorded(200, result)
 
@@ -762,6 +820,7 @@ def result_resolve(
             old=old,
             new={"winner": couple.number, "points": result.points},
             note=note,
+            changed=Change.RESULT,
         )
     return Recorded(200, result)
 
@@ -879,11 +938,18 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
         if missing or conflicts or pending:
             parts = []
             if missing:
-                parts.append(f"no result at table(s) {_listing(missing)}")
+                parts.append(
+                    gettext("no result at table(s) %(tables)s") % {"tables": _listing(missing)}
+                )
             if conflicts:
-                parts.append(f"conflict at table(s) {_listing(conflicts)}")
+                parts.append(
+                    gettext("conflict at table(s) %(tables)s") % {"tables": _listing(conflicts)}
+                )
             if pending:
-                parts.append(f"waiting for confirmation at table(s) {_listing(pending)}")
+                parts.append(
+                    gettext("waiting for confirmation at table(s) %(tables)s")
+                    % {"tables": _listing(pending)}
+                )
             raise Conflict(
                 "game_incomplete",
                 gettext("Game %(game)s is not complete: %(list)s.")
@@ -936,6 +1002,9 @@ def game_advance(*, drive: Drive, game: Any, actor: Actor) -> tuple[int, Game]:
 
 
 def _listing(numbers: list[int]) -> str:
+    """The first 30 tables' numbers, and how many more: "1, 2, 3" or "1, …, 30 and 12 more"."""
     numbers = sorted(numbers)
     shown = ", ".join(str(n) for n in numbers[:30])
-    return shown + (f" and {len(numbers) - 30} more" if len(numbers) > 30 else "")
+    if len(numbers) <= 30:
+        return shown
+    return gettext("%(tables)s and %(count)s more") % {"tables": shown, "count": len(numbers) - 30}

@@ -5,7 +5,7 @@ change them."""
 import pytest
 
 from engine.rules import Ruleset, get_ruleset, make_ruleset
-from engine.scores import check_final_score, check_final_scores, legal_final_scores
+from engine.scores import WORDS, check_final_score, check_final_scores, legal_final_scores
 
 CB = get_ruleset("cape-breton-45")
 IRISH = get_ruleset("irish-45-joker")  # a jink (all five tricks) wins the game
@@ -164,3 +164,38 @@ def test_tied_games_played_on_have_no_highest_score() -> None:
         "130–90: this needs a hand played after the game was already won "
         "(the game ends as soon as a couple has 45).",
     )
+
+
+@pytest.mark.parametrize(
+    ("w", "loser", "rules", "code", "wording", "params"),
+    [
+        (45, 15, CB, "ok", "regular", {"score": "45–15"}),
+        (45, 40, CB, "trumpless_hands", "one", {"score": "45–40", "hands": 1}),
+        (60, 40, CB, "trumpless_hands", "many", {"score": "60–40", "hands": 4}),
+        (40, 10, CB, "winner_below_target", "", {"score": "40–10", "target": 45}),
+        (20, 0, IRISH, "winner_below_target", "five_tricks", {"score": "20–0", "target": 45}),
+        (75, 0, CB, "too_many_points", "winner", {"score": "75–0", "most": 70}),
+        (60, 60, CB, "too_many_points", "loser", {"score": "60–60", "most": 55}),
+        (60, 55, CB, "game_already_won", "", {"score": "60–55", "target": 45}),
+        (
+            55,
+            40,
+            CB,
+            "not_whole_hands",
+            "",
+            {"score": "55–40", "total": 95, "full": 30, "trumpless": 25},
+        ),
+        (47, 10, CB, "not_multiple_of_five", "", {"value": 47}),
+        (45, -5, CB, "negative_points", "", {"value": -5}),
+        (45.0, 15, CB, "not_a_number", "", {"value": "45.0"}),
+        (120, 50, AUCTION, "ok", "possible", {"score": "120–50"}),
+    ],
+)
+def test_a_verdict_carries_the_numbers_its_words_name(
+    w: int, loser: int, rules: Ruleset, code: str, wording: str, params: dict[str, object]
+) -> None:
+    """What an app needs to say the verdict in another language: the code, which of its
+    wordings, and the score, target, hands… the English message is made of."""
+    verdict = check_final_score(w, loser, rules)
+    assert (verdict.code, verdict.wording, dict(verdict.params)) == (code, wording, params)
+    assert verdict.message == WORDS[code, wording] % params

@@ -5,7 +5,7 @@ import pytest
 
 from engine.game import HandLine
 from engine.rules import get_ruleset, make_ruleset
-from engine.scores import check_final_points, check_score_sheet
+from engine.scores import CODES, WORDS, check_final_points, check_score_sheet
 
 CB = get_ruleset("cape-breton-45")
 AUCTION = get_ruleset("auction-120")
@@ -147,4 +147,22 @@ def test_final_points_need_two_scores_and_a_side(points: tuple[int, ...], winner
     assert (verdict.code, verdict.message) == (
         "bad_side",
         "Give two scores and the winning side, 0 or 1.",
+    )
+
+
+def test_a_sheet_verdict_carries_its_hand_and_numbers() -> None:
+    verdict = check_score_sheet(sheet((20, 10), (25, 10)), CB)
+    assert (verdict.code, verdict.wording, dict(verdict.params)) == (
+        "bad_hand_total",
+        "",
+        {"hand": 2, "score": "25–10", "total": 35, "full": 30, "trumpless": 25},
+    )
+    unusual = check_score_sheet(sheet((30, 0), (15, 10)), CB)
+    assert (unusual.wording, dict(unusual.params)) == ("sheet_one", {"hands": 1})
+
+
+@pytest.mark.parametrize("code", ["missing_bid", "bad_side", "bad_bid", "bad_auction_points"])
+def test_an_auction_hands_words_give_what_its_code_means(code: str) -> None:
+    assert WORDS[code, "sheet"] == (
+        f"Hand %(hand)s: %(score)s cannot come from that bid ({CODES[code]})."
     )
