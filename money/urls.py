@@ -4,14 +4,14 @@ former address (the print page prints it: ``money.printing.DOCUMENT``)."""
 
 from django.urls import path
 
-from money import pages
+from money import views
 
 app_name = "money"
 
 urlpatterns = [
-    path("drives/<slug:slug>/money/", pages.money_page, name="page"),
-    path("drives/<slug:slug>/money/pot", pages.pot, name="pot"),
-    path("drives/<slug:slug>/money/projector", pages.projector, name="projector"),
-    path("drives/<slug:slug>/money/accounts.csv", pages.accounts_csv_view, name="csv"),
-    path("drives/<slug:slug>/money/accounts.pdf", pages.accounts_pdf_view, name="pdf"),
+    path("drives/<slug:slug>/money/", views.money_page, name="page"),
+    path("drives/<slug:slug>/money/pot", views.pot, name="pot"),
+    path("drives/<slug:slug>/money/projector", views.projector, name="projector"),
+    path("drives/<slug:slug>/money/accounts.csv", views.accounts_csv_view, name="csv"),
+    path("drives/<slug:slug>/money/accounts.pdf", views.accounts_pdf_view, name="pdf"),
 ]

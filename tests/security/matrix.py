@@ -318,7 +318,7 @@ CASES: list[Case] = [
     Case(f"{D}/publish", "POST", f"{P}/publish", organizer_page(302), body={"published": "1"}),
     Case(f"{D}/close", "GET", f"{P}/close", organizer_page(200)),
     Case(f"{D}/close", "POST", f"{P}/close", organizer_page(302), body={"confirm": "on"}),
-    # --- the night's money (money/pages.py) ------------------------------------------------------
+    # --- the night's money (money/views.py) ------------------------------------------------------
     Case(f"{D}/money/", "GET", f"{P}/money/", member_page(200)),
     Case(f"{D}/money/", "POST", f"{P}/money/", member_page(302), body={"action": "sell"}),
     Case(f"{D}/money/pot", "GET", f"{P}/money/pot", member_page(200)),
