@@ -13,7 +13,7 @@ from functools import partial
 from typing import Annotated, Any
 
 from django.utils.translation import gettext
-from pydantic import BaseModel, ConfigDict, Field, PlainValidator
+from pydantic import Field, PlainValidator
 from pydantic_core import PydanticCustomError
 
 from drives.errors import ServiceError
@@ -31,7 +31,7 @@ from money.models import (
 )
 from money.services import amount_of
 from scoring.records.parts import Part
-from scoring.records.schema import Time, checked, one_of, text_only
+from scoring.records.schema import AppPart, Time, checked, one_of, text_only
 
 KEY = "money"
 
@@ -128,12 +128,7 @@ Signed = Annotated[Decimal, PlainValidator(partial(_sum, signed=True))]
 Prize = Annotated[Decimal, PlainValidator(_prize)]
 
 
-class Record(BaseModel):
-    # Keys the part does not know are left aside, as before the part was described.
-    model_config = ConfigDict(strict=True, extra="ignore")
-
-
-class MoneySettings(Record):
+class MoneySettings(AppPart):
     opening_float: SumOrZero
     ticket_price: Sum
     strip_size: int
@@ -142,7 +137,7 @@ class MoneySettings(Record):
     scorers_allowed: bool
 
 
-class MoneyLine(Record):
+class MoneyLine(AppPart):
     kind: Annotated[str, one_of(Kind.values)]
     amount: Signed
     way: Annotated[str, one_of(Way.values)]
@@ -154,14 +149,14 @@ class MoneyLine(Record):
     at: Time
 
 
-class MoneySale(Record):
+class MoneySale(AppPart):
     first: int
     last: int
     line: int
     refunded: bool
 
 
-class MoneyDraw(Record):
+class MoneyDraw(AppPart):
     round: int
     seed: int
     ticket: int
@@ -172,7 +167,7 @@ class MoneyDraw(Record):
     at: Time
 
 
-class MoneyPool(Record):
+class MoneyPool(AppPart):
     kind: Annotated[str, one_of(Pool.Kind.values)]
     name: str
     ticket_price: Sum | None = None  # absent in exports made before raffles had prices
@@ -180,13 +175,13 @@ class MoneyPool(Record):
     draws: list[MoneyDraw]
 
 
-class MoneyCount(Record):
+class MoneyCount(AppPart):
     total: SumOrZero
     denominations: dict[str, Any]
     at: Time
 
 
-class MoneyPart(Record):
+class MoneyPart(AppPart):
     setup: MoneySettings | None
     lines: list[MoneyLine]
     pools: list[MoneyPool]
@@ -278,15 +273,7 @@ def write(drive: Drive, part: MoneyPart, people: dict[str, Any]) -> None:
                 paid.pool = pool
                 paid.save(update_fields=["pool"])
             Draw.objects.create(
-                pool=pool,
-                round=draw.round,
-                seed=draw.seed,
-                ticket=draw.ticket,
-                sold=draw.among,
-                prize=draw.prize,
-                state=draw.state,
-                line=paid,
-                at=draw.at,
+                pool=pool, sold=draw.among, line=paid, **draw.model_dump(exclude={"among", "line"})
             )
         # the refunds of the pool's sales belong to it too
         Line.objects.filter(reverses__pool=pool).update(pool=pool)

@@ -13,13 +13,13 @@ import re
 from datetime import date
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, PlainValidator
+from pydantic import AfterValidator, PlainValidator
 from pydantic_core import PydanticCustomError
 
 from drives.models import Drive
 from scoring.records.parts import Part, register
 from scoring.records.restore import bad
-from scoring.records.schema import checked
+from scoring.records.schema import AppPart, checked
 from seasons.models import PlayerMerge, PlayerSplit, Season, SeasonDrive
 
 KEY = "season"
@@ -76,22 +76,17 @@ Key = Annotated[str, _text(80)]
 Day = Annotated[date, PlainValidator(_day)]
 
 
-class Record(BaseModel):
-    # Keys the part does not know are left aside, as before the part was described.
-    model_config = ConfigDict(strict=True, extra="ignore")
-
-
-class SeasonMerge(Record):
+class SeasonMerge(AppPart):
     key: Key
     into: Key
 
 
-class SeasonSplit(Record):
+class SeasonSplit(AppPart):
     key: Key
     as_name: Key
 
 
-class SeasonPart(Record):
+class SeasonPart(AppPart):
     slug: Annotated[str, _text(80), AfterValidator(_slug)]
     name: Annotated[str, _text(120)]
     starts: Day

@@ -210,6 +210,14 @@ class View(BaseModel):
     model_config = ConfigDict(strict=True, extra="allow")
 
 
+class AppPart(BaseModel):
+    """A part kept by an app above scoring (``scoring.records.parts``: the season, the money)
+    or a piece of one: JSON's types; keys it does not know are left aside, as they were before
+    the part had a model."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+
 class ExportDrive(Part):
     slug: str = Field(pattern=r"^[-a-zA-Z0-9_]{1,80}$")
     club: Annotated[str, Field(max_length=120)]
