@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar, get_args
 
 from django.utils.translation import gettext
 from pydantic import (
@@ -188,12 +188,19 @@ SAID = one_of(AuditEntry.Channel.values)
 Said = Annotated[str, SAID]
 
 
-def _said_when_restoring(channel: str, info: ValidationInfo) -> str:
-    """A row written without a channel ("") is exported as it is, but not restored."""
-    return SAID.check(channel) if (info.context or {}).get("restoring") else channel
+def _row_channel(channel: str, info: ValidationInfo) -> str:
+    """A row's channel; one written without a channel ("") is exported as it is, but not
+    restored."""
+    if channel == "" and not (info.context or {}).get("restoring"):
+        return channel
+    return SAID.check(channel)
 
 
-RowChannel = Annotated[Channel, AfterValidator(_said_when_restoring)]
+RowChannel = Annotated[
+    str,
+    AfterValidator(_row_channel),
+    WithJsonSchema({"enum": list(get_args(Channel)), "type": "string"}),
+]
 Name = Annotated[str, Field(max_length=200)]
 
 
