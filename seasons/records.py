@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, PlainValidator
+from pydantic_core import PydanticCustomError
 
 from drives.models import Drive
 from scoring.records.parts import Part, register
 from scoring.records.restore import bad
+from scoring.records.schema import AppPart, checked
 from seasons.models import PlayerMerge, PlayerSplit, Season, SeasonDrive
 
 KEY = "season"
@@ -46,78 +50,81 @@ def season_part(drive: Drive) -> dict[str, Any] | None:
     }
 
 
-def _text(obj: dict[str, Any], key: str, path: str, limit: int) -> str:
-    value = obj.get(key)
-    if not isinstance(value, str) or not value.strip() or len(value) > limit:
-        raise bad(f"{path}.{key}", f"text of 1 to {limit} characters")
+def _text(limit: int) -> AfterValidator:
+    def check(value: str) -> str:
+        if not value.strip() or len(value) > limit:
+            raise PydanticCustomError("text", f"text of 1 to {limit} characters")
+        return value
+
+    return AfterValidator(check)
+
+
+def _slug(value: str) -> str:
+    if not _SLUG.match(value):
+        raise PydanticCustomError("slug", f"{value!r} is not a slug")
     return value
 
 
-def _date(obj: dict[str, Any], key: str, path: str) -> date:
-    value = obj.get(key)
+def _day(value: Any) -> date:
     try:
-        return date.fromisoformat(value)  # type: ignore[arg-type]  # not text: TypeError below
+        return date.fromisoformat(value)
     except (TypeError, ValueError):
-        raise bad(f"{path}.{key}", "a date as YYYY-MM-DD") from None
+        raise PydanticCustomError("date", "a date as YYYY-MM-DD") from None
 
 
-def _pairs(obj: dict[str, Any], key: str, path: str, fields: tuple[str, str]) -> list[Any]:
-    items = obj.get(key)
-    if not isinstance(items, list):
-        raise bad(f"{path}.{key}", "a list")
-    out = []
-    for i, item in enumerate(items):
-        if not isinstance(item, dict):
-            raise bad(f"{path}.{key}[{i}]", "an object")
-        out.append(tuple(_text(item, field, f"{path}.{key}[{i}]", 80) for field in fields))
-    return out
+Key = Annotated[str, _text(80)]
+Day = Annotated[date, PlainValidator(_day)]
 
 
-def read_part(value: Any, path: str) -> dict[str, Any] | None:
+class SeasonMerge(AppPart):
+    key: Key
+    into: Key
+
+
+class SeasonSplit(AppPart):
+    key: Key
+    as_name: Key
+
+
+class SeasonPart(AppPart):
+    slug: Annotated[str, _text(80), AfterValidator(_slug)]
+    name: Annotated[str, _text(120)]
+    starts: Day
+    ends: Day
+    published: bool = False
+    merges: list[SeasonMerge]
+    splits: list[SeasonSplit]
+
+
+def read_part(value: Any, path: str) -> SeasonPart | None:
     if value is None:
         return None
-    if not isinstance(value, dict):
-        raise bad(path, "an object or null")
-    slug = _text(value, "slug", path, 80)
-    if not _SLUG.match(slug):
-        raise bad(f"{path}.slug", f"{slug!r} is not a slug")
-    starts, ends = _date(value, "starts", path), _date(value, "ends", path)
-    if starts > ends:
+    part = checked(SeasonPart, value, path)
+    if part.starts > part.ends:
         raise bad(f"{path}.ends", "before the season starts")
-    published = value.get("published", False)
-    if not isinstance(published, bool):
-        raise bad(f"{path}.published", "true or false")
-    merges = _pairs(value, "merges", path, ("key", "into"))
-    if any(k == into for k, into in merges):
+    if any(merge.key == merge.into for merge in part.merges):
         raise bad(f"{path}.merges", "a player merged with itself")
-    return {
-        "slug": slug,
-        "name": _text(value, "name", path, 120),
-        "starts": starts,
-        "ends": ends,
-        "published": published,
-        "merges": merges,
-        "splits": _pairs(value, "splits", path, ("key", "as_name")),
-    }
+    return part
 
 
-def write_part(drive: Drive, part: dict[str, Any] | None) -> None:
+def write_part(drive: Drive, part: SeasonPart | None) -> None:
     if part is None:
         return
     season, _ = Season.objects.get_or_create(
         club_id=drive.club_id,
-        slug=part["slug"],
-        defaults={k: part[k] for k in ("name", "starts", "ends", "published")},
+        slug=part.slug,
+        defaults=part.model_dump(include={"name", "starts", "ends", "published"}),
     )
     SeasonDrive.objects.create(drive=drive, season=season)
     known = set(season.merges.values_list("key", flat=True))
     PlayerMerge.objects.bulk_create(
-        PlayerMerge(season=season, key=key, into=into)
-        for key, into in part["merges"]
-        if key not in known
+        PlayerMerge(season=season, key=m.key, into=m.into)
+        for m in part.merges
+        if m.key not in known
     )
     PlayerSplit.objects.bulk_create(
-        PlayerSplit(season=season, drive=drive, key=key, name=name) for key, name in part["splits"]
+        PlayerSplit(season=season, drive=drive, key=split.key, name=split.as_name)
+        for split in part.splits
     )
 
 

@@ -3,11 +3,12 @@ registers itself here (from its ``AppConfig.ready``) and the export and the rest
 under its own key, without ``scoring`` importing the app.
 
 A part is three functions: ``export(drive)`` gives what goes under ``key`` in the export;
-``read(value, numbers)`` checks that value before anything is written (raising
-``scoring.records.restore.bad``-style ``ServiceError`` naming the place at fault; ``numbers``
-are the couples' numbers of the file) and returns what ``write(drive, read_value, users)``
-then writes, inside the restore's transaction. An export without the key restores without
-the part (exports made before it).
+``read(value, numbers)`` checks that value before anything is written (against the part's own
+pydantic model with ``scoring.records.schema.checked``, then what the model cannot say, each
+refusal a ``bad_export`` ``ServiceError`` naming the place at fault; ``numbers`` are the
+couples' numbers of the file) and returns the checked model that ``write(drive, read_value,
+users)`` then reads and writes, inside the restore's transaction. An export without the key
+restores without the part (exports made before it).
 """
 
 from __future__ import annotations

@@ -225,6 +225,14 @@ def test_users_missing_here_are_named_on_stderr(tmp_path: Path) -> None:
             r"couples\[1\].holes: 1000000 is out of range",
         ),
         (lambda d: d["closed_tables"].update({"9": "soon"}), "closed_tables.9"),
+        (
+            lambda d: d["closed_tables"].update({"nine": 2}),
+            "closed_tables.nine: table number → first game with nobody there",
+        ),
+        (
+            lambda d: d["games"][0]["tables"][1].update(points=[50, 40000]),
+            r"games\[0\].tables\[1\].points\[1\]: 40000 is out of range: at most 32767\.$",
+        ),
     ],
 )
 def test_a_bad_export_is_refused_with_the_place_named(tmp_path: Path, change, words: str) -> None:
@@ -361,13 +369,39 @@ def test_the_prizes_round_trip(tmp_path: Path) -> None:
     assert Award.objects.filter(user__username="maggie").exists()
 
 
-def test_a_bad_prize_in_an_export_is_refused(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (
+            lambda d: d["ties"][2]["cut_cards"][0].update(couple=1),
+            r"ties\[2\].cut_cards\[0\].couple: 1 is not a couple of this drive",
+        ),
+        (
+            lambda d: d["ties"][0]["choices"][0].update(couple=None),
+            r"ties\[0\].choices\[0\].couple: Input should be a valid integer",
+        ),
+        (
+            lambda d: d["awards"][0].update(tie="place:9"),
+            r"awards\[0\].tie: 'place:9' is not a tie of this drive",
+        ),
+        (
+            lambda d: d["prize_setup"]["places"][0].update(amount="60.005"),
+            r"prize_setup.places\[0\].amount: '60.005' is not an amount to the cent",
+        ),
+        (
+            lambda d: d["prize_setup"].update(cookie_jar=False),
+            "cookie_jar.drawn: a draw, but the prize set-up has no cookie jar",
+        ),
+    ],
+)
+def test_a_bad_prize_in_an_export_is_refused(tmp_path: Path, change, words: str) -> None:
     drive = prize_night()
     data = json.loads(run("drive", "export", drive.slug))
     drive_delete(drive=drive)
-    data["ties"][2]["cut_cards"][0]["couple"] = 1
+    change(data)
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(CommandError, match=r"ties\[2\].cut_cards\[0\].couple"):
+    with pytest.raises(CommandError, match=words) as refused:
         run("drive", "restore", str(path))
+    assert "\n" not in str(refused.value)
     assert not Drive.objects.exists()

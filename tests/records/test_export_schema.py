@@ -22,7 +22,16 @@ from scoring.records.restore import drive_delete, drive_restore
 from scoring.records.schema import VERSION, Channel, json_schema
 from scoring.services import result_record
 from tests.api.helpers import Api, make_club
-from tests.scoring.nights import DESK, advance, new_drive, play_game, seeded, start, withdraw
+from tests.scoring.nights import (
+    DESK,
+    advance,
+    lower_number,
+    new_drive,
+    play_game,
+    seeded,
+    start,
+    withdraw,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -100,6 +109,21 @@ def test_any_night_exported_and_restored_exports_the_same(
         assert first["version"] == VERSION
         assert second == first
         transaction.set_rollback(True)
+
+
+def test_a_night_whose_table_closed_exports_and_comes_back() -> None:
+    """A drive stored before the sit-out rule closes a table that two withdrawals empty: its
+    export names the table and the game it closed at, and the drive comes back with it."""
+    drive = new_drive(8)
+    Drive.objects.filter(pk=drive.pk).update(sit_out_last=False)
+    drive.refresh_from_db()
+    start(drive)
+    play_game(drive, 1, lower_number)
+    withdraw(drive, 3, 5)
+    advance(drive, 1)
+    first, second = restored_again(drive)
+    assert json.loads(json.dumps(first))["closed_tables"] == {"4": 2}
+    assert second == first
 
 
 def test_the_exports_match_the_published_json_schema() -> None:
