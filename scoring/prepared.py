@@ -18,9 +18,11 @@ scenario of BENCHMARKS.md. Kept when the pages came to be told of changes (issue
 polls that found nothing went, the renders after a change stayed (each of 750 phones after an
 advance, within its 5-6 s spread; a table's and its couples' after each result): some 37,500
 a 25-game night, 60 CPU s fewer with these reads, and 1.2 s fewer in each advance's few
-seconds, where the phones' answers queue (BENCHMARKS.md, "Pages told of a change"). The desk's reads after a result: the stamps 4.6 → 0.5 ms (the
-ORM's read the newest time too), a table's history 3.4 → 0.3 ms, the game's seats 4.8 → 1.8 ms
-(BENCHMARKS.md, "The desk's grid after a result").
+seconds, where the phones' answers queue (BENCHMARKS.md, "Pages told of a change").
+
+The desk's reads after a result: the stamps 4.6 → 0.5 ms (the ORM's read the newest time too),
+a table's history 3.4 → 0.3 ms, the game's seats 4.8 → 1.8 ms (BENCHMARKS.md, "The desk's
+grid after a result").
 
 Only for ``values()`` querysets (the rows come back as dicts); a stand-in must reach the SQL as
 one or more parameters unchanged (a number compared with a whole-number column, or as text with
