@@ -26,10 +26,10 @@ more here so that their cost stands above the machine's noise):
 
 - *on their streams*: that many pages each hold their stream open (the server sends them only
   its pings, every 20 s: nothing changes) and make their safety poll (a 304, with the ETag of
-  their fragment, each page on its own connection) once a minute. The window is ``--window``
-  seconds (20 s: a ping each), shorter than the minute: each page's safety poll has its own
-  moment of the minute, spread evenly, and the window holds those that fall in it, ``window ÷
-  60`` of them: the minute's safety polls counted pro rata;
+  their fragment, each page on its own connection) every ``SAFETY_POLL`` seconds. The window
+  is ``--window`` seconds (20 s: a ping each), shorter than that: each page's safety poll has
+  its own moment of the period, spread evenly, and the window holds those that fall in it,
+  ``window ÷ SAFETY_POLL`` of them: the safety polls counted pro rata;
 - *livez*: as many clients, each on its own connection, ask ``/livez`` every
   ``data-poll-every`` seconds of that page (read from it: a table's 5 s, a couple's 6 s, the
   desk's and the projector's 3 s) over a window as long.
@@ -68,7 +68,7 @@ KINDS = ("livez", "table", "couple", "desk", "projector")
 PAGES = ("table", "couple", "desk", "projector")
 EVENTS_URL = re.compile(r'data-events-url="([^"]+)"')
 POLL_EVERY = re.compile(r'data-poll-every="([0-9.]+)"')
-SAFETY_POLL = 60.0  # static/js/poll.js: a page on its stream asks once a minute all the same
+SAFETY_POLL = 120.0  # static/js/poll.js: a page on its stream asks every 2 minutes all the same
 
 
 def main() -> None:
@@ -241,7 +241,7 @@ def idle_pages(
     print(
         f"\nidle pages on their event streams against /livez at the page's period "
         f"(windows of {args.window:.0f} s, {args.idle_rounds} of each; the safety polls, one a "
-        f"page a minute, spread over the minute: {args.window / SAFETY_POLL:.0%} of them in a "
+        f"page every {SAFETY_POLL:.0f} s, spread: {args.window / SAFETY_POLL:.0%} of them in a "
         f"window); the server alone: {alone:.0f} ms CPU a minute, taken out of each figure; "
         f"load average {os.getloadavg()[0]:.1f}"
     )

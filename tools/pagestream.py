@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 # As static/js/poll.js: the safety poll while a stream is open (seconds); a stream silent this
 # long is given up and opened again.
-SAFETY_POLL = 60.0
+SAFETY_POLL = 120.0
 STREAM_SILENT = 65.0
 # What config/events.py says at first (``retry: 3000``): the browser opens a broken stream
 # again after this many seconds.

@@ -23,7 +23,7 @@
  *
  * A region with data-events-url is told of changes instead (Server-Sent Events; the server's
  * config/events.py): while its stream is open it asks for itself only when told ("changed"),
- * when the stream opens again after a break ("ready": to catch up), and once a minute to be
+ * when the stream opens again after a break ("ready": to catch up), and every two minutes to be
  * safe; never twice within its data-poll-every (the desk and the projector hear of every
  * result: during the rush they ask once an interval, as they polled). Regions of one page
  * share a stream by its address. A change of the whole night (told with the drive's topic,
@@ -45,7 +45,7 @@
   var MAX_DELAY = 30000;
   // While a region's stream is open: a poll now and then all the same, and the stream given
   // up when silent this long (the server says "ping" every 20 s).
-  var SAFETY_POLL = 60000;
+  var SAFETY_POLL = 120000;
   var STREAM_SILENT = 65000;
   var streams = {};
   var lastKey = 0;
