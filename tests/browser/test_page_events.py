@@ -33,7 +33,7 @@ import sys
 import time
 import urllib.request
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -290,21 +290,18 @@ class Live:
 
     def wait_for_stream(self) -> float:
         """Until its stream has said "ready" (it opened); when it did."""
-        self.page.wait_for_function(
-            "window.__live.some((r) => r.what === 'ready')", timeout=SHOWN_MS
-        )
+        until_recorded(self.page, lambda r: r["what"] == "ready")
         return float(next(r["at"] for r in self.records() if r["what"] == "ready"))
 
     def pushed(self, since: float) -> None:
-        """The page asked for its fragment after ``since`` only once its stream had told it of
-        a change (and it did ask)."""
+        """After ``since`` its stream told it of a change and it asked for its fragment then.
+        (An ask already due may come between: a result of its own table heard less than an
+        interval before, or its Undo closing; test 1 shows that nothing else asks.)"""
         told = self.told(since)
         fetched = self.fetches(since)
         assert told, f"{self.name}: its stream told it of nothing"
-        assert fetched, f"{self.name}: it did not ask for its fragment"
-        assert fetched[0] >= told[0]["at"], (
-            f"{self.name}: asked for its fragment {told[0]['at'] - fetched[0]:.0f} ms before "
-            "its stream told it of the change"
+        assert any(at >= told[0]["at"] for at in fetched), (
+            f"{self.name}: it did not ask for its fragment once told of the change"
         )
 
 
@@ -334,6 +331,18 @@ def game_shown(live: Live, game: int) -> None:
     """The page shows ``game`` as the game in play, by itself."""
     shown = f"Game {game} of {GAMES}"
     expect(live.page.locator(live.region)).to_contain_text(shown, timeout=SHOWN_MS)
+
+
+def until_recorded(page: Page, wanted: Callable[[dict[str, Any]], bool]) -> None:
+    """Until the page's recorder holds a record ``wanted`` takes. Read from here, a look every
+    50 ms: Playwright's ``wait_for_function`` compiles its predicate in the page, which the
+    pages' Content-Security-Policy (no eval) refuses."""
+    deadline = time.monotonic() + SHOWN_MS / 1000
+    while time.monotonic() < deadline:
+        if any(wanted(record) for record in page.evaluate("window.__live")):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"never recorded: {page.evaluate('window.__live')}")
 
 
 def now_ms() -> float:
@@ -496,9 +505,7 @@ def test_the_desk_grid_waits_while_the_scorer_types(hall: Hall, contexts: Contex
     expect(winner).to_be_focused()
     mark = now_ms()
     hall.enter(2, 3, seating[3][0])
-    page.wait_for_function(
-        f"window.__live.some((r) => r.what === 'changed' && r.at >= {mark})", timeout=SHOWN_MS
-    )
+    until_recorded(page, lambda r: r["what"] == "changed" and r["at"] >= mark)
     # The scorer hesitates over the winner for a few seconds: a key every 0.4 s.
     typed = str(seating[1][0])
     for _ in range(8):

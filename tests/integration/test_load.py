@@ -40,8 +40,10 @@ def test_a_hall_night_played_by_locust_is_stored_whole(stack: Stack, tmp_path: P
         "hall",
         tmp_path,
         "hall",
+        # Longer than a page's poll period (5-6 s; on its stream, it asks when told): every
+        # page asks for its fragment at least once.
         "--spread",
-        "2",
+        "8",
         "--pages",
         "--couple-phones",
         "4",

@@ -399,6 +399,11 @@ def test_settings_never_set_the_race_knobs(
         # Executed here, with what production requires in the environment, and not kept.
         monkeypatch.setenv("SECRET_KEY", "x" * 50)
         monkeypatch.setenv("ALLOWED_HOSTS", "example.org")
+        # The environment as the module reads it (through base's, read once at its import).
+        import config.settings.base as base
+        from config.settings.env import read
+
+        monkeypatch.setattr(base, "environment", read())
         path = Path(settings.BASE_DIR) / "config" / "settings" / f"{module}.py"
         spec = importlib.util.spec_from_file_location(name, path)
         assert spec is not None and spec.loader is not None
