@@ -4,14 +4,18 @@ A :class:`Rule` is one check on one field: a pydantic type (its bounds, its choi
 value is tidied), the code the API answers with, and the message a person reads (gettext, so
 the French follows). Every way in reaches the same rule:
 
-- the services (``drives.services``, ``scoring.services``, ``scoring.prizes.services``) call
-  :meth:`Rule.check` (or :func:`check_field` for a field of several rules), which turns the
-  pydantic refusal into a :class:`~drives.errors.ServiceError` with the rule's code, message
-  and ``field``; the API, the CSV imports and the command line reach the rules through them;
+- the services (``drives.services``, ``scoring.services``, ``scoring.prizes.services``,
+  ``money.services``, ``seasons.services``) call :meth:`Rule.check` (or :func:`check_field`
+  for a field of several rules), which turns the pydantic refusal into a
+  :class:`~drives.errors.ServiceError` with the rule's code, message and ``field``; the CSV
+  imports and the command line reach the rules through them;
 - the pages' forms take their bounds and their error messages from :meth:`Rule.form_options`
   and run :meth:`Rule.check` in their ``clean`` (``drives.forms.RuledForm``), so a box typed
   wrong says what the API would say;
-- the API's OpenAPI description takes each field's JSON Schema from :meth:`Rule.json_schema`.
+- the API's bodies (:class:`Body`) type each field with its rule, ``Annotated[int,
+  GAMES_RULE]``: the rule judges the value sent before any service is called, refuses it in
+  its own words (:func:`refused`, which the API's refusal translator answers as it is) and
+  gives the field's JSON Schema to the OpenAPI description (:meth:`Rule.json_schema`).
 
 A new rule goes here, into :data:`RULES` (through :func:`rule`), and ``tests/inputs`` then asks
 each way in to refuse a bad value of it with the same words.
@@ -19,7 +23,7 @@ each way in to refuse a bad value of it with the same words.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from datetime import date as Date
@@ -29,9 +33,22 @@ from typing import Annotated, Any, Literal
 
 from django.conf import settings
 from django.utils.functional import Promise, lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from pydantic import AfterValidator, BeforeValidator, Field, Strict, TypeAdapter, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    Strict,
+    TypeAdapter,
+    ValidationError,
+)
 from pydantic import WithJsonSchema as WithJsonSchema
+from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from drives.errors import ServiceError
 from drives.text import name_strip_bidi, name_visible, text_refuse_unstorable
@@ -59,9 +76,14 @@ class Rule:
 
     ``name`` names the rule (unique); ``field`` the field it judges (the API's, the form's and
     the CSV column's name); ``code`` the API's error code; ``message`` the words, formatted
-    with ``params`` (the bounds, the choices); ``type`` the pydantic type that accepts (and
-    tidies) a good value; ``form`` the Django form field's options built from the same bounds;
-    ``doc`` what the JSON Schema adds (a description, a default)."""
+    with ``params`` (the bounds, the choices), ``field`` (where the value was sent) and what
+    ``words`` takes from the value refused (``%(kind)s``: the kind sent); ``type`` the pydantic
+    type that accepts (and tidies) a good value; ``form`` the Django form field's options built
+    from the same bounds; ``doc`` what the JSON Schema adds (a description, a default).
+    ``named``: the refusal names its ``field`` (a few never did, and keep their answer);
+    ``status`` and ``details``: the refusal's HTTP status and what it adds (the choices).
+
+    In a body's model, ``Annotated[int, GAMES_RULE]`` has the rule judge the field."""
 
     name: str
     field: str
@@ -71,10 +93,20 @@ class Rule:
     params: Mapping[str, Any] = dataclass_field(default_factory=dict)
     form: Mapping[str, Any] = dataclass_field(default_factory=dict)
     doc: Mapping[str, Any] = dataclass_field(default_factory=dict)
+    words: Callable[[Any], Mapping[str, Any]] | None = None
+    named: bool = True
+    status: int = 422
+    details: Mapping[str, Any] = dataclass_field(default_factory=dict)
 
-    def text(self) -> str:
-        """The message in the active language."""
-        return str(self.message) % dict(self.params) if self.params else str(self.message)
+    def text(self, value: Any = None, *, field: str = "") -> str:
+        """The message in the active language, for ``value`` sent as ``field``."""
+        parts = {"field": self.field, **self.params}
+        if field:
+            parts["field"] = field
+        if self.words is not None:
+            parts.update(self.words(value))
+        message = str(self.message)
+        return message % parts if "%(" in message else message
 
     @cached_property
     def adapter(self) -> TypeAdapter[Any]:
@@ -87,7 +119,16 @@ class Rule:
         try:
             return self.adapter.validate_python(value)
         except ValidationError:
-            raise ServiceError(self.code, where + self.text(), field=field or self.field) from None
+            raise self.refusal(value, where, field=field) from None
+
+    def refusal(self, value: Any, where: str = "", *, field: str = "") -> ServiceError:
+        """The refusal of ``value`` sent as ``field`` (this rule's field unless said)."""
+        place = field or self.field
+        details = dict(self.details)
+        if self.named:
+            details["field"] = place
+        message = where + self.text(value, field=place)
+        return ServiceError(self.code, message, status=self.status, **details)
 
     def accepts(self, value: Any) -> bool:
         try:
@@ -100,11 +141,25 @@ class Rule:
         """The field's JSON Schema (the API's OpenAPI description)."""
         return {**self.adapter.json_schema(), **self.doc}
 
-    def form_options(self) -> dict[str, Any]:
+    def form_options(self, field: str = "") -> dict[str, Any]:
         """Options of the Django form field: the same bounds, and this rule's message for
         every error the field finds itself."""
-        message = lazy(self.text, str)()
+        message = lazy(lambda: self.text(field=field), str)()
         return {**self.form, "error_messages": dict.fromkeys(FORM_ERROR_CODES, message)}
+
+    def at(self, field: str) -> Checks:
+        """The rule in a body whose field has another name (``seating``: the first seating)."""
+        return checks(self, field=field)
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return checks(self).__get_pydantic_core_schema__(source, handler)
+
+    def __get_pydantic_json_schema__(
+        self, schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> dict[str, Any]:
+        return self.json_schema()
 
 
 #: Every rule, by name.
@@ -119,22 +174,152 @@ def rule(
     type: Any,
     params: Mapping[str, Any] | None = None,
     form: Mapping[str, Any] | None = None,
+    *,
+    words: Callable[[Any], Mapping[str, Any]] | None = None,
+    named: bool = True,
+    status: int = 422,
+    details: Mapping[str, Any] | None = None,
     **doc: Any,
 ) -> Rule:
     """Declare a rule (its name unique) and list it in :data:`RULES`."""
     if name in RULES:
         raise ValueError(f"rule {name!r} is declared twice")
-    declared = Rule(name, field, code, message, type, params or {}, form or {}, doc)
+    declared = Rule(
+        name,
+        field,
+        code,
+        message,
+        type,
+        params or {},
+        form or {},
+        doc,
+        words,
+        named,
+        status,
+        details or {},
+    )
     RULES[name] = declared
     return declared
 
 
-def check_field(rules: Sequence[Rule], value: Any, where: str = "") -> Any:
+def check_field(rules: Sequence[Rule], value: Any, where: str = "", *, field: str = "") -> Any:
     """``value`` through each rule of one field in turn (each takes the last one's tidy
     value); the first that refuses it raises."""
     for one in rules:
-        value = one.check(value, where)
+        value = one.check(value, where, field=field)
     return value
+
+
+# --- the API's bodies ---------------------------------------------------------------------------
+
+# Where a refusal raised inside a body's model travels (the context of pydantic's error).
+REFUSAL = "refusal"
+
+
+def refused(error: ServiceError) -> PydanticCustomError:
+    """A service's refusal raised while a body is read: the API answers it as it is."""
+    return PydanticCustomError(error.code, "refused: see the refusal", {REFUSAL: error})
+
+
+@dataclass(frozen=True, eq=False)
+class Checks:
+    """In a body's model, ``Annotated[T, Checks(check, schema)]``: the value sent is judged by
+    ``check`` (which tidies it, or raises the ServiceError the API answers with) and described
+    by ``schema`` in the OpenAPI description; ``T`` is what a good value becomes."""
+
+    check: Callable[[Any], Any]
+    schema: Mapping[str, Any]
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        check = self.check
+
+        def judged(value: Any) -> Any:
+            try:
+                return check(value)
+            except ServiceError as error:
+                raise refused(error) from None
+
+        return core_schema.no_info_plain_validator_function(judged)
+
+    def __get_pydantic_json_schema__(
+        self, schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> dict[str, Any]:
+        return dict(self.schema)
+
+
+def field_schema(rules: Sequence[Rule]) -> dict[str, Any]:
+    """The JSON Schema of a field of several rules: each one's, together."""
+    schema: dict[str, Any] = {}
+    for one in rules:
+        schema |= one.json_schema()
+    return schema
+
+
+def checks(*rules: Rule, field: str = "", **doc: Any) -> Checks:
+    """The rules of one field of a body (sent as ``field`` when its name is not the rules'),
+    in turn, as :func:`check_field`; ``doc`` adds to the description."""
+
+    def check(value: Any) -> Any:
+        return check_field(rules, value, field=field)
+
+    return Checks(check, field_schema(rules) | doc)
+
+
+def unknown_field(name: str, where: str = "") -> ServiceError:
+    """The refusal of a field nobody takes (after ``where``: "Couple 2: ")."""
+    return ServiceError(
+        "unknown_field",
+        where + gettext("Unknown field %(name)s.") % {"name": f"{name!r}"},
+        field=name,
+    )
+
+
+def refuse_unknown(given: Iterable[str], known: Iterable[str], where: str = "") -> None:
+    """Refuse the first field of ``given`` (in alphabetical order) not among ``known``."""
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise unknown_field(unknown[0], where)
+
+
+class Body(BaseModel):
+    """A JSON object with only the fields named (422 ``unknown_field`` otherwise), each judged
+    by its rule. A field left out keeps its default, never judged: ``None`` is "not sent"."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    def sent(self) -> dict[str, Any]:
+        """The fields the caller sent, tidied by their rules."""
+        return {name: getattr(self, name) for name in self.model_fields_set}
+
+
+def refusal(errors: Sequence[Mapping[str, Any]], where: str = "") -> ServiceError:
+    """The refusal of a body from pydantic's ``errors`` (their ``loc`` from the body's top):
+    a field nobody takes first (as the API always named those before looking at any value),
+    then the first refusal of a rule as it is, then any other error as ``bad_field`` naming its
+    place (``prizes[1].description``); each after ``where``."""
+    unknown = sorted(
+        (e for e in errors if e["type"] == "extra_forbidden"), key=lambda e: str(e["loc"][-1])
+    )
+    if unknown:
+        return unknown_field(str(unknown[0]["loc"][-1]), where)
+    first = errors[0]
+    found = (first.get("ctx") or {}).get(REFUSAL)
+    if isinstance(found, ServiceError):
+        if not where:
+            return found
+        return type(found)(found.code, where + found.message, status=found.status, **found.details)
+    field = place(first["loc"])
+    return ServiceError("bad_field", f"{where}{field}: {first['msg']}.", field=field)
+
+
+def place(loc: Sequence[Any]) -> str:
+    """A place in a body as docs/api.md names it: ``prizes[1].description``."""
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
 
 
 # --- the building blocks: one set of numbers makes the type, the form's bounds and the words ---
@@ -459,10 +644,7 @@ PLAYER = (PLAYER_NAME, PLAYER_NAME_LENGTH)
 
 def player_schema() -> dict[str, Any]:
     """A player's name in JSON Schema (the API's description)."""
-    schema: dict[str, Any] = {}
-    for one in PLAYER:
-        schema |= one.json_schema()
-    return schema
+    return field_schema(PLAYER)
 
 
 def player_form_options() -> dict[str, Any]:

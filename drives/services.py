@@ -247,13 +247,7 @@ def clean_settings(
     data: dict[str, Any], *, partial: bool, drive: Drive | None = None
 ) -> dict[str, Any]:
     """Check and normalise drive settings; every problem is named."""
-    unknown = sorted(set(data) - set(DRIVE_SETTINGS))
-    if unknown:
-        raise ServiceError(
-            "unknown_field",
-            gettext("Unknown drive setting: %(unknown)s.") % {"unknown": unknown[0]},
-            field=unknown[0],
-        )
+    inputs.refuse_unknown(data, DRIVE_SETTINGS)
     out: dict[str, Any] = {}
     for key, value in data.items():
         if key != "rules":
@@ -459,21 +453,7 @@ def couples_register(
             if flag in item
         }
         ok = inputs.FLAGS["duplicate_ok"].check(item.get("duplicate_ok", False), where)
-        extra = set(item) - {
-            "players",
-            "player1",
-            "player2",
-            "duplicate_ok",
-            "paid_way",
-            *COUPLE_FLAGS,
-        }
-        if extra:
-            name = sorted(extra)[0]
-            raise ServiceError(
-                "unknown_field",
-                gettext("%(where)sunknown field %(name)s.") % {"where": where, "name": f"{name!r}"},
-                field=name,
-            )
+        inputs.refuse_unknown(item, COUPLE_FIELDS, where)
         cleaned.append((_clean_players(p1, p2, where), flags))
         duplicate_ok.append(ok)
         ways.append(item.get("paid_way") or None)
@@ -811,20 +791,16 @@ def parse_couples_csv(data: bytes) -> list[tuple[int, dict[str, Any]]]:
 
 
 COUPLE_FLAGS = inputs.COUPLE_FLAGS
+# What a couple is registered with (``couples_register``); ``couple_update`` takes the same but
+# ``duplicate_ok``, and ``withdrawn``.
+COUPLE_FIELDS = ("players", "player1", "player2", "duplicate_ok", "paid_way", *COUPLE_FLAGS)
 
 
 def couple_update(*, couple: Couple, actor: Actor, **changes: Any) -> Couple:
     """Change a couple's names or flags (``paid``, ``checked_in``, ``cookie_jar``), or withdraw
     it (``withdrawn=True``: from the next game). A withdrawal cannot be undone once applied.
     ``paid_way`` (with ``paid``) says how the couple paid, for the hook ``couple_paid``."""
-    allowed = {"player1", "player2", "players", *COUPLE_FLAGS, "withdrawn", "paid_way"}
-    unknown = sorted(set(changes) - allowed)
-    if unknown:
-        raise ServiceError(
-            "unknown_field",
-            gettext("Unknown couple field %(unknown)s.") % {"unknown": unknown[0]},
-            field=unknown[0],
-        )
+    inputs.refuse_unknown(changes, {*COUPLE_FIELDS, "withdrawn"} - {"duplicate_ok"})
     with transaction.atomic():
         drive = lock_drive(couple.drive)
         require_open(drive)

@@ -11,9 +11,9 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext
 from ninja import Router
-from pydantic import BaseModel, ConfigDict
 
 from drives.errors import Forbidden
+from drives.inputs import Body
 from drives.models import Drive, Membership
 from money import selectors, services
 from scoring.api.auth import MEMBERS, ORGANIZER, Caller, club_for, drive_for
@@ -25,15 +25,6 @@ READ = answers({200: JSON}, 404)
 WRITE = answers({201: JSON}, 404, 409, 422, body=True)
 CHANGE = answers({200: JSON}, 404, 409, 422, body=True)
 D = "/drives/{slug:slug}"
-
-
-class Body(BaseModel):
-    """Fields taken as sent (the service checks them and names the one at fault)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    def sent(self) -> dict[str, Any]:
-        return self.model_dump(exclude_unset=True)
 
 
 class LineIn(Body):

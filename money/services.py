@@ -24,7 +24,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, QuerySet
 from django.utils.translation import gettext
 
-from drives import race
+from drives import inputs, race
 from drives.errors import Conflict, NotFound, ServiceError
 from drives.models import Couple, Drive
 from drives.services import SYSTEM, Actor, audit
@@ -215,13 +215,7 @@ SETUP_FIELDS = (
 
 def setup_update(*, drive: Drive, actor: Actor, **fields: Any) -> MoneySetup:
     """Change the float, the 50/50's prices, strip and share, or whether scorers take money."""
-    unknown = sorted(set(fields) - set(SETUP_FIELDS))
-    if unknown:
-        raise ServiceError(
-            "unknown_field",
-            gettext("Unknown field %(field)s.") % {"field": unknown[0]},
-            field=unknown[0],
-        )
+    inputs.refuse_unknown(fields, SETUP_FIELDS)
     clean: dict[str, Any] = {}
     for name in ("opening_float", "ticket_price", "strip_price"):
         if name in fields:

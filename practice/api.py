@@ -12,15 +12,12 @@ from django.http import HttpRequest, JsonResponse
 from ninja import Router
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
+from drives.inputs import Body
 from practice import services
 
 router = Router(auth=None, tags=["practice"])
 
 TAG = "practice"
-
-
-class Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class Start(Body):

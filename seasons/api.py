@@ -14,9 +14,10 @@ from ninja import Router
 from pydantic import BaseModel, ConfigDict, Field
 
 from drives.errors import NotFound
+from drives.inputs import Body
 from drives.models import Club, Drive
 from scoring.api.auth import AUTH, MEMBERS, ORGANIZER, Caller, club_for
-from scoring.api.schemas import Body, documented
+from scoring.api.schemas import documented
 from scoring.api.views import answers
 from seasons import selectors, services
 from seasons.models import Season

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from drives import inputs
 from drives.errors import Conflict, NotFound, ServiceError
 from drives.models import Club, Drive
 from drives.names import name_key
@@ -55,11 +56,7 @@ def _date(value: Any, field: str) -> date:
 
 
 def _clean(values: dict[str, Any], *, current: Season | None = None) -> dict[str, Any]:
-    unknown = sorted(set(values) - set(SEASON_FIELDS))
-    if unknown:
-        raise ServiceError(
-            "unknown_field", _("Unknown field %(field)r.") % {"field": unknown[0]}, field=unknown[0]
-        )
+    inputs.refuse_unknown(values, SEASON_FIELDS)
     out: dict[str, Any] = {}
     if "name" in values or current is None:
         out["name"] = _name(values.get("name"))

@@ -31,13 +31,16 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from drives.errors import ServiceError
 from drives.inputs import (
     CONFIRM_UNUSUAL,
     POINTS,
     PRIZE_SETUP,
     SETTINGS,
     WINNER,
+    Body,
     player_schema,
+    refused,
 )
 from drives.models import Drive as DriveModel
 from engine.rules import CHOICES, SWITCHES
@@ -64,14 +67,10 @@ BOOLEAN = {"type": "boolean"}
 INTEGERS = {"type": "array", "items": {"type": "integer"}}
 
 
-# Marks the errors raised in the API's words (scoring.api.views.refusal passes them on as they are).
-API_CODE = "api_code"
-
-
 def error(code: str, message: str, **details: Any) -> PydanticCustomError:
     """A refusal in the API's words: ``code`` and ``message`` as they reach the caller, and
     ``details`` (``field``…) beside them."""
-    return PydanticCustomError(code, message, {API_CODE: True, **details})
+    return refused(ServiceError(code, message, **details))
 
 
 def _couple_number(value: Any, field: str = "couple") -> int:
@@ -96,16 +95,6 @@ def _yes_no(name: str, *, json: bool = False) -> Any:
         return text in ("true", "1")
 
     return BeforeValidator(check)
-
-
-class Body(BaseModel):
-    """A JSON object with only the fields named (422 ``unknown_field`` otherwise)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    def sent(self) -> dict[str, Any]:
-        """The fields the caller sent, as sent."""
-        return self.model_dump(exclude_unset=True)
 
 
 class Empty(Body):

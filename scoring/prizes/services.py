@@ -147,13 +147,7 @@ def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) ->
     """Change the drive's prize set-up. Places, prizes, booby, jackpot and house rule are
     fixed once the ties are opened (409 prizes_opened); how a cut is won once the first card
     of a cut is recorded (409 cut_started); the cookie jar once drawn (409 cookie_jar_drawn)."""
-    unknown = sorted(set(fields) - set(SETUP_FIELDS))
-    if unknown:
-        raise ServiceError(
-            "unknown_field",
-            gettext("Unknown prize setting: %(unknown)s.") % {"unknown": unknown[0]},
-            field=unknown[0],
-        )
+    inputs.refuse_unknown(fields, SETUP_FIELDS)
     with transaction.atomic():
         drive = lock_drive(drive)
         require_open(drive)
