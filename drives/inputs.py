@@ -23,6 +23,7 @@ each way in to refuse a bad value of it with the same words.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
@@ -257,14 +258,20 @@ def field_schema(rules: Sequence[Rule]) -> dict[str, Any]:
     return schema
 
 
-def checks(*rules: Rule, field: str = "", **doc: Any) -> Checks:
+def checks(*rules: Rule, field: str = "", nullable: bool = False, **doc: Any) -> Checks:
     """The rules of one field of a body (sent as ``field`` when its name is not the rules'),
-    in turn, as :func:`check_field`; ``doc`` adds to the description."""
+    in turn, as :func:`check_field`; ``nullable``: null is taken as none, unjudged; ``doc``
+    adds to the description."""
 
     def check(value: Any) -> Any:
+        if nullable and value is None:
+            return None
         return check_field(rules, value, field=field)
 
-    return Checks(check, field_schema(rules) | doc)
+    schema = field_schema(rules)
+    if nullable:
+        schema = {"anyOf": [schema, {"type": "null"}]}
+    return Checks(check, schema | doc)
 
 
 def unknown_field(name: str, where: str = "") -> ServiceError:
@@ -738,6 +745,7 @@ CONFIRM_UNUSUAL = rule(
 # --- prize set-up ---------------------------------------------------------------------------
 
 MAX_PLACES = 20
+#: The largest sum of money (the ledger's column: money.models.MAX_AMOUNT).
 MAX_MONEY = Decimal("99999999.99")
 HOUSE_RULES = ("none", "always-cut", "always-split")  # scoring.models.PrizeSetup.HouseRule
 
@@ -847,4 +855,284 @@ PRIZE_AMOUNT = rule(
     _("A prize's amount is from 0 to %(max)s, to the cent."),
     amount(nullable=True),
     {"max": MAX_MONEY},
+)
+
+
+# --- the night's money (money/) -------------------------------------------------------------------
+
+WAYS = ("cash", "card", "e-transfer", "other")  # money.models.Way
+HAND_KINDS = ("donation", "entry", "expense", "prize_paid")  # money.models.HAND_KINDS
+MAX_TICKETS = 100_000
+MAX_NOTE = 200
+_DIGITS = re.compile(r"^\s*\d+(\.\d+)?\s*$")
+
+
+def _money_text(value: Any) -> str:
+    """A sum as typed or sent, as text without spaces around (a float as Python writes it)."""
+    if isinstance(value, bool) or value is None:
+        raise ValueError("no sum")
+    return str(value).strip()
+
+
+def _not_negative(text: str) -> str:
+    if text.startswith("-"):
+        raise ValueError("negative")
+    return text
+
+
+def _written(text: str) -> Decimal:
+    if not _DIGITS.match(text):
+        raise ValueError("not a sum")
+    return Decimal(text)
+
+
+def _to_the_cent_only(amount: Decimal) -> Decimal:
+    if amount != amount.quantize(Decimal("0.01")):
+        raise ValueError("parts of a cent")
+    return amount.quantize(Decimal("0.01"))
+
+
+def _text_of(value: Any) -> dict[str, Any]:
+    return {"text": value}
+
+
+def _quoted_text_of(value: Any) -> dict[str, Any]:
+    return {"text": f"{value!r}"}
+
+
+AMOUNT_GIVEN = rule(
+    "amount_given",
+    "amount",
+    "bad_amount",
+    _("%(field)s: give a sum of money."),
+    Annotated[str, BeforeValidator(_money_text)],
+)
+AMOUNT_NOT_NEGATIVE = rule(
+    "amount_not_negative",
+    "amount",
+    "negative_amount",
+    _("%(field)s: %(text)s is negative; to correct a line, reverse it."),
+    Annotated[str, AfterValidator(_not_negative)],
+    words=_text_of,
+)
+AMOUNT_WRITTEN = rule(
+    "amount_written",
+    "amount",
+    "bad_amount",
+    _("%(field)s: %(text)s is not a sum of money."),
+    Annotated[str, AfterValidator(_written)],
+    words=_quoted_text_of,
+)
+_range = _("%(field)s: give a sum from 0.01 to %(max)s.")
+AMOUNT_RANGE = rule(
+    "amount_range",
+    "amount",
+    "bad_amount",
+    _range,
+    Annotated[Decimal, Field(gt=0, le=MAX_MONEY)],
+    {"max": MAX_MONEY},
+)
+AMOUNT_OR_ZERO_RANGE = rule(
+    "amount_or_zero_range",
+    "total",
+    "bad_amount",
+    _range,
+    Annotated[Decimal, Field(ge=0, le=MAX_MONEY)],
+    {"max": MAX_MONEY},
+)
+AMOUNT_CENTS = rule(
+    "amount_cents",
+    "amount",
+    "sub_cent_amount",
+    _("%(field)s: %(text)s has parts of a cent."),
+    Annotated[Decimal, AfterValidator(_to_the_cent_only)],
+    words=_text_of,
+)
+#: A sum of money: digits with at most two decimals, more than zero, at most MAX_MONEY.
+AMOUNT = (AMOUNT_GIVEN, AMOUNT_NOT_NEGATIVE, AMOUNT_WRITTEN, AMOUNT_RANGE, AMOUNT_CENTS)
+#: The same, or zero (the opening float, the box counted).
+AMOUNT_OR_ZERO = (
+    AMOUNT_GIVEN,
+    AMOUNT_NOT_NEGATIVE,
+    AMOUNT_WRITTEN,
+    AMOUNT_OR_ZERO_RANGE,
+    AMOUNT_CENTS,
+)
+
+
+def amount_of(value: Any, field: str = "amount", *, zero: bool = False) -> Decimal:
+    """A sum of money as typed or sent (``zero``: zero too), refused naming ``field``."""
+    amount: Decimal = check_field(AMOUNT_OR_ZERO if zero else AMOUNT, value, field=field)
+    return amount
+
+
+def money(field: str, *, zero: bool = False, optional: bool = False, blank: bool = False) -> Checks:
+    """A body's sum of money sent as ``field``; ``optional``: null is none, and so is ""
+    when ``blank``."""
+    none: tuple[Any, ...] = (None, "") if blank else (None,) if optional else ()
+
+    def check(value: Any) -> Decimal | None:
+        if any(value is empty or value == empty for empty in none):
+            return None
+        return amount_of(value, field, zero=zero)
+
+    low = 0 if zero else 0.01
+    schema: dict[str, Any] = {
+        "type": ["string", "number"] + (["null"] if none else []),
+        "pattern": r"^\d+(\.\d{1,2})?$",
+        "description": f"A sum of money to the cent, from {low} to {MAX_MONEY} (a string like "
+        '"5.00").',
+    }
+    return Checks(check, schema)
+
+
+def _money_whole(name: str, field: str, low: int, high: int, **doc: Any) -> Rule:
+    return rule(
+        name,
+        field,
+        "bad_number",
+        _("%(field)s must be a whole number from %(low)s to %(high)s."),
+        Annotated[int, Strict(), Field(ge=low, le=high)],
+        {"low": low, "high": high},
+        **doc,
+    )
+
+
+STRIP_SIZE = _money_whole("strip_size", "strip_size", 1, 1000)
+SHARE_PERCENT = _money_whole("share_percent", "share_percent", 1, 100)
+LINE_COUPLE = _money_whole("line_couple", "couple", 1, 10**9)
+LINE_ID = _money_whole("line", "line", 1, 2**62)
+RAFFLE_ID = _money_whole("raffle", "raffle", 1, 2**62)
+TICKET_COUNT = _money_whole("ticket_count", "count", 1, MAX_TICKETS, default=1)
+TICKET_FIRST = _money_whole("ticket_first", "first", 1, 10**9)
+DENOMINATION_COUNT = _money_whole("denomination_count", "denominations", 0, 1_000_000)
+
+
+def _cash_when_none(value: str | None) -> str:
+    return value or "cash"
+
+
+WAY = rule(
+    "way",
+    "way",
+    "bad_way",
+    _("way must be one of %(ways)s."),
+    Annotated[Literal[(*WAYS, "")] | None, AfterValidator(_cash_when_none)],
+    {"ways": ", ".join(WAYS)},
+    description="How the money was paid (cash when not sent).",
+)
+
+
+def _kind_of(value: Any) -> dict[str, Any]:
+    return {"kind": f"{value!r}"}
+
+
+LINE_KIND = rule(
+    "line_kind",
+    "kind",
+    "kind_not_by_hand",
+    _(
+        "%(kind)s is not entered by hand (one of %(hand)s); tickets, the cookie jar "
+        "and the draws' payouts are recorded where they happen."
+    ),
+    Literal[HAND_KINDS],
+    {"hand": ", ".join(HAND_KINDS)},
+    words=_kind_of,
+)
+NOTE = rule(
+    "note",
+    "note",
+    "bad_note",
+    _("note: at most 200 characters."),
+    Annotated[str, Strict(), Field(max_length=MAX_NOTE), AfterValidator(str.strip)],
+)
+#: A correction's note: any text, its first MAX_NOTE characters kept.
+ReversalNote = Annotated[str, BeforeValidator(lambda value: str(value)[:MAX_NOTE])]
+MONEY_CURRENCY = rule(
+    "money_currency",
+    "currency",
+    "wrong_currency",
+    _("The currency is three letters A–Z, like CAD."),
+    Annotated[str, Strict()] | None,
+    description="The drive's currency, to make sure of it (refused if it is another).",
+)
+
+
+def _raffle_name(value: str) -> str:
+    name = value.strip()
+    if not name or len(name) > 120:
+        raise ValueError("no name")
+    return name
+
+
+RAFFLE_NAME = rule(
+    "raffle_name",
+    "name",
+    "bad_name",
+    _("A raffle item needs a name of 1 to 120 characters."),
+    Annotated[str, Strict(), AfterValidator(_raffle_name)],
+    pattern=r"\S",
+    maxLength=120,
+)
+SCORERS_ALLOWED = rule(
+    "scorers_allowed",
+    "scorers_allowed",
+    "bad_field",
+    _("scorers_allowed must be true or false."),
+    yes_no(),
+    named=False,
+)
+DENOMINATIONS = rule(
+    "denominations",
+    "denominations",
+    "bad_count",
+    _("denominations: value → how many."),
+    dict[str, object],
+    description='A note or coin\'s value → how many of it, like {"20": 3, "0.25": 8}.',
+)
+
+
+def denominations_of(value: Any) -> list[tuple[Decimal, int]]:
+    """The box counted by denomination, ``{"20": 3, "0.25": "8"}``: each note or coin's value
+    (a sum of money) and how many (a whole number, digits as text too), refused naming the
+    field ``denominations`` in words that name the value at fault."""
+    counted = []
+    for face, many in DENOMINATIONS.check(value).items():
+        at = f"denominations {face}"
+        try:
+            amount = amount_of(face, at)
+            if isinstance(many, str) and many.strip().isdigit():
+                many = int(many)
+            counted.append((amount, DENOMINATION_COUNT.check(many, field=at)))
+        except ServiceError as error:
+            error.details["field"] = "denominations"
+            raise
+    return counted
+
+
+def one_count(total: Any, denominations: Any) -> None:
+    """The box is counted one way: a total, or the count of each note and coin (422
+    ``bad_count`` for both or neither, before either is judged)."""
+    if (total is None) == (denominations is None or denominations == {}):
+        raise ServiceError(
+            "bad_count",
+            gettext("Give the total counted, or the count of each note and coin."),
+            field="total",
+        )
+
+
+def _denominations_checked(value: Any) -> Any:
+    if value is not None:
+        denominations_of(value)
+    return value
+
+
+#: A body's count by denomination (or null), judged by :func:`denominations_of`.
+DENOMINATIONS_COUNTED = Checks(
+    _denominations_checked,
+    {
+        "type": ["object", "null"],
+        "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 1_000_000},
+        "description": DENOMINATIONS.doc["description"],
+    },
 )

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+from drives import inputs
 from drives.errors import ServiceError
 from drives.models import AuditEntry, Couple, Drive
 from money.models import (
@@ -25,7 +26,6 @@ from money.models import (
     TicketSale,
     Way,
 )
-from money.services import amount_of
 from scoring.records.parts import Part
 
 KEY = "money"
@@ -131,7 +131,7 @@ def _money(value: Any, path: str, *, signed: bool = False, zero: bool = False) -
     text = str(value)
     negative = signed and text.startswith("-")
     try:
-        amount = amount_of(text[1:] if negative else text, path, zero=zero)
+        amount = inputs.amount_of(text[1:] if negative else text, path, zero=zero)
     except ServiceError as error:
         raise _bad(path, error.message) from None
     return -amount if negative else amount

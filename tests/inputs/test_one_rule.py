@@ -1,11 +1,13 @@
 """Each rule of the night's input (``drives.inputs.RULES``) refuses the same bad value with the
-same words through every way in: the API (its code too), the page's form, and the import (the
-couples CSV file) or the command line. Parametrized over the declarations themselves: a rule
-declared without a case here fails ``test_every_rule_has_a_case``."""
+same words through every way in: the API (its code too), the page's form (or the money page's
+message), and the import (the couples CSV file) or the command line. Parametrized over the
+declarations themselves: a rule declared without a case here fails
+``test_every_rule_has_a_case``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,7 @@ from django.urls import reverse
 from drives import inputs
 from drives.models import Club, Couple, Drive
 from drives.services import SYSTEM, drive_start
+from money.models import Line
 from scoring.models import Result
 from tests.cli.helpers import run
 from tests.pages.organizer_helpers import a_drive, club_people, logged_in
@@ -25,6 +28,7 @@ from tests.pages.test_prizes_pages import setup_post
 pytestmark = pytest.mark.django_db
 
 NOT_A_BOX = None  # the page cannot send such a value (a checkbox, no such box)
+LEFT_OUT = "<the box left out>"  # the page's post without the box
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,92 @@ CASES |= {
     "prize_amount": Case(api="1.001", page="1.001"),
     **{f"prizes_{name}": Case(api="yes", page=NOT_A_BOX) for name in inputs.PRIZE_SWITCHES},
 }
+CASES |= {
+    "amount_given": Case(api=True, page=LEFT_OUT),
+    "amount_not_negative": Case(api="-5", page="-5"),
+    "amount_written": Case(api="12O.50", page="12O.50"),
+    "amount_range": Case(api="0", page="0"),
+    "amount_or_zero_range": Case(api="100000000", page="100000000"),
+    "amount_cents": Case(api="1.001", page="1.001"),
+    "strip_size": Case(api=0, page="0"),
+    "share_percent": Case(api=101, page="101"),
+    "line_couple": Case(api=0, page="0"),
+    "line": Case(api=0, page="0"),
+    "raffle": Case(api=0, page="0"),
+    "ticket_count": Case(api=0, page="0"),
+    "ticket_first": Case(api=0, page="0"),
+    "denomination_count": Case(api=-1, page="-1"),
+    "way": Case(api="bitcoin", page="bitcoin"),
+    "line_kind": Case(api="jar_paid", page="jar_paid"),
+    "note": Case(api="x" * 201, page="x" * 201),
+    "money_currency": Case(api=5, page=NOT_A_BOX),
+    "raffle_name": Case(api=" ", page=" "),
+    "scorers_allowed": Case(api="yes", page=NOT_A_BOX),
+    "denominations": Case(api=[20], page=NOT_A_BOX),
+}
+
+
+@dataclass(frozen=True)
+class Route:
+    """Where a rule of the night's money is reached: the API's method, path (after the drive's,
+    ``{bad}`` where the bad value goes in it) and body, the field the bad value is sent as;
+    the money page's action and post. ``place``: what the words call the field, when not it."""
+
+    method: str
+    path: str
+    body: dict[str, Any]
+    field: str
+    page: dict[str, str]
+    place: str = ""
+
+    def api_body(self, bad: Any) -> dict[str, Any]:
+        if "{bad}" in self.path:
+            return dict(self.body)
+        if self.field == "denominations" and not isinstance(bad, list):
+            return self.body | {"denominations": {"20": bad}}
+        return self.body | {self.field: bad}
+
+    def page_post(self, bad: str) -> dict[str, str]:
+        box = "d-20" if self.field == "denominations" else self.field
+        if bad == LEFT_OUT:
+            return {key: value for key, value in self.page.items() if key != box}
+        return self.page | {box: bad}
+
+
+LINE = Route(
+    "POST",
+    "accounts/lines",
+    {"kind": "donation", "amount": "5"},
+    "amount",
+    {"action": "line", "kind": "donation", "amount": "5"},
+)
+SETUP = Route("PATCH", "accounts/setup", {}, "", {"action": "setup"})
+SELL = Route("POST", "fifty-fifty/tickets", {}, "", {"action": "sell", "count": "1"})
+COUNT = Route("POST", "accounts/count", {}, "", {"action": "count"})
+RAFFLE = Route("POST", "raffles", {"name": "Quilt"}, "", {"action": "raffle", "name": "Quilt"})
+MONEY_ROUTES: dict[str, Route] = {
+    "amount_given": LINE,
+    "amount_not_negative": LINE,
+    "amount_written": LINE,
+    "amount_range": LINE,
+    "amount_or_zero_range": replace(COUNT, field="total"),
+    "amount_cents": LINE,
+    "strip_size": replace(SETUP, field="strip_size"),
+    "share_percent": replace(SETUP, field="share_percent"),
+    "line_couple": replace(LINE, field="couple"),
+    "line": Route("POST", "accounts/lines/{bad}/reverse", {}, "line", {"action": "reverse"}),
+    "raffle": replace(SELL, path="raffles/{bad}/tickets", field="raffle"),
+    "ticket_count": replace(SELL, field="count"),
+    "ticket_first": replace(SELL, field="first"),
+    "denomination_count": replace(COUNT, field="denominations", place="denominations 20"),
+    "way": replace(LINE, field="way"),
+    "line_kind": replace(LINE, field="kind"),
+    "note": replace(LINE, field="note"),
+    "money_currency": replace(LINE, field="currency"),
+    "raffle_name": replace(RAFFLE, field="name"),
+    "scorers_allowed": replace(SETUP, field="scorers_allowed"),
+    "denominations": replace(COUNT, field="denominations"),
+}
 RESULT_FIELDS = ("game", "table", "winner", "points", "confirm_unusual")
 # The CLI's option of each drive setting it takes (manage.py drive create).
 CLI_OPTIONS = {"drive_name": "--name", "first_seating": "--seating", "club_name": "--club"}
@@ -130,6 +220,25 @@ def test_the_api_refuses_with_the_rules_code_and_words(rule: inputs.Rule, ours: 
     if bad is None:
         pytest.skip("no API field")
     client = logged_in(ours.organizer)
+    if rule.name in MONEY_ROUTES:
+        route = MONEY_ROUTES[rule.name]
+        drive = a_drive(ours.club, couples=2)
+        path = route.path.replace("{bad}", str(bad))
+        answer = client.generic(
+            route.method,
+            f"/api/v1/drives/{drive.slug}/{path}",
+            json.dumps(route.api_body(bad)),
+            content_type="application/json",
+        )
+        assert answer.status_code == 422, answer.content
+        body = answer.json()
+        assert (body["code"], body["message"], body.get("field")) == (
+            rule.code,
+            rule.text(bad, field=route.place or route.field),
+            route.field if rule.named else None,
+        )
+        assert not Line.objects.exists()
+        return
     if _is_prize(rule):
         drive = a_drive(ours.club)
         change = {"prizes": [{"amount": bad}]} if rule.field == "prizes" else {rule.field: bad}
@@ -204,6 +313,16 @@ def test_the_page_refuses_with_the_rules_words(rule: inputs.Rule, ours: Any) -> 
     if bad is None:
         pytest.skip("the form has no box that can send it")
     client = logged_in(ours.organizer)
+    if rule.name in MONEY_ROUTES:
+        route = MONEY_ROUTES[rule.name]
+        drive = a_drive(ours.club, couples=2)
+        url = reverse("money:page", kwargs={"slug": drive.slug})
+        response = client.post(url, route.page_post(bad), follow=True)
+        place = route.place or route.field
+        told = [str(m) for m in response.context["messages"]]
+        assert told == [rule.text(None if bad == LEFT_OUT else bad, field=place)]
+        assert not Line.objects.exists()
+        return
     if _is_prize(rule):
         drive = a_drive(ours.club)
         data = setup_post()
