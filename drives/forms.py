@@ -53,7 +53,7 @@ class RuledForm(PlainForm):
         for name, rules in self.rules.items():
             if name in data and name not in self.errors:
                 try:
-                    data[name] = inputs.check_field(rules, data[name])
+                    data[name] = inputs.check_field(rules, data[name], field=name)
                 except ServiceError as error:
                     self.add_error(name, error.message)
         return data

@@ -47,6 +47,7 @@ from pydantic import (
     Strict,
     TypeAdapter,
     ValidationError,
+    ValidationInfo,
 )
 from pydantic import WithJsonSchema as WithJsonSchema
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
@@ -118,7 +119,7 @@ class Rule:
         (after ``where``: "Couple 2: ") and field (``field``: where a body names it otherwise,
         as the start's ``seating`` is the setting ``first_seating``)."""
         try:
-            return self.adapter.validate_python(value)
+            return self.adapter.validate_python(value, context={"field": field or self.field})
         except ValidationError:
             raise self.refusal(value, where, field=field) from None
 
@@ -1135,4 +1136,81 @@ DENOMINATIONS_COUNTED = Checks(
         "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 1_000_000},
         "description": DENOMINATIONS.doc["description"],
     },
+)
+
+
+# --- a club's seasons (seasons/) ------------------------------------------------------------------
+
+TEXT_SENT = rule(
+    "text_sent",
+    "name",
+    "bad_field",
+    _("%(field)s: send some text."),
+    Annotated[str, Strict()],
+)
+
+
+def _refuse_unstorable_there(value: Any, info: ValidationInfo) -> Any:
+    """Text no database stores refused first (``bad_text``), its place the field's."""
+    text_refuse_unstorable(value, (info.context or {}).get("field", ""))
+    return value
+
+
+def _spelling(limit: int) -> Any:
+    """A name, its runs of spaces made one, with something to see, at most ``limit``
+    characters; text no database stores is refused first (``bad_text``)."""
+    return Annotated[
+        str,
+        BeforeValidator(_refuse_unstorable_there),
+        AfterValidator(_tidy_name),
+        AfterValidator(_visible),
+        Field(max_length=limit),
+    ]
+
+
+_name_words = _("%(field)s: a name of 1 to %(limit)s characters.")
+SEASON_NAME_LENGTH = rule(
+    "season_name",
+    "name",
+    "bad_name",
+    _name_words,
+    _spelling(120),
+    {"limit": 120},
+    {"max_length": 120},
+)
+#: A season's name: some text, something to see, at most 120 characters once tidied.
+SEASON_NAME = (TEXT_SENT, SEASON_NAME_LENGTH)
+SPELLING_LENGTH = rule(
+    "spelling",
+    "name",
+    "bad_name",
+    _name_words,
+    _spelling(MAX_NAME),
+    {"limit": MAX_NAME},
+    {"max_length": MAX_NAME},
+)
+#: A player's name as a season's merges and splits take it (name, into, as_name).
+SPELLING = (TEXT_SENT, SPELLING_LENGTH)
+SEASON_DATE = rule(
+    "season_date",
+    "starts",
+    "bad_date",
+    _("%(field)s: a date as YYYY-MM-DD."),
+    DATE.type,
+)
+SEASON_PUBLISHED = rule(
+    "season_published",
+    "published",
+    "bad_field",
+    _("published: true or false."),
+    yes_no(),
+)
+DRIVE_SLUG = rule(
+    "drive_slug",
+    "drive",
+    "no_such_drive",
+    _("Name the drive by its slug."),
+    Annotated[str, Strict(), Field(min_length=1)],
+    status=404,
+    description="The drive's slug.",
 )

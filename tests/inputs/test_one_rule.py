@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,8 @@ from drives.models import Club, Couple, Drive
 from drives.services import SYSTEM, drive_start
 from money.models import Line
 from scoring.models import Result
+from seasons.models import PlayerMerge, PlayerSplit, Season
+from seasons.services import season_add_drive, season_create
 from tests.cli.helpers import run
 from tests.pages.organizer_helpers import a_drive, club_people, logged_in
 from tests.pages.test_drives_new import NEW, form_data
@@ -108,6 +111,16 @@ CASES |= {
     "scorers_allowed": Case(api="yes", page=NOT_A_BOX),
     "denominations": Case(api=[20], page=NOT_A_BOX),
 }
+
+CASES |= {
+    "text_sent": Case(api=5, page=NOT_A_BOX),
+    "season_name": Case(api="\u200b", page="\u200b", cli="\u200b"),
+    "spelling": Case(api="x" * 81, page="x" * 81, cli="x" * 81),
+    "season_date": Case(api="2026-13-40", page="2026-13-40", cli="2026-13-40"),
+    "season_published": Case(api="yes", page=NOT_A_BOX),
+    "drive_slug": Case(api=5, page=NOT_A_BOX, cli=""),
+}
+SEASON = {"name": "Fall", "starts": "2026-09-01", "ends": "2026-12-31"}
 
 
 @dataclass(frozen=True)
@@ -203,6 +216,20 @@ def _is_prize(rule: inputs.Rule) -> bool:
     return rule.name == "prize_amount" or inputs.PRIZE_SETUP.get(rule.field) is rule
 
 
+def _is_season(rule: inputs.Rule) -> bool:
+    return rule.name in {one.name for one in (*inputs.SEASON_NAME, *inputs.SPELLING)} or (
+        rule in (inputs.SEASON_DATE, inputs.SEASON_PUBLISHED, inputs.DRIVE_SLUG)
+    )
+
+
+def _season(club: Club) -> tuple[Season, Drive]:
+    """A season of the club with a drive of two couples in it."""
+    drive = a_drive(club, couples=2)
+    season = season_create(club=club, name="Fall", starts=date(2026, 9, 1), ends=date(2026, 12, 31))
+    season_add_drive(season=season, drive=drive)
+    return season, drive
+
+
 def _started(club: Club) -> Drive:
     drive = a_drive(club, couples=4)
     drive_start(drive=drive, actor=SYSTEM)
@@ -238,6 +265,25 @@ def test_the_api_refuses_with_the_rules_code_and_words(rule: inputs.Rule, ours: 
             route.field if rule.named else None,
         )
         assert not Line.objects.exists()
+        return
+    if _is_season(rule):
+        season, drive = _season(ours.club)
+        seasons = f"/api/v1/clubs/{ours.club.slug}/seasons"
+        if rule is inputs.SPELLING_LENGTH:
+            path, body = f"{seasons}/{season.slug}/players/merge", {"name": bad, "into": "Ann 1"}
+        elif rule is inputs.DRIVE_SLUG:
+            path, body = f"{seasons}/{season.slug}/drives", {"drive": bad}
+        else:
+            path, body = seasons, SEASON | {rule.field: bad}
+        answer = client.post(path, body, content_type="application/json")
+        assert answer.status_code == rule.status, answer.content
+        body = answer.json()
+        assert (body["code"], body["message"], body.get("field")) == (
+            rule.code,
+            rule.text(bad),
+            rule.field,
+        )
+        assert Season.objects.count() == 1 and not PlayerMerge.objects.exists()
         return
     if _is_prize(rule):
         drive = a_drive(ours.club)
@@ -323,6 +369,23 @@ def test_the_page_refuses_with_the_rules_words(rule: inputs.Rule, ours: Any) -> 
         assert told == [rule.text(None if bad == LEFT_OUT else bad, field=place)]
         assert not Line.objects.exists()
         return
+    if _is_season(rule):
+        season, drive = _season(ours.club)
+        if rule is inputs.SPELLING_LENGTH:
+            url = reverse(
+                "seasons:season_players", kwargs={"club": ours.club.slug, "season": season.slug}
+            )
+            data = {"action": "split", "drive": drive.slug, "name": bad, "as_name": "Ann 9"}
+            response = client.post(url, data)
+            form = response.context["split_form"]
+        else:
+            data = {"club": ours.club.slug, **SEASON, rule.field: bad}
+            response = client.post(reverse("seasons:list"), data)
+            assert response.status_code == 422
+            form = response.context["clubs"][0]["form"]
+        assert form.errors[rule.field] == [rule.text(bad)]
+        assert Season.objects.count() == 1 and not PlayerSplit.objects.exists()
+        return
     if _is_prize(rule):
         drive = a_drive(ours.club)
         data = setup_post()
@@ -375,6 +438,22 @@ def test_the_import_or_the_command_line_refuses_with_the_rules_words(
     if bad is None:
         pytest.skip("no column nor option")
     path = tmp_path / "couples.csv"
+    if _is_season(rule):
+        season, drive = _season(ours.club)
+        club = ours.club.slug
+        if rule is inputs.SPELLING_LENGTH:
+            args = ["merge", club, season.slug, bad, "Ann 1"]
+        elif rule is inputs.DRIVE_SLUG:
+            args = ["add", club, season.slug, bad]
+        else:
+            options = {"--name": "Winter", "--from": "2027-01-01", "--to": "2027-03-31"}
+            options[{"starts": "--from", "ends": "--to"}.get(rule.field, "--name")] = bad
+            args = ["create", club, *[item for pair in options.items() for item in pair]]
+        with pytest.raises(CommandError) as refused:
+            run("drive", "season", *args)
+        assert str(refused.value) == rule.text(bad)
+        assert Season.objects.count() == 1 and not PlayerMerge.objects.exists()
+        return
     if _is_result(rule):
         drive = _started(ours.club)
         cells = {"game": "1", "table": "1", "winner": "1"}
