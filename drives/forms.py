@@ -312,12 +312,12 @@ class CoupleNamesForm(RuledForm):
         widget=forms.TextInput(
             attrs={"autofocus": True, "autocomplete": "off", "autocapitalize": "words"}
         ),
-        **inputs.player_form_options(),
+        **inputs.form_options_of(inputs.PLAYER),
     )
     player2 = forms.CharField(
         label=_("Second player"),
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
-        **inputs.player_form_options(),
+        **inputs.form_options_of(inputs.PLAYER),
     )
 
 

@@ -23,6 +23,7 @@ each way in to refuse a bad value of it with the same words.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ from pydantic import (
     Field,
     GetCoreSchemaHandler,
     GetJsonSchemaHandler,
+    JsonValue,
     Strict,
     TypeAdapter,
     ValidationError,
@@ -54,7 +56,7 @@ from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from drives.errors import ServiceError
 from drives.text import name_strip_bidi, name_visible, text_refuse_unstorable
-from engine.rules import PRESETS
+from engine.rules import CHOICES, FLOOR_LIMIT, PRESETS, Ruleset
 
 # The error codes of a Django form field that a rule's message stands for (the form says what
 # the API says, whichever of its own checks caught the value).
@@ -100,36 +102,40 @@ class Rule:
     status: int = 422
     details: Mapping[str, Any] = dataclass_field(default_factory=dict)
 
-    def text(self, value: Any = None, *, field: str = "") -> str:
-        """The message in the active language, for ``value`` sent as ``field``."""
-        parts = {"field": self.field, **self.params}
+    def text(self, value: Any = None, *, field: str = "", **parts: Any) -> str:
+        """The message in the active language, for ``value`` sent as ``field``; ``parts``:
+        what else the words name (``number``: the couple whose holes are counted)."""
+        words = {"field": self.field, **self.params}
         if field:
-            parts["field"] = field
+            words["field"] = field
         if self.words is not None:
-            parts.update(self.words(value))
+            words.update(self.words(value))
+        words.update(parts)
         message = str(self.message)
-        return message % parts if "%(" in message else message
+        return message % words if "%(" in message else message
 
     @cached_property
     def adapter(self) -> TypeAdapter[Any]:
         return TypeAdapter(self.type)
 
-    def check(self, value: Any, where: str = "", *, field: str = "") -> Any:
+    def check(self, value: Any, where: str = "", *, field: str = "", **parts: Any) -> Any:
         """``value`` tidied (spaces, case), or a ServiceError with this rule's code, message
-        (after ``where``: "Couple 2: ") and field (``field``: where a body names it otherwise,
-        as the start's ``seating`` is the setting ``first_seating``)."""
+        (after ``where``: "Couple 2: ", with ``parts``) and field (``field``: where a body
+        names it otherwise, as the start's ``seating`` is the setting ``first_seating``)."""
         try:
             return self.adapter.validate_python(value, context={"field": field or self.field})
         except ValidationError:
-            raise self.refusal(value, where, field=field) from None
+            raise self.refusal(value, where, field=field, **parts) from None
 
-    def refusal(self, value: Any, where: str = "", *, field: str = "") -> ServiceError:
+    def refusal(
+        self, value: Any, where: str = "", *, field: str = "", **parts: Any
+    ) -> ServiceError:
         """The refusal of ``value`` sent as ``field`` (this rule's field unless said)."""
         place = field or self.field
         details = dict(self.details)
         if self.named:
             details["field"] = place
-        message = where + self.text(value, field=place)
+        message = where + self.text(value, field=place, **parts)
         return ServiceError(self.code, message, status=self.status, **details)
 
     def accepts(self, value: Any) -> bool:
@@ -143,10 +149,10 @@ class Rule:
         """The field's JSON Schema (the API's OpenAPI description)."""
         return {**self.adapter.json_schema(), **self.doc}
 
-    def form_options(self, field: str = "") -> dict[str, Any]:
+    def form_options(self, field: str = "", **parts: Any) -> dict[str, Any]:
         """Options of the Django form field: the same bounds, and this rule's message for
         every error the field finds itself."""
-        message = lazy(lambda: self.text(field=field), str)()
+        message = lazy(lambda: self.text(field=field, **parts), str)()
         return {**self.form, "error_messages": dict.fromkeys(FORM_ERROR_CODES, message)}
 
     def at(self, field: str) -> Checks:
@@ -210,6 +216,14 @@ def check_field(rules: Sequence[Rule], value: Any, where: str = "", *, field: st
     for one in rules:
         value = one.check(value, where, field=field)
     return value
+
+
+def form_options_of(rules: Sequence[Rule]) -> dict[str, Any]:
+    """A box of a field of several rules: the last rule's bounds, the first rule's words for
+    an empty box and the last's for the rest."""
+    options = rules[-1].form_options()
+    options["error_messages"]["required"] = rules[0].form_options()["error_messages"]["required"]
+    return options
 
 
 # --- the API's bodies ---------------------------------------------------------------------------
@@ -655,13 +669,6 @@ def player_schema() -> dict[str, Any]:
     return field_schema(PLAYER)
 
 
-def player_form_options() -> dict[str, Any]:
-    """A player's name box: the length rule's bound, each rule's words for its errors."""
-    options = PLAYER_NAME_LENGTH.form_options()
-    options["error_messages"]["required"] = PLAYER_NAME.form_options()["error_messages"]["required"]
-    return options
-
-
 COUPLE_FLAGS = ("paid", "checked_in", "cookie_jar")
 FLAGS: dict[str, Rule] = {
     flag: rule(
@@ -857,6 +864,86 @@ PRIZE_AMOUNT = rule(
     amount(nullable=True),
     {"max": MAX_MONEY},
 )
+PRIZE_ITEM = rule(
+    "prize_item",
+    "prizes",
+    "bad_field",
+    _('%(field)s: give {"amount": "50.00"} or {"description": "…"}.'),
+    dict[Literal["amount", "description"], object] | None,
+)
+PRIZE_DESCRIPTION = rule(
+    "prize_description",
+    "prizes",
+    "bad_field",
+    _("%(field)s: a description is text of at most 200 characters."),
+    Annotated[str, Strict(), AfterValidator(str.strip), Field(max_length=200)],
+)
+PRIZE_GIVEN = rule(
+    "prize_given",
+    "prizes",
+    "bad_field",
+    _("%(field)s: give an amount or a description."),
+    Annotated[tuple[Decimal | None, str], AfterValidator(lambda prize: _something(*prize))],
+)
+PRIZE_LIST = rule(
+    "prize_list",
+    "prizes",
+    "bad_field",
+    _("prizes is a list: a prize (or null) for each place."),
+    list[object],
+)
+
+
+def _something(amount: Decimal | None, description: str) -> tuple[Decimal | None, str]:
+    if amount is None and not description:
+        raise ValueError("no prize")
+    return amount, description
+
+
+def prize_of(value: Any, field: str) -> tuple[Decimal | None, str]:
+    """A prize sent as ``field`` (``prizes[2]``, ``booby_prize``): ``{"amount": "50.00"}``
+    or ``{"description": "a turkey"}``, or null (no prize set: ``(None, "")``)."""
+    prize = PRIZE_ITEM.check(value, field=field)
+    if prize is None:
+        return None, ""
+    amount = PRIZE_AMOUNT.check(prize.get("amount"), field=field)
+    description = PRIZE_DESCRIPTION.check(prize.get("description") or "", field=field)
+    given: tuple[Decimal | None, str] = PRIZE_GIVEN.check((amount, description), field=field)
+    return given
+
+
+def prizes_of(value: Any) -> list[tuple[Decimal | None, str]]:
+    """The prizes of the places in order, each as :func:`prize_of` (``prizes[0]`` first)."""
+    return [prize_of(prize, f"prizes[{i}]") for i, prize in enumerate(PRIZE_LIST.check(value))]
+
+
+def _judged(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``check`` as a body's field checks it: refused, or taken as sent."""
+
+    def judged(value: Any) -> Any:
+        check(value)
+        return value
+
+    return judged
+
+
+_PRIZE_SCHEMA: dict[str, Any] = {
+    "oneOf": [
+        {
+            "type": "object",
+            "properties": {
+                "amount": {"type": ["string", "number", "null"], "pattern": r"^\d+(\.\d{1,2})?$"},
+                "description": {"type": "string", "maxLength": 200},
+            },
+            "additionalProperties": False,
+            "description": "Money to the cent in the drive's currency, or a prize in kind.",
+        },
+        {"type": "null"},
+    ]
+}
+#: A body's prizes of the places, and its booby prize.
+PRIZES = Checks(_judged(prizes_of), {"type": "array", "items": _PRIZE_SCHEMA})
+BOOBY_PRIZE = Checks(_judged(lambda value: prize_of(value, "booby_prize")), _PRIZE_SCHEMA)
 
 
 # --- the night's money (money/) -------------------------------------------------------------------
@@ -1213,4 +1300,438 @@ DRIVE_SLUG = rule(
     Annotated[str, Strict(), Field(min_length=1)],
     status=404,
     description="The drive's slug.",
+)
+
+
+# --- the house rules, a drive's club ------------------------------------------------------------
+
+
+def _switch_schema(option: dataclasses.Field[Any]) -> dict[str, Any]:
+    if option.name in CHOICES:
+        return {"enum": list(CHOICES[option.name])}
+    if option.name == "floor":
+        return {"type": ["integer", "null"], "maximum": -5, "minimum": FLOOR_LIMIT}
+    if isinstance(option.default, bool):
+        return {"type": "boolean"}
+    return {"type": "integer"}
+
+
+HOUSE_SWITCHES = rule(
+    "house_rules",
+    "rules",
+    "bad_field",
+    _('rules must be an object of switches, like {"renege": "none"}.'),
+    dict[str, JsonValue],  # each switch's value is the engine's to judge (make_ruleset)
+    description="The hall's house rules: the switches that differ from the preset "
+    "(docs/rules.md lists each with its source); {} plays the preset as it is. A switch "
+    "that makes no sense with the preset (an auction switch without the auction) is "
+    "refused, naming it.",
+    properties={
+        option.name: _switch_schema(option)
+        for option in dataclasses.fields(Ruleset)
+        if option.name != "name"
+    },
+    additionalProperties=False,
+)
+CLUB_SLUG = rule(
+    "club_slug",
+    "club",
+    "missing_field",
+    _("Name the club by its slug."),
+    Annotated[str, Strict(), Field(min_length=1)],
+    description="The club's slug.",
+)
+
+
+# --- couples' bodies --------------------------------------------------------------------------
+
+
+def _two(value: Any) -> list[Any]:
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise ValueError("not two")
+    return list(value)
+
+
+COUPLE_PLAYERS = rule(
+    "couple_players",
+    "players",
+    "bad_couple",
+    _("players must be a list of two names."),
+    Annotated[list[Any], BeforeValidator(_two)],
+    named=False,
+)
+
+
+def players_of(value: Any, where: str = "") -> list[str]:
+    """``players``: two names, each a player's name (:data:`PLAYER`)."""
+    return [check_field(PLAYER, name, where) for name in COUPLE_PLAYERS.check(value, where)]
+
+
+_PLAYERS_SCHEMA = {"type": "array", "items": player_schema(), "minItems": 2, "maxItems": 2}
+#: A body's two names (``players``), checked as :func:`players_of`; or none (null).
+PLAYERS = Checks(players_of, _PLAYERS_SCHEMA)
+PLAYERS_OR_NONE = Checks(
+    lambda value: None if value is None else players_of(value),
+    {"anyOf": [_PLAYERS_SCHEMA, {"type": "null"}]},
+)
+
+
+def couple_named_once(item: Any, where: str = "") -> None:
+    """A couple is an object naming its players once: ``players``, or ``player1`` and
+    ``player2`` (422 ``bad_couple``)."""
+    if not isinstance(item, dict):
+        raise ServiceError(
+            "bad_couple", gettext("%(where)sgive the two players' names.") % {"where": where}
+        )
+    if item.get("players") is not None and ("player1" in item or "player2" in item):
+        raise ServiceError(
+            "bad_couple",
+            gettext("%(where)ssend players, or player1 and player2, not both.") % {"where": where}
+            if where
+            else gettext("Send players, or player1 and player2, not both."),
+        )
+
+
+# --- the start ----------------------------------------------------------------------------------
+
+START_ABSENT = ("seat", "withdraw")
+
+
+def _absent_of(value: Any) -> dict[str, Any]:
+    return {"absent": f"{value!r}"}
+
+
+ABSENT = rule(
+    "absent",
+    "absent",
+    "bad_field",
+    _("absent is seat or withdraw (what to do with the couples not checked in), not %(absent)s."),
+    Literal[START_ABSENT],
+    words=_absent_of,
+    default="seat",
+    description="The couples not checked in: seated anyway, or left out (withdrawn before game 1).",
+)
+
+
+# --- results' bodies ----------------------------------------------------------------------------
+
+MAX_KEY = 80
+MAX_REASON = 1000
+
+RESULT_KEY = rule(
+    "result_key",
+    "key",
+    "bad_key",
+    _("key is text of at most %(MAX_KEY)s characters."),
+    Annotated[str, Strict(), Field(max_length=MAX_KEY)] | None,
+    {"MAX_KEY": MAX_KEY},
+    named=False,
+    description="A client-generated id: the same key again is a replay (200).",
+)
+ACCEPT = rule(
+    "accept",
+    "accept",
+    "bad_field",
+    _("accept must be true or false."),
+    yes_no(),
+    named=False,
+)
+
+
+def _said(value: str) -> str:
+    if not value.strip():
+        raise ValueError("nothing said")
+    return value
+
+
+REASON_GIVEN = rule(
+    "reason_given",
+    "reason",
+    "reason_required",
+    _("Say why: a correction needs a reason."),
+    Annotated[str, Strict(), AfterValidator(_said)],
+    form={"required": True},
+    named=False,
+)
+REASON_LENGTH = rule(
+    "reason_length",
+    "reason",
+    "reason_too_long",
+    _("The reason has at most %(MAX_REASON)s characters."),
+    Annotated[str, Field(max_length=MAX_REASON)],
+    {"MAX_REASON": MAX_REASON},
+    {"max_length": MAX_REASON},
+    named=False,
+)
+#: Why a result is settled or corrected: something said, at most MAX_REASON characters.
+REASON = (REASON_GIVEN, REASON_LENGTH)
+
+
+# --- the holes counted on the punch cards -----------------------------------------------------
+
+
+def _value_of(value: Any) -> dict[str, Any]:
+    return {"value": f"{value!r}"}
+
+
+HOLES = rule(
+    "holes",
+    "holes",
+    "bad_holes",
+    _('holes maps couple numbers to counts, like {"12": 18}.'),
+    Annotated[dict[str, object], Field(min_length=1)],
+    description='Couple number → holes counted, e.g. {"12": 18}.',
+)
+HOLES_COUPLE = rule(
+    "holes_couple",
+    "holes",
+    "unknown_couple",
+    _("%(value)s is not a couple number."),
+    Annotated[str, Strict(), Field(pattern=r"^[0-9]{1,9}$")],
+    words=_value_of,
+)
+HOLES_COUNT = rule(
+    "holes_count",
+    "holes",
+    "bad_holes",
+    _("The holes are a whole number from 0."),
+    Annotated[int, Strict(), Field(ge=0)],
+    form={"min_value": 0},
+    named=False,
+)
+
+
+def holes_of(value: Any) -> dict[int, int]:
+    """The holes counted: couple number (its digits) → holes, a whole number from 0 (refused
+    after "Couple 12: ", as the dashboard names the box)."""
+    holes = {}
+    for key, count in HOLES.check(value).items():
+        number = int(HOLES_COUPLE.check(key))
+        where = gettext("Couple %(n)s") % {"n": number} + ": "
+        holes[number] = HOLES_COUNT.check(count, where)
+    return holes
+
+
+#: A body's holes counted, checked as :func:`holes_of`.
+HOLES_COUNTED = Checks(
+    holes_of,
+    {
+        "type": "object",
+        "description": HOLES.doc["description"],
+        "minProperties": 1,
+        "additionalProperties": {"type": "integer", "minimum": 0},
+        "propertyNames": {"pattern": "^[0-9]{1,9}$"},
+    },
+)
+
+
+# --- ties, cuts and play-offs, the cookie jar -----------------------------------------------------
+
+TIE_CHOICES = ("split", "cut", "play-off", "forfeit")  # engine.prizes.CHOICES
+
+
+def _couple_number(value: Any) -> int:
+    """A couple number: a whole number, or its digits as text (up to nine)."""
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 9:
+        return int(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise ValueError("no couple number")
+
+
+COUPLE_NUMBER = rule(
+    "couple_number",
+    "couple",
+    "bad_couple",
+    _("%(value)s is not a couple number."),
+    Annotated[int, BeforeValidator(_couple_number)],
+    words=_value_of,
+)
+TIE_CHOICE = rule(
+    "tie_choice",
+    "choice",
+    "bad_choice",
+    _("Choose split, cut, play-off or forfeit."),
+    Literal[TIE_CHOICES],
+    named=False,
+)
+_yes_no_words = _("%(field)s must be true or false.")
+DRAW = rule("draw", "draw", "bad_field", _yes_no_words, yes_no(), {"field": "draw"})
+FORCE = rule(
+    "force",
+    "force",
+    "bad_field",
+    _yes_no_words,
+    yes_no(),
+    {"field": "force"},
+    default=False,
+    description="Open the ties before the last game is over.",
+)
+
+
+def _query_yes_no(value: Any) -> bool:
+    """true or false in a query: also 1 or 0, any case."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text not in ("true", "false", "1", "0"):
+        raise ValueError("not yes or no")
+    return text in ("true", "1")
+
+
+ALLOW_DUPLICATES = rule(
+    "allow_duplicates",
+    "allow_duplicates",
+    "bad_field",
+    _yes_no_words,
+    Annotated[bool, BeforeValidator(_query_yes_no)],
+    {"field": "allow_duplicates"},
+)
+
+
+def _never(value: Any) -> Any:
+    raise ValueError("not taken")
+
+
+NO_SEED = rule(
+    "no_seed",
+    "seed",
+    "seed_not_accepted",
+    _("The seed of a draw is drawn by the server and recorded with it; it cannot be sent."),
+    Annotated[None, BeforeValidator(_never)],
+)
+
+
+def cards_of(value: Any) -> dict[int, Any]:
+    """One round of a cut as sent: couple number → the card it cut (the engine reads the
+    cards)."""
+    cards = CUT_CARDS.check(value)
+    return {COUPLE_NUMBER.check(key, field="cards"): card for key, card in cards.items()}
+
+
+CUT_CARDS = rule(
+    "cut_cards",
+    "cards",
+    "bad_cards",
+    _('cards maps couple numbers to cards, like {"3": "7H"}.'),
+    Annotated[dict[str, object], Field(min_length=1)],
+)
+
+
+def _pair(value: Any) -> list[int]:
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise ValueError("not a pair")
+    if not all(isinstance(c, int) and not isinstance(c, bool) for c in value):
+        raise ValueError("not numbers")
+    return list(value)
+
+
+MATCH = rule(
+    "match",
+    "match",
+    "bad_match",
+    _("match is the two couples' numbers, like [3, 5]."),
+    Annotated[list[int], BeforeValidator(_pair)],
+    named=False,
+    minItems=2,
+    maxItems=2,
+)
+PLAYOFF_WINNER = rule(
+    "playoff_winner",
+    "winner",
+    "wrong_couple",
+    _("The winner is the number of one of the match's two couples."),
+    Annotated[int, Strict()],
+    named=False,
+)
+
+
+def _different(games: list[int]) -> list[int]:
+    if len(set(games)) != len(games):
+        raise ValueError("a game twice")
+    return games
+
+
+COOKIE_JAR_GAMES = rule(
+    "cookie_jar_games",
+    "games",
+    "bad_games",
+    _("The games drawn are different game numbers from 1 to %(max)s."),
+    Annotated[list[Annotated[int, Strict(), Field(ge=1, le=GAMES[1])]], AfterValidator(_different)]
+    | None,
+    {"max": GAMES[1]},
+    description="The games drawn from a hat (as many as the cookie jar's K); none: the "
+    "server draws.",
+)
+
+
+# --- printed documents --------------------------------------------------------------------------
+
+DOCUMENT_KINDS = ("punch-cards", "table-cards", "score-sheets", "movement", "results")
+PAPERS = ("letter", "a4")  # scoring.models.Document.Paper
+
+
+def _kind_named(value: Any) -> dict[str, Any]:
+    return {"kind": f"{value!r}"}
+
+
+def _paper_named(value: Any) -> dict[str, Any]:
+    return {"paper": f"{value!r}"}
+
+
+DOCUMENT = rule(
+    "document",
+    "document",
+    "bad_document",
+    _("%(kind)s is not a document: use one of %(list)s."),
+    Literal[DOCUMENT_KINDS],
+    {"list": ", ".join(DOCUMENT_KINDS)},
+    words=_kind_named,
+    details={"allowed": list(DOCUMENT_KINDS)},
+)
+PAPER = rule(
+    "paper",
+    "paper",
+    "bad_paper",
+    _("%(paper)s is not a paper size: use letter or a4."),
+    Literal[PAPERS],
+    words=_paper_named,
+    default="letter",
+)
+_option_number = _("%(value)s is not a %(field)s number.")
+DOCUMENT_GAME = rule(
+    "document_game",
+    "game",
+    "bad_game",
+    _option_number,
+    Annotated[int, Strict(), Field(ge=1, le=NUMBER_MAX)] | None,
+    words=_value_of,
+    description="The movement sheet's game (the game in play when not sent) or the score sheets'.",
+)
+DOCUMENT_COUPLE = rule(
+    "document_couple",
+    "couple",
+    "bad_couple",
+    _option_number,
+    Annotated[int, Strict(), Field(ge=1, le=NUMBER_MAX)] | None,
+    words=_value_of,
+    description="One couple's punch card.",
+)
+FILLED = rule(
+    "filled",
+    "filled",
+    "bad_filled",
+    _("filled must be true or false."),
+    yes_no(),
+    default=False,
+    description="Punch cards with the wins recorded.",
+)
+BASE_URL = rule(
+    "base_url",
+    "base_url",
+    "bad_base_url",
+    _("base_url must be an http(s) URL."),
+    Annotated[str, Strict(), Field(pattern=r"^https?://[^\s]{1,180}$")],
+    format="uri",
+    description="Where the QR codes point (this server when not sent).",
 )

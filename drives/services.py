@@ -231,8 +231,7 @@ DRIVE_SETTINGS = (
 def _clean_rules(rules: Any, preset: str) -> dict[str, Any]:
     """The hall's switches, checked against the preset: only those that differ from it are
     kept (``{}``: the preset as it is). Every option of ``engine.rules.Ruleset`` but its name."""
-    if not isinstance(rules, dict):
-        raise _bad("rules", 'rules must be an object of switches, like {"renege": "none"}.')
+    rules = inputs.HOUSE_SWITCHES.check(rules)
     if "name" in rules:
         raise _bad("rules", "rules name the switches; the preset is the ruleset setting.")
     try:
@@ -425,26 +424,10 @@ def couples_register(
     ways: list[Any] = []  # each couple's paid_way (None: as the hook's default)
     for i, item in enumerate(couples, start=1):
         where = f"Couple {i}: " if len(couples) > 1 else ""
-        if not isinstance(item, dict):
-            raise ServiceError(
-                "bad_couple", gettext("%(where)sgive the two players' names.") % {"where": where}
-            )
+        inputs.couple_named_once(item, where)
         players = item.get("players")
-        if players is not None and ("player1" in item or "player2" in item):
-            raise ServiceError(
-                "bad_couple",
-                gettext("%(where)ssend players, or player1 and player2, not both.")
-                % {"where": where}
-                if where
-                else gettext("Send players, or player1 and player2, not both."),
-            )
         if players is not None:
-            if not isinstance(players, list | tuple) or len(players) != 2:
-                raise ServiceError(
-                    "bad_couple",
-                    gettext("%(where)splayers must be a list of two names.") % {"where": where},
-                )
-            p1, p2 = players
+            p1, p2 = inputs.COUPLE_PLAYERS.check(players, where)
         else:
             p1, p2 = item.get("player1"), item.get("player2")
         flags = {
@@ -808,14 +791,10 @@ def couple_update(*, couple: Couple, actor: Actor, **changes: Any) -> Couple:
         old: dict[str, Any] = {}
         new: dict[str, Any] = {}
         if "players" in changes:
-            if "player1" in changes or "player2" in changes:
-                raise ServiceError(
-                    "bad_couple", gettext("Send players, or player1 and player2, not both.")
-                )
-            players = changes.pop("players")
-            if not isinstance(players, list | tuple) or len(players) != 2:
-                raise ServiceError("bad_couple", gettext("players must be a list of two names."))
-            changes["player1"], changes["player2"] = players
+            inputs.couple_named_once(changes)
+            changes["player1"], changes["player2"] = inputs.COUPLE_PLAYERS.check(
+                changes.pop("players")
+            )
         if "player1" in changes or "player2" in changes:
             p1, p2 = _clean_players(
                 changes.pop("player1", couple.player1), changes.pop("player2", couple.player2)
@@ -938,9 +917,6 @@ def holes_record(*, drive: Drive, holes: dict[int, int], actor: Actor) -> None:
 # --- the night ---------------------------------------------------------------------------------
 
 
-START_ABSENT = ("seat", "withdraw")
-
-
 def drive_start(
     *,
     drive: Drive,
@@ -956,16 +932,7 @@ def drive_start(
     and take no place; the audit entry lists them)."""
     if seating is not None:
         inputs.FIRST_SEATING.check(seating, field="seating")
-    if absent not in START_ABSENT:
-        raise ServiceError(
-            "bad_field",
-            gettext(
-                "absent is seat or withdraw (what to do with the couples not checked in), "
-                "not %(absent)s."
-            )
-            % {"absent": f"{absent!r}"},
-            field="absent",
-        )
+    absent = inputs.ABSENT.check(absent)
     if seed is not None:
         seed = _clean_setting("seed", seed)
     with transaction.atomic():

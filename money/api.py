@@ -12,7 +12,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext
 from ninja import Router
-from pydantic import model_validator
+from pydantic import JsonValue, model_validator
 
 from drives import inputs
 from drives.errors import Forbidden, ServiceError
@@ -23,7 +23,7 @@ from scoring.api.auth import MEMBERS, ORGANIZER, Caller, club_for, drive_for
 from scoring.api.views import answers
 
 router = Router(tags=["money"])
-JSON = dict[str, Any]
+JSON = dict[str, JsonValue]  # the answer, as the selectors build it
 READ = answers({200: JSON}, 404)
 WRITE = answers({201: JSON}, 404, 409, 422, body=True)
 CHANGE = answers({200: JSON}, 404, 409, 422, body=True)

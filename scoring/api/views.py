@@ -67,7 +67,7 @@ from scoring.api.auth import (
     require_user,
 )
 from scoring.models import Document
-from scoring.printing.rendering import DEFAULT_BASE_URL, document_filename, option_number
+from scoring.printing.rendering import DEFAULT_BASE_URL, document_filename
 from scoring.printing.services import document_request, document_status, qr_base_url
 from scoring.prizes.selectors import cookie_jar_view, prize_table, setup_view, tie_view, ties_list
 from scoring.prizes.services import (
@@ -558,7 +558,7 @@ def drive_patch(request: HttpRequest, slug: str, payload: s.DriveSettings) -> Js
     "already_started.",
 )
 def drive_start_view(
-    request: HttpRequest, slug: str, payload: s.Start = Body(None)
+    request: HttpRequest, slug: str, payload: s.DriveStart = Body(None)
 ) -> JsonResponse:
     caller = _caller(request)
     drive = drive_for(caller, slug, roles=(ORGANIZER,))
@@ -1106,7 +1106,7 @@ def tie_cut_view(request: HttpRequest, slug: str, tie: int, payload: s.Cut) -> J
     if payload.draw is True:
         outcome = tie_cut_draw(tie=found, actor=caller.actor)
     else:
-        outcome = tie_cut_record(tie=found, cards=payload.cards, actor=caller.actor)
+        outcome = tie_cut_record(tie=found, cards=payload.cards or {}, actor=caller.actor)
     return _ok({"cut": outcome, "tie": tie_view(tie_get(drive, tie))}, 201)
 
 
@@ -1212,8 +1212,6 @@ def documents_request(request: HttpRequest, slug: str, payload: s.DocumentIn) ->
     caller = _caller(request)
     drive = drive_for(caller, slug)
     sent = payload.model_fields_set
-    option_number(payload.game, "game", text=False)  # "1" is text, not a number: 422
-    option_number(payload.couple, "couple", text=False)
     document = document_request(
         drive,
         payload.document,

@@ -20,13 +20,14 @@ from drives import inputs
 from drives.models import Club, Couple, Drive
 from drives.services import SYSTEM, drive_start
 from money.models import Line
-from scoring.models import Result
+from scoring.models import CookieJarDraw, PrizePlace, Result
 from seasons.models import PlayerMerge, PlayerSplit, Season
 from seasons.services import season_add_drive, season_create
 from tests.cli.helpers import run
 from tests.pages.organizer_helpers import a_drive, club_people, logged_in
 from tests.pages.test_drives_new import NEW, form_data
 from tests.pages.test_prizes_pages import setup_post
+from tests.prizes.helpers import night
 
 pytestmark = pytest.mark.django_db
 
@@ -184,6 +185,101 @@ MONEY_ROUTES: dict[str, Route] = {
     "scorers_allowed": replace(SETUP, field="scorers_allowed"),
     "denominations": replace(COUNT, field="denominations"),
 }
+# The rules of the API's other bodies: a bad value, as the body sends it and the page's box.
+CASES |= {
+    "house_rules": Case(api=["renege"], page=NOT_A_BOX),
+    "club_slug": Case(api=5, page=NOT_A_BOX),
+    "couple_players": Case(api="Ann", page=NOT_A_BOX),
+    "absent": Case(api="sometimes", page=NOT_A_BOX),
+    "result_key": Case(api="x" * 81, page=NOT_A_BOX),
+    "accept": Case(api="yes", page=NOT_A_BOX),
+    "reason_given": Case(api=" ", page=" "),
+    "reason_length": Case(api="x" * 1001, page="x" * 1001),
+    "holes": Case(api={}, page=NOT_A_BOX),
+    "holes_couple": Case(api="x", page=NOT_A_BOX),
+    "holes_count": Case(api=-1, page="-1"),
+    "couple_number": Case(api="x", page=NOT_A_BOX),
+    "tie_choice": Case(api="toss", page=NOT_A_BOX),
+    "draw": Case(api="yes", page=NOT_A_BOX),
+    "force": Case(api="yes", page=NOT_A_BOX),
+    "allow_duplicates": Case(api="maybe", page=NOT_A_BOX),
+    "no_seed": Case(api=5, page=NOT_A_BOX),
+    "cut_cards": Case(api=[], page=NOT_A_BOX),
+    "match": Case(api=[1], page=NOT_A_BOX),
+    "playoff_winner": Case(api="1", page=NOT_A_BOX),
+    "cookie_jar_games": Case(api=[0], page="70"),
+    "document": Case(api="flyer", page=NOT_A_BOX),
+    "paper": Case(api="legal", page=NOT_A_BOX),
+    "document_game": Case(api="1", page=NOT_A_BOX),
+    "document_couple": Case(api="1", page=NOT_A_BOX),
+    "filled": Case(api="yes", page=NOT_A_BOX),
+    "base_url": Case(api="ftp://x", page=NOT_A_BOX),
+    "prize_item": Case(api="a ham", page=NOT_A_BOX),
+    "prize_description": Case(api="x" * 201, page="x" * 201),
+    "prize_given": Case(api=" ", page=NOT_A_BOX),
+    "prize_list": Case(api="a ham", page=NOT_A_BOX),
+}
+
+
+@dataclass(frozen=True)
+class Call:
+    """How the API is sent a bad value of one of these rules: the method, the path (after
+    ``/api/v1/``, ``{slug}`` the drive's), the body around the bad value; ``place``: where the
+    words say it was sent, ``where`` what they follow ("Couple 1: ")."""
+
+    method: str
+    path: str
+    body: Any
+    place: str = ""
+    where: str = ""
+
+
+def _with(bad: Any, **around: Any) -> Any:
+    """The body ``around`` with the bad value where ``BAD`` stands."""
+    return json.loads(json.dumps(around).replace('"BAD"', json.dumps(bad)))
+
+
+DRIVE = {"club": "CLUB", "name": "N", "date": "2026-11-20"}
+TIE = "drives/{slug}/prizes/ties/999"
+RESULT = "drives/{slug}/games/1/tables/1"
+DOCUMENTS = "drives/{slug}/documents"
+CALLS: dict[str, Call] = {
+    "house_rules": Call("POST", "drives", DRIVE | {"rules": "BAD"}),
+    "club_slug": Call("POST", "drives", DRIVE | {"club": "BAD"}),
+    "couple_players": Call("POST", "drives/{slug}/couples", {"players": "BAD"}),
+    "absent": Call("POST", "drives/{slug}/start", {"absent": "BAD"}),
+    "result_key": Call("PUT", f"{RESULT}/result", {"winner": 1, "key": "BAD"}),
+    "accept": Call("POST", f"{RESULT}/confirm", {"accept": "BAD"}),
+    "reason_given": Call("POST", f"{RESULT}/resolve", {"winner": 1, "reason": "BAD"}),
+    "reason_length": Call("POST", f"{RESULT}/resolve", {"winner": 1, "reason": "BAD"}),
+    "holes": Call("POST", "drives/{slug}/holes", {"holes": "BAD"}),
+    "holes_couple": Call("POST", "drives/{slug}/holes", {"holes": {"BAD": 1}}),
+    "holes_count": Call("POST", "drives/{slug}/holes", {"holes": {"1": "BAD"}}, where="Couple 1: "),
+    "couple_number": Call("POST", f"{TIE}/choices", {"couple": "BAD", "choice": "cut"}),
+    "tie_choice": Call("POST", f"{TIE}/choices", {"couple": 1, "choice": "BAD"}),
+    "draw": Call("POST", f"{TIE}/cut", {"draw": "BAD"}),
+    "force": Call("POST", "drives/{slug}/prizes/ties", {"force": "BAD"}),
+    "allow_duplicates": Call("POST", "drives/{slug}/couples/import?allow_duplicates=BAD", None),
+    "no_seed": Call("POST", "drives/{slug}/prizes/cookie-jar/draw", {"seed": "BAD"}),
+    "cut_cards": Call("POST", f"{TIE}/cut", {"cards": "BAD"}),
+    "match": Call("POST", f"{TIE}/playoff", {"match": "BAD", "winner": 1}),
+    "playoff_winner": Call("POST", f"{TIE}/playoff", {"match": [1, 2], "winner": "BAD"}),
+    "cookie_jar_games": Call("POST", "drives/{slug}/prizes/cookie-jar/draw", {"games": "BAD"}),
+    "document": Call("POST", DOCUMENTS, {"document": "BAD"}),
+    "paper": Call("POST", DOCUMENTS, {"document": "results", "paper": "BAD"}),
+    "document_game": Call("POST", DOCUMENTS, {"document": "movement", "game": "BAD"}),
+    "document_couple": Call("POST", DOCUMENTS, {"document": "punch-cards", "couple": "BAD"}),
+    "filled": Call("POST", DOCUMENTS, {"document": "punch-cards", "filled": "BAD"}),
+    "base_url": Call("POST", DOCUMENTS, {"document": "results", "base_url": "BAD"}),
+    "prize_item": Call("PATCH", "drives/{slug}/prizes/setup", {"prizes": ["BAD"]}, "prizes[0]"),
+    "prize_description": Call(
+        "PATCH", "drives/{slug}/prizes/setup", {"prizes": [{"description": "BAD"}]}, "prizes[0]"
+    ),
+    "prize_given": Call(
+        "PATCH", "drives/{slug}/prizes/setup", {"prizes": [{"description": "BAD"}]}, "prizes[0]"
+    ),
+    "prize_list": Call("PATCH", "drives/{slug}/prizes/setup", {"prizes": "BAD"}),
+}
 RESULT_FIELDS = ("game", "table", "winner", "points", "confirm_unusual")
 # The CLI's option of each drive setting it takes (manage.py drive create).
 CLI_OPTIONS = {"drive_name": "--name", "first_seating": "--seating", "club_name": "--club"}
@@ -247,6 +343,30 @@ def test_the_api_refuses_with_the_rules_code_and_words(rule: inputs.Rule, ours: 
     if bad is None:
         pytest.skip("no API field")
     client = logged_in(ours.organizer)
+    if rule.name in CALLS:
+        call = CALLS[rule.name]
+        drive = a_drive(ours.club, couples=2)
+        path = call.path.replace("{slug}", drive.slug)
+        if call.body is None:  # the couples file: the bad value in the query
+            path = path.replace("BAD", str(bad))
+            sent = "player1,player2\nAnn,Joe\n"
+            content_type = "text/csv"
+        else:
+            body = _with(bad, **call.body)
+            if body.get("club") == "CLUB":
+                body["club"] = ours.club.slug
+            sent, content_type = json.dumps(body), "application/json"
+        answer = client.generic(call.method, f"/api/v1/{path}", sent, content_type=content_type)
+        assert answer.status_code == rule.status, answer.content
+        body = answer.json()
+        place = call.place or rule.field
+        assert (body["code"], body["message"], body.get("field")) == (
+            rule.code,
+            call.where + rule.text(bad, field=place),
+            place if rule.named else None,
+        )
+        assert Drive.objects.count() == 1 and Couple.objects.count() == 2
+        return
     if rule.name in MONEY_ROUTES:
         route = MONEY_ROUTES[rule.name]
         drive = a_drive(ours.club, couples=2)
@@ -359,6 +479,39 @@ def test_the_page_refuses_with_the_rules_words(rule: inputs.Rule, ours: Any) -> 
     if bad is None:
         pytest.skip("the form has no box that can send it")
     client = logged_in(ours.organizer)
+    if rule in inputs.REASON:
+        drive = _started(ours.club)
+        data = {"fix-game": "1", "fix-table": "1", "fix-winner": "1", "fix-reason": bad}
+        url = reverse("night:dashboard_resolve", kwargs={"slug": drive.slug})
+        response = client.post(url, data)
+        assert response.status_code == 422
+        assert response.context["correction_form"].errors["reason"] == [rule.text()]
+        assert not Result.objects.exists()
+        return
+    if rule is inputs.HOLES_COUNT:
+        drive = _started(ours.club)
+        url = reverse("night:dashboard_holes", kwargs={"slug": drive.slug})
+        response = client.post(url, {"holes-1": bad})
+        assert response.status_code == 422
+        assert response.context["holes_form"].errors["1"] == [rule.text()]
+        assert not Couple.objects.filter(holes__isnull=False).exists()
+        return
+    if rule is inputs.COOKIE_JAR_GAMES:
+        drive = night([3, 2, 1, 1], club=ours.club, cookie_jar=[1], prizes={"buy_in": "2"})
+        url = reverse("night:prizes_cookie_jar", kwargs={"slug": drive.slug})
+        response = client.post(url, {"jar-method": "hat", "jar-games": bad})
+        assert response.status_code == 422
+        assert response.context["jar_form"].non_field_errors() == [rule.text()]
+        assert not CookieJarDraw.objects.exists()
+        return
+    if rule is inputs.PRIZE_DESCRIPTION:
+        drive = a_drive(ours.club)
+        url = reverse("night:prizes_setup", kwargs={"slug": drive.slug})
+        response = client.post(url, setup_post(**{"setup-place_1": bad}))
+        assert response.status_code == 422
+        assert response.context["setup_form"].errors["place_1"] == [rule.text(field="prizes[0]")]
+        assert not PrizePlace.objects.exists()
+        return
     if rule.name in MONEY_ROUTES:
         route = MONEY_ROUTES[rule.name]
         drive = a_drive(ours.club, couples=2)
