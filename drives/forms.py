@@ -53,7 +53,7 @@ class RuledForm(PlainForm):
         for name, rules in self.rules.items():
             if name in data and name not in self.errors:
                 try:
-                    data[name] = inputs.check_field(rules, data[name])
+                    data[name] = inputs.check_field(rules, data[name], field=name)
                 except ServiceError as error:
                     self.add_error(name, error.message)
         return data
@@ -312,12 +312,12 @@ class CoupleNamesForm(RuledForm):
         widget=forms.TextInput(
             attrs={"autofocus": True, "autocomplete": "off", "autocapitalize": "words"}
         ),
-        **inputs.player_form_options(),
+        **inputs.form_options_of(inputs.PLAYER),
     )
     player2 = forms.CharField(
         label=_("Second player"),
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
-        **inputs.player_form_options(),
+        **inputs.form_options_of(inputs.PLAYER),
     )
 
 

@@ -4,14 +4,18 @@ A :class:`Rule` is one check on one field: a pydantic type (its bounds, its choi
 value is tidied), the code the API answers with, and the message a person reads (gettext, so
 the French follows). Every way in reaches the same rule:
 
-- the services (``drives.services``, ``scoring.services``, ``scoring.prizes.services``) call
-  :meth:`Rule.check` (or :func:`check_field` for a field of several rules), which turns the
-  pydantic refusal into a :class:`~drives.errors.ServiceError` with the rule's code, message
-  and ``field``; the API, the CSV imports and the command line reach the rules through them;
+- the services (``drives.services``, ``scoring.services``, ``scoring.prizes.services``,
+  ``money.services``, ``seasons.services``) call :meth:`Rule.check` (or :func:`check_field`
+  for a field of several rules), which turns the pydantic refusal into a
+  :class:`~drives.errors.ServiceError` with the rule's code, message and ``field``; the CSV
+  imports and the command line reach the rules through them;
 - the pages' forms take their bounds and their error messages from :meth:`Rule.form_options`
   and run :meth:`Rule.check` in their ``clean`` (``drives.forms.RuledForm``), so a box typed
   wrong says what the API would say;
-- the API's OpenAPI description takes each field's JSON Schema from :meth:`Rule.json_schema`.
+- the API's bodies (:class:`Body`) type each field with its rule, ``Annotated[int,
+  GAMES_RULE]``: the rule judges the value sent before any service is called, refuses it in
+  its own words (:func:`refused`, which the API's refusal translator answers as it is) and
+  gives the field's JSON Schema to the OpenAPI description (:meth:`Rule.json_schema`).
 
 A new rule goes here, into :data:`RULES` (through :func:`rule`), and ``tests/inputs`` then asks
 each way in to refuse a bad value of it with the same words.
@@ -19,7 +23,9 @@ each way in to refuse a bad value of it with the same words.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import dataclasses
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from datetime import date as Date
@@ -29,13 +35,28 @@ from typing import Annotated, Any, Literal
 
 from django.conf import settings
 from django.utils.functional import Promise, lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
-from pydantic import AfterValidator, BeforeValidator, Field, Strict, TypeAdapter, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    GetCoreSchemaHandler,
+    GetJsonSchemaHandler,
+    JsonValue,
+    Strict,
+    TypeAdapter,
+    ValidationError,
+    ValidationInfo,
+)
 from pydantic import WithJsonSchema as WithJsonSchema
+from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from drives.errors import ServiceError
 from drives.text import name_strip_bidi, name_visible, text_refuse_unstorable
-from engine.rules import PRESETS
+from engine.rules import CHOICES, FLOOR_LIMIT, PRESETS, Ruleset
 
 # The error codes of a Django form field that a rule's message stands for (the form says what
 # the API says, whichever of its own checks caught the value).
@@ -59,9 +80,14 @@ class Rule:
 
     ``name`` names the rule (unique); ``field`` the field it judges (the API's, the form's and
     the CSV column's name); ``code`` the API's error code; ``message`` the words, formatted
-    with ``params`` (the bounds, the choices); ``type`` the pydantic type that accepts (and
-    tidies) a good value; ``form`` the Django form field's options built from the same bounds;
-    ``doc`` what the JSON Schema adds (a description, a default)."""
+    with ``params`` (the bounds, the choices), ``field`` (where the value was sent) and what
+    ``words`` takes from the value refused (``%(kind)s``: the kind sent); ``type`` the pydantic
+    type that accepts (and tidies) a good value; ``form`` the Django form field's options built
+    from the same bounds; ``doc`` what the JSON Schema adds (a description, a default).
+    ``named``: the refusal names its ``field`` (a few never did, and keep their answer);
+    ``status`` and ``details``: the refusal's HTTP status and what it adds (the choices).
+
+    In a body's model, ``Annotated[int, GAMES_RULE]`` has the rule judge the field."""
 
     name: str
     field: str
@@ -71,23 +97,46 @@ class Rule:
     params: Mapping[str, Any] = dataclass_field(default_factory=dict)
     form: Mapping[str, Any] = dataclass_field(default_factory=dict)
     doc: Mapping[str, Any] = dataclass_field(default_factory=dict)
+    words: Callable[[Any], Mapping[str, Any]] | None = None
+    named: bool = True
+    status: int = 422
+    details: Mapping[str, Any] = dataclass_field(default_factory=dict)
 
-    def text(self) -> str:
-        """The message in the active language."""
-        return str(self.message) % dict(self.params) if self.params else str(self.message)
+    def text(self, value: Any = None, *, field: str = "", **parts: Any) -> str:
+        """The message in the active language, for ``value`` sent as ``field``; ``parts``:
+        what else the words name (``number``: the couple whose holes are counted)."""
+        words = {"field": self.field, **self.params}
+        if field:
+            words["field"] = field
+        if self.words is not None:
+            words.update(self.words(value))
+        words.update(parts)
+        message = str(self.message)
+        return message % words if "%(" in message else message
 
     @cached_property
     def adapter(self) -> TypeAdapter[Any]:
         return TypeAdapter(self.type)
 
-    def check(self, value: Any, where: str = "", *, field: str = "") -> Any:
+    def check(self, value: Any, where: str = "", *, field: str = "", **parts: Any) -> Any:
         """``value`` tidied (spaces, case), or a ServiceError with this rule's code, message
-        (after ``where``: "Couple 2: ") and field (``field``: where a body names it otherwise,
-        as the start's ``seating`` is the setting ``first_seating``)."""
+        (after ``where``: "Couple 2: ", with ``parts``) and field (``field``: where a body
+        names it otherwise, as the start's ``seating`` is the setting ``first_seating``)."""
         try:
-            return self.adapter.validate_python(value)
+            return self.adapter.validate_python(value, context={"field": field or self.field})
         except ValidationError:
-            raise ServiceError(self.code, where + self.text(), field=field or self.field) from None
+            raise self.refusal(value, where, field=field, **parts) from None
+
+    def refusal(
+        self, value: Any, where: str = "", *, field: str = "", **parts: Any
+    ) -> ServiceError:
+        """The refusal of ``value`` sent as ``field`` (this rule's field unless said)."""
+        place = field or self.field
+        details = dict(self.details)
+        if self.named:
+            details["field"] = place
+        message = where + self.text(value, field=place, **parts)
+        return ServiceError(self.code, message, status=self.status, **details)
 
     def accepts(self, value: Any) -> bool:
         try:
@@ -100,11 +149,25 @@ class Rule:
         """The field's JSON Schema (the API's OpenAPI description)."""
         return {**self.adapter.json_schema(), **self.doc}
 
-    def form_options(self) -> dict[str, Any]:
+    def form_options(self, field: str = "", **parts: Any) -> dict[str, Any]:
         """Options of the Django form field: the same bounds, and this rule's message for
         every error the field finds itself."""
-        message = lazy(self.text, str)()
+        message = lazy(lambda: self.text(field=field, **parts), str)()
         return {**self.form, "error_messages": dict.fromkeys(FORM_ERROR_CODES, message)}
+
+    def at(self, field: str) -> Checks:
+        """The rule in a body whose field has another name (``seating``: the first seating)."""
+        return checks(self, field=field)
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        return checks(self).__get_pydantic_core_schema__(source, handler)
+
+    def __get_pydantic_json_schema__(
+        self, schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> dict[str, Any]:
+        return self.json_schema()
 
 
 #: Every rule, by name.
@@ -119,22 +182,166 @@ def rule(
     type: Any,
     params: Mapping[str, Any] | None = None,
     form: Mapping[str, Any] | None = None,
+    *,
+    words: Callable[[Any], Mapping[str, Any]] | None = None,
+    named: bool = True,
+    status: int = 422,
+    details: Mapping[str, Any] | None = None,
     **doc: Any,
 ) -> Rule:
     """Declare a rule (its name unique) and list it in :data:`RULES`."""
     if name in RULES:
         raise ValueError(f"rule {name!r} is declared twice")
-    declared = Rule(name, field, code, message, type, params or {}, form or {}, doc)
+    declared = Rule(
+        name,
+        field,
+        code,
+        message,
+        type,
+        params or {},
+        form or {},
+        doc,
+        words,
+        named,
+        status,
+        details or {},
+    )
     RULES[name] = declared
     return declared
 
 
-def check_field(rules: Sequence[Rule], value: Any, where: str = "") -> Any:
+def check_field(rules: Sequence[Rule], value: Any, where: str = "", *, field: str = "") -> Any:
     """``value`` through each rule of one field in turn (each takes the last one's tidy
     value); the first that refuses it raises."""
     for one in rules:
-        value = one.check(value, where)
+        value = one.check(value, where, field=field)
     return value
+
+
+def form_options_of(rules: Sequence[Rule]) -> dict[str, Any]:
+    """A box of a field of several rules: the last rule's bounds, the first rule's words for
+    an empty box and the last's for the rest."""
+    options = rules[-1].form_options()
+    options["error_messages"]["required"] = rules[0].form_options()["error_messages"]["required"]
+    return options
+
+
+# --- the API's bodies ---------------------------------------------------------------------------
+
+# Where a refusal raised inside a body's model travels (the context of pydantic's error).
+REFUSAL = "refusal"
+
+
+def refused(error: ServiceError) -> PydanticCustomError:
+    """A service's refusal raised while a body is read: the API answers it as it is."""
+    return PydanticCustomError(error.code, "refused: see the refusal", {REFUSAL: error})
+
+
+@dataclass(frozen=True, eq=False)
+class Checks:
+    """In a body's model, ``Annotated[T, Checks(check, schema)]``: the value sent is judged by
+    ``check`` (which tidies it, or raises the ServiceError the API answers with) and described
+    by ``schema`` in the OpenAPI description; ``T`` is what a good value becomes."""
+
+    check: Callable[[Any], Any]
+    schema: Mapping[str, Any]
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> CoreSchema:
+        check = self.check
+
+        def judged(value: Any) -> Any:
+            try:
+                return check(value)
+            except ServiceError as error:
+                raise refused(error) from None
+
+        return core_schema.no_info_plain_validator_function(judged)
+
+    def __get_pydantic_json_schema__(
+        self, schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> dict[str, Any]:
+        return dict(self.schema)
+
+
+def field_schema(rules: Sequence[Rule]) -> dict[str, Any]:
+    """The JSON Schema of a field of several rules: each one's, together."""
+    schema: dict[str, Any] = {}
+    for one in rules:
+        schema |= one.json_schema()
+    return schema
+
+
+def checks(*rules: Rule, field: str = "", nullable: bool = False, **doc: Any) -> Checks:
+    """The rules of one field of a body (sent as ``field`` when its name is not the rules'),
+    in turn, as :func:`check_field`; ``nullable``: null is taken as none, unjudged; ``doc``
+    adds to the description."""
+
+    def check(value: Any) -> Any:
+        if nullable and value is None:
+            return None
+        return check_field(rules, value, field=field)
+
+    schema = field_schema(rules)
+    if nullable:
+        schema = {"anyOf": [schema, {"type": "null"}]}
+    return Checks(check, schema | doc)
+
+
+def unknown_field(name: str, where: str = "") -> ServiceError:
+    """The refusal of a field nobody takes (after ``where``: "Couple 2: ")."""
+    return ServiceError(
+        "unknown_field",
+        where + gettext("Unknown field %(name)s.") % {"name": f"{name!r}"},
+        field=name,
+    )
+
+
+def refuse_unknown(given: Iterable[str], known: Iterable[str], where: str = "") -> None:
+    """Refuse the first field of ``given`` (in alphabetical order) not among ``known``."""
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise unknown_field(unknown[0], where)
+
+
+class Body(BaseModel):
+    """A JSON object with only the fields named (422 ``unknown_field`` otherwise), each judged
+    by its rule. A field left out keeps its default, never judged: ``None`` is "not sent"."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    def sent(self) -> dict[str, Any]:
+        """The fields the caller sent, tidied by their rules."""
+        return {name: getattr(self, name) for name in self.model_fields_set}
+
+
+def refusal(errors: Sequence[Mapping[str, Any]], where: str = "") -> ServiceError:
+    """The refusal of a body from pydantic's ``errors`` (their ``loc`` from the body's top):
+    a field nobody takes first (as the API always named those before looking at any value),
+    then the first refusal of a rule as it is, then any other error as ``bad_field`` naming its
+    place (``prizes[1].description``); each after ``where``."""
+    unknown = sorted(
+        (e for e in errors if e["type"] == "extra_forbidden"), key=lambda e: str(e["loc"][-1])
+    )
+    if unknown:
+        return unknown_field(str(unknown[0]["loc"][-1]), where)
+    first = errors[0]
+    found = (first.get("ctx") or {}).get(REFUSAL)
+    if isinstance(found, ServiceError):
+        if not where:
+            return found
+        return type(found)(found.code, where + found.message, status=found.status, **found.details)
+    field = place(first["loc"])
+    return ServiceError("bad_field", f"{where}{field}: {first['msg']}.", field=field)
+
+
+def place(loc: Sequence[Any]) -> str:
+    """A place in a body as docs/api.md names it: ``prizes[1].description``."""
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
 
 
 # --- the building blocks: one set of numbers makes the type, the form's bounds and the words ---
@@ -459,17 +666,7 @@ PLAYER = (PLAYER_NAME, PLAYER_NAME_LENGTH)
 
 def player_schema() -> dict[str, Any]:
     """A player's name in JSON Schema (the API's description)."""
-    schema: dict[str, Any] = {}
-    for one in PLAYER:
-        schema |= one.json_schema()
-    return schema
-
-
-def player_form_options() -> dict[str, Any]:
-    """A player's name box: the length rule's bound, each rule's words for its errors."""
-    options = PLAYER_NAME_LENGTH.form_options()
-    options["error_messages"]["required"] = PLAYER_NAME.form_options()["error_messages"]["required"]
-    return options
+    return field_schema(PLAYER)
 
 
 COUPLE_FLAGS = ("paid", "checked_in", "cookie_jar")
@@ -556,6 +753,7 @@ CONFIRM_UNUSUAL = rule(
 # --- prize set-up ---------------------------------------------------------------------------
 
 MAX_PLACES = 20
+#: The largest sum of money (the ledger's column: money.models.MAX_AMOUNT).
 MAX_MONEY = Decimal("99999999.99")
 HOUSE_RULES = ("none", "always-cut", "always-split")  # scoring.models.PrizeSetup.HouseRule
 
@@ -665,4 +863,876 @@ PRIZE_AMOUNT = rule(
     _("A prize's amount is from 0 to %(max)s, to the cent."),
     amount(nullable=True),
     {"max": MAX_MONEY},
+)
+PRIZE_ITEM = rule(
+    "prize_item",
+    "prizes",
+    "bad_field",
+    _('%(field)s: give {"amount": "50.00"} or {"description": "…"}.'),
+    dict[Literal["amount", "description"], object] | None,
+)
+PRIZE_DESCRIPTION = rule(
+    "prize_description",
+    "prizes",
+    "bad_field",
+    _("%(field)s: a description is text of at most 200 characters."),
+    Annotated[str, Strict(), AfterValidator(str.strip), Field(max_length=200)],
+)
+PRIZE_GIVEN = rule(
+    "prize_given",
+    "prizes",
+    "bad_field",
+    _("%(field)s: give an amount or a description."),
+    Annotated[tuple[Decimal | None, str], AfterValidator(lambda prize: _something(*prize))],
+)
+PRIZE_LIST = rule(
+    "prize_list",
+    "prizes",
+    "bad_field",
+    _("prizes is a list: a prize (or null) for each place."),
+    list[object],
+)
+
+
+def _something(amount: Decimal | None, description: str) -> tuple[Decimal | None, str]:
+    if amount is None and not description:
+        raise ValueError("no prize")
+    return amount, description
+
+
+def prize_of(value: Any, field: str) -> tuple[Decimal | None, str]:
+    """A prize sent as ``field`` (``prizes[2]``, ``booby_prize``): ``{"amount": "50.00"}``
+    or ``{"description": "a turkey"}``, or null (no prize set: ``(None, "")``)."""
+    prize = PRIZE_ITEM.check(value, field=field)
+    if prize is None:
+        return None, ""
+    amount = PRIZE_AMOUNT.check(prize.get("amount"), field=field)
+    description = PRIZE_DESCRIPTION.check(prize.get("description") or "", field=field)
+    given: tuple[Decimal | None, str] = PRIZE_GIVEN.check((amount, description), field=field)
+    return given
+
+
+def prizes_of(value: Any) -> list[tuple[Decimal | None, str]]:
+    """The prizes of the places in order, each as :func:`prize_of` (``prizes[0]`` first)."""
+    return [prize_of(prize, f"prizes[{i}]") for i, prize in enumerate(PRIZE_LIST.check(value))]
+
+
+def _judged(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``check`` as a body's field checks it: refused, or taken as sent."""
+
+    def judged(value: Any) -> Any:
+        check(value)
+        return value
+
+    return judged
+
+
+_PRIZE_SCHEMA: dict[str, Any] = {
+    "oneOf": [
+        {
+            "type": "object",
+            "properties": {
+                "amount": {"type": ["string", "number", "null"], "pattern": r"^\d+(\.\d{1,2})?$"},
+                "description": {"type": "string", "maxLength": 200},
+            },
+            "additionalProperties": False,
+            "description": "Money to the cent in the drive's currency, or a prize in kind.",
+        },
+        {"type": "null"},
+    ]
+}
+#: A body's prizes of the places, and its booby prize.
+PRIZES = Checks(_judged(prizes_of), {"type": "array", "items": _PRIZE_SCHEMA})
+BOOBY_PRIZE = Checks(_judged(lambda value: prize_of(value, "booby_prize")), _PRIZE_SCHEMA)
+
+
+# --- the night's money (money/) -------------------------------------------------------------------
+
+WAYS = ("cash", "card", "e-transfer", "other")  # money.models.Way
+HAND_KINDS = ("donation", "entry", "expense", "prize_paid")  # money.models.HAND_KINDS
+MAX_TICKETS = 100_000
+MAX_NOTE = 200
+_DIGITS = re.compile(r"^\s*\d+(\.\d+)?\s*$")
+
+
+def _money_text(value: Any) -> str:
+    """A sum as typed or sent, as text without spaces around (a float as Python writes it)."""
+    if isinstance(value, bool) or value is None:
+        raise ValueError("no sum")
+    return str(value).strip()
+
+
+def _not_negative(text: str) -> str:
+    if text.startswith("-"):
+        raise ValueError("negative")
+    return text
+
+
+def _written(text: str) -> Decimal:
+    if not _DIGITS.match(text):
+        raise ValueError("not a sum")
+    return Decimal(text)
+
+
+def _to_the_cent_only(amount: Decimal) -> Decimal:
+    if amount != amount.quantize(Decimal("0.01")):
+        raise ValueError("parts of a cent")
+    return amount.quantize(Decimal("0.01"))
+
+
+def _text_of(value: Any) -> dict[str, Any]:
+    return {"text": value}
+
+
+def _quoted_text_of(value: Any) -> dict[str, Any]:
+    return {"text": f"{value!r}"}
+
+
+AMOUNT_GIVEN = rule(
+    "amount_given",
+    "amount",
+    "bad_amount",
+    _("%(field)s: give a sum of money."),
+    Annotated[str, BeforeValidator(_money_text)],
+)
+AMOUNT_NOT_NEGATIVE = rule(
+    "amount_not_negative",
+    "amount",
+    "negative_amount",
+    _("%(field)s: %(text)s is negative; to correct a line, reverse it."),
+    Annotated[str, AfterValidator(_not_negative)],
+    words=_text_of,
+)
+AMOUNT_WRITTEN = rule(
+    "amount_written",
+    "amount",
+    "bad_amount",
+    _("%(field)s: %(text)s is not a sum of money."),
+    Annotated[str, AfterValidator(_written)],
+    words=_quoted_text_of,
+)
+_range = _("%(field)s: give a sum from 0.01 to %(max)s.")
+AMOUNT_RANGE = rule(
+    "amount_range",
+    "amount",
+    "bad_amount",
+    _range,
+    Annotated[Decimal, Field(gt=0, le=MAX_MONEY)],
+    {"max": MAX_MONEY},
+)
+AMOUNT_OR_ZERO_RANGE = rule(
+    "amount_or_zero_range",
+    "total",
+    "bad_amount",
+    _range,
+    Annotated[Decimal, Field(ge=0, le=MAX_MONEY)],
+    {"max": MAX_MONEY},
+)
+AMOUNT_CENTS = rule(
+    "amount_cents",
+    "amount",
+    "sub_cent_amount",
+    _("%(field)s: %(text)s has parts of a cent."),
+    Annotated[Decimal, AfterValidator(_to_the_cent_only)],
+    words=_text_of,
+)
+#: A sum of money: digits with at most two decimals, more than zero, at most MAX_MONEY.
+AMOUNT = (AMOUNT_GIVEN, AMOUNT_NOT_NEGATIVE, AMOUNT_WRITTEN, AMOUNT_RANGE, AMOUNT_CENTS)
+#: The same, or zero (the opening float, the box counted).
+AMOUNT_OR_ZERO = (
+    AMOUNT_GIVEN,
+    AMOUNT_NOT_NEGATIVE,
+    AMOUNT_WRITTEN,
+    AMOUNT_OR_ZERO_RANGE,
+    AMOUNT_CENTS,
+)
+
+
+def amount_of(value: Any, field: str = "amount", *, zero: bool = False) -> Decimal:
+    """A sum of money as typed or sent (``zero``: zero too), refused naming ``field``."""
+    amount: Decimal = check_field(AMOUNT_OR_ZERO if zero else AMOUNT, value, field=field)
+    return amount
+
+
+def money(field: str, *, zero: bool = False, optional: bool = False, blank: bool = False) -> Checks:
+    """A body's sum of money sent as ``field``; ``optional``: null is none, and so is ""
+    when ``blank``."""
+    none: tuple[Any, ...] = (None, "") if blank else (None,) if optional else ()
+
+    def check(value: Any) -> Decimal | None:
+        if any(value is empty or value == empty for empty in none):
+            return None
+        return amount_of(value, field, zero=zero)
+
+    low = 0 if zero else 0.01
+    schema: dict[str, Any] = {
+        "type": ["string", "number"] + (["null"] if none else []),
+        "pattern": r"^\d+(\.\d{1,2})?$",
+        "description": f"A sum of money to the cent, from {low} to {MAX_MONEY} (a string like "
+        '"5.00").',
+    }
+    return Checks(check, schema)
+
+
+def _money_whole(name: str, field: str, low: int, high: int, **doc: Any) -> Rule:
+    return rule(
+        name,
+        field,
+        "bad_number",
+        _("%(field)s must be a whole number from %(low)s to %(high)s."),
+        Annotated[int, Strict(), Field(ge=low, le=high)],
+        {"low": low, "high": high},
+        **doc,
+    )
+
+
+STRIP_SIZE = _money_whole("strip_size", "strip_size", 1, 1000)
+SHARE_PERCENT = _money_whole("share_percent", "share_percent", 1, 100)
+LINE_COUPLE = _money_whole("line_couple", "couple", 1, 10**9)
+LINE_ID = _money_whole("line", "line", 1, 2**62)
+RAFFLE_ID = _money_whole("raffle", "raffle", 1, 2**62)
+TICKET_COUNT = _money_whole("ticket_count", "count", 1, MAX_TICKETS, default=1)
+TICKET_FIRST = _money_whole("ticket_first", "first", 1, 10**9)
+DENOMINATION_COUNT = _money_whole("denomination_count", "denominations", 0, 1_000_000)
+
+
+def _cash_when_none(value: str | None) -> str:
+    return value or "cash"
+
+
+WAY = rule(
+    "way",
+    "way",
+    "bad_way",
+    _("way must be one of %(ways)s."),
+    Annotated[Literal[(*WAYS, "")] | None, AfterValidator(_cash_when_none)],
+    {"ways": ", ".join(WAYS)},
+    description="How the money was paid (cash when not sent).",
+)
+
+
+def _kind_of(value: Any) -> dict[str, Any]:
+    return {"kind": f"{value!r}"}
+
+
+LINE_KIND = rule(
+    "line_kind",
+    "kind",
+    "kind_not_by_hand",
+    _(
+        "%(kind)s is not entered by hand (one of %(hand)s); tickets, the cookie jar "
+        "and the draws' payouts are recorded where they happen."
+    ),
+    Literal[HAND_KINDS],
+    {"hand": ", ".join(HAND_KINDS)},
+    words=_kind_of,
+)
+NOTE = rule(
+    "note",
+    "note",
+    "bad_note",
+    _("note: at most 200 characters."),
+    Annotated[str, Strict(), Field(max_length=MAX_NOTE), AfterValidator(str.strip)],
+)
+#: A correction's note: any text, its first MAX_NOTE characters kept.
+ReversalNote = Annotated[str, BeforeValidator(lambda value: str(value)[:MAX_NOTE])]
+MONEY_CURRENCY = rule(
+    "money_currency",
+    "currency",
+    "wrong_currency",
+    _("The currency is three letters A–Z, like CAD."),
+    Annotated[str, Strict()] | None,
+    description="The drive's currency, to make sure of it (refused if it is another).",
+)
+
+
+def _raffle_name(value: str) -> str:
+    name = value.strip()
+    if not name or len(name) > 120:
+        raise ValueError("no name")
+    return name
+
+
+RAFFLE_NAME = rule(
+    "raffle_name",
+    "name",
+    "bad_name",
+    _("A raffle item needs a name of 1 to 120 characters."),
+    Annotated[str, Strict(), AfterValidator(_raffle_name)],
+    pattern=r"\S",
+    maxLength=120,
+)
+SCORERS_ALLOWED = rule(
+    "scorers_allowed",
+    "scorers_allowed",
+    "bad_field",
+    _("scorers_allowed must be true or false."),
+    yes_no(),
+    named=False,
+)
+DENOMINATIONS = rule(
+    "denominations",
+    "denominations",
+    "bad_count",
+    _("denominations: value → how many."),
+    dict[str, object],
+    description='A note or coin\'s value → how many of it, like {"20": 3, "0.25": 8}.',
+)
+
+
+def denominations_of(value: Any) -> list[tuple[Decimal, int]]:
+    """The box counted by denomination, ``{"20": 3, "0.25": "8"}``: each note or coin's value
+    (a sum of money) and how many (a whole number, digits as text too), refused naming the
+    field ``denominations`` in words that name the value at fault."""
+    counted = []
+    for face, many in DENOMINATIONS.check(value).items():
+        at = f"denominations {face}"
+        try:
+            amount = amount_of(face, at)
+            if isinstance(many, str) and many.strip().isdigit():
+                many = int(many)
+            counted.append((amount, DENOMINATION_COUNT.check(many, field=at)))
+        except ServiceError as error:
+            error.details["field"] = "denominations"
+            raise
+    return counted
+
+
+def one_count(total: Any, denominations: Any) -> None:
+    """The box is counted one way: a total, or the count of each note and coin (422
+    ``bad_count`` for both or neither, before either is judged)."""
+    if (total is None) == (denominations is None or denominations == {}):
+        raise ServiceError(
+            "bad_count",
+            gettext("Give the total counted, or the count of each note and coin."),
+            field="total",
+        )
+
+
+def _denominations_checked(value: Any) -> Any:
+    if value is not None:
+        denominations_of(value)
+    return value
+
+
+#: A body's count by denomination (or null), judged by :func:`denominations_of`.
+DENOMINATIONS_COUNTED = Checks(
+    _denominations_checked,
+    {
+        "type": ["object", "null"],
+        "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 1_000_000},
+        "description": DENOMINATIONS.doc["description"],
+    },
+)
+
+
+# --- a club's seasons (seasons/) ------------------------------------------------------------------
+
+TEXT_SENT = rule(
+    "text_sent",
+    "name",
+    "bad_field",
+    _("%(field)s: send some text."),
+    Annotated[str, Strict()],
+)
+
+
+def _refuse_unstorable_there(value: Any, info: ValidationInfo) -> Any:
+    """Text no database stores refused first (``bad_text``), its place the field's."""
+    text_refuse_unstorable(value, (info.context or {}).get("field", ""))
+    return value
+
+
+def _spelling(limit: int) -> Any:
+    """A name, its runs of spaces made one, with something to see, at most ``limit``
+    characters; text no database stores is refused first (``bad_text``)."""
+    return Annotated[
+        str,
+        BeforeValidator(_refuse_unstorable_there),
+        AfterValidator(_tidy_name),
+        AfterValidator(_visible),
+        Field(max_length=limit),
+    ]
+
+
+_name_words = _("%(field)s: a name of 1 to %(limit)s characters.")
+SEASON_NAME_LENGTH = rule(
+    "season_name",
+    "name",
+    "bad_name",
+    _name_words,
+    _spelling(120),
+    {"limit": 120},
+    {"max_length": 120},
+)
+#: A season's name: some text, something to see, at most 120 characters once tidied.
+SEASON_NAME = (TEXT_SENT, SEASON_NAME_LENGTH)
+SPELLING_LENGTH = rule(
+    "spelling",
+    "name",
+    "bad_name",
+    _name_words,
+    _spelling(MAX_NAME),
+    {"limit": MAX_NAME},
+    {"max_length": MAX_NAME},
+)
+#: A player's name as a season's merges and splits take it (name, into, as_name).
+SPELLING = (TEXT_SENT, SPELLING_LENGTH)
+SEASON_DATE = rule(
+    "season_date",
+    "starts",
+    "bad_date",
+    _("%(field)s: a date as YYYY-MM-DD."),
+    DATE.type,
+)
+SEASON_PUBLISHED = rule(
+    "season_published",
+    "published",
+    "bad_field",
+    _("published: true or false."),
+    yes_no(),
+)
+DRIVE_SLUG = rule(
+    "drive_slug",
+    "drive",
+    "no_such_drive",
+    _("Name the drive by its slug."),
+    Annotated[str, Strict(), Field(min_length=1)],
+    status=404,
+    description="The drive's slug.",
+)
+
+
+# --- the house rules, a drive's club ------------------------------------------------------------
+
+
+def _switch_schema(option: dataclasses.Field[Any]) -> dict[str, Any]:
+    if option.name in CHOICES:
+        return {"enum": list(CHOICES[option.name])}
+    if option.name == "floor":
+        return {"type": ["integer", "null"], "maximum": -5, "minimum": FLOOR_LIMIT}
+    if isinstance(option.default, bool):
+        return {"type": "boolean"}
+    return {"type": "integer"}
+
+
+HOUSE_SWITCHES = rule(
+    "house_rules",
+    "rules",
+    "bad_field",
+    _('rules must be an object of switches, like {"renege": "none"}.'),
+    dict[str, JsonValue],  # each switch's value is the engine's to judge (make_ruleset)
+    description="The hall's house rules: the switches that differ from the preset "
+    "(docs/rules.md lists each with its source); {} plays the preset as it is. A switch "
+    "that makes no sense with the preset (an auction switch without the auction) is "
+    "refused, naming it.",
+    properties={
+        option.name: _switch_schema(option)
+        for option in dataclasses.fields(Ruleset)
+        if option.name != "name"
+    },
+    additionalProperties=False,
+)
+CLUB_SLUG = rule(
+    "club_slug",
+    "club",
+    "missing_field",
+    _("Name the club by its slug."),
+    Annotated[str, Strict(), Field(min_length=1)],
+    description="The club's slug.",
+)
+
+
+# --- couples' bodies --------------------------------------------------------------------------
+
+
+def _two(value: Any) -> list[Any]:
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise ValueError("not two")
+    return list(value)
+
+
+COUPLE_PLAYERS = rule(
+    "couple_players",
+    "players",
+    "bad_couple",
+    _("players must be a list of two names."),
+    Annotated[list[Any], BeforeValidator(_two)],
+    named=False,
+)
+
+
+def players_of(value: Any, where: str = "") -> list[str]:
+    """``players``: two names, each a player's name (:data:`PLAYER`)."""
+    return [check_field(PLAYER, name, where) for name in COUPLE_PLAYERS.check(value, where)]
+
+
+_PLAYERS_SCHEMA = {"type": "array", "items": player_schema(), "minItems": 2, "maxItems": 2}
+#: A body's two names (``players``), checked as :func:`players_of`; or none (null).
+PLAYERS = Checks(players_of, _PLAYERS_SCHEMA)
+PLAYERS_OR_NONE = Checks(
+    lambda value: None if value is None else players_of(value),
+    {"anyOf": [_PLAYERS_SCHEMA, {"type": "null"}]},
+)
+
+
+def couple_named_once(item: Any, where: str = "") -> None:
+    """A couple is an object naming its players once: ``players``, or ``player1`` and
+    ``player2`` (422 ``bad_couple``)."""
+    if not isinstance(item, dict):
+        raise ServiceError(
+            "bad_couple", gettext("%(where)sgive the two players' names.") % {"where": where}
+        )
+    if item.get("players") is not None and ("player1" in item or "player2" in item):
+        raise ServiceError(
+            "bad_couple",
+            gettext("%(where)ssend players, or player1 and player2, not both.") % {"where": where}
+            if where
+            else gettext("Send players, or player1 and player2, not both."),
+        )
+
+
+# --- the start ----------------------------------------------------------------------------------
+
+START_ABSENT = ("seat", "withdraw")
+
+
+def _absent_of(value: Any) -> dict[str, Any]:
+    return {"absent": f"{value!r}"}
+
+
+ABSENT = rule(
+    "absent",
+    "absent",
+    "bad_field",
+    _("absent is seat or withdraw (what to do with the couples not checked in), not %(absent)s."),
+    Literal[START_ABSENT],
+    words=_absent_of,
+    default="seat",
+    description="The couples not checked in: seated anyway, or left out (withdrawn before game 1).",
+)
+
+
+# --- results' bodies ----------------------------------------------------------------------------
+
+MAX_KEY = 80
+MAX_REASON = 1000
+
+RESULT_KEY = rule(
+    "result_key",
+    "key",
+    "bad_key",
+    _("key is text of at most %(MAX_KEY)s characters."),
+    Annotated[str, Strict(), Field(max_length=MAX_KEY)] | None,
+    {"MAX_KEY": MAX_KEY},
+    named=False,
+    description="A client-generated id: the same key again is a replay (200).",
+)
+ACCEPT = rule(
+    "accept",
+    "accept",
+    "bad_field",
+    _("accept must be true or false."),
+    yes_no(),
+    named=False,
+)
+
+
+def _said(value: str) -> str:
+    if not value.strip():
+        raise ValueError("nothing said")
+    return value
+
+
+REASON_GIVEN = rule(
+    "reason_given",
+    "reason",
+    "reason_required",
+    _("Say why: a correction needs a reason."),
+    Annotated[str, Strict(), AfterValidator(_said)],
+    form={"required": True},
+    named=False,
+)
+REASON_LENGTH = rule(
+    "reason_length",
+    "reason",
+    "reason_too_long",
+    _("The reason has at most %(MAX_REASON)s characters."),
+    Annotated[str, Field(max_length=MAX_REASON)],
+    {"MAX_REASON": MAX_REASON},
+    {"max_length": MAX_REASON},
+    named=False,
+)
+#: Why a result is settled or corrected: something said, at most MAX_REASON characters.
+REASON = (REASON_GIVEN, REASON_LENGTH)
+
+
+# --- the holes counted on the punch cards -----------------------------------------------------
+
+
+def _value_of(value: Any) -> dict[str, Any]:
+    return {"value": f"{value!r}"}
+
+
+HOLES = rule(
+    "holes",
+    "holes",
+    "bad_holes",
+    _('holes maps couple numbers to counts, like {"12": 18}.'),
+    Annotated[dict[str, object], Field(min_length=1)],
+    description='Couple number → holes counted, e.g. {"12": 18}.',
+)
+HOLES_COUPLE = rule(
+    "holes_couple",
+    "holes",
+    "unknown_couple",
+    _("%(value)s is not a couple number."),
+    Annotated[str, Strict(), Field(pattern=r"^[0-9]{1,9}$")],
+    words=_value_of,
+)
+HOLES_COUNT = rule(
+    "holes_count",
+    "holes",
+    "bad_holes",
+    _("The holes are a whole number from 0."),
+    Annotated[int, Strict(), Field(ge=0)],
+    form={"min_value": 0},
+    named=False,
+)
+
+
+def holes_of(value: Any) -> dict[int, int]:
+    """The holes counted: couple number (its digits) → holes, a whole number from 0 (refused
+    after "Couple 12: ", as the dashboard names the box)."""
+    holes = {}
+    for key, count in HOLES.check(value).items():
+        number = int(HOLES_COUPLE.check(key))
+        where = gettext("Couple %(n)s") % {"n": number} + ": "
+        holes[number] = HOLES_COUNT.check(count, where)
+    return holes
+
+
+#: A body's holes counted, checked as :func:`holes_of`.
+HOLES_COUNTED = Checks(
+    holes_of,
+    {
+        "type": "object",
+        "description": HOLES.doc["description"],
+        "minProperties": 1,
+        "additionalProperties": {"type": "integer", "minimum": 0},
+        "propertyNames": {"pattern": "^[0-9]{1,9}$"},
+    },
+)
+
+
+# --- ties, cuts and play-offs, the cookie jar -----------------------------------------------------
+
+TIE_CHOICES = ("split", "cut", "play-off", "forfeit")  # engine.prizes.CHOICES
+
+
+def _couple_number(value: Any) -> int:
+    """A couple number: a whole number, or its digits as text (up to nine)."""
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 9:
+        return int(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise ValueError("no couple number")
+
+
+COUPLE_NUMBER = rule(
+    "couple_number",
+    "couple",
+    "bad_couple",
+    _("%(value)s is not a couple number."),
+    Annotated[int, BeforeValidator(_couple_number)],
+    words=_value_of,
+)
+TIE_CHOICE = rule(
+    "tie_choice",
+    "choice",
+    "bad_choice",
+    _("Choose split, cut, play-off or forfeit."),
+    Literal[TIE_CHOICES],
+    named=False,
+)
+_yes_no_words = _("%(field)s must be true or false.")
+DRAW = rule("draw", "draw", "bad_field", _yes_no_words, yes_no(), {"field": "draw"})
+FORCE = rule(
+    "force",
+    "force",
+    "bad_field",
+    _yes_no_words,
+    yes_no(),
+    {"field": "force"},
+    default=False,
+    description="Open the ties before the last game is over.",
+)
+
+
+def _query_yes_no(value: Any) -> bool:
+    """true or false in a query: also 1 or 0, any case."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text not in ("true", "false", "1", "0"):
+        raise ValueError("not yes or no")
+    return text in ("true", "1")
+
+
+ALLOW_DUPLICATES = rule(
+    "allow_duplicates",
+    "allow_duplicates",
+    "bad_field",
+    _yes_no_words,
+    Annotated[bool, BeforeValidator(_query_yes_no)],
+    {"field": "allow_duplicates"},
+)
+
+
+def _never(value: Any) -> Any:
+    raise ValueError("not taken")
+
+
+NO_SEED = rule(
+    "no_seed",
+    "seed",
+    "seed_not_accepted",
+    _("The seed of a draw is drawn by the server and recorded with it; it cannot be sent."),
+    Annotated[None, BeforeValidator(_never)],
+)
+
+
+def cards_of(value: Any) -> dict[int, Any]:
+    """One round of a cut as sent: couple number → the card it cut (the engine reads the
+    cards)."""
+    cards = CUT_CARDS.check(value)
+    return {COUPLE_NUMBER.check(key, field="cards"): card for key, card in cards.items()}
+
+
+CUT_CARDS = rule(
+    "cut_cards",
+    "cards",
+    "bad_cards",
+    _('cards maps couple numbers to cards, like {"3": "7H"}.'),
+    Annotated[dict[str, object], Field(min_length=1)],
+)
+
+
+def _pair(value: Any) -> list[int]:
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        raise ValueError("not a pair")
+    if not all(isinstance(c, int) and not isinstance(c, bool) for c in value):
+        raise ValueError("not numbers")
+    return list(value)
+
+
+MATCH = rule(
+    "match",
+    "match",
+    "bad_match",
+    _("match is the two couples' numbers, like [3, 5]."),
+    Annotated[list[int], BeforeValidator(_pair)],
+    named=False,
+    minItems=2,
+    maxItems=2,
+)
+PLAYOFF_WINNER = rule(
+    "playoff_winner",
+    "winner",
+    "wrong_couple",
+    _("The winner is the number of one of the match's two couples."),
+    Annotated[int, Strict()],
+    named=False,
+)
+
+
+def _different(games: list[int]) -> list[int]:
+    if len(set(games)) != len(games):
+        raise ValueError("a game twice")
+    return games
+
+
+COOKIE_JAR_GAMES = rule(
+    "cookie_jar_games",
+    "games",
+    "bad_games",
+    _("The games drawn are different game numbers from 1 to %(max)s."),
+    Annotated[list[Annotated[int, Strict(), Field(ge=1, le=GAMES[1])]], AfterValidator(_different)]
+    | None,
+    {"max": GAMES[1]},
+    description="The games drawn from a hat (as many as the cookie jar's K); none: the "
+    "server draws.",
+)
+
+
+# --- printed documents --------------------------------------------------------------------------
+
+# scoring.models.Document.Kind (the treasurer's sheet, "accounts": money's)
+DOCUMENT_KINDS = ("punch-cards", "table-cards", "score-sheets", "movement", "results", "accounts")
+PAPERS = ("letter", "a4")  # scoring.models.Document.Paper
+
+
+def _kind_named(value: Any) -> dict[str, Any]:
+    return {"kind": f"{value!r}"}
+
+
+def _paper_named(value: Any) -> dict[str, Any]:
+    return {"paper": f"{value!r}"}
+
+
+DOCUMENT = rule(
+    "document",
+    "document",
+    "bad_document",
+    _("%(kind)s is not a document: use one of %(list)s."),
+    Literal[DOCUMENT_KINDS],
+    {"list": ", ".join(DOCUMENT_KINDS)},
+    words=_kind_named,
+    details={"allowed": list(DOCUMENT_KINDS)},
+)
+PAPER = rule(
+    "paper",
+    "paper",
+    "bad_paper",
+    _("%(paper)s is not a paper size: use letter or a4."),
+    Literal[PAPERS],
+    words=_paper_named,
+    default="letter",
+)
+_option_number = _("%(value)s is not a %(field)s number.")
+DOCUMENT_GAME = rule(
+    "document_game",
+    "game",
+    "bad_game",
+    _option_number,
+    Annotated[int, Strict(), Field(ge=1, le=NUMBER_MAX)] | None,
+    words=_value_of,
+    description="The movement sheet's game (the game in play when not sent) or the score sheets'.",
+)
+DOCUMENT_COUPLE = rule(
+    "document_couple",
+    "couple",
+    "bad_couple",
+    _option_number,
+    Annotated[int, Strict(), Field(ge=1, le=NUMBER_MAX)] | None,
+    words=_value_of,
+    description="One couple's punch card.",
+)
+FILLED = rule(
+    "filled",
+    "filled",
+    "bad_filled",
+    _("filled must be true or false."),
+    yes_no(),
+    default=False,
+    description="Punch cards with the wins recorded.",
+)
+BASE_URL = rule(
+    "base_url",
+    "base_url",
+    "bad_base_url",
+    _("base_url must be an http(s) URL."),
+    Annotated[str, Strict(), Field(pattern=r"^https?://[^\s]{1,180}$")],
+    format="uri",
+    description="Where the QR codes point (this server when not sent).",
 )

@@ -241,8 +241,7 @@ DRIVE_SETTINGS = (
 def _clean_rules(rules: Any, preset: str) -> dict[str, Any]:
     """The hall's switches, checked against the preset: only those that differ from it are
     kept (``{}``: the preset as it is). Every option of ``engine.rules.Ruleset`` but its name."""
-    if not isinstance(rules, dict):
-        raise _bad("rules", 'rules must be an object of switches, like {"renege": "none"}.')
+    rules = inputs.HOUSE_SWITCHES.check(rules)
     if "name" in rules:
         raise _bad("rules", "rules name the switches; the preset is the ruleset setting.")
     try:
@@ -257,13 +256,7 @@ def clean_settings(
     data: dict[str, Any], *, partial: bool, drive: Drive | None = None
 ) -> dict[str, Any]:
     """Check and normalise drive settings; every problem is named."""
-    unknown = sorted(set(data) - set(DRIVE_SETTINGS))
-    if unknown:
-        raise ServiceError(
-            "unknown_field",
-            gettext("Unknown drive setting: %(unknown)s.") % {"unknown": unknown[0]},
-            field=unknown[0],
-        )
+    inputs.refuse_unknown(data, DRIVE_SETTINGS)
     out: dict[str, Any] = {}
     for key, value in data.items():
         if key != "rules":
@@ -502,46 +495,20 @@ def _couples_cleaned(couples: Sequence[dict[str, Any]]) -> list[_NewCouple]:
     return cleaned
 
 
-# What an item of ``couples_register`` may say.
-_ITEM_FIELDS = frozenset({"players", "player1", "player2", "duplicate_ok", "paid_way"})
-
-
 def _couple_cleaned(item: Any, where: str) -> _NewCouple:
     """One item of ``couples_register``: ``players`` or ``player1``/``player2``, the flags,
     ``duplicate_ok`` and ``paid_way``, nothing else; ``where`` begins its refusals."""
-    if not isinstance(item, dict):
-        raise ServiceError(
-            "bad_couple", gettext("%(where)sgive the two players' names.") % {"where": where}
-        )
+    inputs.couple_named_once(item, where)
     players = item.get("players")
-    if players is not None and ("player1" in item or "player2" in item):
-        raise ServiceError(
-            "bad_couple",
-            gettext("%(where)ssend players, or player1 and player2, not both.") % {"where": where}
-            if where
-            else gettext("Send players, or player1 and player2, not both."),
-        )
     if players is not None:
-        if not isinstance(players, list | tuple) or len(players) != 2:
-            raise ServiceError(
-                "bad_couple",
-                gettext("%(where)splayers must be a list of two names.") % {"where": where},
-            )
-        p1, p2 = players
+        p1, p2 = inputs.COUPLE_PLAYERS.check(players, where)
     else:
         p1, p2 = item.get("player1"), item.get("player2")
     flags = {
         flag: inputs.FLAGS[flag].check(item[flag], where) for flag in COUPLE_FLAGS if flag in item
     }
     ok = inputs.FLAGS["duplicate_ok"].check(item.get("duplicate_ok", False), where)
-    extra = set(item) - _ITEM_FIELDS - set(COUPLE_FLAGS)
-    if extra:
-        name = sorted(extra)[0]
-        raise ServiceError(
-            "unknown_field",
-            gettext("%(where)sunknown field %(name)s.") % {"where": where, "name": f"{name!r}"},
-            field=name,
-        )
+    inputs.refuse_unknown(item, COUPLE_FIELDS, where)
     return _NewCouple(_clean_players(p1, p2, where), flags, ok, item.get("paid_way") or None)
 
 
@@ -850,20 +817,16 @@ def parse_couples_csv(data: bytes) -> list[tuple[int, dict[str, Any]]]:
 
 
 COUPLE_FLAGS = inputs.COUPLE_FLAGS
+# What a couple is registered with (``couples_register``); ``couple_update`` takes the same but
+# ``duplicate_ok``, and ``withdrawn``.
+COUPLE_FIELDS = ("players", "player1", "player2", "duplicate_ok", "paid_way", *COUPLE_FLAGS)
 
 
 def couple_update(*, couple: Couple, actor: Actor, **changes: Any) -> Couple:
     """Change a couple's names or flags (``paid``, ``checked_in``, ``cookie_jar``), or withdraw
     it (``withdrawn=True``: from the next game). A withdrawal cannot be undone once applied.
     ``paid_way`` (with ``paid``) says how the couple paid, for the hook ``couple_paid``."""
-    allowed = {"player1", "player2", "players", *COUPLE_FLAGS, "withdrawn", "paid_way"}
-    unknown = sorted(set(changes) - allowed)
-    if unknown:
-        raise ServiceError(
-            "unknown_field",
-            gettext("Unknown couple field %(unknown)s.") % {"unknown": unknown[0]},
-            field=unknown[0],
-        )
+    inputs.refuse_unknown(changes, {*COUPLE_FIELDS, "withdrawn"} - {"duplicate_ok"})
     with transaction.atomic():
         drive = lock_drive(couple.drive)
         require_open(drive)
@@ -871,14 +834,10 @@ def couple_update(*, couple: Couple, actor: Actor, **changes: Any) -> Couple:
         old: dict[str, Any] = {}
         new: dict[str, Any] = {}
         if "players" in changes:
-            if "player1" in changes or "player2" in changes:
-                raise ServiceError(
-                    "bad_couple", gettext("Send players, or player1 and player2, not both.")
-                )
-            players = changes.pop("players")
-            if not isinstance(players, list | tuple) or len(players) != 2:
-                raise ServiceError("bad_couple", gettext("players must be a list of two names."))
-            changes["player1"], changes["player2"] = players
+            inputs.couple_named_once(changes)
+            changes["player1"], changes["player2"] = inputs.COUPLE_PLAYERS.check(
+                changes.pop("players")
+            )
         if "player1" in changes or "player2" in changes:
             p1, p2 = _clean_players(
                 changes.pop("player1", couple.player1), changes.pop("player2", couple.player2)
@@ -1001,9 +960,6 @@ def holes_record(*, drive: Drive, holes: dict[int, int], actor: Actor) -> None:
 # --- the night ---------------------------------------------------------------------------------
 
 
-START_ABSENT = ("seat", "withdraw")
-
-
 def drive_start(
     *,
     drive: Drive,
@@ -1019,16 +975,7 @@ def drive_start(
     and take no place; the audit entry lists them)."""
     if seating is not None:
         inputs.FIRST_SEATING.check(seating, field="seating")
-    if absent not in START_ABSENT:
-        raise ServiceError(
-            "bad_field",
-            gettext(
-                "absent is seat or withdraw (what to do with the couples not checked in), "
-                "not %(absent)s."
-            )
-            % {"absent": f"{absent!r}"},
-            field="absent",
-        )
+    absent = inputs.ABSENT.check(absent)
     if seed is not None:
         seed = _clean_setting("seed", seed)
     with transaction.atomic():

@@ -5,79 +5,85 @@ settings allow them. Sums are strings with two decimals, in the drive's currency
 
 from __future__ import annotations
 
-from typing import Any
+from decimal import Decimal
+from typing import Annotated, Any
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext
 from ninja import Router
-from pydantic import BaseModel, ConfigDict
+from pydantic import JsonValue, model_validator
 
-from drives.errors import Forbidden
+from drives import inputs
+from drives.errors import Forbidden, ServiceError
+from drives.inputs import Body
 from drives.models import Drive, Membership
 from money import selectors, services
 from scoring.api.auth import MEMBERS, ORGANIZER, Caller, club_for, drive_for
 from scoring.api.views import answers
 
 router = Router(tags=["money"])
-JSON = dict[str, Any]
+JSON = dict[str, JsonValue]  # the answer, as the selectors build it
 READ = answers({200: JSON}, 404)
 WRITE = answers({201: JSON}, 404, 409, 422, body=True)
 CHANGE = answers({200: JSON}, 404, 409, 422, body=True)
 D = "/drives/{slug:slug}"
 
 
-class Body(BaseModel):
-    """Fields taken as sent (the service checks them and names the one at fault)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    def sent(self) -> dict[str, Any]:
-        return self.model_dump(exclude_unset=True)
-
-
 class LineIn(Body):
-    kind: Any = None
-    amount: Any = None
-    way: Any = None
-    couple: Any = None
-    note: Any = ""
-    currency: Any = None
+    kind: Annotated[str | None, inputs.LINE_KIND] = None
+    amount: Annotated[Decimal | None, inputs.money("amount")] = None
+    way: Annotated[str | None, inputs.WAY] = None
+    couple: Annotated[int | None, inputs.checks(inputs.LINE_COUPLE, nullable=True)] = None
+    note: Annotated[str, inputs.NOTE] = ""
+    currency: Annotated[str | None, inputs.MONEY_CURRENCY] = None
 
 
 class ReverseIn(Body):
-    note: Any = ""
+    note: inputs.ReversalNote = ""
 
 
 class TicketsIn(Body):
-    count: Any = 1
-    first: Any = None
-    way: Any = None
-    amount: Any = None
-    currency: Any = None
+    count: Annotated[int, inputs.TICKET_COUNT] = 1
+    first: Annotated[int | None, inputs.checks(inputs.TICKET_FIRST, nullable=True)] = None
+    way: Annotated[str | None, inputs.WAY] = None
+    amount: Annotated[Decimal | None, inputs.money("amount", optional=True)] = None
+    currency: Annotated[str | None, inputs.MONEY_CURRENCY] = None
 
 
 class ClaimIn(Body):
-    way: Any = None
+    way: Annotated[str | None, inputs.WAY] = None
 
 
 class CountIn(Body):
-    total: Any = None
-    denominations: Any = None
+    """One total, or the count of each note and coin (both, or neither: 422 bad_count)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_way(cls, data: Any) -> Any:
+        if isinstance(data, dict) and set(data) <= set(cls.model_fields):
+            try:
+                inputs.one_count(data.get("total"), data.get("denominations"))
+            except ServiceError as error:
+                raise inputs.refused(error) from None
+        return data
+
+    total: Annotated[Decimal | None, inputs.money("total", zero=True, optional=True)] = None
+    denominations: Annotated[dict[str, int] | None, inputs.DENOMINATIONS_COUNTED] = None
 
 
 class RaffleIn(Body):
-    name: Any = None
-    ticket_price: Any = None
+    name: Annotated[str | None, inputs.RAFFLE_NAME] = None
+    ticket_price: Annotated[Decimal | None, inputs.money("ticket_price", blank=True)] = None
 
 
 class SetupIn(Body):
-    opening_float: Any = None
-    ticket_price: Any = None
-    strip_size: Any = None
-    strip_price: Any = None
-    share_percent: Any = None
-    scorers_allowed: Any = None
+    opening_float: Annotated[Decimal | None, inputs.money("opening_float", zero=True)] = None
+    ticket_price: Annotated[Decimal | None, inputs.money("ticket_price")] = None
+    strip_size: Annotated[int | None, inputs.STRIP_SIZE] = None
+    strip_price: Annotated[Decimal | None, inputs.money("strip_price")] = None
+    share_percent: Annotated[int | None, inputs.SHARE_PERCENT] = None
+    scorers_allowed: Annotated[bool | None, inputs.SCORERS_ALLOWED] = None
 
 
 def _ok(data: Any, status: int = 200) -> JsonResponse:

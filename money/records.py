@@ -17,6 +17,7 @@ from pydantic import Field, PlainValidator
 from pydantic_core import PydanticCustomError
 
 from drives.errors import ServiceError
+from drives.inputs import amount_of
 from drives.models import AuditEntry, Couple, Drive
 from money.models import (
     CashCount,
@@ -29,7 +30,6 @@ from money.models import (
     TicketSale,
     Way,
 )
-from money.services import amount_of
 from scoring.records.parts import Part
 from scoring.records.schema import AppPart, Time, checked, one_of, text_only
 

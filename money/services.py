@@ -15,21 +15,19 @@ cards are put away); tickets are no longer sold nor drawn, nor money taken in
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Sequence
-from decimal import ROUND_DOWN, Decimal, InvalidOperation
+from decimal import ROUND_DOWN, Decimal
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max, QuerySet
 from django.utils.translation import gettext
 
-from drives import race
+from drives import inputs, race
 from drives.errors import Conflict, NotFound, ServiceError
 from drives.models import Couple, Drive
 from drives.services import SYSTEM, Actor, audit
 from money.models import (
-    HAND_KINDS,
     MAX_AMOUNT,
     CashCount,
     Draw,
@@ -39,70 +37,17 @@ from money.models import (
     Pool,
     Ticket,
     TicketSale,
-    Way,
 )
 from money.selectors import out_of_bounds, pool_takings, setup_of
 from scoring.prizes.services import new_seed
 
-MAX_TICKETS = 100_000
 CENT = Decimal("0.01")
 TICKETS_CHECKED = "tickets.checked"  # drives/race.py: after finding the numbers free
-_DECIMAL = re.compile(r"^\s*\d+(\.\d+)?\s*$")
 
 
 # --- input ---------------------------------------------------------------------------------------
-
-
-def amount_of(value: Any, field: str = "amount", *, zero: bool = False) -> Decimal:
-    """A sum of money as typed or sent: digits with at most two decimals, more than zero
-    (or zero when ``zero``), at most 99,999,999.99. Anything else is a 422 naming ``field``."""
-    if isinstance(value, bool) or value is None:
-        raise ServiceError(
-            "bad_amount", gettext("%(field)s: give a sum of money.") % {"field": field}, field=field
-        )
-    if isinstance(value, float):
-        value = repr(value)
-    text = str(value).strip()
-    if text.startswith("-"):
-        raise ServiceError(
-            "negative_amount",
-            gettext("%(field)s: %(text)s is negative; to correct a line, reverse it.")
-            % {"field": field, "text": text},
-            field=field,
-        )
-    if not _DECIMAL.match(text):
-        raise ServiceError(
-            "bad_amount",
-            gettext("%(field)s: %(text)s is not a sum of money.")
-            % {"field": field, "text": f"{text!r}"},
-            field=field,
-        )
-    try:
-        amount = Decimal(text)
-    except InvalidOperation:
-        raise ServiceError(
-            "bad_amount",
-            gettext("%(field)s: %(text)s is not a sum.") % {"field": field, "text": f"{text!r}"},
-            field=field,
-        ) from None
-    if amount > MAX_AMOUNT or (amount == 0 and not zero):  # first: 29 digits fail quantize
-        raise _too_large(field)
-    if amount != amount.quantize(CENT):
-        raise ServiceError(
-            "sub_cent_amount",
-            gettext("%(field)s: %(text)s has parts of a cent.") % {"field": field, "text": text},
-            field=field,
-        )
-    return amount.quantize(CENT)
-
-
-def _too_large(field: str) -> ServiceError:
-    return ServiceError(
-        "bad_amount",
-        gettext("%(field)s: give a sum from 0.01 to %(max)s.")
-        % {"field": field, "max": MAX_AMOUNT},
-        field=field,
-    )
+# Each value is judged by its rule (drives.inputs: the sums of money, the whole numbers, the ways
+# of payment…); what is left here needs the night's state.
 
 
 def bounded(amount: Decimal, field: str) -> Decimal:
@@ -137,38 +82,14 @@ def require_selling(drive: Drive) -> None:
 
 
 def _currency(drive: Drive, currency: Any) -> None:
-    if currency is None:
-        return
-    if not isinstance(currency, str) or currency.strip().upper() != drive.currency.upper():
+    currency = inputs.MONEY_CURRENCY.check(currency)
+    if currency is not None and currency.strip().upper() != drive.currency.upper():
         raise ServiceError(
             "wrong_currency",
             gettext("This drive takes %(currency)s, not %(given)s.")
             % {"currency": drive.currency, "given": f"{currency!r}"},
             field="currency",
         )
-
-
-def _way(value: Any) -> str:
-    if value is None or value == "":
-        return Way.CASH
-    if value not in Way.values:
-        raise ServiceError(
-            "bad_way",
-            gettext("way must be one of %(ways)s.") % {"ways": ", ".join(Way.values)},
-            field="way",
-        )
-    return str(value)
-
-
-def _whole(value: Any, field: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ServiceError(
-            "bad_number",
-            gettext("%(field)s must be a whole number from %(low)s to %(high)s.")
-            % {"field": field, "low": low, "high": high},
-            field=field,
-        )
-    return value
 
 
 def _line(drive: Drive, actor: Actor, kind: str, amount: Decimal, **fields: Any) -> Line:
@@ -213,27 +134,23 @@ SETUP_FIELDS = (
 )
 
 
+SETUP_RULES = {
+    "strip_size": inputs.STRIP_SIZE,
+    "share_percent": inputs.SHARE_PERCENT,
+    "scorers_allowed": inputs.SCORERS_ALLOWED,
+}
+
+
 def setup_update(*, drive: Drive, actor: Actor, **fields: Any) -> MoneySetup:
     """Change the float, the 50/50's prices, strip and share, or whether scorers take money."""
-    unknown = sorted(set(fields) - set(SETUP_FIELDS))
-    if unknown:
-        raise ServiceError(
-            "unknown_field",
-            gettext("Unknown field %(field)s.") % {"field": unknown[0]},
-            field=unknown[0],
-        )
+    inputs.refuse_unknown(fields, SETUP_FIELDS)
     clean: dict[str, Any] = {}
     for name in ("opening_float", "ticket_price", "strip_price"):
         if name in fields:
-            clean[name] = amount_of(fields[name], name, zero=name == "opening_float")
-    if "strip_size" in fields:
-        clean["strip_size"] = _whole(fields["strip_size"], "strip_size", 1, 1000)
-    if "share_percent" in fields:
-        clean["share_percent"] = _whole(fields["share_percent"], "share_percent", 1, 100)
-    if "scorers_allowed" in fields:
-        if not isinstance(fields["scorers_allowed"], bool):
-            raise ServiceError("bad_field", gettext("scorers_allowed must be true or false."))
-        clean["scorers_allowed"] = fields["scorers_allowed"]
+            clean[name] = inputs.amount_of(fields[name], name, zero=name == "opening_float")
+    for name, one in SETUP_RULES.items():
+        if name in fields:
+            clean[name] = one.check(fields[name])
     with transaction.atomic():
         setup, _created = MoneySetup.objects.select_for_update().get_or_create(drive=drive)
         old = {k: str(getattr(setup, k)) for k in clean}
@@ -268,28 +185,17 @@ def line_record(
     """A line entered by hand: an entry fee taken apart from the door's tick, a donation, an
     expense, or a prize paid that the prizes do not carry (a prize in kind bought). The other
     kinds are written by the app (ticket sales, payouts) or read (the jar, the prizes)."""
-    if not isinstance(kind, str) or kind not in HAND_KINDS:
-        hand = ", ".join(sorted(HAND_KINDS))
-        raise ServiceError(
-            "kind_not_by_hand",
-            gettext(
-                "%(kind)s is not entered by hand (one of %(hand)s); tickets, the cookie jar "
-                "and the draws' payouts are recorded where they happen."
-            )
-            % {"kind": f"{kind!r}", "hand": hand},
-            field="kind",
-        )
+    kind = inputs.LINE_KIND.check(kind)
     if kind not in AFTER_CLOSE_KINDS:
         require_selling(drive)
-    money = amount_of(amount)
+    money = inputs.amount_of(amount)
     _currency(drive, currency)
-    how = _way(way)
-    if not isinstance(note, str) or len(note) > 200:
-        raise ServiceError("bad_note", gettext("note: at most 200 characters."), field="note")
+    how = inputs.WAY.check(way)
+    note = inputs.NOTE.check(note)
     with transaction.atomic():
         found = None
         if couple is not None:
-            number = _whole(couple, "couple", 1, 10**9)
+            number = inputs.LINE_COUPLE.check(couple)
             found = Couple.objects.filter(drive=drive, number=number).first()
             if found is None:
                 raise NotFound(
@@ -297,7 +203,7 @@ def line_record(
                     gettext("There is no couple %(number)s.") % {"number": number},
                     couple=number,
                 )
-        line = _line(drive, actor, kind, money, way=how, couple=found, note=note.strip())
+        line = _line(drive, actor, kind, money, way=how, couple=found, note=note)
         _line_audit(drive, actor, "money.line", line)
     return line
 
@@ -306,7 +212,7 @@ def line_reverse(*, drive: Drive, line_id: Any, actor: Actor, note: str = "") ->
     """Correct a line by a new one of the opposite amount (the line itself never changes).
     A ticket sale reversed gives its numbers back (refused once its pool is drawn); a payout
     reversed puts its draw back to "drawn"."""
-    number = _whole(line_id, "line", 1, 2**62)
+    number = inputs.LINE_ID.check(line_id)
     with transaction.atomic():
         line = Line.objects.select_for_update().filter(drive=drive, pk=number).first()
         if line is None:
@@ -367,7 +273,7 @@ def on_couple_paid(
     person) is a line (cash unless ``way`` says otherwise; nothing when
     the drive has no fee); unticked, the couple's last entry line is reversed."""
     if paid:
-        how = _way(way)
+        how = inputs.WAY.check(way)
         if drive.entry_fee > 0:
             line = _line(drive, actor, Kind.ENTRY, drive.couple_fee, way=how, couple=couple)
             _line_audit(drive, actor, "money.line", line)
@@ -429,15 +335,12 @@ def fifty_fifty_of(drive: Drive) -> Pool:
 def raffle_add(*, drive: Drive, actor: Actor, name: Any = None, ticket_price: Any = None) -> Pool:
     """A raffle item (a ham, a quilt), with its own tickets from 1 and, if given, its own
     ``ticket_price`` (every ticket at that price); without, the drive's prices."""
-    if not isinstance(name, str) or not name.strip() or len(name.strip()) > 120:
-        raise ServiceError(
-            "bad_name", gettext("A raffle item needs a name of 1 to 120 characters."), field="name"
-        )
+    name = inputs.RAFFLE_NAME.check(name)
     require_selling(drive)
-    price = None if ticket_price in (None, "") else amount_of(ticket_price, "ticket_price")
+    price = None if ticket_price in (None, "") else inputs.amount_of(ticket_price, "ticket_price")
     with transaction.atomic():
         pool = Pool.objects.create(
-            drive=drive, kind=Pool.Kind.RAFFLE, name=name.strip(), ticket_price=price
+            drive=drive, kind=Pool.Kind.RAFFLE, name=name, ticket_price=price
         )
         shown = None if price is None else str(price)
         audit(
@@ -454,7 +357,7 @@ def pool_of(drive: Drive, raffle: Any = None) -> Pool:
     """The 50/50 (``raffle`` None) or the raffle item ``raffle`` (its id) of this drive."""
     if raffle is None:
         return fifty_fifty_of(drive)
-    number = _whole(raffle, "raffle", 1, 2**62)
+    number = inputs.RAFFLE_ID.check(raffle)
     pool = Pool.objects.filter(drive=drive, kind=Pool.Kind.RAFFLE, pk=number).first()
     if pool is None:
         raise NotFound(
@@ -498,11 +401,11 @@ def tickets_sell(
     (a strip, or singles) unless ``amount`` is given. A range that overlaps one already sold
     is a 409 naming it; once the pool is drawn, no more tickets."""
     require_selling(drive)
-    n = _whole(count, "count", 1, MAX_TICKETS)
-    start = None if first is None else _whole(first, "first", 1, 10**9)
-    how = _way(way)
+    n = inputs.TICKET_COUNT.check(count)
+    start = None if first is None else inputs.TICKET_FIRST.check(first)
+    how = inputs.WAY.check(way)
     _currency(drive, currency)
-    paid = None if amount is None else amount_of(amount)
+    paid = None if amount is None else inputs.amount_of(amount)
     pool = pool_of(drive, raffle)
     with transaction.atomic():
         pool = _lock_pool(pool)
@@ -655,7 +558,7 @@ def _open_draw(drive: Drive, raffle: Any) -> Draw:
 def draw_claim(*, drive: Drive, actor: Actor, raffle: Any = None, way: Any = None) -> Draw:
     """The winner came forward: the 50/50's share is paid out (a ledger line); a raffle item
     is handed over."""
-    how = _way(way)
+    how = inputs.WAY.check(way)
     with transaction.atomic():
         draw = _open_draw(drive, raffle)
         if draw.prize is not None:
@@ -693,45 +596,22 @@ def draw_unclaimed(*, drive: Drive, actor: Actor, raffle: Any = None) -> Draw:
 # --- the cash box --------------------------------------------------------------------------------
 
 
-def _denomination(value: Any, many: Any) -> tuple[Decimal, int]:
-    """A note or coin's value and how many, or a 422 naming the field ``denominations`` (the
-    words name the value at fault)."""
-    try:
-        face = amount_of(value, f"denominations {value}")
-        if isinstance(many, str) and many.strip().isdigit():
-            many = int(many)
-        return face, _whole(many, f"denominations {value}", 0, 1_000_000)
-    except ServiceError as error:
-        error.details["field"] = "denominations"
-        raise
-
-
 def cash_count(
     *, drive: Drive, actor: Actor, total: Any = None, denominations: Any = None
 ) -> CashCount:
     """The box counted: one ``total``, or ``denominations`` (``{"20": 3, "0.25": 8}``: a note
     or coin's value and how many), whose sum is the total."""
-    if (total is None) == (denominations is None or denominations == {}):
-        raise ServiceError(
-            "bad_count",
-            gettext("Give the total counted, or the count of each note and coin."),
-            field="total",
-        )
+    inputs.one_count(total, denominations)
     counted: dict[str, int] = {}
     if denominations:
-        if not isinstance(denominations, dict):
-            raise ServiceError(
-                "bad_count", gettext("denominations: value → how many."), field="denominations"
-            )
         amount = Decimal(0)
-        for value, many in denominations.items():
-            face, how_many = _denomination(value, many)
+        for face, how_many in inputs.denominations_of(denominations):
             if how_many:
                 counted[str(face)] = counted.get(str(face), 0) + how_many
                 amount += face * how_many
         bounded(amount, "denominations")
     else:
-        amount = amount_of(total, "total", zero=True)
+        amount = inputs.amount_of(total, "total", zero=True)
     with transaction.atomic():
         count = CashCount.objects.create(
             drive=drive, total=amount.quantize(CENT), denominations=counted, user=actor.account

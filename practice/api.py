@@ -10,17 +10,14 @@ from uuid import UUID
 
 from django.http import HttpRequest, JsonResponse
 from ninja import Router
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StrictBool, StrictInt
 
+from drives.inputs import Body
 from practice import services
 
 router = Router(auth=None, tags=["practice"])
 
 TAG = "practice"
-
-
-class Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
 
 
 class Start(Body):
@@ -31,7 +28,8 @@ class Start(Body):
     bots: Literal["heuristic", "beginner"] = "heuristic"
     seed: StrictInt | None = Field(default=None, ge=0, le=2**31 - 1)
     # The house-rule switches, as a drive's ``rules`` (docs/rules.md): checked by the engine.
-    rules: dict[str, Any] = Field(default_factory=dict, max_length=40)
+    # (each switch's value is the engine's to judge)
+    rules: dict[str, JsonValue] = Field(default_factory=dict, max_length=40)
 
 
 class Play(Body):
@@ -68,14 +66,14 @@ class State(BaseModel):
     model_config = ConfigDict(extra="allow")
     id: str
     ruleset: str
-    rules: dict[str, Any]
+    rules: dict[str, JsonValue]
     house_rules: list[str]
     mode: str
     dealer: str
     turned: str | None
     trump: str | None
     hand: list[str]
-    trick: list[dict[str, Any]]
+    trick: list[dict[str, JsonValue]]
     to_play: str | None
     legal: list[str]
     actions: list[str]

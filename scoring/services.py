@@ -33,9 +33,6 @@ from engine.movement import MovementError, Seating, TableSeat, check_invariants,
 from engine.scores import Verdict
 from scoring.models import Result, ResultVersion
 
-MAX_KEY = 80
-MAX_REASON = 1000
-
 
 @dataclass(frozen=True)
 class Recorded:
@@ -144,14 +141,7 @@ def _check_winner(seat: Seat, winner: Any) -> Couple:
 
 
 def _clean_key(key: Any) -> str:
-    if key is None:
-        return ""
-    if not isinstance(key, str) or len(key) > MAX_KEY:
-        raise ServiceError(
-            "bad_key",
-            gettext("key is text of at most %(MAX_KEY)s characters.") % {"MAX_KEY": MAX_KEY},
-        )
-    return key
+    return inputs.RESULT_KEY.check(key) or ""
 
 
 def result_record(
@@ -660,8 +650,7 @@ def result_confirm(
     couple giving the same answer again, nothing having happened since, is a replay (200,
     ``replayed``, nothing written); any other call once the result is no longer pending is a
     409 ``not_pending``."""
-    if not isinstance(accept, bool):
-        raise ServiceError("bad_field", gettext("accept must be true or false."))
+    accept = inputs.ACCEPT.check(accept)
     with transaction.atomic():
         drive = lock_drive(drive)
         require_open(drive)
@@ -754,14 +743,7 @@ def result_resolve(
     result's. The same settlement again by the same person (the result's last version is
     theirs, with the same winner, points and reason, and nothing has happened since) is a
     replay: 200 ``replayed``, nothing written."""
-    if not isinstance(reason, str) or not reason.strip():
-        raise ServiceError("reason_required", gettext("Say why: a correction needs a reason."))
-    if len(reason) > MAX_REASON:
-        raise ServiceError(
-            "reason_too_long",
-            gettext("The reason has at most %(MAX_REASON)s characters.")
-            % {"MAX_REASON": MAX_REASON},
-        )
+    reason = inputs.check_field(inputs.REASON, reason)
     with transaction.atomic():
         drive = lock_drive(drive)
         require_open(drive)

@@ -6,6 +6,7 @@ selector of ``seasons`` and answers with what it returned. Members read; organiz
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Annotated, Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -13,10 +14,11 @@ from django.utils.translation import gettext as _
 from ninja import Router
 from pydantic import BaseModel, ConfigDict, Field
 
+from drives import inputs
 from drives.errors import NotFound
+from drives.inputs import Body
 from drives.models import Club, Drive
 from scoring.api.auth import AUTH, MEMBERS, ORGANIZER, Caller, club_for
-from scoring.api.schemas import Body, documented
 from scoring.api.views import answers
 from seasons import selectors, services
 from seasons.models import Season
@@ -27,50 +29,54 @@ C = "/clubs/{club}/seasons"
 S = C + "/{season}"
 ORGANIZERS = "Organizer of the club."
 MEMBERS_ = "Organizer or scorer of the club."
-DATE = {"type": "string", "format": "date"}
-TEXT = {"type": "string", "maxLength": 120}
-PLAYER = {"type": "string", "maxLength": 80}
+NAME = inputs.checks(*inputs.SEASON_NAME)
+STARTS, ENDS = inputs.SEASON_DATE.at("starts"), inputs.SEASON_DATE.at("ends")
+
+
+def spelling(field: str) -> inputs.Checks:
+    """A player's name sent as ``field``."""
+    return inputs.checks(*inputs.SPELLING, field=field)
 
 
 # --- bodies ---------------------------------------------------------------------------------------
 
 
 class SeasonIn(Body):
-    name: Annotated[Any, documented(TEXT)]
-    starts: Annotated[Any, documented(DATE)]
-    ends: Annotated[Any, documented(DATE)]
-    published: Annotated[Any, documented({"type": "boolean"})] = False
+    name: Annotated[str, NAME]
+    starts: Annotated[date, STARTS]
+    ends: Annotated[date, ENDS]
+    published: Annotated[bool, inputs.SEASON_PUBLISHED] = False
 
 
 class SeasonPatch(Body):
-    name: Annotated[Any, documented(TEXT)] = None
-    starts: Annotated[Any, documented(DATE)] = None
-    ends: Annotated[Any, documented(DATE)] = None
-    published: Annotated[Any, documented({"type": "boolean"})] = None
+    name: Annotated[str | None, NAME] = None
+    starts: Annotated[date | None, STARTS] = None
+    ends: Annotated[date | None, ENDS] = None
+    published: Annotated[bool | None, inputs.SEASON_PUBLISHED] = None
 
 
 class DriveIn(Body):
-    drive: Annotated[Any, documented({"type": "string", "description": "the drive's slug"})]
+    drive: Annotated[str, inputs.DRIVE_SLUG]
 
 
 class MergeIn(Body):
-    name: Annotated[Any, documented(PLAYER)]
-    into: Annotated[Any, documented(PLAYER)]
+    name: Annotated[str, spelling("name")]
+    into: Annotated[str, spelling("into")]
 
 
 class UnmergeIn(Body):
-    name: Annotated[Any, documented(PLAYER)]
+    name: Annotated[str, spelling("name")]
 
 
 class SplitIn(Body):
-    drive: Annotated[Any, documented({"type": "string", "description": "the drive's slug"})]
-    name: Annotated[Any, documented(PLAYER)]
-    as_name: Annotated[Any, documented(PLAYER)]
+    drive: Annotated[str, inputs.DRIVE_SLUG]
+    name: Annotated[str, spelling("name")]
+    as_name: Annotated[str, spelling("as_name")]
 
 
 class UnsplitIn(Body):
-    drive: Annotated[Any, documented({"type": "string", "description": "the drive's slug"})]
-    name: Annotated[Any, documented(PLAYER)]
+    drive: Annotated[str, inputs.DRIVE_SLUG]
+    name: Annotated[str, spelling("name")]
 
 
 # --- answers --------------------------------------------------------------------------------------
@@ -194,8 +200,7 @@ def _season(request: HttpRequest, club: str, season: str, *, write: bool = False
 def _club_drive(club: Club, slug: Any) -> Drive:
     """A drive of the club by its slug: another club's drive is no drive (the same 404 as a
     slug nobody has, as everywhere else in the API)."""
-    if not isinstance(slug, str) or not slug:
-        raise NotFound("no_such_drive", _("Name the drive by its slug."), field="drive")
+    slug = inputs.DRIVE_SLUG.check(slug)
     drive = Drive.objects.filter(slug=slug, club=club).first()
     if drive is None:
         raise NotFound("no_such_drive", _("No drive %(drive)r.") % {"drive": slug}, field="drive")

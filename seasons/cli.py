@@ -25,6 +25,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from drives import inputs
 from drives.models import AuditEntry, Club, Drive
 from drives.services import Actor
 from seasons import selectors, services
@@ -100,6 +101,7 @@ def _season(options: dict[str, Any]) -> Season:
 
 
 def _drive(season: Season, slug: str) -> Drive:
+    inputs.DRIVE_SLUG.check(slug)
     drive = Drive.objects.filter(slug=slug, club_id=season.club_id).first()
     if drive is None:  # another club's drive is no drive, as everywhere else
         raise CommandError(f"No drive {slug!r}.")

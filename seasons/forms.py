@@ -1,30 +1,44 @@
-"""Forms of the season pages. They check the shape of what was typed (a date, a choice among
-the club's drives or the season's players); the season's rules (dates in order, a drive in one
-season, a player not merged with itself) are ``seasons.services``' to judge, and a refusal
-comes back as a form error."""
+"""Forms of the season pages. They check what was typed by the rules of ``drives.inputs`` (a
+season's name and dates, a player's name: the words the API and the command line use) and
+offer the club's drives or the season's players to choose from; the season's rules (dates in
+order, a drive in one season, a player not merged with itself) are ``seasons.services``' to
+judge, and a refusal comes back as a form error."""
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from drives import inputs
+from drives.forms import PlainForm, RuledForm
+from drives.inputs import Rule
 from drives.models import Drive
 
 
-class PlainForm(forms.Form):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("label_suffix", "")
-        super().__init__(*args, **kwargs)
+class SeasonForm(RuledForm):
+    rules: ClassVar[dict[str, tuple[Rule, ...]]] = {
+        "name": inputs.SEASON_NAME,
+        "starts": (inputs.SEASON_DATE,),
+        "ends": (inputs.SEASON_DATE,),
+    }
 
-
-class SeasonForm(PlainForm):
     name = forms.CharField(
-        label=_("Season name"), max_length=120, help_text=_("e.g. Fall and winter 2026–27")
+        label=_("Season name"),
+        help_text=_("e.g. Fall and winter 2026–27"),
+        **inputs.SEASON_NAME_LENGTH.form_options(field="name"),
     )
-    starts = forms.DateField(label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))
-    ends = forms.DateField(label=_("To"), widget=forms.DateInput(attrs={"type": "date"}))
+    starts = forms.DateField(
+        label=_("From"),
+        widget=forms.DateInput(attrs={"type": "date"}),
+        **inputs.SEASON_DATE.form_options(field="starts"),
+    )
+    ends = forms.DateField(
+        label=_("To"),
+        widget=forms.DateInput(attrs={"type": "date"}),
+        **inputs.SEASON_DATE.form_options(field="ends"),
+    )
     published = forms.BooleanField(
         label=_("Publish the season standings (a public page anyone may read)"), required=False
     )
@@ -55,13 +69,20 @@ class MergeForm(PlainForm):
         cast(forms.ChoiceField, self.fields["into"]).choices = choices
 
 
-class SplitForm(PlainForm):
+class SplitForm(RuledForm):
+    rules: ClassVar[dict[str, tuple[Rule, ...]]] = {
+        "name": inputs.SPELLING,
+        "as_name": inputs.SPELLING,
+    }
+
     drive = forms.ChoiceField(label=_("At the drive"))
-    name = forms.CharField(label=_("the player named"), max_length=80)
+    name = forms.CharField(
+        label=_("the player named"), **inputs.SPELLING_LENGTH.form_options(field="name")
+    )
     as_name = forms.CharField(
         label=_("is another person: count them as"),
-        max_length=80,
         help_text=_("e.g. John MacDonald (Judique)"),
+        **inputs.SPELLING_LENGTH.form_options(field="as_name"),
     )
 
     def __init__(self, *args: Any, drives: list[Drive], **kwargs: Any) -> None:

@@ -14,62 +14,33 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from drives import inputs
 from drives.errors import Conflict, NotFound, ServiceError
 from drives.models import Club, Drive
 from drives.names import name_key
 from drives.services import SYSTEM, Actor, audit
-from drives.text import name_strip_bidi, name_visible, text_refuse_unstorable
 from engine.season import resolve
 from seasons.models import PlayerMerge, PlayerSplit, Season, SeasonDrive
 
 SEASON_FIELDS = ("name", "starts", "ends", "published")
 
 
-def _name(value: Any, field: str = "name", limit: int = 120) -> str:
-    if not isinstance(value, str):
-        raise ServiceError(
-            "bad_field", _("%(field)s: send some text.") % {"field": field}, field=field
-        )
-    text_refuse_unstorable(value, field)
-    name = " ".join(name_strip_bidi(value).split())
-    if not name_visible(name) or len(name) > limit:
-        raise ServiceError(
-            "bad_name",
-            _("%(field)s: a name of 1 to %(limit)s characters.") % {"field": field, "limit": limit},
-            field=field,
-        )
+def _spelling(value: Any, field: str) -> str:
+    """A player's name as typed for a merge or a split (``drives.inputs.SPELLING``)."""
+    name: str = inputs.check_field(inputs.SPELLING, value, field=field)
     return name
 
 
-def _date(value: Any, field: str) -> date:
-    if isinstance(value, date):
-        return value
-    if isinstance(value, str):
-        try:
-            return date.fromisoformat(value)
-        except ValueError:
-            pass
-    raise ServiceError(
-        "bad_date", _("%(field)s: a date as YYYY-MM-DD.") % {"field": field}, field=field
-    )
-
-
 def _clean(values: dict[str, Any], *, current: Season | None = None) -> dict[str, Any]:
-    unknown = sorted(set(values) - set(SEASON_FIELDS))
-    if unknown:
-        raise ServiceError(
-            "unknown_field", _("Unknown field %(field)r.") % {"field": unknown[0]}, field=unknown[0]
-        )
+    inputs.refuse_unknown(values, SEASON_FIELDS)
     out: dict[str, Any] = {}
     if "name" in values or current is None:
-        out["name"] = _name(values.get("name"))
+        out["name"] = inputs.check_field(inputs.SEASON_NAME, values.get("name"))
     for field in ("starts", "ends"):
         if field in values or current is None:
-            out[field] = _date(values.get(field), field)
+            out[field] = inputs.SEASON_DATE.check(values.get(field), field=field)
     if "published" in values:
-        if not isinstance(values["published"], bool):
-            raise ServiceError("bad_field", _("published: true or false."), field="published")
-        out["published"] = values["published"]
+        out["published"] = inputs.SEASON_PUBLISHED.check(values["published"])
     starts = out.get("starts", current.starts if current else None)
     ends = out.get("ends", current.ends if current else None)
     if starts is not None and ends is not None and starts > ends:
@@ -254,7 +225,7 @@ def player_merge(*, season: Season, name: str, into: str, actor: Actor = SYSTEM)
     person). Refused: the same player twice (``same_player``), a name the season has not seen
     (``no_such_player``), and two players who played the same night (``played_together``:
     one person plays one couple a night)."""
-    name, into = _name(name, "name", 80), _name(into, "into", 80)
+    name, into = _spelling(name, "name"), _spelling(into, "into")
     with transaction.atomic():
         merges = _merges(season)
         seen = _season_names(season)
@@ -299,7 +270,7 @@ def player_merge(*, season: Season, name: str, into: str, actor: Actor = SYSTEM)
 def player_unmerge(*, season: Season, name: str, actor: Actor = SYSTEM) -> None:
     """Undo the merges that made ``name`` (or a spelling merged into it) count as another
     player: every spelling merged under it counts as itself again."""
-    name = _name(name, "name", 80)
+    name = _spelling(name, "name")
     with transaction.atomic():
         merges = _merges(season)
         root = resolve(name_key(name), merges)
@@ -319,7 +290,7 @@ def player_split(
 ) -> PlayerSplit:
     """At ``drive``, count the player ``name`` as ``as_name`` (another person of the same
     name, e.g. "John MacDonald (Judique)")."""
-    name, as_name = _name(name, "name", 80), _name(as_name, "as_name", 80)
+    name, as_name = _spelling(name, "name"), _spelling(as_name, "as_name")
     with transaction.atomic():
         if not SeasonDrive.objects.filter(season=season, drive=drive).exists():
             raise NotFound(
@@ -358,7 +329,7 @@ def player_split(
 
 def player_unsplit(*, season: Season, drive: Drive, name: str, actor: Actor = SYSTEM) -> None:
     """Undo a split: at ``drive``, ``name`` counts as itself again."""
-    name = _name(name, "name", 80)
+    name = _spelling(name, "name")
     with transaction.atomic():
         deleted, _rows = PlayerSplit.objects.filter(
             season=season, drive=drive, key=name_key(name)

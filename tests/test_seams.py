@@ -10,7 +10,17 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = {"engine", "drives", "scoring", "practice", "config", "tools", "tests"}
+PACKAGES = {
+    "engine",
+    "drives",
+    "scoring",
+    "practice",
+    "money",
+    "seasons",
+    "config",
+    "tools",
+    "tests",
+}
 
 
 def private_imports(source: str) -> list[str]:

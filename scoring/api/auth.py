@@ -33,7 +33,7 @@ from django.middleware.csrf import CsrfViewMiddleware
 from django.utils.translation import gettext, gettext_lazy
 from ninja.security import APIKeyCookie, HttpBearer
 
-from drives import ratelimit
+from drives import inputs, ratelimit
 from drives.errors import Forbidden, NotFound, ServiceError
 from drives.models import AuditEntry, Club, Couple, Drive, Membership, Seat, Table
 from drives.services import Actor, require_role, role_in
@@ -214,8 +214,7 @@ def drive_for(
 def club_for(caller: Caller, slug: Any, *, roles: tuple[str, ...] = (ORGANIZER,)) -> Club:
     """A club the user has one of ``roles`` in (404 for outsiders, 403 without the role)."""
     user = require_user(caller)
-    if not isinstance(slug, str) or not slug:
-        raise ServiceError("missing_field", gettext("Name the club by its slug."), field="club")
+    slug = inputs.CLUB_SLUG.check(slug)
     club = Club.objects.filter(slug=slug).first()
     role = role_in(club, user) if club is not None else None
     if club is None or role is None:

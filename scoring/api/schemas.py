@@ -1,111 +1,49 @@
 """The API's bodies as pydantic models: what each endpoint takes and answers. django-ninja builds
 ``/api/v1/openapi.json`` from them (``scoring.api.views``).
 
-Request bodies (``…In``, ``extra="forbid"``) refuse what is not an object (400 ``bad_body``) and
-any field they do not name (422 ``unknown_field``). The values of their fields are the
-services' to judge (``drives.services``, ``scoring.services``, ``scoring.prizes.services``) by
-the rules of ``drives.inputs``: the same rules serve the pages' forms, the imports, the command
-line and the API, with their codes (``bad_winner``, ``missing_player``, ``bad_field`` naming the
-``field`` …). So a field whose value a service checks is typed ``Annotated[Any,
-documented(schema)]``: its JSON Schema is its rule's (``Rule.json_schema()``) where it has one,
-and the service says what is wrong with what came. The few checks that were the API's
-own (the couple numbers of the holes and of a cut, the seed of a draw, yes/no flags) are
-validators here, raising
-:class:`pydantic_core.PydanticCustomError` with the code and words the API has always used.
+Request bodies (:class:`drives.inputs.Body`) refuse what is not an object (400 ``bad_body``)
+and any field they do not name (422 ``unknown_field``). Each field is typed with its rule of
+``drives.inputs``, ``Annotated[int, GAMES_RULE]``: the rule judges the value sent before any
+service is called, refuses it with its code and words (``bad_winner``, ``missing_player``,
+``bad_field`` naming the ``field`` …: the same rules serve the pages' forms, the imports and the
+command line) and describes the field in the OpenAPI document. The services then check only
+what needs the night's state (a winner at that table, the drive's number of games). When a
+body has several faults, an unknown field is named first, then the first field at fault in the
+order below.
 
 Response models describe the dicts the selectors build (``scoring.selectors``…); the views
 return those dicts as they are, and the schemathesis run checks that they conform.
 """
 
 from datetime import date, datetime
+from datetime import date as Date
+from decimal import Decimal
 from typing import Annotated, Any, Literal
 
+from django.utils.translation import gettext
 from pydantic import (
     BaseModel,
-    BeforeValidator,
     ConfigDict,
     Field,
-    WithJsonSchema,
-    field_validator,
+    JsonValue,
+    ValidationError,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
+from pydantic.json_schema import SkipJsonSchema
 
-from drives.inputs import (
-    CONFIRM_UNUSUAL,
-    POINTS,
-    PRIZE_SETUP,
-    SETTINGS,
-    WINNER,
-    player_schema,
-)
+from drives import inputs
+from drives.errors import ServiceError
+from drives.inputs import Body, Checks
 from drives.models import Drive as DriveModel
-from engine.rules import CHOICES, SWITCHES
 from scoring.records.schema import DriveExport
 
 # --- building blocks -------------------------------------------------------------------------
 
 
-def documented(schema: dict[str, Any]) -> WithJsonSchema:
-    """The description of a field taken as sent (its service checks it), ``Annotated[Any,
-    documented(schema)]``: the JSON schema ``schema`` stands for it in the OpenAPI document."""
-    return WithJsonSchema(schema)
-
-
-def _nullable(kind: str, **extra: Any) -> dict[str, Any]:
-    return {"type": [kind, "null"], **extra}
-
-
-NUMBER = {"type": "integer", "minimum": 1, "maximum": 999_999_999}
-# A player's name: some text (spaces are collapsed), at most 80 characters (drives.inputs.PLAYER).
-NAME = player_schema()
-NAMES = {"type": "array", "items": NAME, "minItems": 2, "maxItems": 2}
-BOOLEAN = {"type": "boolean"}
-INTEGERS = {"type": "array", "items": {"type": "integer"}}
-
-
-# Marks the errors raised in the API's words (scoring.api.views.refusal passes them on as they are).
-API_CODE = "api_code"
-
-
-def error(code: str, message: str, **details: Any) -> PydanticCustomError:
-    """A refusal in the API's words: ``code`` and ``message`` as they reach the caller, and
-    ``details`` (``field``…) beside them."""
-    return PydanticCustomError(code, message, {API_CODE: True, **details})
-
-
-def _couple_number(value: Any, field: str = "couple") -> int:
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 9:
-        return int(value)
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    raise error("bad_couple", f"{value!r} is not a couple number.", field=field)
-
-
-def _yes_no(name: str, *, json: bool = False) -> Any:
-    """true or false: a JSON boolean in a body (``json``); in a query, also 1 or 0."""
-
-    def check(value: Any) -> bool:
-        if isinstance(value, bool):
-            return value
-        if json:
-            raise error("bad_field", f"{name} must be true or false.", field=name)
-        text = str(value).strip().lower()
-        if text not in ("true", "false", "1", "0"):
-            raise error("bad_field", f"{name} must be true or false.", field=name)
-        return text in ("true", "1")
-
-    return BeforeValidator(check)
-
-
-class Body(BaseModel):
-    """A JSON object with only the fields named (422 ``unknown_field`` otherwise)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    def sent(self) -> dict[str, Any]:
-        """The fields the caller sent, as sent."""
-        return self.model_dump(exclude_unset=True)
+def refused(code: str, message: str, **details: Any) -> Any:
+    """A refusal of a body's shape in the API's words: ``code`` and ``message`` as they reach
+    the caller, and ``details`` (``field``…) beside them."""
+    return inputs.refused(ServiceError(code, message, **details))
 
 
 class Empty(Body):
@@ -181,49 +119,30 @@ class Error(BaseModel):
 
 # --- drives ----------------------------------------------------------------------------------
 
-# Each setting's JSON Schema is its rule's (drives.inputs.SETTINGS: the bounds, choices and
-# words the service, the settings page and the command line use); the house-rule switches are
-# the engine's.
-SETTINGS_DOC: dict[str, Any] = {name: rule.json_schema() for name, rule in SETTINGS.items()} | {
-    "rules": {
-        "type": "object",
-        "description": "The hall's house rules: the switches that differ from the preset "
-        "(docs/rules.md lists each with its source); {} plays the preset as it is. A switch "
-        "that makes no sense with the preset (an auction switch without the auction) is "
-        "refused, naming it.",
-        "properties": {
-            name: {"enum": list(CHOICES[name])}
-            if name in CHOICES
-            else _nullable("integer", maximum=-5, minimum=-1000)
-            if name == "floor"
-            else BOOLEAN
-            for name in ("thirty_for_sixty", *SWITCHES)
-        },
-    },
-}
+# Each setting is judged and described by its rule (drives.inputs.SETTINGS: the bounds, choices
+# and words the service, the settings page and the command line use); the house-rule switches
+# by the engine (inputs.HOUSE_SWITCHES describes them).
 
 
 class DriveSettings(Body):
-    name: Annotated[Any, documented(SETTINGS_DOC["name"])] = None
-    date: Annotated[Any, documented(SETTINGS_DOC["date"])] = None
-    venue: Annotated[Any, documented(SETTINGS_DOC["venue"])] = None
-    games: Annotated[Any, documented(SETTINGS_DOC["games"])] = None
-    ruleset: Annotated[Any, documented(SETTINGS_DOC["ruleset"])] = None
-    rules: Annotated[Any, documented(SETTINGS_DOC["rules"])] = None
-    movement: Annotated[Any, documented(SETTINGS_DOC["movement"])] = None
-    first_seating: Annotated[Any, documented(SETTINGS_DOC["first_seating"])] = None
-    seed: Annotated[Any, documented(SETTINGS_DOC["seed"])] = None
-    sit_out_counts_as_win: Annotated[Any, documented(SETTINGS_DOC["sit_out_counts_as_win"])] = None
-    ranking: Annotated[Any, documented(SETTINGS_DOC["ranking"])] = None
-    entry_fee: Annotated[Any, documented(SETTINGS_DOC["entry_fee"])] = None
-    entry_fee_per: Annotated[Any, documented(SETTINGS_DOC["entry_fee_per"])] = None
-    currency: Annotated[Any, documented(SETTINGS_DOC["currency"])] = None
-    confirm_by_other_couple: Annotated[Any, documented(SETTINGS_DOC["confirm_by_other_couple"])] = (
-        None
-    )
-    scorers_may_advance: Annotated[Any, documented(SETTINGS_DOC["scorers_may_advance"])] = None
-    published: Annotated[Any, documented(SETTINGS_DOC["published"])] = None
-    language: Annotated[Any, documented(SETTINGS_DOC["language"])] = None
+    name: Annotated[str | None, inputs.DRIVE_NAME] = None
+    date: Annotated[Date | None, inputs.DATE] = None
+    venue: Annotated[str | None, inputs.VENUE] = None
+    games: Annotated[int | None, inputs.GAMES_RULE] = None
+    ruleset: Annotated[str | None, inputs.RULESET] = None
+    rules: Annotated[dict[str, JsonValue] | None, inputs.HOUSE_SWITCHES] = None
+    movement: Annotated[str | None, inputs.MOVEMENT] = None
+    first_seating: Annotated[str | None, inputs.FIRST_SEATING] = None
+    seed: Annotated[int | None, inputs.SEED] = None
+    sit_out_counts_as_win: Annotated[bool | None, inputs.SIT_OUT_COUNTS_AS_WIN] = None
+    ranking: Annotated[str | None, inputs.RANKING] = None
+    entry_fee: Annotated[Decimal | None, inputs.ENTRY_FEE] = None
+    entry_fee_per: Annotated[str | None, inputs.ENTRY_FEE_PER] = None
+    currency: Annotated[str | None, inputs.CURRENCY] = None
+    confirm_by_other_couple: Annotated[bool | None, inputs.CONFIRM_BY_OTHER_COUPLE] = None
+    scorers_may_advance: Annotated[bool | None, inputs.SCORERS_MAY_ADVANCE] = None
+    published: Annotated[bool | None, inputs.PUBLISHED] = None
+    language: Annotated[str | None, inputs.LANGUAGE] = None
 
 
 class DriveCreate(DriveSettings):
@@ -233,7 +152,7 @@ class DriveCreate(DriveSettings):
         extra="forbid", json_schema_extra={"required": ["club", "name", "date"]}
     )
 
-    club: Annotated[Any, documented({"type": "string", "description": "The club's slug."})] = None
+    club: Annotated[str | None, inputs.CLUB_SLUG] = None
 
 
 class Drive(BaseModel):
@@ -244,11 +163,11 @@ class Drive(BaseModel):
     venue: str
     games: int
     ruleset: str
-    rules: dict[str, Any] = Field(
+    rules: dict[str, JsonValue] = Field(
         default_factory=dict,
         description="The house rules: the switches that differ from the preset.",
     )
-    rules_in_play: dict[str, Any] = Field(
+    rules_in_play: dict[str, JsonValue] = Field(
         default_factory=dict, description="Every option of the rules the night is played under."
     )
     movement: str
@@ -303,15 +222,52 @@ class DriveDetail(Drive):
 # --- couples ---------------------------------------------------------------------------------
 
 
-PAID_WAY = {
-    "type": "string",
-    "enum": ["cash", "card", "e-transfer", "other"],
-    "description": "With paid: true, how the entry fee was paid (the night's money "
-    "records it; cash when not sent).",
+def _named_once(data: Any) -> Any:
+    """Players named once (``drives.inputs.couple_named_once``), judged before the names
+    unless a field nobody takes is there (named first)."""
+    if isinstance(data, dict) and set(data) <= COUPLE_FIELDS:
+        try:
+            inputs.couple_named_once(data)
+        except ServiceError as error:
+            raise inputs.refused(error) from None
+    return data
+
+
+PLAYER = inputs.checks(*inputs.PLAYER)
+PAID_WAY = inputs.checks(
+    inputs.WAY,
+    description="With paid: true, how the entry fee was paid (the night's money records it; "
+    "cash when not sent).",
+)
+COUPLE_FIELDS = {
+    "players",
+    "player1",
+    "player2",
+    "paid",
+    "paid_way",
+    "checked_in",
+    "cookie_jar",
+    "duplicate_ok",
+    "withdrawn",
 }
 
 
-class CoupleIn(Body):
+class CoupleFields(Body):
+    """A couple's players' names (as players, or as player1 and player2: not both) and the
+    door's ticks, as a couple is registered or changed."""
+
+    _once = model_validator(mode="before")(_named_once)
+
+    players: Annotated[list[str] | None, inputs.PLAYERS] = None
+    player1: Annotated[str | None, PLAYER] = None
+    player2: Annotated[str | None, PLAYER] = None
+    paid: Annotated[bool | None, inputs.FLAGS["paid"]] = None
+    paid_way: Annotated[str | None, PAID_WAY] = None
+    checked_in: Annotated[bool | None, inputs.FLAGS["checked_in"]] = None
+    cookie_jar: Annotated[bool | None, inputs.FLAGS["cookie_jar"]] = None
+
+
+class CoupleIn(CoupleFields):
     """Two players' names, as players or as player1 and player2 (not both)."""
 
     model_config = ConfigDict(
@@ -327,46 +283,53 @@ class CoupleIn(Body):
         },
     )
 
-    players: Annotated[Any, documented(NAMES)] = None
-    player1: Annotated[Any, documented(NAME)] = None
-    player2: Annotated[Any, documented(NAME)] = None
-    paid: Annotated[Any, documented(BOOLEAN)] = None
-    paid_way: Annotated[Any, documented(PAID_WAY)] = None
-    checked_in: Annotated[Any, documented(BOOLEAN)] = None
-    cookie_jar: Annotated[Any, documented(BOOLEAN)] = None
+    # null: the names are player1 and player2
+    players: Annotated[list[str] | None, inputs.PLAYERS_OR_NONE] = None
     duplicate_ok: Annotated[
-        Any,
-        documented(
-            {
-                "type": "boolean",
-                "default": False,
-                "description": "Register the couple even though the same two people are already an "
-                "active couple of the drive (or an earlier item of the list); otherwise 409 "
-                "duplicate_couple.",
-            }
+        bool | None,
+        inputs.checks(
+            inputs.FLAGS["duplicate_ok"],
+            default=False,
+            description="Register the couple even though the same two people are already an "
+            "active couple of the drive (or an earlier item of the list); otherwise 409 "
+            "duplicate_couple.",
         ),
     ] = None
 
 
-# One couple or a list of them: each is checked by the service, which numbers its refusals
-# ("Couple 3: …"), so the list is taken as sent and described here.
+def couples_of(value: Any) -> Any:
+    """One couple or a list of them, each a :class:`CoupleIn`, refused in the words of the
+    couple at fault ("Couple 3: …" in a list of more than one); anything else is left for the
+    view to refuse as no body of couples."""
+    if not isinstance(value, dict | list):
+        return value
+    couples = []
+    for i, item in enumerate([value] if isinstance(value, dict) else value, start=1):
+        where = f"Couple {i}: " if isinstance(value, list) and len(value) > 1 else ""
+        inputs.couple_named_once(item, where)  # as drives.services says "Couple 3: "
+        try:
+            couples.append(CoupleIn.model_validate(item).sent())
+        except ValidationError as error:
+            raise inputs.refusal(error.errors(), where) from None
+    return couples[0] if isinstance(value, dict) else couples
+
+
 _COUPLE_IN = CoupleIn.model_json_schema()
+#: One couple or a list of them (``couples_of``).
 COUPLES_IN = Annotated[
-    Any, documented({"oneOf": [_COUPLE_IN, {"type": "array", "items": _COUPLE_IN, "minItems": 1}]})
+    dict[str, JsonValue] | list[dict[str, JsonValue]],
+    Checks(
+        couples_of, {"oneOf": [_COUPLE_IN, {"type": "array", "items": _COUPLE_IN, "minItems": 1}]}
+    ),
 ]
 
 
-class CouplePatch(Body):
-    players: Annotated[Any, documented(NAMES)] = None
-    player1: Annotated[Any, documented(NAME)] = None
-    player2: Annotated[Any, documented(NAME)] = None
-    paid: Annotated[Any, documented(BOOLEAN)] = None
-    paid_way: Annotated[Any, documented(PAID_WAY)] = None
-    checked_in: Annotated[Any, documented(BOOLEAN)] = None
-    cookie_jar: Annotated[Any, documented(BOOLEAN)] = None
+class CouplePatch(CoupleFields):
     withdrawn: Annotated[
-        Any,
-        documented({"type": "boolean", "description": "true: plays no more from the next game."}),
+        bool | None,
+        inputs.checks(
+            inputs.FLAGS["withdrawn"], description="true: plays no more from the next game."
+        ),
     ] = None
 
 
@@ -382,26 +345,20 @@ class Couple(BaseModel):
     holes: int | None
 
 
-AllowDuplicates = Annotated[bool, _yes_no("allow_duplicates")]
+AllowDuplicates = Annotated[bool, inputs.ALLOW_DUPLICATES]
 
 
 # --- games and results -----------------------------------------------------------------------
 
 
-class Start(Body):
-    seating: Annotated[Any, documented({"enum": list(DriveModel.FirstSeating.values)})] = None
-    seed: Annotated[Any, documented({"type": "integer", "minimum": 0, "maximum": 2**63 - 1})] = None
-    absent: Annotated[
-        Any,
-        documented(
-            {
-                "enum": ["seat", "withdraw"],
-                "default": "seat",
-                "description": "The couples not checked in: seated anyway, or left out (withdrawn "
-                "before game 1).",
-            }
-        ),
+class DriveStart(Body):
+    """How game 1 is seated (the practice table has a Start of its own: one name each)."""
+
+    seating: Annotated[
+        str | None, inputs.checks(inputs.FIRST_SEATING, field="seating", nullable=True)
     ] = None
+    seed: Annotated[int | None, inputs.SEED] = None
+    absent: Annotated[str, inputs.ABSENT] = "seat"
 
 
 class TableRow(BaseModel):
@@ -431,35 +388,24 @@ class Game(BaseModel):
 class ResultIn(Body):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"required": ["winner"]})
 
-    winner: Annotated[Any, documented(WINNER.json_schema())] = None
-    points: Annotated[Any, documented(POINTS.json_schema())] = None
-    key: Annotated[
-        Any,
-        documented(
-            {
-                "type": "string",
-                "maxLength": 80,
-                "description": "A client-generated id: the same key again is a replay (200).",
-            }
-        ),
-    ] = None
-    confirm_unusual: Annotated[
-        Any, documented(CONFIRM_UNUSUAL.json_schema() | {"default": False})
-    ] = False
+    winner: Annotated[int | None, inputs.WINNER] = None
+    points: Annotated[list[int] | None, inputs.POINTS] = None
+    key: Annotated[str | None, inputs.RESULT_KEY] = None
+    confirm_unusual: Annotated[bool, inputs.checks(inputs.CONFIRM_UNUSUAL, default=False)] = False
 
 
 class Confirm(Body):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"required": ["accept"]})
 
-    accept: Annotated[Any, documented(BOOLEAN)] = None
+    accept: Annotated[bool | None, inputs.ACCEPT] = None
 
 
 class Resolve(Body):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"required": ["winner", "reason"]})
 
-    winner: Annotated[Any, documented({"type": "integer"})] = None
-    reason: Annotated[Any, documented({"type": "string", "maxLength": 1000})] = None
-    points: Annotated[Any, documented(INTEGERS | {"minItems": 2})] = None
+    winner: Annotated[int | None, inputs.WINNER] = None
+    reason: Annotated[str | None, inputs.checks(*inputs.REASON)] = None
+    points: Annotated[list[int] | None, inputs.POINTS] = None
 
 
 class Result(BaseModel):
@@ -521,30 +467,10 @@ class Holes(Body):
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"required": ["holes"]})
 
-    holes: Annotated[
-        Any,
-        documented(
-            {
-                "type": "object",
-                "description": 'Couple number → holes counted, e.g. {"12": 18}.',
-                "additionalProperties": {"type": "integer", "minimum": 0},
-            }
-        ),
-    ] = Field(None, validate_default=True)
-
-    @field_validator("holes")
-    @classmethod
-    def _by_number(cls, counted: Any) -> dict[int, Any]:
-        if not isinstance(counted, dict) or not counted:
-            raise error(
-                "bad_holes", 'holes maps couple numbers to counts, like {"12": 18}.', field="holes"
-            )
-        by_number: dict[int, Any] = {}
-        for key, count in counted.items():
-            if not (key.isascii() and key.isdigit() and 0 < len(key) <= 9):
-                raise error("unknown_couple", f"{key!r} is not a couple number.", field="holes")
-            by_number[int(key)] = count
-        return by_number
+    holes: Annotated[dict[int, int], inputs.HOLES_COUNTED] = Field(
+        None,  # judged: none sent is refused by the rule
+        validate_default=True,
+    )
 
 
 class HolesRecorded(BaseModel):
@@ -576,7 +502,7 @@ class Me(BaseModel):
     via: Literal["session", "bearer"]
     user: UserInfo = None  # type: ignore[assignment]  # left out when absent, never null
     clubs: list[ClubRole] = []
-    drive: dict[str, Any] = Field(None, description="The drive of a table or couple token.")  # type: ignore[arg-type]  # left out when absent, never null
+    drive: dict[str, JsonValue] = Field(None, description="The drive of a table or couple token.")  # type: ignore[arg-type]  # left out when absent, never null
     table: int = 0
     couple: Couple = None  # type: ignore[assignment]  # left out when absent, never null
     seat: CurrentTable | None = None
@@ -609,37 +535,32 @@ class PrizeSetupIn(Body):
 
     model_config = ConfigDict(extra="forbid", title="PrizeSetupChange")
 
-    prize_places: Annotated[Any, documented(PRIZE_SETUP["prize_places"].json_schema())] = None
-    prizes: Annotated[
-        Any, documented({"type": "array", "items": {"oneOf": [_PRIZE, {"type": "null"}]}})
-    ] = None
-    booby: Annotated[Any, documented(BOOLEAN)] = None
-    booby_prize: Annotated[Any, documented({"oneOf": [_PRIZE, {"type": "null"}]})] = None
+    prize_places: Annotated[int | None, inputs.PRIZE_PLACES] = None
+    prizes: Annotated[list[dict[str, str | None] | None] | None, inputs.PRIZES] = None
+    booby: Annotated[bool | None, inputs.PRIZE_SWITCHES["booby"]] = None
+    booby_prize: Annotated[dict[str, str | None] | None, inputs.BOOBY_PRIZE] = None
     booby_late_couples: Annotated[
-        Any,
-        documented(
-            {
-                "type": "boolean",
-                "description": "Couples who missed games (late arrivals) may take the booby prize "
-                "too (false: only couples who played every game).",
-            }
+        bool | None,
+        inputs.checks(
+            inputs.PRIZE_SWITCHES["booby_late_couples"],
+            description="Couples who missed games (late arrivals) may take the booby prize "
+            "too (false: only couples who played every game).",
         ),
     ] = None
-    cookie_jar: Annotated[Any, documented(BOOLEAN)] = None
-    cookie_jar_k: Annotated[Any, documented(PRIZE_SETUP["cookie_jar_k"].json_schema())] = None
-    buy_in: Annotated[Any, documented(PRIZE_SETUP["buy_in"].json_schema())] = None
-    jackpot_threshold: Annotated[
-        Any, documented(PRIZE_SETUP["jackpot_threshold"].json_schema())
-    ] = None
-    jackpot_amount: Annotated[Any, documented(PRIZE_SETUP["jackpot_amount"].json_schema())] = None
-    cut_ace_high: Annotated[Any, documented(BOOLEAN)] = None
+    cookie_jar: Annotated[bool | None, inputs.PRIZE_SWITCHES["cookie_jar"]] = None
+    cookie_jar_k: Annotated[int | None, inputs.COOKIE_JAR_K] = None
+    buy_in: Annotated[Decimal | None, inputs.BUY_IN] = None
+    jackpot_threshold: Annotated[int | None, inputs.JACKPOT_THRESHOLD] = None
+    jackpot_amount: Annotated[Decimal | None, inputs.JACKPOT_AMOUNT] = None
+    cut_ace_high: Annotated[bool | None, inputs.PRIZE_SWITCHES["cut_ace_high"]] = None
     cut_high_wins: Annotated[
-        Any,
-        documented(
-            {"type": "boolean", "description": "The highest card wins a cut (false: the lowest)."}
+        bool | None,
+        inputs.checks(
+            inputs.PRIZE_SWITCHES["cut_high_wins"],
+            description="The highest card wins a cut (false: the lowest).",
         ),
     ] = None
-    house_rule: Annotated[Any, documented(PRIZE_SETUP["house_rule"].json_schema())] = None
+    house_rule: Annotated[str | None, inputs.HOUSE_RULE] = None
 
 
 class PrizeSetup(BaseModel):
@@ -703,7 +624,7 @@ class CookieJar(BaseModel):
     entrants: list[int] = []
     carried_in: str = ""
     pot: str = ""
-    drawn: dict[str, Any] | None = None
+    drawn: dict[str, JsonValue] | None = None
     winners: list[int] = []
     status: Literal["not-drawn", "awarded", "tie", "empty", "carried-over"] | None = None
     needs_buy_in: bool = Field(
@@ -721,7 +642,7 @@ class PrizeTable(BaseModel):
     opened: bool = False
     places: list[Place] = []
     booby: Booby = None  # type: ignore[assignment]  # left out when absent, never null
-    jackpot: dict[str, Any] = {}
+    jackpot: dict[str, JsonValue] = {}
     cookie_jar: CookieJar = None  # type: ignore[assignment]  # left out when absent, never null
 
 
@@ -739,40 +660,28 @@ class Tie(BaseModel):
     decided_by: str | None = None
     decided_channel: str | None = None
     decided_at: str | None = None
-    choices: list[dict[str, Any]] = []
-    cut_rounds: list[dict[str, Any]] = []
-    matches: list[dict[str, Any]] = []
+    choices: list[dict[str, JsonValue]] = []
+    cut_rounds: list[dict[str, JsonValue]] = []
+    matches: list[dict[str, JsonValue]] = []
     awards: list[Award] = []
 
 
 class TiesOpen(Body):
-    force: Annotated[bool, _yes_no("force", json=True), WithJsonSchema(BOOLEAN)] = False
+    force: Annotated[bool, inputs.FORCE] = False
 
 
 class Choice(Body):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"required": ["couple", "choice"]})
 
-    couple: Annotated[Any, documented({"type": "integer"})] = Field(None, validate_default=True)
-    choice: Annotated[Any, documented({"enum": ["split", "cut", "play-off", "forfeit"]})] = None
-
-    @field_validator("couple")
-    @classmethod
-    def _number(cls, value: Any) -> int:
-        return _couple_number(value)
-
-
-def _refuse_seed(value: Any) -> Any:
-    """A draw's seed is the server's to draw (``scoring.prizes.services.new_seed``), not the
-    caller's."""
-    raise error(
-        "seed_not_accepted",
-        "The seed of a draw is drawn by the server and recorded with it; it cannot be sent.",
-        field="seed",
+    couple: Annotated[int, inputs.COUPLE_NUMBER] = Field(
+        None,  # judged: none sent is refused by the rule
+        validate_default=True,
     )
+    choice: Annotated[str | None, inputs.TIE_CHOICE] = None
 
 
 # Sent, a seed is refused by name (not as an unknown field); it is not in the description.
-NoSeed = Annotated[Any, BeforeValidator(_refuse_seed), Field(exclude=True)]
+NoSeed = Annotated[None, inputs.NO_SEED, SkipJsonSchema()]
 
 
 class Cut(Body):
@@ -789,72 +698,77 @@ class Cut(Body):
     )
 
     cards: Annotated[
-        Any,
-        documented(
-            {"type": "object", "minProperties": 1, "additionalProperties": {"type": "string"}}
+        dict[int, str] | None,
+        Checks(
+            inputs.cards_of,
+            {"type": "object", "minProperties": 1, "additionalProperties": {"type": "string"}},
         ),
     ] = None
-    draw: Annotated[Any, documented({"type": "boolean"})] = None
-    seed: NoSeed = None
+    draw: Annotated[bool | None, inputs.DRAW] = None
+    seed: NoSeed = Field(None, exclude=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _cards_or_draw(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or not set(data) <= set(cls.model_fields):
+            return data  # not an object, or a field nobody takes: named first
+        if data.get("draw") is True and "cards" in data:
+            raise refused("cards_or_draw", gettext("Send the cards cut, or draw: true, not both."))
+        return data
 
     @model_validator(mode="after")
-    def _cards_or_draw(self) -> "Cut":
-        sent = self.model_fields_set
-        if self.draw is True:
-            if "cards" in sent:
-                raise error("cards_or_draw", "Send the cards cut, or draw: true, not both.")
-            return self
-        if "draw" in sent and self.draw is not False:
-            raise error("bad_field", "draw must be true or false.", field="draw")
-        cards = self.cards
-        if not isinstance(cards, dict) or not cards:
-            raise error(
-                "bad_cards", 'cards maps couple numbers to cards, like {"3": "7H"}.', field="cards"
-            )
-        self.cards = {_couple_number(k, "cards"): v for k, v in cards.items()}
+    def _cards(self) -> "Cut":
+        if self.draw is not True and self.cards is None:
+            try:
+                inputs.cards_of(None)  # no draw: the cards are needed
+            except ServiceError as error:
+                raise inputs.refused(error) from None
         return self
 
 
 class Playoff(Body):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"required": ["match", "winner"]})
 
-    match: Annotated[Any, documented(INTEGERS | {"minItems": 2, "maxItems": 2})] = None
-    winner: Annotated[Any, documented({"type": "integer"})] = None
-    points: Annotated[Any, documented(INTEGERS)] = None
-    confirm_unusual: Annotated[Any, documented(BOOLEAN)] = False
+    match: Annotated[list[int] | None, inputs.MATCH] = None
+    winner: Annotated[int | None, inputs.PLAYOFF_WINNER] = None
+    points: Annotated[list[int] | None, inputs.POINTS] = None
+    confirm_unusual: Annotated[bool, inputs.CONFIRM_UNUSUAL] = False
 
 
 class CookieJarDraw(Body):
     """``{}`` (or no body): the server draws; or the games drawn from a hat."""
 
-    games: Annotated[Any, documented(INTEGERS)] = None
-    seed: NoSeed = None
+    games: Annotated[list[int] | None, inputs.COOKIE_JAR_GAMES] = None
+    seed: NoSeed = Field(None, exclude=True)
 
 
 class CutDone(BaseModel):
-    cut: Any
+    cut: dict[str, JsonValue] = Field(
+        description="The round cut: its number, the couples of the winning card, whether "
+        "the tie is decided (and the seed of a system draw)."
+    )
     tie: Tie
 
 
 class PlayoffDone(BaseModel):
-    result: Any
+    result: dict[str, JsonValue] = Field(description="The play-off game as recorded.")
     tie: Tie
 
 
 # --- printed documents -------------------------------------------------------------------------
 
-DOCUMENTS = ["punch-cards", "table-cards", "score-sheets", "movement", "results"]
+DOCUMENTS = list(inputs.DOCUMENT_KINDS)
 
 
 class DocumentIn(Body):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"required": ["document"]})
 
-    document: Annotated[Any, documented({"enum": DOCUMENTS})] = None
-    paper: Annotated[Any, documented({"enum": ["letter", "a4"]})] = "letter"
-    game: Annotated[Any, documented({"type": "integer", "minimum": 1})] = None
-    couple: Annotated[Any, documented({"type": "integer", "minimum": 1})] = None
-    filled: Annotated[Any, documented(BOOLEAN)] = False
-    base_url: Annotated[Any, documented({"type": "string", "format": "uri"})] = None
+    document: Annotated[str | None, inputs.DOCUMENT] = None
+    paper: Annotated[str, inputs.PAPER] = "letter"
+    game: Annotated[int | None, inputs.DOCUMENT_GAME] = None
+    couple: Annotated[int | None, inputs.DOCUMENT_COUPLE] = None
+    filled: Annotated[bool, inputs.FILLED] = False
+    base_url: Annotated[str | None, inputs.BASE_URL] = None
 
 
 class Document(BaseModel):

@@ -35,6 +35,7 @@ from ninja.openapi.docs import Swagger
 from ninja.params.functions import Body, Query
 from ninja.parser import Parser
 
+from drives import inputs
 from drives.devices import device_of
 from drives.errors import NotFound, ServiceError
 from drives.models import Couple
@@ -70,7 +71,6 @@ from scoring.printing.rendering import (
     DEFAULT_BASE_URL,
     document_allowed,
     document_filename,
-    option_number,
 )
 from scoring.printing.services import document_request, document_status, qr_base_url
 from scoring.prizes.selectors import cookie_jar_view, prize_table, setup_view, tie_view, ties_list
@@ -194,37 +194,25 @@ def error_response(error: ServiceError) -> JsonResponse:
     return response
 
 
-def _place(loc: tuple[Any, ...]) -> str:
-    """A place in the body as docs/api.md names it: ``prizes[1].description``."""
-    text = ""
-    for part in loc:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text
-
-
 def refusal(errors: list[dict[str, Any]]) -> ServiceError:
-    """The first problem pydantic found, in the API's words (an unknown field first, as the
-    API always named those before looking at any value)."""
-    body = [e for e in errors if e["loc"][:1] == ("body",)]
-    unknown = sorted(
-        (e for e in body if e["type"] == "extra_forbidden"), key=lambda e: str(e["loc"][-1])
+    """The refusal of what ninja could not read (``drives.inputs.refusal``, each error's place
+    taken from inside the body or the query): a body that is not the object expected is 400."""
+    inside = [
+        {**e, "loc": tuple(e["loc"][2:] if e["loc"][:1] == ("body",) else e["loc"][1:])}
+        for e in errors
+    ]
+    first = inside[0]
+    whole_body = (
+        errors[0]["loc"][:1] == ("body",)
+        and not first["loc"]
+        and inputs.REFUSAL not in (first.get("ctx") or {})
+        and not any(e["type"] == "extra_forbidden" for e in inside)
     )
-    if unknown:
-        name = str(unknown[0]["loc"][-1])
-        return ServiceError(
-            "unknown_field", gettext("Unknown field %(name)s.") % {"name": f"{name!r}"}, field=name
-        )
-    first = errors[0]
-    details = dict(first.get("ctx") or {})
-    if details.pop(s.API_CODE, False):  # a schema's own check, in the API's words
-        return ServiceError(first["type"], first["msg"], **details)
-    loc = tuple(first["loc"][2:] if first["loc"][:1] == ("body",) else first["loc"][1:])
-    if first["loc"][:1] == ("body",) and not loc:
-        if first["type"] == "missing":
-            return BadRequest("missing_body", "Send a JSON body.")
+    if whole_body and first["type"] == "missing":
+        return BadRequest("missing_body", "Send a JSON body.")
+    if whole_body:
         return BadRequest("bad_body", "The body must be a JSON object.")
-    field = _place(loc)
-    return ServiceError("bad_field", f"{field}: {first['msg']}.", field=field)
+    return inputs.refusal(inside)
 
 
 class Api(NinjaAPI):
@@ -574,7 +562,7 @@ def drive_patch(request: HttpRequest, slug: str, payload: s.DriveSettings) -> Js
     "already_started.",
 )
 def drive_start_view(
-    request: HttpRequest, slug: str, payload: s.Start = Body(None)
+    request: HttpRequest, slug: str, payload: s.DriveStart = Body(None)
 ) -> JsonResponse:
     caller = _caller(request)
     drive = drive_for(caller, slug, roles=(ORGANIZER,))
@@ -1122,7 +1110,7 @@ def tie_cut_view(request: HttpRequest, slug: str, tie: int, payload: s.Cut) -> J
     if payload.draw is True:
         outcome = tie_cut_draw(tie=found, actor=caller.actor)
     else:
-        outcome = tie_cut_record(tie=found, cards=payload.cards, actor=caller.actor)
+        outcome = tie_cut_record(tie=found, cards=payload.cards or {}, actor=caller.actor)
     return _ok({"cut": outcome, "tie": tie_view(tie_get(drive, tie))}, 201)
 
 
@@ -1232,8 +1220,6 @@ def documents_request(request: HttpRequest, slug: str, payload: s.DocumentIn) ->
     caller = _caller(request)
     drive = drive_for(caller, slug)
     sent = payload.model_fields_set
-    option_number(payload.game, "game", text=False)  # "1" is text, not a number: 422
-    option_number(payload.couple, "couple", text=False)
     document = document_request(
         drive,
         payload.document,

@@ -78,6 +78,7 @@ class CorrectionForm(RuledForm):
         "game": (inputs.GAME,),
         "table": (inputs.TABLE,),
         "winner": (inputs.WINNER,),
+        "reason": inputs.REASON,
     }
 
     game = forms.IntegerField(label=_("Game"), **inputs.GAME.form_options())
@@ -85,9 +86,9 @@ class CorrectionForm(RuledForm):
     winner = forms.IntegerField(label=_("Winning couple"), **inputs.WINNER.form_options())
     reason = forms.CharField(
         label=_("Reason"),
-        max_length=1000,
         widget=forms.Textarea(attrs={"rows": 2}),
         help_text=_("Say why, for the record: e.g. “both couples agree 12 won”."),
+        **inputs.form_options_of(inputs.REASON),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -127,13 +128,15 @@ class HolesForm(PlainForm):
         self.numbers: list[int] = []
         for couple in couples:
             self.numbers.append(couple.number)
+            options = inputs.HOLES_COUNT.form_options()
+            del options["error_messages"]["max_value"]  # more than the night's games
             self.fields[str(couple.number)] = forms.IntegerField(
                 label=str(couple.number),
                 required=False,
-                min_value=0,
                 max_value=games,
                 initial=couple.holes,
                 widget=LeanNumberInput(attrs={"inputmode": "numeric", "class": "holes"}),
+                **options,
             )
 
     def holes(self) -> dict[int, int]:

@@ -155,7 +155,14 @@ class PrizeSetupForm(PlainForm):
         for i in range(1, current["prize_places"] + 1):
             name = f"place_{i}"
             self.fields[name] = forms.CharField(
-                label=_("Prize for place %(n)s") % {"n": i}, required=False, max_length=200
+                label=_("Prize for place %(n)s") % {"n": i},
+                required=False,
+                max_length=200,
+                error_messages={
+                    "max_length": inputs.PRIZE_DESCRIPTION.form_options(field=f"prizes[{i - 1}]")[
+                        "error_messages"
+                    ]["max_length"]
+                },
             )
             self.place_names.append(name)
         for name in ("cookie_jar_k", "jackpot_threshold", "prize_places"):

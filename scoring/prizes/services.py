@@ -35,7 +35,6 @@ from drives.models import Couple, Drive
 from drives.services import SYSTEM, Actor, audit
 from engine.cards import Card, CardError
 from engine.prizes import (
-    CHOICES,
     Bracket,
     PrizeError,
     TieDecision,
@@ -102,58 +101,22 @@ def _bad(field: str, message: str) -> ServiceError:
     return ServiceError("bad_field", message, field=field)
 
 
-def _amount(field: str, value: Any) -> Decimal | None:
-    """A prize's amount (or none), named by ``field`` (``prizes[2]``, ``booby_prize``)."""
-    amount: Decimal | None = inputs.PRIZE_AMOUNT.check(value, field=field)
-    return amount
-
-
-def _int(field: str, value: Any, low: int, high: int, *, nullable: bool = False) -> int | None:
-    if value is None and nullable:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+def _within_the_night(field: str, value: int | None, drive: Drive) -> None:
+    """A number of games (``cookie_jar_k``, ``jackpot_threshold``) no more than the drive
+    plays."""
+    if value is not None and value > drive.games:
         raise _bad(
             field,
             gettext("%(field)s must be a whole number from %(low)s to %(high)s.")
-            % {"field": field, "low": low, "high": high},
+            % {"field": field, "low": 1, "high": drive.games},
         )
-    return value
-
-
-def _prize(field: str, value: Any) -> tuple[Decimal | None, str]:
-    """``{"amount": "50.00"}`` or ``{"description": "a turkey"}`` (or null: no prize set)."""
-    if value is None:
-        return None, ""
-    if not isinstance(value, dict) or set(value) - {"amount", "description"}:
-        raise _bad(
-            field,
-            gettext('%(field)s: give {"amount": "50.00"} or {"description": "…"}.')
-            % {"field": field},
-        )
-    amount = _amount(field, value.get("amount"))
-    description = value.get("description") or ""
-    if not isinstance(description, str) or len(description.strip()) > 200:
-        raise _bad(
-            field,
-            gettext("%(field)s: a description is text of at most 200 characters.")
-            % {"field": field},
-        )
-    if amount is None and not description.strip():
-        raise _bad(field, gettext("%(field)s: give an amount or a description.") % {"field": field})
-    return amount, description.strip()
 
 
 def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) -> PrizeSetup:
     """Change the drive's prize set-up. Places, prizes, booby, jackpot and house rule are
     fixed once the ties are opened (409 prizes_opened); how a cut is won once the first card
     of a cut is recorded (409 cut_started); the cookie jar once drawn (409 cookie_jar_drawn)."""
-    unknown = sorted(set(fields) - set(SETUP_FIELDS))
-    if unknown:
-        raise ServiceError(
-            "unknown_field",
-            gettext("Unknown prize setting: %(unknown)s.") % {"unknown": unknown[0]},
-            field=unknown[0],
-        )
+    inputs.refuse_unknown(fields, SETUP_FIELDS)
     with transaction.atomic():
         drive = lock_drive(drive)
         require_open(drive)
@@ -172,14 +135,13 @@ def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) ->
         places = fields.get("prize_places", setup.prize_places)
         setup.prize_places = inputs.PRIZE_PLACES.check(places)
         if "prizes" in fields:
-            prizes = fields["prizes"]
-            if not isinstance(prizes, list) or len(prizes) > setup.prize_places:
+            cleaned = inputs.prizes_of(fields["prizes"])
+            if len(cleaned) > setup.prize_places:
                 raise _bad(
                     "prizes",
                     gettext("prizes is a list of at most %(prize_places)s prizes.")
                     % {"prize_places": setup.prize_places},
                 )
-            cleaned = [_prize(f"prizes[{i}]", p) for i, p in enumerate(prizes)]
             PrizePlace.objects.filter(drive=drive).delete()
             PrizePlace.objects.bulk_create(
                 PrizePlace(drive=drive, place=i, amount=amount, description=text)
@@ -205,21 +167,19 @@ def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) ->
                     field="cookie_jar",
                 )
         if "booby_prize" in fields:
-            setup.booby_amount, setup.booby_description = _prize(
-                "booby_prize", fields["booby_prize"]
+            setup.booby_amount, setup.booby_description = inputs.prize_of(
+                fields["booby_prize"], "booby_prize"
             )
         if "cookie_jar_k" in fields:
-            k = inputs.COOKIE_JAR_K.check(fields["cookie_jar_k"])
-            setup.cookie_jar_k = _int("cookie_jar_k", k, 1, drive.games)  # type: ignore[assignment]  # not nullable: an int
+            setup.cookie_jar_k = inputs.COOKIE_JAR_K.check(fields["cookie_jar_k"])
+            _within_the_night("cookie_jar_k", setup.cookie_jar_k, drive)
         if setup.cookie_jar_k > drive.games:
             setup.cookie_jar_k = drive.games
         if "buy_in" in fields:
             setup.buy_in = inputs.BUY_IN.check(fields["buy_in"])
         if "jackpot_threshold" in fields:
-            threshold = inputs.JACKPOT_THRESHOLD.check(fields["jackpot_threshold"])
-            setup.jackpot_threshold = _int(
-                "jackpot_threshold", threshold, 1, drive.games, nullable=True
-            )
+            setup.jackpot_threshold = inputs.JACKPOT_THRESHOLD.check(fields["jackpot_threshold"])
+            _within_the_night("jackpot_threshold", setup.jackpot_threshold, drive)
         if "jackpot_amount" in fields:
             setup.jackpot_amount = inputs.JACKPOT_AMOUNT.check(fields["jackpot_amount"])
         if (setup.jackpot_threshold is None) != (setup.jackpot_amount is None):
@@ -424,8 +384,7 @@ def tie_choose(*, tie: Tie, couple: Any, choice: Any, actor: Actor = SYSTEM) -> 
                 % {"couple": couple, "couples": tie.couples},
                 couples=tie.couples,
             )
-        if choice not in CHOICES:
-            raise ServiceError("bad_choice", gettext("Choose split, cut, play-off or forfeit."))
+        choice = inputs.TIE_CHOICE.check(choice)
         applied = choice
         if setup.house_rule == PrizeSetup.HouseRule.ALWAYS_CUT and choice != "forfeit":
             applied = "cut"
@@ -760,12 +719,7 @@ def tie_playoff_result(
     """A play-off game's result, validated like any game (the drive's ruleset; an impossible
     score is refused with the engine's code, an unusual one needs ``confirm_unusual``). When a
     round is complete the next is drawn; the last winner takes the prize."""
-    if (
-        not isinstance(match, list | tuple)
-        or len(match) != 2
-        or not all(isinstance(c, int) and not isinstance(c, bool) for c in match)
-    ):
-        raise ServiceError("bad_match", gettext("match is the two couples' numbers, like [3, 5]."))
+    match = inputs.MATCH.check(match)
     pair = (min(match), max(match))
     with transaction.atomic():
         drive, tie, setup = _locked_tie(tie)
@@ -844,13 +798,8 @@ def cookie_jar_draw(*, drive: Drive, games: Any = None, actor: Actor = SYSTEM) -
             )
         k = min(setup.cookie_jar_k, drive.games)
         if games is not None:
-            if (
-                not isinstance(games, list)
-                or len(games) != k
-                or not all(isinstance(g, int) and not isinstance(g, bool) for g in games)
-                or not all(1 <= g <= drive.games for g in games)
-                or len(set(games)) != len(games)
-            ):
+            games = inputs.COOKIE_JAR_GAMES.check(games)
+            if len(games) != k or not all(g <= drive.games for g in games):
                 raise ServiceError(
                     "bad_games",
                     gettext("Give %(k)s different game numbers from 1 to %(games)s.")

@@ -63,7 +63,7 @@ def test_a_conflict_shows_both_versions_and_is_settled_with_a_reason(night) -> N
 
     response = client.post(url(drive, "dashboard_resolve"), fix(1, 2, 4, reason="  "))
     assert response.status_code == 422
-    assert "This field is required." in text(response)
+    assert "Say why: a correction needs a reason." in text(response)
     assert Result.objects.get(seat__table__number=2).state == "conflict"
 
     response = client.post(url(drive, "dashboard_resolve"), fix(1, 2, 4))
@@ -166,7 +166,7 @@ def test_holes_out_of_range_are_named(night) -> None:
     assert response.status_code == 422
     page = text(response)
     assert "Couple 1: Ensure this value is less than or equal to 25." in page
-    assert "Couple 2: Enter a whole number." in page
+    assert "Couple 2: The holes are a whole number from 0." in page
     assert not Couple.objects.filter(holes__isnull=False).exists()
     response = client.post(url(drive, "dashboard_holes"), {}, follow=True)
     assert "No holes were entered." in text(response)
