@@ -15,6 +15,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -36,6 +37,17 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def manager(data_dir: Path, work: Path) -> Callable[..., str]:
+    """``fortyfives manage …`` on the hall's folder from ``work``: its output (it must succeed)."""
+
+    def manage(*args: str) -> str:
+        done = fortyfives("manage", "--data-dir", str(data_dir), *args, cwd=work)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    return manage
 
 
 def start_hall(data_dir: Path, work: Path, port: int) -> subprocess.Popen[str]:
@@ -219,11 +231,7 @@ def test_the_halls_server_keeps_the_phones_current_through_another_process(
     try:
         base = f"http://127.0.0.1:{port}"
 
-        def manage(*args: str) -> str:
-            done = fortyfives("manage", "--data-dir", str(data_dir), *args, cwd=work)
-            assert done.returncode == 0, done.stderr
-            return done.stdout.strip()
-
+        manage = manager(data_dir, work)
         slug = manage(*CREATE)
         manage("drive", "simulate", slug, "--seed", "1945", "--until-game", "1")
         cards = json.loads(manage("drive", "tokens", slug, "--json"))
@@ -270,11 +278,7 @@ def test_the_halls_server_stops_with_the_pages_streams_open(tmp_path: Path) -> N
     try:
         base = f"http://127.0.0.1:{port}"
 
-        def manage(*args: str) -> str:
-            done = fortyfives("manage", "--data-dir", str(data_dir), *args, cwd=work)
-            assert done.returncode == 0, done.stderr
-            return done.stdout.strip()
-
+        manage = manager(data_dir, work)
         slug = manage(*CREATE)
         manage("drive", "simulate", slug, "--seed", "1945", "--until-game", "1")
         cards = json.loads(manage("drive", "tokens", slug, "--json"))
