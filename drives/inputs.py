@@ -234,7 +234,7 @@ REFUSAL = "refusal"
 
 def refused(error: ServiceError) -> PydanticCustomError:
     """A service's refusal raised while a body is read: the API answers it as it is."""
-    return PydanticCustomError(error.code, "refused: see the refusal", {REFUSAL: error})
+    return PydanticCustomError(error.code, error.message, {REFUSAL: error})
 
 
 @dataclass(frozen=True, eq=False)
@@ -1209,15 +1209,9 @@ def one_count(total: Any, denominations: Any) -> None:
         )
 
 
-def _denominations_checked(value: Any) -> Any:
-    if value is not None:
-        denominations_of(value)
-    return value
-
-
 #: A body's count by denomination (or null), judged by :func:`denominations_of`.
 DENOMINATIONS_COUNTED = Checks(
-    _denominations_checked,
+    _judged(lambda value: value is None or denominations_of(value)),
     {
         "type": ["object", "null"],
         "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 1_000_000},
