@@ -553,6 +553,22 @@ CONFIRM_UNUSUAL = rule(
 )
 
 
+# --- a table's call to the desk ------------------------------------------------------------
+
+CALL_REASON_MAX = 200
+_type, _form, _params = text(CALL_REASON_MAX, what="the reason")
+CALL_REASON = rule(
+    "call_reason",
+    "reason",
+    "bad_reason",
+    _("The reason for calling the desk has at most %(max)s characters."),
+    _type | None,
+    _params,
+    _form,
+    description="Why the table needs the desk, in the players' words (optional).",
+)
+
+
 # --- prize set-up ---------------------------------------------------------------------------
 
 MAX_PLACES = 20

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from drives.models import Couple, Drive, Game, Seat
 from engine.standings import standings as rank
-from scoring.models import Result
+from scoring.models import Result, TableCall
 from scoring.prepared import prepared
 
 WIN, LOSS, SIT_OUT_WIN, SIT_OUT, PENDING = "W", "L", "S", "-", "?"
@@ -365,3 +366,44 @@ def advance_state(drive: Drive, game: dict[str, Any] | None, role: str) -> dict[
 
 def _listing(numbers: list[int]) -> str:
     return ", ".join(str(n) for n in numbers)
+
+
+# --- the tables' calls to the desk ---------------------------------------------------------------
+
+
+def calls_waiting(drive: Drive, *, now: Any = None) -> list[dict[str, Any]]:
+    """The calls the desk has not closed yet (open, then answered), oldest first, with the
+    seconds each table has waited since it called: one query."""
+    now = now or timezone.now()
+    rows = (
+        TableCall.objects.filter(drive=drive)
+        .exclude(state=TableCall.State.CLOSED)
+        .order_by("opened_at", "id")
+        .values(
+            "id", "state", "reason", "opened_at", "answered_at", "table__number", "game__number"
+        )
+    )
+    return [
+        {
+            "id": row["id"],
+            "state": row["state"],
+            "table": row["table__number"],
+            "game": row["game__number"],
+            "reason": row["reason"],
+            "opened_at": row["opened_at"],
+            "answered_at": row["answered_at"],
+            "waited_s": max(0, int((now - row["opened_at"]).total_seconds())),
+        }
+        for row in rows
+    ]
+
+
+def table_call(table_id: int) -> dict[str, Any] | None:
+    """The table's call that is not closed yet, for its phone's page (None: no call)."""
+    row = (
+        TableCall.objects.filter(table_id=table_id)
+        .exclude(state=TableCall.State.CLOSED)
+        .values("id", "state", "reason", "opened_at")
+        .first()
+    )
+    return row

@@ -32,6 +32,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from drives.inputs import (
+    CALL_REASON,
     CONFIRM_UNUSUAL,
     POINTS,
     PRIZE_SETUP,
@@ -473,6 +474,28 @@ class Result(BaseModel):
         description="True only when nothing was written because the same thing had already "
         "been done."
     )
+
+
+# --- a table's call to the desk ------------------------------------------------------------
+
+
+class CallIn(Body):
+    """A table calls the desk; the body may be left out."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    reason: Annotated[Any, documented(CALL_REASON.json_schema())] = None
+
+
+class Call(BaseModel):
+    id: int
+    state: Literal["open", "answered", "closed"] = Field(
+        description="open: waiting for the desk; answered: the desk is on its way; closed."
+    )
+    table: int
+    game: int
+    reason: str = Field(description="The players' words; empty when none were given.")
+    waited_s: int = Field(description="Seconds since the table called.")
 
 
 # --- standings and the end of the night ------------------------------------------------------
