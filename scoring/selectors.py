@@ -383,7 +383,7 @@ def calls_waiting(drive: Drive, *, now: Any = None) -> list[dict[str, Any]]:
             "id", "state", "reason", "opened_at", "answered_at", "table__number", "game__number"
         )
     )
-    return [
+    calls = [
         {
             "id": row["id"],
             "state": row["state"],
@@ -396,6 +396,9 @@ def calls_waiting(drive: Drive, *, now: Any = None) -> list[dict[str, Any]]:
         }
         for row in rows
     ]
+    for call in calls:
+        call["waited_min"] = call["waited_s"] // 60
+    return calls
 
 
 def table_call(table_id: int) -> dict[str, Any] | None:

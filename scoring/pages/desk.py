@@ -44,8 +44,8 @@ from scoring.pages.live_access import (
     wants_json,
 )
 from scoring.pages.selectors_live import result_stamps, result_versions
-from scoring.selectors import advance_state, game_view
-from scoring.services import game_advance, result_record, result_resolve
+from scoring.selectors import advance_state, calls_waiting, game_view
+from scoring.services import call_answer, call_close, game_advance, result_record, result_resolve
 
 POLL_SECONDS = 3
 
@@ -281,6 +281,8 @@ def _grid_context(
     in_play = bool(game) and game == drive.current_game and not drive.is_closed
     advance = advance_state(drive, view, role) if in_play else {"shown": False}
     keys = _row_keys(view, result_stamps(drive, game)) if view is not None else []
+    # The tables waiting for the desk, whatever game the grid shows.
+    calls = calls_waiting(drive)
     # What the grid shows, in short (the rows by their keys, digests of what they show, and
     # what every row depends on): the page's script swaps the grid only when it changes, and
     # asks for the rows changed since.
@@ -291,6 +293,7 @@ def _grid_context(
         advance,
         drive.is_closed,
         drive.sit_out_counts_as_win,
+        [(call["id"], call["state"]) for call in calls],
     )
     version = hashlib.sha1((repr(shows) + "".join(keys)).encode()).hexdigest()[:16]
     shown = _changed_rows(drive, version, view, in_play, keys, have) if view is not None else None
@@ -316,6 +319,7 @@ def _grid_context(
         if view is not None
         else "",
         "advance": advance,
+        "calls": calls,
         "games": range(1, drive.current_game + 1),
         "poll_seconds": POLL_SECONDS,
     }
@@ -379,6 +383,8 @@ def _post(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
     game = int_or_none(data.get("game")) or drive.current_game
     if action == "advance":
         return _advance(request, drive, role, game)
+    if action in CALL_ACTIONS:
+        return _call(request, drive, role, action, data.get("call"))
     table = int_or_none(data.get("table"))
     winner = int_or_none(data.get("winner"))
     confirm = data.get("confirm_unusual") in ("on", "1", "true", "yes")
@@ -431,6 +437,43 @@ def _post(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
     drive.refresh_from_db()
     shown, fixed = (game, game != drive.current_game) if game else (drive.current_game, False)
     context = _page_context(request, drive, role, shown, fixed, **entry)
+    return render(request, "scoring/desk.html", context, status=status)
+
+
+CALL_ACTIONS = {"call_answer": call_answer, "call_close": call_close}
+
+
+def _call(request: HttpRequest, drive: Drive, role: str, action: str, call: Any) -> HttpResponse:
+    """The grid's buttons of a table's call: "On my way" (the table's phone shows it) and
+    "Done" (the call closed); the answer is the desk's status line."""
+    try:
+        done = CALL_ACTIONS[action](drive=drive, call=int_or_none(call), actor=desk_actor(request))
+    except ServiceError as error:
+        status, level, code, message = error.status, "error", error.code, error.message
+    else:
+        status, level, code = 200, "success", action
+        where = {"table": done.table.number}
+        message = (
+            _("Table %(table)s is told the desk is on its way.")
+            if action == "call_answer"
+            else _("Table %(table)s's call is closed.")
+        ) % where
+    if wants_json(request):
+        return JsonResponse(
+            {
+                "ok": status < 400,
+                "status": status,
+                "code": code,
+                "level": level,
+                "message": message,
+                "field": None,
+            },
+            status=status,
+        )
+    drive.refresh_from_db()
+    context = _page_context(
+        request, drive, role, drive.current_game, False, message=message, level=level, code=code
+    )
     return render(request, "scoring/desk.html", context, status=status)
 
 
