@@ -116,7 +116,7 @@ class TableCall(models.Model):
     class State(models.TextChoices):
         OPEN = "open", _("waiting for the desk")
         ANSWERED = "answered", _("the desk is on its way")
-        CLOSED = "closed", _("closed")
+        CLOSED = "closed", _("closed by the desk")
 
     drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="table_calls")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="table_calls")

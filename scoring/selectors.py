@@ -383,7 +383,7 @@ def calls_waiting(drive: Drive, *, now: Any = None) -> list[dict[str, Any]]:
             "id", "state", "reason", "opened_at", "answered_at", "table__number", "game__number"
         )
     )
-    calls = [
+    calls: list[dict[str, Any]] = [
         {
             "id": row["id"],
             "state": row["state"],
@@ -409,4 +409,4 @@ def table_call(table_id: int) -> dict[str, Any] | None:
         .values("id", "state", "reason", "opened_at")
         .first()
     )
-    return row
+    return dict(row) if row is not None else None

@@ -6,34 +6,113 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('drives', '0011_drive_entry_fee_per'),
-        ('scoring', '0010_document_accounts'),
+        ("drives", "0011_drive_entry_fee_per"),
+        ("scoring", "0010_document_accounts"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='TableCall',
+            name="TableCall",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('reason', models.CharField(blank=True, max_length=200)),
-                ('state', models.CharField(choices=[('open', 'waiting for the desk'), ('answered', 'the desk is on its way'), ('closed', 'closed')], default='open', max_length=8)),
-                ('channel', models.CharField(choices=[('desk', 'desk'), ('table', 'table'), ('couple', 'couple'), ('api', 'API'), ('import', 'import'), ('cli', 'command line'), ('admin', 'admin'), ('system', 'system')], max_length=8)),
-                ('opened_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('answered_at', models.DateTimeField(blank=True, null=True)),
-                ('closed_at', models.DateTimeField(blank=True, null=True)),
-                ('updated_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('couple', models.ForeignKey(blank=True, help_text='the couple whose token called', null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='drives.couple')),
-                ('drive', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='table_calls', to='drives.drive')),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='table_calls', to='drives.game')),
-                ('seat', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='calls', to='drives.seat')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='calls', to='drives.table')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("reason", models.CharField(blank=True, max_length=200)),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("open", "waiting for the desk"),
+                            ("answered", "the desk is on its way"),
+                            ("closed", "closed by the desk"),
+                        ],
+                        default="open",
+                        max_length=8,
+                    ),
+                ),
+                (
+                    "channel",
+                    models.CharField(
+                        choices=[
+                            ("desk", "desk"),
+                            ("table", "table"),
+                            ("couple", "couple"),
+                            ("api", "API"),
+                            ("import", "import"),
+                            ("cli", "command line"),
+                            ("admin", "admin"),
+                            ("system", "system"),
+                        ],
+                        max_length=8,
+                    ),
+                ),
+                ("opened_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("answered_at", models.DateTimeField(blank=True, null=True)),
+                ("closed_at", models.DateTimeField(blank=True, null=True)),
+                ("updated_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "couple",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="the couple whose token called",
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="drives.couple",
+                    ),
+                ),
+                (
+                    "drive",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="table_calls",
+                        to="drives.drive",
+                    ),
+                ),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="table_calls",
+                        to="drives.game",
+                    ),
+                ),
+                (
+                    "seat",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="calls",
+                        to="drives.seat",
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="calls",
+                        to="drives.table",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['opened_at', 'id'],
-                'indexes': [models.Index(fields=['drive', 'state'], name='scoring_tab_drive_i_e4898f_idx'), models.Index(fields=['table', '-updated_at'], name='scoring_tab_table_i_eeed26_idx')],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('state', 'closed'), _negated=True), fields=('table',), name='table_call_one_open_per_table')],
+                "ordering": ["opened_at", "id"],
+                "indexes": [
+                    models.Index(fields=["drive", "state"], name="scoring_tab_drive_i_e4898f_idx"),
+                    models.Index(
+                        fields=["table", "-updated_at"], name="scoring_tab_table_i_eeed26_idx"
+                    ),
+                ],
+                "constraints": [
+                    models.UniqueConstraint(
+                        condition=models.Q(("state", "closed"), _negated=True),
+                        fields=("table",),
+                        name="table_call_one_open_per_table",
+                    )
+                ],
             },
         ),
     ]
