@@ -11,12 +11,13 @@ from typing import Any
 
 import pytest
 from django.core.management.base import CommandError
+from django.test import Client
 from django.urls import reverse
 
 from drives import inputs
 from drives.models import Club, Couple, Drive
 from drives.services import SYSTEM, drive_start
-from scoring.models import Result
+from scoring.models import Result, TableCall
 from tests.cli.helpers import run
 from tests.pages.organizer_helpers import a_drive, club_people, logged_in
 from tests.pages.test_drives_new import NEW, form_data
@@ -68,6 +69,7 @@ CASES: dict[str, Case] = {
     "game": Case(api=0, page="0", cli="0"),
     "table": Case(api=0, page="0", cli="0"),
     "winner": Case(api=0, page="0", cli="0"),
+    "call_reason": Case(api="x" * 201, page="x" * 201),
     "points": Case(api=[50], page=NOT_A_BOX),
     "confirm_unusual": Case(api="yes", page=NOT_A_BOX),
 }
@@ -147,6 +149,22 @@ def test_the_api_refuses_with_the_rules_code_and_words(rule: inputs.Rule, ours: 
             field,
         )
         return
+    if rule is inputs.CALL_REASON:
+        drive = _started(ours.club)
+        answer = client.post(
+            f"/api/v1/drives/{drive.slug}/games/1/tables/1/call",
+            {"reason": bad},
+            content_type="application/json",
+        )
+        assert answer.status_code == 422, answer.content
+        body = answer.json()
+        assert (body["code"], body["message"], body.get("field")) == (
+            rule.code,
+            rule.text(),
+            rule.field,
+        )
+        assert not TableCall.objects.exists()
+        return
     if _is_result(rule):
         drive = _started(ours.club)
         where = {"game": 1, "table": 1}
@@ -219,6 +237,15 @@ def test_the_page_refuses_with_the_rules_words(rule: inputs.Rule, ours: Any) -> 
         form = response.context["setup_form"]
         field = rule.field if rule.field in form.fields else "__all__"
         assert form.errors[field] == [rule.text()]
+        return
+    if rule is inputs.CALL_REASON:
+        # The table page's button "Call the desk" (no login: the table card's address).
+        drive = _started(ours.club)
+        table = drive.tables.get(number=1)
+        response = Client().post(f"/t/{table.token}/", {"action": "call", "reason": bad})
+        assert response.status_code == 422
+        assert rule.text() in response.content.decode()
+        assert not TableCall.objects.exists()
         return
     if _is_result(rule):
         drive = _started(ours.club)
