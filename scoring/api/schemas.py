@@ -223,6 +223,7 @@ class DriveSettings(Body):
         None
     )
     scorers_may_advance: Annotated[Any, documented(SETTINGS_DOC["scorers_may_advance"])] = None
+    slow_table_minutes: Annotated[Any, documented(SETTINGS_DOC["slow_table_minutes"])] = None
     published: Annotated[Any, documented(SETTINGS_DOC["published"])] = None
     language: Annotated[Any, documented(SETTINGS_DOC["language"])] = None
 
@@ -268,6 +269,10 @@ class Drive(BaseModel):
     currency: str
     confirm_by_other_couple: bool
     scorers_may_advance: bool
+    slow_table_minutes: int = Field(
+        description="Minutes after 80 % of a game's tables reported before the missing ones are "
+        "marked slow (0: never)."
+    )
     published: bool
     language: str = Field(description="The hall's language (a code of settings.LANGUAGES).")
     state: Literal[tuple(DriveModel.State.values)]  # type: ignore[valid-type]  # from the model

@@ -385,6 +385,12 @@ def answers(ok: dict[int, Any], *errors: int, body: bool = False) -> dict[int, A
     return ok | {status: s.Error for status in sorted(shown)}
 
 
+def drive_answer(drive: Any) -> dict[str, Any]:
+    """A drive as the API shows it: its summary (which its export also writes) and the
+    slow tables' minutes, a setting the export does not carry yet."""
+    return drive_summary(drive) | {"slow_table_minutes": drive.slow_table_minutes}
+
+
 def _ok(data: Any, status: int = 200) -> JsonResponse:
     return JsonResponse(data, status=status, safe=False, json_dumps_params={"ensure_ascii": False})
 
@@ -512,7 +518,7 @@ def me(request: HttpRequest) -> JsonResponse:
 )
 def drives_list(request: HttpRequest) -> JsonResponse:
     user = require_user(_caller(request))
-    return _ok([drive_summary(drive) for drive in drives_visible_to(user)])
+    return _ok([drive_answer(drive) for drive in drives_visible_to(user)])
 
 
 @api.post(
@@ -531,7 +537,7 @@ def drives_create(request: HttpRequest, payload: s.DriveCreate) -> JsonResponse:
     data = payload.sent()
     club = club_for(caller, data.pop("club", None))
     drive = drive_create(club=club, actor=caller.actor, **data)
-    return _ok(drive_summary(drive), 201)
+    return _ok(drive_answer(drive), 201)
 
 
 @api.get(
@@ -547,7 +553,7 @@ def drive_detail(request: HttpRequest, slug: str) -> JsonResponse:
     drive = drive_for(_caller(request), slug, tokens=True)
     view = game_view(drive, drive.current_game) if drive.current_game else None
     progress = None if view is None else {key: view[key] for key in GAME_PROGRESS}
-    return _ok(drive_summary(drive) | {"counts": drive_counts(drive), "game": progress})
+    return _ok(drive_answer(drive) | {"counts": drive_counts(drive), "game": progress})
 
 
 @api.patch(
@@ -564,7 +570,7 @@ def drive_patch(request: HttpRequest, slug: str, payload: s.DriveSettings) -> Js
     caller = _caller(request)
     drive = drive_for(caller, slug, roles=(ORGANIZER,))
     drive = drive_update(drive=drive, actor=caller.actor, **payload.sent())
-    return _ok(drive_summary(drive))
+    return _ok(drive_answer(drive))
 
 
 @api.post(
@@ -603,7 +609,7 @@ def drive_close_view(
 ) -> JsonResponse:
     caller = _caller(request)
     drive = drive_for(caller, slug, roles=(ORGANIZER,))
-    return _ok(drive_summary(drive_close(drive=drive, actor=caller.actor)))
+    return _ok(drive_answer(drive_close(drive=drive, actor=caller.actor)))
 
 
 # --- couples ------------------------------------------------------------------------------------

@@ -56,6 +56,7 @@ CASES: dict[str, Case] = {
     "confirm_by_other_couple": Case(api="yes", page=NOT_A_BOX),
     "scorers_may_advance": Case(api="yes", page=NOT_A_BOX),
     "published": Case(api="yes", page=NOT_A_BOX),
+    "slow_table_minutes": Case(api=61, page="61"),
     "player_name": Case(api="\u200b", page="\u200b", cli="\u200b"),
     "player_name_length": Case(api="x" * 81, page="x" * 81, cli="x" * 81),
     "couple_paid": Case(api="yes", page=NOT_A_BOX),
