@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -44,7 +45,7 @@ from scoring.pages.live_access import (
     wants_json,
 )
 from scoring.pages.selectors_live import result_stamps, result_versions
-from scoring.selectors import advance_state, calls_waiting, game_view
+from scoring.selectors import advance_state, calls_waiting, game_view, slow_tables
 from scoring.services import call_answer, call_close, game_advance, result_record, result_resolve
 
 POLL_SECONDS = 3
@@ -74,12 +75,14 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
         # The page's script says which grid it shows (its data-version): the rows changed
         # since then are enough (``_patch_html``).
         have = request.headers.get(HAVE_HEADER, "")
-        html = (
+        html, marks_at = (
             _patch_html(request, drive, role, game, fixed, have)
             if GRID_VERSION.fullmatch(have)
             else _grid_html(request, drive, role, game, fixed)
         )
-        response = tagged(HttpResponse(html), key)
+        # Slow tables are marked when their time comes, with nothing written: the grid's ETag
+        # ends then (``tagged``), so that the next poll draws it.
+        response = tagged(HttpResponse(html), key, until=marks_at)
         patch_vary_headers(response, [HAVE_HEADER])
         return response
     return render(request, "scoring/desk.html", _page_context(request, drive, role, game, fixed))
@@ -149,7 +152,9 @@ def _row_keys(view: dict[str, Any], stamps: dict[int, Any]) -> list[str]:
     ]
 
 
-def _grid_html(request: HttpRequest, drive: Drive, role: str, game: int, fixed: bool) -> str:
+def _grid_html(
+    request: HttpRequest, drive: Drive, role: str, game: int, fixed: bool
+) -> tuple[str, datetime | None]:
     """The polled grid as HTML, with the asking user's CSRF token. Rendered once for a version
     of the drive (``drive_version``: bumped in the transaction of every change, as the polls'
     ETags) and kept under what else it depends on (role, game shown, language, time zone), with
@@ -170,24 +175,31 @@ def _grid_html(request: HttpRequest, drive: Drive, role: str, game: int, fixed: 
         )
     )
     kept = cache.get(where)
-    if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == version:
-        html = str(kept[1])
+    # A grid kept with slow tables still to mark (their moment) is drawn again once it passed.
+    if (
+        isinstance(kept, tuple)
+        and len(kept) == 3
+        and kept[0] == version
+        and (kept[2] is None or timezone.now() < kept[2])
+    ):
+        html, marks_at = str(kept[1]), kept[2]
     else:
         context = _grid_context(request, drive, role, game, fixed, token=CSRF_PLACEHOLDER)
         context["csrf_token"] = CSRF_PLACEHOLDER
         html = get_template("scoring/desk_grid.html").render(context)
-        cache.set(where, (version, html), ROWS_CACHE_SECONDS)
-    return html.replace(CSRF_PLACEHOLDER, token)
+        marks_at = context["slow_marks_at"]
+        cache.set(where, (version, html, marks_at), ROWS_CACHE_SECONDS)
+    return html.replace(CSRF_PLACEHOLDER, token), marks_at
 
 
 def _patch_html(
     request: HttpRequest, drive: Drive, role: str, game: int, fixed: bool, have: str
-) -> str:
+) -> tuple[str, datetime | None]:
     """For a desk that shows the grid ``have``: the grid with only the rows changed since, or
     the whole grid when that one is not known (``_changed_rows``), with the user's token."""
     context = _grid_context(request, drive, role, game, fixed, have=have)
     context["csrf_token"] = get_token(request)
-    return get_template("scoring/desk_grid.html").render(context)
+    return get_template("scoring/desk_grid.html").render(context), context["slow_marks_at"]
 
 
 def _rows_html(
@@ -283,6 +295,8 @@ def _grid_context(
     keys = _row_keys(view, result_stamps(drive, game)) if view is not None else []
     # The tables waiting for the desk, whatever game the grid shows.
     calls = calls_waiting(drive)
+    # The tables still playing well after most have reported (the director decides).
+    slow = slow_tables(drive, view) if in_play else {"tables": [], "at": None}
     # What the grid shows, in short (the rows by their keys, digests of what they show, and
     # what every row depends on): the page's script swaps the grid only when it changes, and
     # asks for the rows changed since.
@@ -294,6 +308,7 @@ def _grid_context(
         drive.is_closed,
         drive.sit_out_counts_as_win,
         [(call["id"], call["state"]) for call in calls],
+        slow["tables"],
     )
     version = hashlib.sha1((repr(shows) + "".join(keys)).encode()).hexdigest()[:16]
     shown = _changed_rows(drive, version, view, in_play, keys, have) if view is not None else None
@@ -320,6 +335,12 @@ def _grid_context(
         else "",
         "advance": advance,
         "calls": calls,
+        "slow": slow["tables"],
+        "slow_links": mark_safe(
+            ", ".join(f'<a href="#table-{t:d}">{t:d}</a>' for t in slow["tables"])
+        ),
+        # The moment slow tables will be marked, while it is to come.
+        "slow_marks_at": slow["at"] if slow["at"] is not None and not slow["tables"] else None,
         "games": range(1, drive.current_game + 1),
         "poll_seconds": POLL_SECONDS,
     }
