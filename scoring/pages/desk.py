@@ -479,6 +479,19 @@ def _call(request: HttpRequest, drive: Drive, role: str, action: str, call: Any)
             if action == "call_answer"
             else _("Table %(table)s's call is closed.")
         ) % where
+    return _status_answer(request, drive, role, (status, level, code, message))
+
+
+def _status_answer(
+    request: HttpRequest,
+    drive: Drive,
+    role: str,
+    said: tuple[int, str, str, str],
+    **extra: Any,
+) -> HttpResponse:
+    """The answer of a grid's button (the advance, a call's): the desk's status line, as JSON
+    for the page's script (with ``extra``), else the desk page at the game in play."""
+    status, level, code, message = said
     if wants_json(request):
         return JsonResponse(
             {
@@ -487,6 +500,7 @@ def _call(request: HttpRequest, drive: Drive, role: str, action: str, call: Any)
                 "code": code,
                 "level": level,
                 "message": message,
+                **extra,
                 "field": None,
             },
             status=status,
@@ -518,24 +532,7 @@ def _advance(request: HttpRequest, drive: Drive, role: str, game: int) -> HttpRe
                 if status == 201
                 else _("Game %(next)s had already started (the advance happens only once).")
             ) % where
-    if wants_json(request):
-        return JsonResponse(
-            {
-                "ok": status < 400,
-                "status": status,
-                "code": code,
-                "level": level,
-                "message": message,
-                "game": game,
-                "field": None,
-            },
-            status=status,
-        )
-    drive.refresh_from_db()
-    context = _page_context(
-        request, drive, role, drive.current_game, False, message=message, level=level, code=code
-    )
-    return render(request, "scoring/desk.html", context, status=status)
+    return _status_answer(request, drive, role, (status, level, code, message), game=game)
 
 
 def _act(

@@ -9,6 +9,16 @@
   var edited = false;
   document.addEventListener("input", function () { edited = true; });
   var shown = [night.dataset.game, night.dataset.reported, night.dataset.conflicts, night.dataset.pending].join("/");
+  // Something changed: reload, unless someone is typing (then say so, with a link).
+  function changed() {
+    var focused = document.activeElement && /INPUT|TEXTAREA|SELECT/.test(document.activeElement.tagName);
+    if (!edited && !focused) {
+      window.location.reload();
+    } else {
+      var note = night.querySelector(".refresh");
+      if (note) note.hidden = false;
+    }
+  }
   function check() {
     fetch(night.dataset.api, { headers: { Accept: "application/json" }, credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.json() : null; })
@@ -17,13 +27,7 @@
         var g = data.game;
         var now = [g.number, g.reported, g.conflicts.length, g.pending.length].join("/");
         if (now === shown && data.state === night.dataset.state) return;
-        var focused = document.activeElement && /INPUT|TEXTAREA|SELECT/.test(document.activeElement.tagName);
-        if (!edited && !focused) {
-          window.location.reload();
-        } else {
-          var note = night.querySelector(".refresh");
-          if (note) note.hidden = false;
-        }
+        changed();
       })
       .catch(function () { /* offline for a moment: try again next time */ });
   }
@@ -37,13 +41,7 @@
         if (!calls) return;
         var now = calls.map(function (c) { return c.id + ":" + c.state; }).join(" ");
         if (now === callsShown) return;
-        var focused = document.activeElement && /INPUT|TEXTAREA|SELECT/.test(document.activeElement.tagName);
-        if (!edited && !focused) {
-          window.location.reload();
-        } else {
-          var note = night.querySelector(".refresh");
-          if (note) note.hidden = false;
-        }
+        changed();
       })
       .catch(function () { /* offline for a moment: try again next time */ });
   }
