@@ -233,7 +233,6 @@ DRIVE_SETTINGS = (
     "currency",
     "confirm_by_other_couple",
     "scorers_may_advance",
-    "slow_table_minutes",
     "published",
     "language",
 )

@@ -116,7 +116,6 @@ def drive_form(drive: Drive, **changes: Any) -> dict[str, Any]:
         "currency",
         "confirm_by_other_couple",
         "scorers_may_advance",
-        "slow_table_minutes",
         "published",
         "language",
     ]
