@@ -67,6 +67,7 @@ from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
+from urllib.parse import urlsplit
 
 import gevent
 from gevent.event import Event
@@ -341,9 +342,14 @@ class PollingUser(FastHttpUser):
         assert region is not None and self.host is not None
         name = f"{self.page_name} stream"
         reader = EventReader()
+        # The production stack's streams are at the events process's own address.
+        parts = urlsplit(url)
+        origin = f"{parts.scheme}://{parts.netloc}" if parts.netloc else self.host
+        if parts.netloc:
+            url = parts.path + (f"?{parts.query}" if parts.query else "")
         while True:
             client = HTTPClient.from_url(
-                self.host, connection_timeout=60.0, network_timeout=STREAM_SILENT
+                origin, connection_timeout=60.0, network_timeout=STREAM_SILENT
             )
             started = time.perf_counter()
             opened = 0.0
