@@ -38,7 +38,7 @@ from drives.services import Actor, drive_close
 from money.services import line_record, raffle_add
 from practice.models import PracticeGame
 from practice.table import start as practice_start
-from scoring.models import Document, Tie
+from scoring.models import Document, TableCall, Tie
 from scoring.printing.rendering import document_run
 from scoring.printing.services import document_request
 from scoring.prizes.services import prizes_open_ties, tie_choose, tie_decide
@@ -100,6 +100,7 @@ class World:
             "season": [*self.seasons, "no-such-season"],
             "line": [*self.lines, NO_SUCH],
             "raffle": [*self.raffles, NO_SUCH],
+            "call": [*TableCall.objects.values_list("pk", flat=True), NO_SUCH],
         }
 
     def targets(self, names: Iterable[str]) -> list[list[dict[str, Any]]]:
@@ -117,6 +118,7 @@ class World:
                 "number": list(range(1, drive.couples.count() + 2)),
                 "tie": list(Tie.objects.filter(drive=drive).values_list("pk", flat=True)),
                 "pk": document_ids(drive),
+                "call": list(TableCall.objects.filter(drive=drive).values_list("pk", flat=True)),
             }
             for combination in itertools.product(*(values.get(name, []) for name in wanted)):
                 found.append(dict(zip(wanted, combination, strict=True)))
