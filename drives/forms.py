@@ -184,6 +184,16 @@ class DriveSettingsForm(RuledForm):
         initial=True,
         help_text=_("At the desk, once every table has reported. Organizers always may."),
     )
+    slow_table_minutes = forms.IntegerField(
+        label=_("Mark slow tables after (minutes)"),
+        initial=3,
+        required=False,
+        help_text=_(
+            "Once 80 % of the tables have reported, the desk and the projector mark the ones "
+            "still playing after this many minutes. 0: never."
+        ),
+        **inputs.SLOW_TABLE_MINUTES.form_options(),
+    )
 
     def clean_entry_fee_per(self) -> str:
         """Not sent (a form from before the choice): the drive's own, or per person."""
@@ -191,6 +201,13 @@ class DriveSettingsForm(RuledForm):
         if chosen:
             return chosen
         return self.drive.entry_fee_per if self.drive is not None else Drive.FeePer.PERSON
+
+    def clean_slow_table_minutes(self) -> int:
+        """Not sent (a form from before the setting): the drive's own, or 3 minutes."""
+        chosen = self.cleaned_data.get("slow_table_minutes")
+        if chosen is not None:
+            return int(chosen)
+        return self.drive.slow_table_minutes if self.drive is not None else 3
 
     def clean_language(self) -> str:
         chosen: str = self.cleaned_data.get("language") or ""

@@ -605,6 +605,24 @@ SCORERS_MAY_ADVANCE = _switch(
 )
 PUBLISHED = _switch("published", False, "The results page is public; may change after the close.")
 
+#: Slow tables: once this share of a game's tables has reported, the missing ones are marked
+#: slow after the drive's ``slow_table_minutes``.
+SLOW_SHARE = 0.8
+SLOW_MINUTES = (0, 60)
+_type, _form, _params = whole(*SLOW_MINUTES)
+SLOW_TABLE_MINUTES = rule(
+    "slow_table_minutes",
+    "slow_table_minutes",
+    "bad_field",
+    _("The minutes before a table is marked slow are a whole number from %(min)s to %(max)s."),
+    _type,
+    _params,
+    _form,
+    default=3,
+    description="Once 80 % of a game's tables have reported, the missing ones are marked slow "
+    "on the desk and the projector's organizer view after this many minutes (0: never).",
+)
+
 #: The rule of each drive setting (``rules``, the house-rule switches, is the engine's:
 #: ``engine.rules.make_ruleset``).
 SETTINGS: dict[str, Rule] = {
@@ -625,6 +643,7 @@ SETTINGS: dict[str, Rule] = {
         CURRENCY,
         CONFIRM_BY_OTHER_COUPLE,
         SCORERS_MAY_ADVANCE,
+        SLOW_TABLE_MINUTES,
         PUBLISHED,
         LANGUAGE,
     )
@@ -747,6 +766,22 @@ CONFIRM_UNUSUAL = rule(
     _("%(field)s must be true or false."),
     yes_no(),
     {"field": "confirm_unusual"},
+)
+
+
+# --- a table's call to the desk ------------------------------------------------------------
+
+CALL_REASON_MAX = 200
+_type, _form, _params = text(CALL_REASON_MAX, what="the reason")
+CALL_REASON = rule(
+    "call_reason",
+    "reason",
+    "bad_reason",
+    _("The reason for calling the desk has at most %(max)s characters."),
+    _type | None,
+    _params,
+    _form,
+    description="Why the table needs the desk, in the players' words (optional).",
 )
 
 

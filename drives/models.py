@@ -153,6 +153,12 @@ class Drive(models.Model):
     # (at the desk, the scorer who sees every table in is the one who starts the next game).
     scorers_may_advance = models.BooleanField(default=True)
     published = models.BooleanField(default=False, help_text=_("results page open to the public"))
+    # Slow tables: once most tables of a game have reported (drives.inputs.SLOW_SHARE), the
+    # ones still missing this many minutes later are marked on the desk and the projector's
+    # organizer view (0: never). The director still decides when to start the next game.
+    slow_table_minutes = models.PositiveSmallIntegerField(
+        _("slow tables after (minutes)"), default=3
+    )
     # The hall's language: the projector, the table and couple pages, the printed documents
     # and the public results are in it (the organizers' own pages follow each one's choice).
     language = models.CharField(

@@ -233,6 +233,7 @@ DRIVE_SETTINGS = (
     "currency",
     "confirm_by_other_couple",
     "scorers_may_advance",
+    "slow_table_minutes",
     "published",
     "language",
 )

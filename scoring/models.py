@@ -18,7 +18,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from drives.models import AuditEntry, Couple, Drive, Game, Seat
+from drives.models import AuditEntry, Couple, Drive, Game, Seat, Table
 
 
 class Result(models.Model):
@@ -104,6 +104,58 @@ class ResultVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.winner.number} at {self.at:%H:%M:%S}"
+
+
+class TableCall(models.Model):
+    """A table asking for the desk ("table 12 needs the desk"), from its phone: open until
+    the desk says it is on its way (``answered``), then closed when the desk has been. One
+    open or answered call a table at a time (a constraint); the reason is the players' words
+    (a dispute, a misdeal, a renege claim, a missing player), bounded by
+    ``drives.inputs.CALL_REASON``."""
+
+    class State(models.TextChoices):
+        OPEN = "open", _("waiting for the desk")
+        ANSWERED = "answered", _("the desk is on its way")
+        CLOSED = "closed", _("closed by the desk")
+
+    drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="table_calls")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="table_calls")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="calls")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="calls")
+    reason = models.CharField(max_length=200, blank=True)
+    state = models.CharField(max_length=8, choices=State.choices, default=State.OPEN)
+    channel = models.CharField(max_length=8, choices=AuditEntry.Channel.choices)
+    couple = models.ForeignKey(
+        Couple,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text=_("the couple whose token called"),
+    )
+    opened_at = models.DateTimeField(default=timezone.now)
+    answered_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    # Moves at every change: the table's phone's poll key reads the newest
+    # (scoring.pages.conditional.phone_key).
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["opened_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=~models.Q(state="closed"),
+                name="table_call_one_open_per_table",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["drive", "state"]),
+            models.Index(fields=["table", "-updated_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"call of {self.table} ({self.state})"
 
 
 # --- prizes (docs/rules.md §8–§10) ----------------------------------------------------------------

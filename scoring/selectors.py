@@ -10,16 +10,20 @@ sit-outs.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Min, Q, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from drives.inputs import SLOW_SHARE
 from drives.models import Couple, Drive, Game, Seat
 from engine.standings import standings as rank
-from scoring.models import Result
+from scoring.models import Result, TableCall
 from scoring.prepared import prepared
 
 WIN, LOSS, SIT_OUT_WIN, SIT_OUT, PENDING = "W", "L", "S", "-", "?"
@@ -365,3 +369,76 @@ def advance_state(drive: Drive, game: dict[str, Any] | None, role: str) -> dict[
 
 def _listing(numbers: list[int]) -> str:
     return ", ".join(str(n) for n in numbers)
+
+
+# --- the tables' calls to the desk ---------------------------------------------------------------
+
+
+def calls_waiting(drive: Drive, *, now: Any = None) -> list[dict[str, Any]]:
+    """The calls the desk has not closed yet (open, then answered), oldest first, with the
+    seconds each table has waited since it called: one query."""
+    now = now or timezone.now()
+    rows = (
+        TableCall.objects.filter(drive=drive)
+        .exclude(state=TableCall.State.CLOSED)
+        .order_by("opened_at", "id")
+        .values(
+            "id", "state", "reason", "opened_at", "answered_at", "table__number", "game__number"
+        )
+    )
+    calls: list[dict[str, Any]] = [
+        {
+            "id": row["id"],
+            "state": row["state"],
+            "table": row["table__number"],
+            "game": row["game__number"],
+            "reason": row["reason"],
+            "opened_at": row["opened_at"],
+            "answered_at": row["answered_at"],
+            "waited_s": max(0, int((now - row["opened_at"]).total_seconds())),
+        }
+        for row in rows
+    ]
+    for call in calls:
+        call["waited_min"] = call["waited_s"] // 60
+    return calls
+
+
+def table_call(table_id: int) -> dict[str, Any] | None:
+    """The table's call that is not closed yet, for its phone's page (None: no call)."""
+    row = (
+        TableCall.objects.filter(table_id=table_id)
+        .exclude(state=TableCall.State.CLOSED)
+        .values("id", "state", "reason", "opened_at")
+        .first()
+    )
+    return dict(row) if row is not None else None
+
+
+# --- slow tables ---------------------------------------------------------------------------------
+
+
+def slow_tables(drive: Drive, view: dict[str, Any] | None, *, now: Any = None) -> dict[str, Any]:
+    """The tables of the game in play still missing ``drive.slow_table_minutes`` after most
+    tables (``drives.inputs.SLOW_SHARE``) reported: ``tables`` (their numbers, marked now) and
+    ``at`` (the moment they are, or will be, marked; None when nothing is to be marked). The
+    director still decides when to start the next game. One query while some tables have not
+    reported (whatever the size of the night), none once all have."""
+    nothing: dict[str, Any] = {"tables": [], "at": None}
+    minutes = drive.slow_table_minutes
+    if view is None or not minutes or not view["missing"] or view["number"] != drive.current_game:
+        return nothing
+    need = math.ceil(SLOW_SHARE * view["to_report"])
+    # When each table reported: the first entry of its result (a correction does not move it).
+    firsts = sorted(
+        Result.objects.filter(game__drive=drive, game__number=view["number"])
+        .exclude(state=Result.State.UNDONE)
+        .annotate(first=Min("versions__at"))
+        .values_list("first", flat=True)
+    )
+    firsts = [first for first in firsts if first is not None]
+    if view["reported"] < need or len(firsts) < need:
+        return nothing
+    at = firsts[need - 1] + timedelta(minutes=minutes)
+    now = now or timezone.now()
+    return {"tables": list(view["missing"]) if now >= at else [], "at": at}

@@ -28,10 +28,11 @@ from drives.backup import backup_after_commit
 from drives.errors import Conflict, NotFound, ServiceError
 from drives.guards import admit_unusual, judge_points, lock_drive, require_open, score_points
 from drives.models import AuditEntry, Couple, Drive, Game, Seat, Table
+from drives.pageboard import cards_forget
 from drives.services import Actor, Change, audit, game_open
 from engine.movement import MovementError, Seating, TableSeat, check_invariants, next_seating
 from engine.scores import Verdict
-from scoring.models import Result, ResultVersion
+from scoring.models import Result, ResultVersion, TableCall
 
 
 @dataclass(frozen=True)
@@ -990,3 +991,143 @@ def _listing(numbers: list[int]) -> str:
     if len(numbers) <= 30:
         return shown
     return gettext("%(tables)s and %(count)s more") % {"tables": shown, "count": len(numbers) - 30}
+
+
+# --- a table's call to the desk -----------------------------------------------------------------
+
+
+def _call_changed(drive: Drive, call: TableCall) -> None:
+    """What a call's change moves, in its transaction: the drive's version (the desk grid, the
+    dashboard and the projector poll it) but not its structure, and, once committed, the
+    table's phone's poll key, with the table's page and the desk told at once."""
+    call.updated_at = timezone.now()
+    call.save(update_fields=["state", "answered_at", "closed_at", "updated_at"])
+    cards_forget([("table", call.table_id)], drive.pk)
+
+
+def call_open(
+    *, drive: Drive, game: Any, table: Any, reason: Any = None, actor: Actor
+) -> TableCall:
+    """A table asks for the desk (its phone's button), with the players' optional words.
+    Only the game in play, at a table seated in it (422 ``no_such_table``,
+    ``game_not_in_play``); one call a table at a time: while its last call is open or answered
+    another is refused (409 ``call_open``, nothing written)."""
+    words = inputs.CALL_REASON.check(reason) or ""
+    try:
+        with transaction.atomic():
+            locked = lock_drive(drive, shared=True)
+            require_open(locked)
+            found_game, seat = seat_for(locked, game, table, lock=True)
+            if found_game.number != locked.current_game:
+                raise ServiceError(
+                    "game_not_in_play",
+                    gettext(
+                        "Game %(game)s is not the game in play: call the desk from game %(now)s."
+                    )
+                    % {"game": found_game.number, "now": locked.current_game},
+                    game=found_game.number,
+                )
+            waiting = TableCall.objects.filter(table_id=seat.table_id).exclude(
+                state=TableCall.State.CLOSED
+            )
+            if waiting.exists():
+                raise _call_already_open(seat.table.number)
+            call = TableCall.objects.create(
+                drive=locked,
+                game=found_game,
+                seat=seat,
+                table_id=seat.table_id,
+                reason=words,
+                channel=actor.channel,
+                couple=actor.couple,
+            )
+            audit(
+                locked,
+                actor,
+                "call.open",
+                subject=f"game {found_game.number} table {seat.table.number}",
+                new={"call": call.pk, "reason": words},
+                changed=Change.RESULT,
+            )
+            cards_forget([("table", seat.table_id)], locked.pk)
+    except IntegrityError:
+        # Another call from this table was stored between our look and our write (only
+        # without the seat's lock): the same answer as if it had been seen.
+        raise _call_already_open(table) from None
+    return call
+
+
+def _call_already_open(table: Any) -> Conflict:
+    return Conflict(
+        "call_open",
+        gettext("Table %(table)s has already called the desk: the desk knows and will come.")
+        % {"table": table},
+    )
+
+
+def _call_for(drive: Drive, call_id: Any) -> TableCall:
+    """The drive's call ``call_id``, locked (after the drive's lock); 404 ``no_such_call``."""
+    found = None
+    if (
+        isinstance(call_id, int)
+        and not isinstance(call_id, bool)
+        and 0 < call_id <= inputs.NUMBER_MAX
+    ):
+        calls = TableCall.objects.select_related("table", "game").filter(drive=drive, pk=call_id)
+        if race.locking():
+            calls = calls.select_for_update(of=("self",))
+        found = calls.first()
+    if found is None:
+        raise NotFound("no_such_call", gettext("This drive has no such call."))
+    return found
+
+
+def call_answer(*, drive: Drive, call: Any, actor: Actor) -> TableCall:
+    """The desk says it is on its way: the table's phone shows it. Answering an answered call
+    again writes nothing; a closed call cannot be answered (409 ``call_closed``)."""
+    with transaction.atomic():
+        locked = lock_drive(drive, shared=True)
+        require_open(locked)
+        found = _call_for(locked, call)
+        if found.state == TableCall.State.CLOSED:
+            raise Conflict("call_closed", gettext("This call is closed already."))
+        if found.state == TableCall.State.ANSWERED:
+            return found
+        found.state = TableCall.State.ANSWERED
+        found.answered_at = timezone.now()
+        _call_changed(locked, found)
+        audit(
+            locked,
+            actor,
+            "call.answer",
+            subject=f"game {found.game.number} table {found.table.number}",
+            old={"state": TableCall.State.OPEN},
+            new={"call": found.pk, "state": TableCall.State.ANSWERED},
+            changed=Change.RESULT,
+        )
+    return found
+
+
+def call_close(*, drive: Drive, call: Any, actor: Actor) -> TableCall:
+    """The desk has been to the table: the call is closed, and the table may call again.
+    Closing a closed call again writes nothing."""
+    with transaction.atomic():
+        locked = lock_drive(drive, shared=True)
+        require_open(locked)
+        found = _call_for(locked, call)
+        if found.state == TableCall.State.CLOSED:
+            return found
+        before = found.state
+        found.state = TableCall.State.CLOSED
+        found.closed_at = timezone.now()
+        _call_changed(locked, found)
+        audit(
+            locked,
+            actor,
+            "call.close",
+            subject=f"game {found.game.number} table {found.table.number}",
+            old={"state": before},
+            new={"call": found.pk, "state": TableCall.State.CLOSED},
+            changed=Change.RESULT,
+        )
+    return found

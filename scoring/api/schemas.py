@@ -141,6 +141,7 @@ class DriveSettings(Body):
     currency: Annotated[str | None, inputs.CURRENCY] = None
     confirm_by_other_couple: Annotated[bool | None, inputs.CONFIRM_BY_OTHER_COUPLE] = None
     scorers_may_advance: Annotated[bool | None, inputs.SCORERS_MAY_ADVANCE] = None
+    slow_table_minutes: Annotated[int | None, inputs.SLOW_TABLE_MINUTES] = None
     published: Annotated[bool | None, inputs.PUBLISHED] = None
     language: Annotated[str | None, inputs.LANGUAGE] = None
 
@@ -186,6 +187,10 @@ class Drive(BaseModel):
     currency: str
     confirm_by_other_couple: bool
     scorers_may_advance: bool
+    slow_table_minutes: int = Field(
+        description="Minutes after 80 % of a game's tables reported before the missing ones are "
+        "marked slow (0: never)."
+    )
     published: bool
     language: str = Field(description="The hall's language (a code of settings.LANGUAGES).")
     state: Literal[tuple(DriveModel.State.values)]  # type: ignore[valid-type]  # from the model
@@ -419,6 +424,28 @@ class Result(BaseModel):
         description="True only when nothing was written because the same thing had already "
         "been done."
     )
+
+
+# --- a table's call to the desk ------------------------------------------------------------
+
+
+class CallIn(Body):
+    """A table calls the desk; the body may be left out."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    reason: Annotated[str | None, inputs.CALL_REASON] = None
+
+
+class Call(BaseModel):
+    id: int
+    state: Literal["open", "answered", "closed"] = Field(
+        description="open: waiting for the desk; answered: the desk is on its way; closed."
+    )
+    table: int
+    game: int
+    reason: str = Field(description="The players' words; empty when none were given.")
+    waited_s: int = Field(description="Seconds since the table called.")
 
 
 # --- standings and the end of the night ------------------------------------------------------

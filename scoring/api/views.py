@@ -24,6 +24,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import RequestDataTooBig
 from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
 from django.urls import register_converter, reverse
+from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext
 from ninja import NinjaAPI
@@ -66,7 +67,7 @@ from scoring.api.auth import (
     require_table,
     require_user,
 )
-from scoring.models import Document
+from scoring.models import Document, TableCall
 from scoring.printing.rendering import (
     DEFAULT_BASE_URL,
     document_allowed,
@@ -88,6 +89,7 @@ from scoring.prizes.services import (
 from scoring.records.export import drive_export
 from scoring.records.schema import json_schema
 from scoring.selectors import (
+    calls_waiting,
     couple_summary,
     current_tables,
     drive_counts,
@@ -99,6 +101,9 @@ from scoring.selectors import (
 )
 from scoring.services import (
     Recorded,
+    call_answer,
+    call_close,
+    call_open,
     game_advance,
     result_confirm,
     result_record,
@@ -251,6 +256,7 @@ PATH_PARAMETERS: dict[str, dict[str, Any]] = {
     "n": {"description": "The game's number (1 = the first game).", "schema": NUMBER},
     "t": {"description": "The table's number.", "schema": NUMBER},
     "number": {"description": "The couple's number.", "schema": NUMBER},
+    "call": {"description": "The call's id (from GET …/calls).", "schema": NUMBER},
     "tie": {"description": "The tie's id (from GET …/prizes/ties).", "schema": NUMBER},
     "pk": {"description": "The document's id (from POST …/documents).", "schema": NUMBER},
     "club": {"description": "The club's slug.", "schema": {"type": "string"}},
@@ -365,6 +371,12 @@ def answers(ok: dict[int, Any], *errors: int, body: bool = False) -> dict[int, A
     authenticated endpoint may give (401, 403, 429) and those of a body (400, 413)."""
     shown = set(errors) | {401, 403, 429} | ({400, 413} if body else set())
     return ok | {status: s.Error for status in sorted(shown)}
+
+
+def drive_answer(drive: Any) -> dict[str, Any]:
+    """A drive as the API shows it: its summary (which its export also writes) and the
+    slow tables' minutes, a setting the export does not carry yet."""
+    return drive_summary(drive) | {"slow_table_minutes": drive.slow_table_minutes}
 
 
 def _ok(data: Any, status: int = 200) -> JsonResponse:
@@ -494,7 +506,7 @@ def me(request: HttpRequest) -> JsonResponse:
 )
 def drives_list(request: HttpRequest) -> JsonResponse:
     user = require_user(_caller(request))
-    return _ok([drive_summary(drive) for drive in drives_visible_to(user)])
+    return _ok([drive_answer(drive) for drive in drives_visible_to(user)])
 
 
 @api.post(
@@ -513,7 +525,7 @@ def drives_create(request: HttpRequest, payload: s.DriveCreate) -> JsonResponse:
     data = payload.sent()
     club = club_for(caller, data.pop("club", None))
     drive = drive_create(club=club, actor=caller.actor, **data)
-    return _ok(drive_summary(drive), 201)
+    return _ok(drive_answer(drive), 201)
 
 
 @api.get(
@@ -529,7 +541,7 @@ def drive_detail(request: HttpRequest, slug: str) -> JsonResponse:
     drive = drive_for(_caller(request), slug, tokens=True)
     view = game_view(drive, drive.current_game) if drive.current_game else None
     progress = None if view is None else {key: view[key] for key in GAME_PROGRESS}
-    return _ok(drive_summary(drive) | {"counts": drive_counts(drive), "game": progress})
+    return _ok(drive_answer(drive) | {"counts": drive_counts(drive), "game": progress})
 
 
 @api.patch(
@@ -546,7 +558,7 @@ def drive_patch(request: HttpRequest, slug: str, payload: s.DriveSettings) -> Js
     caller = _caller(request)
     drive = drive_for(caller, slug, roles=(ORGANIZER,))
     drive = drive_update(drive=drive, actor=caller.actor, **payload.sent())
-    return _ok(drive_summary(drive))
+    return _ok(drive_answer(drive))
 
 
 @api.post(
@@ -585,7 +597,7 @@ def drive_close_view(
 ) -> JsonResponse:
     caller = _caller(request)
     drive = drive_for(caller, slug, roles=(ORGANIZER,))
-    return _ok(drive_summary(drive_close(drive=drive, actor=caller.actor)))
+    return _ok(drive_answer(drive_close(drive=drive, actor=caller.actor)))
 
 
 # --- couples ------------------------------------------------------------------------------------
@@ -869,6 +881,105 @@ def result_resolve_view(
         actor=caller.actor,
     )
     return _result(recorded, n, t)
+
+
+# --- a table's call to the desk ----------------------------------------------------------------
+
+CALLS = "calls to the desk"
+
+
+def _call(call: TableCall, status: int = 200) -> JsonResponse:
+    waited = max(0, int((timezone.now() - call.opened_at).total_seconds()))
+    return _ok(
+        {
+            "id": call.pk,
+            "state": call.state,
+            "table": call.table.number,
+            "game": call.game.number,
+            "reason": call.reason,
+            "waited_s": waited,
+        },
+        status,
+    )
+
+
+@api.post(
+    TABLE + "/call",
+    response=answers({201: s.Call}, 404, 409, 422, body=True),
+    url_name="call",
+    operation_id="call_open",
+    tags=[CALLS],
+    summary="Call the desk to a table",
+    description="The table's token, or the token of a couple seated at the table in that "
+    "game (another table: 403 wrong_table); members too. The desk grid and the dashboard "
+    "show the call at once. 201 the call, open. 409 call_open: the table's last call is "
+    "still open or answered (nothing written). 422 no_such_table: nobody plays at that table "
+    "in that game; game_not_started; game_not_in_play: only the game in play; bad_reason: "
+    "the reason is longer than its rule allows; drive_closed.",
+)
+def call_open_view(
+    request: HttpRequest, slug: str, n: int, t: int, payload: s.CallIn = Body(None)
+) -> JsonResponse:
+    caller = _caller(request)
+    drive = drive_for(caller, slug, tokens=True)
+    require_table(caller, drive, n, t)
+    reason = payload.reason if payload is not None else None
+    call = call_open(drive=drive, game=n, table=t, reason=reason, actor=caller.actor)
+    return _call(call, 201)
+
+
+@api.get(
+    D + "/calls",
+    response=answers({200: list[s.Call]}, 404),
+    url_name="calls",
+    operation_id="calls_list",
+    tags=[CALLS],
+    summary="The tables waiting for the desk",
+    description=f"{MEMBERS_} The calls not closed yet (open, then answered), oldest first, "
+    "with the seconds each table has waited.",
+)
+def calls_list(request: HttpRequest, slug: str) -> JsonResponse:
+    drive = drive_for(_caller(request), slug)
+    calls = calls_waiting(drive)
+    keys = ("id", "state", "table", "game", "reason", "waited_s")
+    return _ok([{key: call[key] for key in keys} for call in calls])
+
+
+@api.post(
+    D + "/calls/{num:call}/answer",
+    response=answers({200: s.Call}, 404, 409, 422, body=True),
+    url_name="call-answer",
+    operation_id="call_answer",
+    tags=[CALLS],
+    summary="Say the desk is on its way",
+    description=f'{MEMBERS_} The table\'s phone shows "on my way". Answering an answered '
+    "call again writes nothing. 404 no_such_call; 409 call_closed: the call is closed; 422 "
+    "drive_closed.",
+)
+def call_answer_view(
+    request: HttpRequest, slug: str, call: int, payload: s.Empty = Body(None)
+) -> JsonResponse:
+    caller = _caller(request)
+    drive = drive_for(caller, slug)
+    return _call(call_answer(drive=drive, call=call, actor=caller.actor))
+
+
+@api.post(
+    D + "/calls/{num:call}/close",
+    response=answers({200: s.Call}, 404, 422, body=True),
+    url_name="call-close",
+    operation_id="call_close",
+    tags=[CALLS],
+    summary="Close a call: the desk has been to the table",
+    description=f"{MEMBERS_} The table may call again. Closing a closed call again writes "
+    "nothing. 404 no_such_call; 422 drive_closed.",
+)
+def call_close_view(
+    request: HttpRequest, slug: str, call: int, payload: s.Empty = Body(None)
+) -> JsonResponse:
+    caller = _caller(request)
+    drive = drive_for(caller, slug)
+    return _call(call_close(drive=drive, call=call, actor=caller.actor))
 
 
 # --- standings and the end of the night -----------------------------------------------------------

@@ -10,7 +10,8 @@ The phones' pages show one table's or one couple's own results, not the others':
 is the drive's ``structure`` (every change but a table's result: advance, seating, couples,
 check-ins, withdrawals, settings, prizes, publish) and the latest ``ResultVersion`` of the
 results they show (every stored change of a result writes one, in its transaction): the
-table's own results, the couple's own games. A result at table 7 leaves the other tables'
+table's own results, the couple's own games; the table's page also shows its call to the desk
+(the latest change of its ``TableCall``). A result at table 7 leaves the other tables'
 and couples' polls at 304; a 304 costs one query more (that latest version). The desk and the
 projector show every table: they keep the drive's version.
 
@@ -36,7 +37,7 @@ import time
 from datetime import datetime
 from typing import Any
 
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import DateTimeField, OuterRef, Q, Subquery, Value
 from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
 from django.utils import translation
@@ -47,7 +48,7 @@ from django.utils.translation import get_language
 from drives.models import Couple, Drive, DriveVersion, Table
 from drives.pageboard import BOARD
 from drives.tokens import token_possible
-from scoring.models import ResultVersion
+from scoring.models import ResultVersion, TableCall
 
 UNTIL = "~"
 # A moment is the unix time in seconds: ten digits until the year 2286. A longer one, or
@@ -87,24 +88,35 @@ def phone_key(page: str, token: str) -> str | None:
         return None
     since = BOARD.epoch  # before the read: a change committed after it is not taught back
     latest = ResultVersion.objects.filter(PHONE_RESULTS[page]()).order_by("-id").values("id")[:1]
-    row = (
-        PHONE_CARDS[page]
-        .objects.filter(token=token)
-        .order_by()
-        .annotate(latest=Subquery(latest))
-        .values_list(
-            "pk", "drive_id", "drive__language", "drive__state", "drive__live__structure", "latest"
-        )
-        .first()
+    cards = (
+        PHONE_CARDS[page].objects.filter(token=token).order_by().annotate(latest=Subquery(latest))
     )
+    if page == "table":
+        # The table's call to the desk: its phone shows it open, answered ("on my way"), gone.
+        called = TableCall.objects.filter(table_id=OuterRef("pk")).order_by("-updated_at")
+        cards = cards.annotate(called=Subquery(called.values("updated_at")[:1]))
+    else:
+        cards = cards.annotate(called=Value(None, output_field=DateTimeField()))
+    row = cards.values_list(
+        "pk",
+        "drive_id",
+        "drive__language",
+        "drive__state",
+        "drive__live__structure",
+        "latest",
+        "called",
+    ).first()
     if row is None:
         return None
-    pk, drive_id, language, state, structure, results = row
+    pk, drive_id, language, state, structure, results, called_at = row
     if state == Drive.State.CLOSED:
         return None
     # The language the view activates (``hall_language``), as ``get_language`` names it.
     with translation.override(language):
-        key = _key(page, drive_id, structure or 0, pk, results or 0)
+        parts: tuple[Any, ...] = (pk, results or 0)
+        if called_at is not None:
+            parts += (int(called_at.timestamp() * 1_000_000),)
+        key = _key(page, drive_id, structure or 0, *parts)
     # What config/pollgate.py answers the next poll from, before Django.
     BOARD.learn(page, token, key, drive_id, pk, since)
     return key

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -44,8 +45,8 @@ from scoring.pages.live_access import (
     wants_json,
 )
 from scoring.pages.selectors_live import result_stamps, result_versions
-from scoring.selectors import advance_state, game_view
-from scoring.services import game_advance, result_record, result_resolve
+from scoring.selectors import advance_state, calls_waiting, game_view, slow_tables
+from scoring.services import call_answer, call_close, game_advance, result_record, result_resolve
 
 POLL_SECONDS = 3
 
@@ -74,12 +75,14 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
         # The page's script says which grid it shows (its data-version): the rows changed
         # since then are enough (``_patch_html``).
         have = request.headers.get(HAVE_HEADER, "")
-        html = (
+        html, marks_at = (
             _patch_html(request, drive, role, game, fixed, have)
             if GRID_VERSION.fullmatch(have)
             else _grid_html(request, drive, role, game, fixed)
         )
-        response = tagged(HttpResponse(html), key)
+        # Slow tables are marked when their time comes, with nothing written: the grid's ETag
+        # ends then (``tagged``), so that the next poll draws it.
+        response = tagged(HttpResponse(html), key, until=marks_at)
         patch_vary_headers(response, [HAVE_HEADER])
         return response
     return render(request, "scoring/desk.html", _page_context(request, drive, role, game, fixed))
@@ -149,7 +152,9 @@ def _row_keys(view: dict[str, Any], stamps: dict[int, Any]) -> list[str]:
     ]
 
 
-def _grid_html(request: HttpRequest, drive: Drive, role: str, game: int, fixed: bool) -> str:
+def _grid_html(
+    request: HttpRequest, drive: Drive, role: str, game: int, fixed: bool
+) -> tuple[str, datetime | None]:
     """The polled grid as HTML, with the asking user's CSRF token. Rendered once for a version
     of the drive (``drive_version``: bumped in the transaction of every change, as the polls'
     ETags) and kept under what else it depends on (role, game shown, language, time zone), with
@@ -170,24 +175,31 @@ def _grid_html(request: HttpRequest, drive: Drive, role: str, game: int, fixed: 
         )
     )
     kept = cache.get(where)
-    if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == version:
-        html = str(kept[1])
+    # A grid kept with slow tables still to mark (their moment) is drawn again once it passed.
+    if (
+        isinstance(kept, tuple)
+        and len(kept) == 3
+        and kept[0] == version
+        and (kept[2] is None or timezone.now() < kept[2])
+    ):
+        html, marks_at = str(kept[1]), kept[2]
     else:
         context = _grid_context(request, drive, role, game, fixed, token=CSRF_PLACEHOLDER)
         context["csrf_token"] = CSRF_PLACEHOLDER
         html = get_template("scoring/desk_grid.html").render(context)
-        cache.set(where, (version, html), ROWS_CACHE_SECONDS)
-    return html.replace(CSRF_PLACEHOLDER, token)
+        marks_at = context["slow_marks_at"]
+        cache.set(where, (version, html, marks_at), ROWS_CACHE_SECONDS)
+    return html.replace(CSRF_PLACEHOLDER, token), marks_at
 
 
 def _patch_html(
     request: HttpRequest, drive: Drive, role: str, game: int, fixed: bool, have: str
-) -> str:
+) -> tuple[str, datetime | None]:
     """For a desk that shows the grid ``have``: the grid with only the rows changed since, or
     the whole grid when that one is not known (``_changed_rows``), with the user's token."""
     context = _grid_context(request, drive, role, game, fixed, have=have)
     context["csrf_token"] = get_token(request)
-    return get_template("scoring/desk_grid.html").render(context)
+    return get_template("scoring/desk_grid.html").render(context), context["slow_marks_at"]
 
 
 def _rows_html(
@@ -281,6 +293,10 @@ def _grid_context(
     in_play = bool(game) and game == drive.current_game and not drive.is_closed
     advance = advance_state(drive, view, role) if in_play else {"shown": False}
     keys = _row_keys(view, result_stamps(drive, game)) if view is not None else []
+    # The tables waiting for the desk, whatever game the grid shows.
+    calls = calls_waiting(drive)
+    # The tables still playing well after most have reported (the director decides).
+    slow = slow_tables(drive, view) if in_play else {"tables": [], "at": None}
     # What the grid shows, in short (the rows by their keys, digests of what they show, and
     # what every row depends on): the page's script swaps the grid only when it changes, and
     # asks for the rows changed since.
@@ -291,6 +307,8 @@ def _grid_context(
         advance,
         drive.is_closed,
         drive.sit_out_counts_as_win,
+        [(call["id"], call["state"]) for call in calls],
+        slow["tables"],
     )
     version = hashlib.sha1((repr(shows) + "".join(keys)).encode()).hexdigest()[:16]
     shown = _changed_rows(drive, version, view, in_play, keys, have) if view is not None else None
@@ -316,6 +334,13 @@ def _grid_context(
         if view is not None
         else "",
         "advance": advance,
+        "calls": calls,
+        "slow": slow["tables"],
+        "slow_links": mark_safe(
+            ", ".join(f'<a href="#table-{t:d}">{t:d}</a>' for t in slow["tables"])
+        ),
+        # The moment slow tables will be marked, while it is to come.
+        "slow_marks_at": slow["at"] if slow["at"] is not None and not slow["tables"] else None,
         "games": range(1, drive.current_game + 1),
         "poll_seconds": POLL_SECONDS,
     }
@@ -379,6 +404,8 @@ def _post(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
     game = int_or_none(data.get("game")) or drive.current_game
     if action == "advance":
         return _advance(request, drive, role, game)
+    if action in CALL_ACTIONS:
+        return _call(request, drive, role, action, data.get("call"))
     table = int_or_none(data.get("table"))
     winner = int_or_none(data.get("winner"))
     confirm = data.get("confirm_unusual") in ("on", "1", "true", "yes")
@@ -434,6 +461,57 @@ def _post(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
     return render(request, "scoring/desk.html", context, status=status)
 
 
+CALL_ACTIONS = {"call_answer": call_answer, "call_close": call_close}
+
+
+def _call(request: HttpRequest, drive: Drive, role: str, action: str, call: Any) -> HttpResponse:
+    """The grid's buttons of a table's call: "On my way" (the table's phone shows it) and
+    "Done" (the call closed); the answer is the desk's status line."""
+    try:
+        done = CALL_ACTIONS[action](drive=drive, call=int_or_none(call), actor=desk_actor(request))
+    except ServiceError as error:
+        status, level, code, message = error.status, "error", error.code, error.message
+    else:
+        status, level, code = 200, "success", action
+        where = {"table": done.table.number}
+        message = (
+            _("Table %(table)s is told the desk is on its way.")
+            if action == "call_answer"
+            else _("Table %(table)s's call is closed.")
+        ) % where
+    return _status_answer(request, drive, role, (status, level, code, message))
+
+
+def _status_answer(
+    request: HttpRequest,
+    drive: Drive,
+    role: str,
+    said: tuple[int, str, str, str],
+    **extra: Any,
+) -> HttpResponse:
+    """The answer of a grid's button (the advance, a call's): the desk's status line, as JSON
+    for the page's script (with ``extra``), else the desk page at the game in play."""
+    status, level, code, message = said
+    if wants_json(request):
+        return JsonResponse(
+            {
+                "ok": status < 400,
+                "status": status,
+                "code": code,
+                "level": level,
+                "message": message,
+                **extra,
+                "field": None,
+            },
+            status=status,
+        )
+    drive.refresh_from_db()
+    context = _page_context(
+        request, drive, role, drive.current_game, False, message=message, level=level, code=code
+    )
+    return render(request, "scoring/desk.html", context, status=status)
+
+
 def _advance(request: HttpRequest, drive: Drive, role: str, game: int) -> HttpResponse:
     """The desk's "Start game N" button: the dashboard's advance (the same service, the same
     checks), for the roles the drive lets start a game; the answer is the desk's status line."""
@@ -454,24 +532,7 @@ def _advance(request: HttpRequest, drive: Drive, role: str, game: int) -> HttpRe
                 if status == 201
                 else _("Game %(next)s had already started (the advance happens only once).")
             ) % where
-    if wants_json(request):
-        return JsonResponse(
-            {
-                "ok": status < 400,
-                "status": status,
-                "code": code,
-                "level": level,
-                "message": message,
-                "game": game,
-                "field": None,
-            },
-            status=status,
-        )
-    drive.refresh_from_db()
-    context = _page_context(
-        request, drive, role, drive.current_game, False, message=message, level=level, code=code
-    )
-    return render(request, "scoring/desk.html", context, status=status)
+    return _status_answer(request, drive, role, (status, level, code, message), game=game)
 
 
 def _act(

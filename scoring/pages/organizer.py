@@ -38,7 +38,7 @@ from drives.views import (
 )
 from scoring.models import Result, ResultVersion
 from scoring.pages.forms import CorrectionForm, HolesForm, StartForm
-from scoring.selectors import advance_state, game_view, reconciliation
+from scoring.selectors import advance_state, calls_waiting, game_view, reconciliation
 from scoring.services import game_advance, result_resolve
 
 RECENT_CHANGES = 12
@@ -51,6 +51,9 @@ ACTIONS = {
     "drive.close": gettext_lazy("night closed"),
     "drive.restore": gettext_lazy("drive restored from an export"),
     "results.import": gettext_lazy("results imported"),
+    "call.open": gettext_lazy("a table called the desk"),
+    "call.answer": gettext_lazy("the desk on its way to a table"),
+    "call.close": gettext_lazy("a table's call closed"),
     "couples.register": gettext_lazy("couples registered"),
     "couples.late": gettext_lazy("late couples registered"),
     "tables.prepare": gettext_lazy("tables set out for printing"),
@@ -267,6 +270,9 @@ def _render(
         "last_game": drive.current_game == drive.games,
         "recent": _recent_changes(drive),
         "api_url": reverse("api:drive", kwargs={"slug": drive.slug}),
+        # The tables waiting for the desk (the page's script asks for them every few seconds).
+        "calls": calls_waiting(drive) if running else [],
+        "calls_url": reverse("api:calls", kwargs={"slug": drive.slug}),
     }
     return render(request, "scoring/organizer_dashboard.html", context, status=status)
 

@@ -34,6 +34,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods
 
+from drives import inputs
 from drives.devices import device_new, device_of, device_remember
 from drives.errors import Conflict, ServiceError
 from drives.models import AuditEntry, Couple, Drive, Table
@@ -57,8 +58,8 @@ from scoring.pages.selectors_live import (
     table_now,
     undo_until,
 )
-from scoring.selectors import LOSS, PENDING, SIT_OUT, SIT_OUT_WIN, WIN
-from scoring.services import UNDO_SECONDS, result_confirm, result_record, result_undo
+from scoring.selectors import LOSS, PENDING, SIT_OUT, SIT_OUT_WIN, WIN, table_call
+from scoring.services import UNDO_SECONDS, call_open, result_confirm, result_record, result_undo
 
 TABLE_POLL_SECONDS = 5
 COUPLE_POLL_SECONDS = 6
@@ -131,6 +132,8 @@ def _table_context(table: Table, answer: dict[str, Any] | None, device: str) -> 
     in_time = until is not None and timezone.now() < until
     # Within the minute, the phone that tapped may undo; the other couple's phone is told.
     undo_open = in_time and entered_on == device
+    # The table's call to the desk, while the desk has not closed it.
+    call = table_call(table.pk) if drive.current_game else None
     return {
         "drive": drive,
         "table": table,
@@ -144,6 +147,9 @@ def _table_context(table: Table, answer: dict[str, Any] | None, device: str) -> 
         # The page changes by itself when the undo closes: its poll's ETag ends then.
         "undo_until": until if in_time else None,
         "undo_seconds": UNDO_SECONDS,
+        "call": call,
+        "call_reasons": call_reasons(),
+        "call_reason_max": inputs.CALL_REASON_MAX,
         # What the page shows, in short: its script swaps the page only when this changes.
         "version": "-".join(
             str(part)
@@ -154,6 +160,7 @@ def _table_context(table: Table, answer: dict[str, Any] | None, device: str) -> 
                 result["state"] if result else "",
                 result["points"] if result else "",
                 "undo" if undo_open else ("elsewhere" if in_time else ""),
+                f"call{call['id']}{call['state']}" if call else "",
             )
         ),
     }
@@ -164,6 +171,8 @@ def _table_post(request: HttpRequest, table: Table, device: str) -> dict[str, An
     actor = Actor(channel=AuditEntry.Channel.TABLE, device=device)
     if data.get("action") == "undo":
         return _table_undo(table, int_or_none(data.get("game")), actor)
+    if data.get("action") == "call":
+        return _table_call(table, data, actor)
     game = int_or_none(data.get("game"))
     winner = int_or_none(data.get("winner"))
     if game is None or winner is None:
@@ -246,6 +255,34 @@ def _table_undo(table: Table, game: int | None, actor: Actor) -> dict[str, Any]:
     return _answer(
         200, "info", _("Undone: this table has no result now. Tap the couple that won."), "undone"
     )
+
+
+def call_reasons() -> list[str]:
+    """The reasons a table most often needs the desk for, in the hall's language: the phone
+    offers them before the players' own words."""
+    return [_("A dispute"), _("A misdeal"), _("A renege claim"), _("A missing player")]
+
+
+def call_reason(choice: str, words: str) -> str:
+    """The reason sent: the reason picked and the players' own words, as given."""
+    return " — ".join(part for part in (choice.strip(), words.strip()) if part)
+
+
+def _table_call(table: Table, data: Any, actor: Actor) -> dict[str, Any]:
+    """The table's button "Call the desk", without the page's script."""
+    drive = table.drive
+    reason = call_reason(str(data.get("reason_choice") or ""), str(data.get("reason") or ""))
+    try:
+        call_open(
+            drive=drive,
+            game=int_or_none(data.get("game")) or drive.current_game,
+            table=table.number,
+            reason=reason,
+            actor=actor,
+        )
+    except ServiceError as error:
+        return _answer(error.status, "error", error.message, error.code)
+    return _answer(201, "success", _("The desk knows: someone is coming to your table."), "called")
 
 
 def _undo_refused(error: ServiceError) -> str:

@@ -25,7 +25,7 @@ from django.views.decorators.http import require_http_methods
 from scoring.pages.conditional import not_modified, poll_key, tagged
 from scoring.pages.live_access import hall_language, hall_page, member_drive, wants_fragment
 from scoring.pages.prizes import prizes_summary
-from scoring.selectors import current_tables, game_view, standings_for_drive
+from scoring.selectors import current_tables, game_view, slow_tables, standings_for_drive
 
 POLL_SECONDS = 3
 PAGE_SECONDS = 8
@@ -54,12 +54,16 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
         "view": None,
         "rows": [],
     }
+    marks_at = None
     if mode == TABLES:
         if drive.current_game:
             view = game_view(drive, drive.current_game)
+            # "Waiting for tables 7, 12": the tables still playing well after most reported.
+            slow = slow_tables(drive, view) if not drive.is_closed else {"tables": [], "at": None}
+            marks_at = slow["at"] if slow["at"] is not None and not slow["tables"] else None
             context["view"] = view and {
                 key: view[key] for key in ("number", "reported", "to_report", "state")
-            }
+            } | {"slow": slow["tables"]}
             rows = current_tables(drive)
             context["rows"] = rows
             context["rows_key"] = _digest((TABLES_TEMPLATE, get_language(), rows))
@@ -82,7 +86,8 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
     shown = context.get("rows_key") or context["rows"]
     context["version"] = _digest((drive.state, drive.current_game, context["view"], shown))[:16]
     if wants_fragment(request):
-        return tagged(render(request, "scoring/projector_live.html", context), key)
+        # Slow tables are marked when their time comes, with nothing written: the ETag ends then.
+        return tagged(render(request, "scoring/projector_live.html", context), key, until=marks_at)
     return render(request, "scoring/projector.html", context)
 
 

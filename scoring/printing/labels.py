@@ -25,6 +25,9 @@ LABELS: dict[str, Any] = {
     "aces_high": _("off-trump aces high"),
     "scan": _("Scan to report the result"),
     "scan_couple": _("your page"),
+    # Above a table card's QR code: the table's page has the button that calls the desk.
+    "call_desk": _("Need the desk? Scan,"),
+    "raise_hand": _("or raise your hand."),
     "score_sheet": _("Score sheet"),
     "stays": pgettext_lazy("movement sheet: the couple that stays at the table", "Stays"),
     "arrives": pgettext_lazy("movement sheet: the couple that comes to the table", "Arrives"),

@@ -165,6 +165,25 @@
     });
   });
 
+  // The tables waiting for the desk: how long each has waited, counted here between polls
+  // (the grid is drawn once for every desk until something changes).
+  function countWaits() {
+    var g = grid();
+    if (!g) return;
+    var waits = g.querySelectorAll(".call-waited[data-called-at]");
+    var now = Date.now() / 1000;
+    for (var i = 0; i < waits.length; i++) {
+      var since = parseInt(waits[i].getAttribute("data-called-at"), 10);
+      var minutes = Math.max(0, Math.floor((now - since) / 60));
+      waits[i].textContent = (waits[i].getAttribute("data-text-waited") || "{m} min")
+        .split("{m}").join(String(minutes))
+        .split("{t}").join(waits[i].getAttribute("data-since") || "");
+    }
+  }
+  setInterval(countWaits, 15000);
+  document.addEventListener("live:updated", countWaits);
+  countWaits();
+
   // A new game in the grid: entries go to it from now on.
   document.addEventListener("live:updated", function (event) {
     var fresh = event.detail.element;

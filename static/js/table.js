@@ -233,7 +233,66 @@
     }
   });
 
+  /* The table calls the desk: POST /api/v1/drives/<slug>/games/<n>/tables/<t>/call with the
+   * table's token and the reason (the one picked and the players' words). The call then shows
+   * in the live region (open, then "on my way" once the desk answers), and the call's form
+   * stays hidden while it does. No answer: the phone says so, and the players press again
+   * (a second call of the same table is refused, 409 call_open, so none is counted twice). */
+  var callForm = document.getElementById("call-desk");
+  var callSection = callForm ? callForm.closest("section") : null;
+
+  function syncCall() {
+    var r = region();
+    if (callSection && r) callSection.hidden = !!r.querySelector("[data-call-state]");
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (form.id !== "call-desk") return;
+    event.preventDefault();
+    var r = region();
+    var game = (r && r.getAttribute("data-game")) || form.elements.game.value;
+    var url = form.getAttribute("data-api-url").replace("/games/0/", "/games/" + game + "/");
+    var words = [form.elements.reason_choice.value, form.elements.reason.value]
+      .map(function (part) { return part.trim(); })
+      .filter(function (part) { return part; });
+    var button = form.querySelector("button[type=submit]");
+    button.disabled = true;
+    show("busy", text.textSending || gettext("Sending…"));
+    fetch(url, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        "Accept": "application/json",
+        "Authorization": "Bearer " + token
+      },
+      body: JSON.stringify(words.length ? { reason: words.join(" — ") } : {}),
+      credentials: "same-origin",
+      cache: "no-store"
+    }).then(function (response) {
+      return response.json().catch(function () { return {}; }).then(function (body) {
+        button.disabled = false;
+        if (response.status === 201) {
+          form.reset();
+          show("success", form.getAttribute("data-text-called"));
+        } else {
+          show("error", body.message || ("HTTP " + response.status));
+        }
+        if (window.Live && region()) window.Live.refresh(region());
+      });
+    }).catch(function () {
+      button.disabled = false;
+      show("offline", text.textOffline || gettext("No connection — retrying…"));
+    });
+  });
+
+  document.addEventListener("live:updated", function (event) {
+    if (event.detail.element.id === "table-live") syncCall();
+  });
+
   window.addEventListener("online", function () { if (pending && !inFlight) send(); });
+
+  syncCall();
 
   syncOther();
   if (pending) send();  // a submission from before a reload, not yet answered

@@ -116,6 +116,7 @@ def drive_form(drive: Drive, **changes: Any) -> dict[str, Any]:
         "currency",
         "confirm_by_other_couple",
         "scorers_may_advance",
+        "slow_table_minutes",
         "published",
         "language",
     ]

@@ -53,6 +53,9 @@ from scoring.prizes.services import (
 )
 from scoring.results_import import results_import_csv
 from scoring.services import (
+    call_answer,
+    call_close,
+    call_open,
     game_advance,
     result_confirm,
     result_record,
@@ -208,6 +211,29 @@ def write_result_undo() -> Write:
     return Write(
         drive, lambda: result_undo(drive=drive, game=1, table=1, actor=TABLE), result_only=True
     )
+
+
+def write_call_open() -> Write:
+    drive = started()
+    # A call is not the night's structure: the desk and the projector see it, the other
+    # tables' and couples' phones keep their 304s.
+    return Write(
+        drive, lambda: call_open(drive=drive, game=1, table=1, actor=TABLE), result_only=True
+    )
+
+
+def write_call_answer() -> Write:
+    drive = started()
+    call = call_open(drive=drive, game=1, table=1, actor=TABLE)
+    return Write(
+        drive, lambda: call_answer(drive=drive, call=call.pk, actor=DESK), result_only=True
+    )
+
+
+def write_call_close() -> Write:
+    drive = started()
+    call = call_open(drive=drive, game=1, table=1, actor=TABLE)
+    return Write(drive, lambda: call_close(drive=drive, call=call.pk, actor=DESK), result_only=True)
 
 
 def write_result_confirm() -> Write:

@@ -14,13 +14,14 @@ from typing import Any
 
 import pytest
 from django.core.management.base import CommandError
+from django.test import Client
 from django.urls import reverse
 
 from drives import inputs
 from drives.models import Club, Couple, Drive
 from drives.services import SYSTEM, drive_start
 from money.models import Line
-from scoring.models import CookieJarDraw, PrizePlace, Result
+from scoring.models import CookieJarDraw, PrizePlace, Result, TableCall
 from seasons.models import PlayerMerge, PlayerSplit, Season
 from seasons.services import season_add_drive, season_create
 from tests.cli.helpers import run
@@ -63,6 +64,7 @@ CASES: dict[str, Case] = {
     "confirm_by_other_couple": Case(api="yes", page=NOT_A_BOX),
     "scorers_may_advance": Case(api="yes", page=NOT_A_BOX),
     "published": Case(api="yes", page=NOT_A_BOX),
+    "slow_table_minutes": Case(api=61, page="61"),
     "player_name": Case(api="\u200b", page="\u200b", cli="\u200b"),
     "player_name_length": Case(api="x" * 81, page="x" * 81, cli="x" * 81),
     "couple_paid": Case(api="yes", page=NOT_A_BOX),
@@ -76,6 +78,7 @@ CASES: dict[str, Case] = {
     "game": Case(api=0, page="0", cli="0"),
     "table": Case(api=0, page="0", cli="0"),
     "winner": Case(api=0, page="0", cli="0"),
+    "call_reason": Case(api="x" * 201, page="x" * 201),
     "points": Case(api=[50], page=NOT_A_BOX),
     "confirm_unusual": Case(api="yes", page=NOT_A_BOX),
 }
@@ -422,6 +425,22 @@ def test_the_api_refuses_with_the_rules_code_and_words(rule: inputs.Rule, ours: 
             field,
         )
         return
+    if rule is inputs.CALL_REASON:
+        drive = _started(ours.club)
+        answer = client.post(
+            f"/api/v1/drives/{drive.slug}/games/1/tables/1/call",
+            {"reason": bad},
+            content_type="application/json",
+        )
+        assert answer.status_code == 422, answer.content
+        body = answer.json()
+        assert (body["code"], body["message"], body.get("field")) == (
+            rule.code,
+            rule.text(),
+            rule.field,
+        )
+        assert not TableCall.objects.exists()
+        return
     if _is_result(rule):
         drive = _started(ours.club)
         where = {"game": 1, "table": 1}
@@ -554,6 +573,15 @@ def test_the_page_refuses_with_the_rules_words(rule: inputs.Rule, ours: Any) -> 
         form = response.context["setup_form"]
         field = rule.field if rule.field in form.fields else "__all__"
         assert form.errors[field] == [rule.text()]
+        return
+    if rule is inputs.CALL_REASON:
+        # The table page's button "Call the desk" (no login: the table card's address).
+        drive = _started(ours.club)
+        table = drive.tables.get(number=1)
+        response = Client().post(f"/t/{table.token}/", {"action": "call", "reason": bad})
+        assert response.status_code == 422
+        assert rule.text() in response.content.decode()
+        assert not TableCall.objects.exists()
         return
     if _is_result(rule):
         drive = _started(ours.club)

@@ -100,6 +100,10 @@ def test_table_cards(drive, paper) -> None:
     url = f"{BASE}/t/{token}/"
     assert f"45s.example.org/t/{token}/" in pages[6].extract_text()
     assert qr_codes(pdf, page=7) == [url, url]  # both halves of the tent
+    # Above the QR code, on both faces: the page calls the desk, or a hand does.
+    words = " ".join(pages[6].extract_text().split())
+    assert words.count("or raise your hand.") == 2
+    assert words.count("Need the desk?") == 2
 
 
 @pytest.mark.parametrize("paper", PAPERS)

@@ -1,8 +1,10 @@
 """Table cards: one page per table, folded along the middle into a tent. Each half shows the
 drive name, the table number as large as the half allows, and a QR code to the table's result
-page; along the foot, "Scan to report the result" and the page's address, in 12 pt like every
-word a player reads at arm's length. The top half is drawn upside down so that both faces read
-the right way up once folded. The fold line and the half frame are a form drawn once."""
+page, with "Need the desk? Scan, or raise your hand." above it (the page has the button that
+calls the desk); along the foot, "Scan to report the result" and the page's address, in 12 pt
+like every word a player reads at arm's length. The top half is drawn upside down so that both
+faces read the right way up once folded. The fold line and the half frame are a form drawn
+once."""
 
 from __future__ import annotations
 
@@ -70,10 +72,36 @@ class TableCards:
         qr_x = w - MARGIN - self.qr_size
         qr_y = MARGIN + FOOT
         doc.qr(table["url"], qr_x, qr_y, self.qr_size)
+        self._call_desk(qr_y + self.qr_size + 6)
         # The address, after "Scan to report the result" on the foot line, to the right margin.
         url = table["url"].split("://", 1)[-1]
         room = w - 2 * MARGIN - doc.string_width(doc.label("scan"), doc.regular, READ) - 16
         doc.draw(w - MARGIN, MARGIN, url, doc.fit(url, READ, room), align="right")
+
+    def _call_desk(self, bottom: float) -> None:
+        """Above the QR code, in its column: "Need the desk? Scan, or raise your hand.", in
+        12 pt, each phrase on lines of its own that fit the column (the table number's space
+        stays clear)."""
+        doc = self.doc
+        room = self.qr_size + 12
+        lines: list[str] = []
+        for key in ("call_desk", "raise_hand"):
+            lines += self._wrapped(doc.label(key), room)
+        for i, line in enumerate(reversed(lines)):
+            doc.draw(doc.width - MARGIN, bottom + i * (READ + 2), line, READ, align="right")
+
+    def _wrapped(self, text: str, room: float) -> list[str]:
+        """``text`` in lines of whole words no wider than ``room`` at 12 pt (a word wider than
+        that alone on its line)."""
+        doc = self.doc
+        lines: list[str] = []
+        for word in text.split():
+            line = f"{lines[-1]} {word}" if lines else word
+            if lines and doc.string_width(line, doc.regular, READ) <= room:
+                lines[-1] = line
+            else:
+                lines.append(word)
+        return lines
 
     def _page(self, table: dict[str, Any]) -> None:
         doc, c = self.doc, self.doc.canvas
