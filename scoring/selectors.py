@@ -302,6 +302,7 @@ def drive_summary(drive: Drive) -> dict[str, Any]:
         "currency": drive.currency,
         "confirm_by_other_couple": drive.confirm_by_other_couple,
         "scorers_may_advance": drive.scorers_may_advance,
+        "slow_table_minutes": drive.slow_table_minutes,
         "published": drive.published,
         "language": drive.language,
         "state": drive.state,

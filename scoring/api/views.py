@@ -374,9 +374,8 @@ def answers(ok: dict[int, Any], *errors: int, body: bool = False) -> dict[int, A
 
 
 def drive_answer(drive: Any) -> dict[str, Any]:
-    """A drive as the API shows it: its summary (which its export also writes) and the
-    slow tables' minutes, a setting the export does not carry yet."""
-    return drive_summary(drive) | {"slow_table_minutes": drive.slow_table_minutes}
+    """A drive as the API shows it: its summary, which its export also writes."""
+    return drive_summary(drive)
 
 
 def _ok(data: Any, status: int = 200) -> JsonResponse:

@@ -252,6 +252,9 @@ class ExportDrive(Part):
     currency: str
     confirm_by_other_couple: bool
     scorers_may_advance: bool = Field(True, description="added later: absent means true")
+    slow_table_minutes: int = Field(
+        3, ge=0, le=60, description="added later: absent means 3 (minutes; 0: never)"
+    )
     published: bool
     language: str = Field("en", description="added later: absent means English")
     state: Literal["setup", "running", "closed"]

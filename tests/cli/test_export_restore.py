@@ -111,7 +111,10 @@ def export(slug: str, path: Path) -> dict:
 
 def test_export_delete_restore_export_gives_the_same_record(tmp_path: Path) -> None:
     drive = eventful_night()
+    drive.slow_table_minutes = 7  # a setting not at its default travels too
+    drive.save(update_fields=["slow_table_minutes"])
     first = export(drive.slug, tmp_path / "first.json")
+    assert first["drive"]["slow_table_minutes"] == 7
     old_tokens = set(Couple.objects.values_list("token", flat=True))
     old_tokens |= set(Table.objects.values_list("token", flat=True))
     drive_delete(drive=drive)
@@ -125,6 +128,7 @@ def test_export_delete_restore_export_gives_the_same_record(tmp_path: Path) -> N
     restore_entry = second["audit"].pop()
     assert restore_entry["action"] == "drive.restore" and restore_entry["channel"] == "cli"
     assert second == first
+    assert Drive.objects.get(slug=drive.slug).slow_table_minutes == 7
     new_tokens = set(Couple.objects.values_list("token", flat=True))
     new_tokens |= set(Table.objects.values_list("token", flat=True))
     assert not old_tokens & new_tokens

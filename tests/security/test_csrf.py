@@ -29,7 +29,13 @@ from tests.security.world import ANON, CALLERS, COUPLE, ORGANIZER, OTHER_TABLE, 
 UNSAFE = ("POST", "PUT", "PATCH", "DELETE")
 TOKEN_PAGES = ("t/<str:token>/", "c/<str:token>/")
 # Templates whose forms post to a token page (exempt, see the module's docstring).
-EXEMPT_TEMPLATES = {"scoring/table_page_live.html", "scoring/couple_page_live.html"}
+# The token pages' forms: the token in the address is the credential (the views are
+# csrf_exempt, tests below); each such form must post to its own token page.
+EXEMPT_TEMPLATES = {
+    "scoring/table_page.html",
+    "scoring/table_page_live.html",
+    "scoring/couple_page_live.html",
+}
 
 # Posts of Django's admin, beside those of the matrix: its login and a change form.
 ADMIN_POSTS = [

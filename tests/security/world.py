@@ -42,7 +42,7 @@ from practice.table import start as practice_start
 from scoring.models import Document, Tie
 from scoring.prizes.services import prizes_open_ties
 from scoring.selectors import game_view
-from scoring.services import game_advance, result_record
+from scoring.services import call_open, game_advance, result_record
 from seasons.services import season_add_drive, season_create
 from tests.factories import UserFactory
 
@@ -133,6 +133,7 @@ class World:
     their_document: Document
     winner: int  # the couple table 1's token entered as the winner of game 2
     confirmer: Couple  # the other couple at table 1 in game 2, who confirms
+    call: int = 0  # table 3's call for the desk in game 2, open
     callers: dict[str, Caller] = field(default_factory=dict)
     memo: dict[str, Any] = field(default_factory=dict)  # what tests work out once a world
 
@@ -152,6 +153,7 @@ class World:
             "unknown": UNKNOWN_TOKEN,
             "practice": PRACTICE_ID,
             "season": "fall",
+            "call": self.call,
         }
 
 
@@ -259,6 +261,7 @@ def build_world() -> World:
         winner,
         confirmer,
     )
+    world.call = call_open(drive=drive, game=2, table=3, actor=TABLE).pk
     # Club A's season: the closed (published) night, published too.
     season = season_create(
         club=club_a,
