@@ -299,7 +299,7 @@ def _undo_refused(error: ServiceError) -> str:
     if error.code == "no_result":
         return _("There is no result to undo at this table.")
     if error.code == "other_phone":
-        return _("Entered by the other couple: confirm it or call the desk.")
+        return _("Entered by the other couple: only their phone can undo it. Wrong? Call the desk.")
     if error.code in ("answered", "not_yours"):
         return _(
             "This result has been changed since (at the desk or by the other couple): "

@@ -209,7 +209,7 @@ def test_only_the_phone_that_tapped_is_offered_the_undo(new_context: ContextFact
     expect(tapper.get_by_test_id("undo")).to_be_visible()
     note = other.get_by_test_id("entered-elsewhere")  # the other phone's poll brings it
     expect(note).to_have_text(
-        "Entered by the other couple: confirm it or call the desk.",
+        "Entered by the other couple. Wrong? Call the desk.",
         timeout=(TABLE_POLL_SECONDS + 3) * 1000,
     )
     expect(other.get_by_test_id("undo")).to_have_count(0)

@@ -115,7 +115,8 @@ def test_no_undo_for_a_result_entered_at_the_desk(client, drive) -> None:
     assert nothing.status_code == 422
 
 
-OTHER_COUPLE = "Entered by the other couple: confirm it or call the desk"
+# The other phone at the table, the result accepted: no confirming to do, the desk to call.
+OTHER_COUPLE = "Entered by the other couple. Wrong? Call the desk."
 
 
 def test_only_the_phone_that_tapped_is_offered_the_undo(drive) -> None:
@@ -137,7 +138,7 @@ def test_only_the_phone_that_tapped_is_offered_the_undo(drive) -> None:
     assert undo_form(text(other.get(page(drive) + "?partial=1"))) is None
     refused = other.post(page(drive), {"game": "1", "action": "undo"})
     assert refused.status_code == 409
-    assert OTHER_COUPLE in status_line(refused, "table-status")
+    assert "only their phone can undo it" in status_line(refused, "table-status")
     assert Result.objects.get().state == "accepted"
 
     # A phone that dropped its cookies is another phone, and a forged cookie is none.
@@ -165,3 +166,17 @@ def test_a_tap_sent_through_the_api_is_the_phone_s_own_to_undo(drive) -> None:
     assert sent.status_code == 201
     assert undo_form(text(tapper.get(page(drive)))) is not None
     assert OTHER_COUPLE in text(other.get(page(drive)))
+
+
+def test_the_other_phone_is_told_where_to_confirm_a_result_waiting_for_it() -> None:
+    """With the other couple's confirmation asked for, the phone that did not tap is sent to
+    its punch card's page (the table card has no confirm button), or to the desk."""
+    from django.test import Client
+
+    drive = night(people().club, 4, confirm_by_other_couple=True)
+    tapper, other = Client(), Client()
+    saved = tapper.post(page(drive), {"game": "1", "winner": "2", "key": "k1"})
+    assert saved.status_code == 201 and Result.objects.get().state == "pending"
+    seen = text(other.get(page(drive)))
+    assert "confirm it on your punch card\u2019s page, or call the desk" in seen
+    assert "Wrong? Call the desk." not in seen
