@@ -152,7 +152,7 @@ class Rule:
     def form_options(self, field: str = "", **parts: Any) -> dict[str, Any]:
         """Options of the Django form field: the same bounds, and this rule's message for
         every error the field finds itself."""
-        message = lazy(lambda: self.text(field=field, **parts), str)()
+        message = _lazy_text(self, field, parts)
         return {**self.form, "error_messages": dict.fromkeys(FORM_ERROR_CODES, message)}
 
     def at(self, field: str) -> Checks:
@@ -169,6 +169,15 @@ class Rule:
     ) -> dict[str, Any]:
         return self.json_schema()
 
+
+def _text(rule: Rule, field: str, parts: dict[str, Any]) -> str:
+    return rule.text(field=field, **parts)
+
+
+# Made lazy once: ``lazy()`` builds a proxy class at each call (1.6 ms), and a form of the
+# holes has 500 fields (the dashboard took 316 ms a render with one class a field, 2026-11-28,
+# scripts/bench_polls.py).
+_lazy_text = lazy(_text, str)
 
 #: Every rule, by name.
 RULES: dict[str, Rule] = {}

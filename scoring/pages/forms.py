@@ -126,10 +126,10 @@ class HolesForm(PlainForm):
         kwargs.setdefault("prefix", "holes")
         super().__init__(*args, **kwargs)
         self.numbers: list[int] = []
+        options = inputs.HOLES_COUNT.form_options()
+        del options["error_messages"]["max_value"]  # more than the night's games
         for couple in couples:
             self.numbers.append(couple.number)
-            options = inputs.HOLES_COUNT.form_options()
-            del options["error_messages"]["max_value"]  # more than the night's games
             self.fields[str(couple.number)] = forms.IntegerField(
                 label=str(couple.number),
                 required=False,
