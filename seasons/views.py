@@ -141,14 +141,21 @@ def _money(drives: list[Drive], role: str) -> dict[str, Any]:
     return {"money": money, "money_currency": currencies[0] if len(currencies) == 1 else None}
 
 
-@login_required
-@require_http_methods(["GET", "HEAD"])
-def season_detail(request: HttpRequest, club: str, season: str) -> HttpResponse:
-    found, role = _season(request, club, season)
+def _standings(request: HttpRequest, found: Season) -> tuple[Any, SeasonTable, HttpResponse | None]:
+    """The season's view and its standings table, sorted as the request asks, with the file
+    the request asks for (``?_export=csv``…) when it asks for one."""
     view = selectors.season_view(found)
     table = SeasonTable(selectors.standings_rows(view))
     RequestConfig(request, paginate=False).configure(table)
     export = table.export_response(request.GET.get(EXPORT_PARAM), f"{found.slug}-season")
+    return view, table, export
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+def season_detail(request: HttpRequest, club: str, season: str) -> HttpResponse:
+    found, role = _season(request, club, season)
+    view, table, export = _standings(request, found)
     if export is not None:
         return export
     return render(
@@ -342,10 +349,7 @@ def season_public(request: HttpRequest, club: str, season: str) -> HttpResponse:
     )
     if found is None:
         raise Http404(_("No such season."))
-    view = selectors.season_view(found)
-    table = SeasonTable(selectors.standings_rows(view))
-    RequestConfig(request, paginate=False).configure(table)
-    export = table.export_response(request.GET.get(EXPORT_PARAM), f"{found.slug}-season")
+    view, table, export = _standings(request, found)
     if export is not None:
         return export
     return render(
