@@ -1,5 +1,6 @@
 """The API's bodies as pydantic models: what each endpoint takes and answers. django-ninja builds
-``/api/v1/openapi.json`` from them (``scoring.api.views``).
+``/api/v1/openapi.json`` from them (``scoring.api.views``; the error schema is
+``api.schemas.Error``).
 
 Request bodies (:class:`drives.inputs.Body`) refuse what is not an object (400 ``bad_body``)
 and any field they do not name (422 ``unknown_field``). Each field is typed with its rule of
