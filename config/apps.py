@@ -1,8 +1,5 @@
-"""The site's own wiring, done once Django's apps are loaded: the practice table's, the
-seasons' and the night's money's endpoints join the site's API (``scoring.api.views.api``).
-Here rather than in
-``config.urls`` because django-ninja takes no router once anything has read the API's URLs or
-its description."""
+"""The site's own app (label ``site``). The API's routers are mounted in ``config.urls``,
+where the URLs are built: django-ninja takes no router once its URLs have been read."""
 
 from django.apps import AppConfig
 
@@ -11,15 +8,3 @@ class SiteConfig(AppConfig):
     name = "config"
     label = "site"
     verbose_name = "Site wiring"
-
-    def ready(self) -> None:
-        from money.api import router as money_api
-        from practice.api import router as practice_api
-        from scoring.api.views import api
-
-        api.add_router("/", practice_api)
-
-        from seasons.api import router as seasons_api
-
-        api.add_router("/", seasons_api)
-        api.add_router("/", money_api)  # the night's money (money/api.py)

@@ -1,4 +1,5 @@
-"""The site's URLs: the home page, health check, accounts, admin and the JSON API."""
+"""The site's URLs: the home page, health check, accounts, admin and the JSON API (its apps'
+routers mounted on ``api.site.api`` here)."""
 
 from pathlib import Path
 
@@ -13,6 +14,13 @@ from django.views.decorators.cache import cache_control, cache_page
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import etag
 from django.views.i18n import JavaScriptCatalog, set_language
+
+from api.site import api
+from api.urls import api_urls
+from money.api import router as money_api
+from practice.api import router as practice_api
+from scoring.api.views import router as scoring_api
+from seasons.api import router as seasons_api
 
 from . import firstrun, login, views
 
@@ -51,6 +59,13 @@ catalog = cache_control(no_cache=True)(
     )
 )
 
+# The API's endpoints: each app's router, mounted here and nowhere else, before its URLs are
+# read below (django-ninja takes no router afterwards). The order is the description's.
+api.add_router("/", scoring_api)
+api.add_router("/", practice_api)
+api.add_router("/", seasons_api)
+api.add_router("/", money_api)  # the night's money
+
 # A full disk that fails a request after its view (config/storage.py); else Django's 500 page.
 handler500 = "config.storage.server_error"
 
@@ -82,7 +97,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/login/", login.admin_login),
     path("admin/", admin.site.urls),
-    path("api/v1/", include("scoring.api.urls")),
+    path("api/v1/", include(api_urls(api))),
     path("practice/", include("practice.urls")),
     path("", include("money.urls")),  # the night's money
     path("", include("drives.urls")),

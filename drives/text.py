@@ -4,7 +4,7 @@ name (a player's, a drive's, a club's).
 ``text_refuse_unstorable`` refuses text a database cannot keep: the NUL character (PostgreSQL
 stores none, in text or JSON) and lone UTF-16 surrogates (``"\\udc00"`` in JSON: not UTF-8,
 so neither SQLite nor PostgreSQL can encode it). It is called where such text can arrive: the
-API's JSON bodies (scoring.api.views), the restore of an export (scoring.records.restore), and the
+API's JSON bodies (api.errors.JsonBody), the restore of an export (scoring.records.restore), and the
 services that clean players', drives' and clubs' names and the venue (drives.services),
 through which the pages, the CSV imports and the command line pass. A page's form or a CSV
 file cannot carry a surrogate: Django decodes form data as UTF-8 with ``errors="replace"`` and

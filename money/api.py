@@ -1,7 +1,8 @@
-"""The night's money in the JSON API (docs/api.md, "Money"): a router that ``config.apps``
-adds to the site's API, so its answers and errors are the API's own (``{"code", "message",
-…}``, a ``ServiceError`` keeping its status). Organizers; scorers too when the drive's money
-settings allow them. Sums are strings with two decimals, in the drive's currency."""
+"""The night's money in the JSON API (docs/api.md, "Money"): a router that ``config.urls``
+mounts on the site's API (``api.site``), so its answers and errors are the API's own
+(``{"code", "message", …}``, a ``ServiceError`` keeping its status). Organizers; scorers too
+when the drive's money settings allow them. Sums are strings with two decimals, in the drive's
+currency."""
 
 from __future__ import annotations
 
@@ -14,13 +15,13 @@ from django.utils.translation import gettext
 from ninja import Router
 from pydantic import JsonValue, model_validator
 
+from api.auth import MEMBERS, ORGANIZER, Caller, caller_of, club_for, drive_for
+from api.schemas import answers
 from drives import inputs
 from drives.errors import Forbidden, ServiceError
 from drives.inputs import Body
 from drives.models import Drive, Membership
 from money import selectors, services
-from scoring.api.auth import MEMBERS, ORGANIZER, Caller, club_for, drive_for
-from scoring.api.views import answers
 
 router = Router(tags=["money"])
 JSON = dict[str, JsonValue]  # the answer, as the selectors build it
@@ -92,7 +93,7 @@ def _ok(data: Any, status: int = 200) -> JsonResponse:
 
 def money_drive(request: HttpRequest, slug: str) -> tuple[Drive, Caller]:
     """The drive, if the caller is its organizer, or a scorer where scorers take money."""
-    caller: Caller = request.auth  # type: ignore[attr-defined]  # set by ninja's auth
+    caller = caller_of(request)
     drive = drive_for(caller, slug, roles=MEMBERS)
     allowed_scorers = selectors.setup_of(drive).scorers_allowed
     role = (
@@ -163,7 +164,7 @@ def count(request: HttpRequest, slug: str, payload: CountIn) -> JsonResponse:
     D + "/accounts/setup", response=CHANGE, url_name="money-setup", summary="Float, prices, share"
 )
 def setup(request: HttpRequest, slug: str, payload: SetupIn) -> JsonResponse:
-    caller: Caller = request.auth  # type: ignore[attr-defined]  # set by ninja's auth
+    caller = caller_of(request)
     drive = drive_for(caller, slug, roles=(ORGANIZER,))  # the settings are the organizer's
     services.setup_update(drive=drive, actor=caller.actor, **payload.sent())
     return _ok(accounts_json(drive)["setup"])
@@ -284,7 +285,7 @@ def raffle_unclaimed(request: HttpRequest, slug: str, raffle: int) -> JsonRespon
     summary="The net raised by each of the club's drives",
 )
 def club_money(request: HttpRequest, club: str) -> JsonResponse:
-    found = club_for(request.auth, club)  # type: ignore[attr-defined]  # set by ninja's auth
+    found = club_for(caller_of(request), club)
     rows = selectors.club_net(found)
     return _ok(
         {

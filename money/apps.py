@@ -4,7 +4,7 @@
 services inside their transaction when a couple's "paid" tick changes (at the door, in the
 API, at registration); ``money.services.on_couple_paid`` writes (or reverses) the entry fee's
 ledger line in that same transaction. A signal, because the door (``drives``) and the API
-(``scoring.api``) lie below this app and may not import it; the tick and its line are
+(``scoring.api``, ``api``) lie below this app and may not import it; the tick and its line are
 committed together or not at all. ``drives.signals.couple_deleted`` refunds a deleted
 couple's entry fee (``money.services.on_couple_deleted``) the same way. ``ready`` also adds
 the ledger to the drive's export and restore (``scoring.records.parts``), and the treasurer's

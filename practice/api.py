@@ -1,7 +1,7 @@
-"""The practice table's JSON endpoints (docs/api.md, "Practice"): a router that ``config.apps``
-adds to the site's API, so that its answers and errors are the API's own (``{"code",
-"message", …}``). No credentials are needed: the game's unguessable id is its key, and no
-session is read (no CSRF check applies)."""
+"""The practice table's JSON endpoints (docs/api.md, "Practice"): a router that
+``config.urls`` mounts on the site's API (``api.site``), so that its answers and errors are the
+API's own (``{"code", "message", …}``). No credentials are needed: the game's unguessable id is
+its key, and no session is read (no CSRF check applies)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,8 @@
 - ``scoring.records``: the drive's full record out (``export``) and back in (``restore``);
 - ``scoring.pages``: the organizer's pages and the live pages (desk, phones, projector,
   standings, prizes, print), with their URLs;
-- ``scoring.api``: the JSON API; ``scoring.management``: the command line.
+- ``scoring.api``: scoring's endpoints of the JSON API (a router on the site's ``api``);
+  ``scoring.management``: the command line.
 
 A room imports only the rooms listed before it (import-linter's contracts in pyproject.toml).
 Builds on ``drives`` (never the other way round) and on the rules in ``engine``.

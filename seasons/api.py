@@ -1,7 +1,7 @@
-"""The seasons' JSON endpoints (docs/api.md, "Seasons"): a router that ``config.apps`` adds to
-the site's API, so that its answers, errors and credentials are the API's own. Each endpoint
-finds the club (``scoring.api.auth.club_for``: 404 for outsiders), calls one service or
-selector of ``seasons`` and answers with what it returned. Members read; organizers write.
+"""The seasons' JSON endpoints (docs/api.md, "Seasons"): a router that ``config.urls`` mounts
+on the site's API (``api.site``), so that its answers, errors and credentials are the API's
+own. Each endpoint finds the club (``api.auth.club_for``: 404 for outsiders), calls one service
+or selector of ``seasons`` and answers with what it returned. Members read; organizers write.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from django.utils.translation import gettext as _
 from ninja import Router
 from pydantic import BaseModel, ConfigDict, Field
 
+from api.auth import AUTH, MEMBERS, ORGANIZER, caller_of, club_for
+from api.schemas import answers
 from drives import inputs
 from drives.errors import NotFound
 from drives.inputs import Body
 from drives.models import Club, Drive
-from scoring.api.auth import AUTH, MEMBERS, ORGANIZER, Caller, club_for
-from scoring.api.views import answers
 from seasons import selectors, services
 from seasons.models import Season
 
@@ -184,16 +184,12 @@ class PlayersOut(Answer):
 # --- helpers --------------------------------------------------------------------------------------
 
 
-def _caller(request: HttpRequest) -> Caller:
-    return request.auth  # type: ignore[attr-defined, no-any-return]  # set by ninja's auth: a Caller
-
-
 def _ok(data: Any, status: int = 200) -> JsonResponse:
     return JsonResponse(data, status=status, safe=False, json_dumps_params={"ensure_ascii": False})
 
 
 def _season(request: HttpRequest, club: str, season: str, *, write: bool = False) -> Season:
-    found = club_for(_caller(request), club, roles=(ORGANIZER,) if write else MEMBERS)
+    found = club_for(caller_of(request), club, roles=(ORGANIZER,) if write else MEMBERS)
     return selectors.season_get(found, season)
 
 
@@ -223,7 +219,7 @@ def _summary(season: Season) -> dict[str, Any]:
     description=MEMBERS_,
 )
 def seasons_list(request: HttpRequest, club: str) -> JsonResponse:
-    found = club_for(_caller(request), club, roles=MEMBERS)
+    found = club_for(caller_of(request), club, roles=MEMBERS)
     return _ok([selectors.season_summary(s) for s in selectors.seasons_of(found)])
 
 
@@ -237,7 +233,7 @@ def seasons_list(request: HttpRequest, club: str) -> JsonResponse:
     "start is 422 dates_reversed.",
 )
 def seasons_create(request: HttpRequest, club: str, payload: SeasonIn) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     found = club_for(caller, club)
     season = services.season_create(club=found, actor=caller.actor, **payload.sent())
     return _ok(_summary(season), 201)
@@ -267,7 +263,7 @@ def season_detail(request: HttpRequest, club: str, season: str) -> JsonResponse:
 def season_patch(
     request: HttpRequest, club: str, season: str, payload: SeasonPatch
 ) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     found = _season(request, club, season, write=True)
     services.season_update(season=found, actor=caller.actor, **payload.sent())
     return _ok(_summary(found))
@@ -283,7 +279,7 @@ def season_patch(
 )
 def season_delete(request: HttpRequest, club: str, season: str) -> HttpResponse:
     found = _season(request, club, season, write=True)
-    services.season_delete(season=found, actor=_caller(request).actor)
+    services.season_delete(season=found, actor=caller_of(request).actor)
     return HttpResponse(status=204)
 
 
@@ -302,7 +298,7 @@ def season_add_drive(
 ) -> JsonResponse:
     found = _season(request, club, season, write=True)
     drive = _club_drive(found.club, payload.drive)
-    services.season_add_drive(season=found, drive=drive, actor=_caller(request).actor)
+    services.season_add_drive(season=found, drive=drive, actor=caller_of(request).actor)
     return _ok(_summary(found))
 
 
@@ -317,7 +313,7 @@ def season_add_drive(
 def season_remove_drive(request: HttpRequest, club: str, season: str, slug: str) -> JsonResponse:
     found = _season(request, club, season, write=True)
     drive = _club_drive(found.club, slug)
-    services.season_remove_drive(season=found, drive=drive, actor=_caller(request).actor)
+    services.season_remove_drive(season=found, drive=drive, actor=caller_of(request).actor)
     return _ok(_summary(found))
 
 
@@ -403,7 +399,7 @@ def season_players(request: HttpRequest, club: str, season: str) -> JsonResponse
 def season_merge(request: HttpRequest, club: str, season: str, payload: MergeIn) -> JsonResponse:
     found = _season(request, club, season, write=True)
     services.player_merge(
-        season=found, name=payload.name, into=payload.into, actor=_caller(request).actor
+        season=found, name=payload.name, into=payload.into, actor=caller_of(request).actor
     )
     return _ok(selectors.identities_view(found))
 
@@ -420,7 +416,7 @@ def season_unmerge(
     request: HttpRequest, club: str, season: str, payload: UnmergeIn
 ) -> JsonResponse:
     found = _season(request, club, season, write=True)
-    services.player_unmerge(season=found, name=payload.name, actor=_caller(request).actor)
+    services.player_unmerge(season=found, name=payload.name, actor=caller_of(request).actor)
     return _ok(selectors.identities_view(found))
 
 
@@ -442,7 +438,7 @@ def season_split(request: HttpRequest, club: str, season: str, payload: SplitIn)
         drive=drive,
         name=payload.name,
         as_name=payload.as_name,
-        actor=_caller(request).actor,
+        actor=caller_of(request).actor,
     )
     return _ok(selectors.identities_view(found))
 
@@ -461,6 +457,6 @@ def season_unsplit(
     found = _season(request, club, season, write=True)
     drive = _club_drive(found.club, payload.drive)
     services.player_unsplit(
-        season=found, drive=drive, name=payload.name, actor=_caller(request).actor
+        season=found, drive=drive, name=payload.name, actor=caller_of(request).actor
     )
     return _ok(selectors.identities_view(found))

@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = {
     "engine",
     "drives",
+    "api",
     "scoring",
     "practice",
     "money",

@@ -49,7 +49,7 @@ INSTALLED_APPS = [
     # a club's season: its drives, players and standings (builds on drives and scoring)
     "seasons",
     "money",
-    # the site's wiring: the practice table's endpoints join the API (config/apps.py)
+    # the site's own app (config/apps.py; the API's routers are mounted in config/urls.py)
     "config.apps.SiteConfig",
 ]
 

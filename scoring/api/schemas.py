@@ -1,5 +1,6 @@
 """The API's bodies as pydantic models: what each endpoint takes and answers. django-ninja builds
-``/api/v1/openapi.json`` from them (``scoring.api.views``).
+``/api/v1/openapi.json`` from them (``scoring.api.views``; the error schema is
+``api.schemas.Error``).
 
 Request bodies (:class:`drives.inputs.Body`) refuse what is not an object (400 ``bad_body``)
 and any field they do not name (422 ``unknown_field``). Each field is typed with its rule of
@@ -50,71 +51,6 @@ class Empty(Body):
     """No fields (the body may be left out)."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"maxProperties": 0})
-
-
-# --- errors ----------------------------------------------------------------------------------
-
-
-class Verdict(BaseModel):
-    """The engine's judgement on a final score."""
-
-    status: Literal["ok", "unusual", "impossible"] | None = None
-    code: str | None = None
-    message: str | None = None
-    hand: int | None = None
-
-
-class CsvError(BaseModel):
-    line: int | None = None
-    message: str | None = None
-
-
-class Duplicate(BaseModel):
-    line: int | None = None
-    players: list[str] | None = None
-    couple: int | None = None
-    same_as_line: int | None = None
-
-
-class Error(BaseModel):
-    """Every error: a stable code, words for a person, and details by code (missing, conflicts
-    and pending tables, CSV errors, the engine's verdict…)."""
-
-    model_config = ConfigDict(extra="allow")
-
-    code: str
-    message: str
-    field: str = ""
-    path: str = Field("", description="`bad_text`: where the text is (`prizes[1].description`).")
-    errors: list[CsvError] = []
-    duplicates: list[Duplicate] = Field(
-        [],
-        description="duplicate_couples: the file's rows already registered (couple) or listed "
-        "on an earlier line (same_as_line).",
-    )
-    verdict: Verdict | None = None
-    missing: list[int] = []
-    conflicts: list[int] = []
-    pending: list[int] = []
-    winner: int = 0
-    points: list[int] | None = None
-    differs: list[Literal["winner", "points"]] = Field(
-        [],
-        description="key_reused, result_conflict: what differs from the result stored "
-        "(winner and points just above).",
-    )
-    key: str = Field("", description="key_reused: the key sent again.")
-    table: int | None = None
-    game: int = 0
-    allowed: list[str] = []
-    couple: int | None = Field(
-        None,
-        description="duplicate_couple: the couple the names already are (null when an earlier "
-        "item of the list, same_as); started: the couple.",
-    )
-    players: list[str] = []
-    item: int = Field(0, description="duplicate_couple: the list's item.")
-    same_as: int | None = None
 
 
 # --- drives ----------------------------------------------------------------------------------

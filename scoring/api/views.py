@@ -1,42 +1,39 @@
-"""The API's endpoints on django-ninja: each authorises the caller (``scoring.api.auth``), calls
-one service or selector and answers with what it returned. No rule of the night is decided
-here; the bodies are the models of ``scoring.api.schemas``, and ``/api/v1/openapi.json`` is
-built from them.
-
-Every answer is JSON. Errors are ``{"code", "message", ...details}`` with a 4xx status: a
-:class:`~drives.errors.ServiceError` from a service keeps its status and body; a body that is
-not JSON is 400 ``bad_json``; a body that is not the object (or list) expected is 400
-``bad_body``; an unknown field is 422 ``unknown_field``; text no database stores is 422
-``bad_text``; a body over 1 MB is 413; a method a URL does not serve is 405 with ``Allow``
-(``scoring.api.urls``).
+"""Scoring's endpoints in the site's API (``api.site``): a router that ``config.urls`` mounts on
+it. Each endpoint authorises the caller (``api.auth``), calls one service or selector and
+answers with what it returned. No rule of the night is decided here; the bodies are the models
+of ``scoring.api.schemas``, and ``/api/v1/openapi.json`` is built from them. Errors are the
+API's own (``api.errors``).
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
-from functools import cache
-from http import HTTPStatus
-from typing import Any, cast
+from typing import Any
 
-from csp.decorators import csp_update
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import RequestDataTooBig
 from django.http import FileResponse, HttpRequest, HttpResponse, JsonResponse
-from django.urls import register_converter, reverse
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext
-from ninja import NinjaAPI
-from ninja.errors import AuthenticationError, HttpError, ValidationError
-from ninja.openapi.docs import Swagger
+from ninja import Router
 
 # ninja.Body(...) and ninja.Query(...) are these functions at run time; for a type checker
 # ninja names Annotated aliases instead (Body[T]), which take no call.
 from ninja.params.functions import Body, Query
-from ninja.parser import Parser
 
-from drives import inputs
+from api.auth import (
+    MEMBERS,
+    ORGANIZER,
+    caller_of,
+    club_for,
+    drive_for,
+    drives_visible_to,
+    memberships_of,
+    require_table,
+    require_user,
+)
+from api.errors import BadRequest, request_body
+from api.schemas import answers
 from drives.devices import device_of
 from drives.errors import NotFound, ServiceError
 from drives.models import Couple
@@ -52,21 +49,7 @@ from drives.services import (
     holes_record,
     require_role,
 )
-from drives.text import text_refuse_unstorable
 from scoring.api import schemas as s
-from scoring.api.auth import (
-    AUTH,
-    MEMBERS,
-    ORGANIZER,
-    Caller,
-    NotAuthenticated,
-    club_for,
-    drive_for,
-    drives_visible_to,
-    memberships_of,
-    require_table,
-    require_user,
-)
 from scoring.models import Document, TableCall
 from scoring.printing.rendering import (
     DEFAULT_BASE_URL,
@@ -110,7 +93,7 @@ from scoring.services import (
     result_resolve,
 )
 
-MAX_BODY = 1_000_000
+router = Router()  # the API's credentials (api.auth.AUTH) and tags per endpoint
 CSV_TYPES = frozenset({"text/csv", "text/plain", "application/csv"})
 
 # What GET /drives/{slug} says of the game in play (the rest is at /games/current).
@@ -124,253 +107,6 @@ GAME_PROGRESS = (
     "pending",
     "unusual",
 )
-
-
-class NumberConverter:
-    """A game, table or couple number: 1 to 9 digits (a longer one is no number of ours, and
-    would overflow the database's integers)."""
-
-    regex = "[0-9]{1,9}"
-
-    def to_python(self, value: str) -> int:
-        return int(value)
-
-    def to_url(self, value: int) -> str:
-        return str(value)
-
-
-register_converter(NumberConverter, "num")
-
-
-# --- the frame every endpoint shares -------------------------------------------------------------
-
-
-class BadRequest(ServiceError):
-    status = 400
-
-
-def _too_large() -> ServiceError:
-    return ServiceError(
-        "body_too_large",
-        gettext("The body is larger than %(MAX_BODY)s bytes.") % {"MAX_BODY": f"{MAX_BODY:,}"},
-        status=413,
-    )
-
-
-def _body(request: HttpRequest) -> bytes:
-    try:
-        body = request.body
-    except RequestDataTooBig:
-        raise _too_large() from None
-    if len(body) > MAX_BODY:
-        raise _too_large()
-    return body
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-class JsonBody(Parser):
-    """The body as JSON: 413 over 1 MB, 400 ``bad_json`` (NaN and Infinity too), and 422
-    ``bad_text`` for text no database stores, wherever it is; then the endpoint's model."""
-
-    def parse_body(self, request: HttpRequest) -> Any:
-        raw = _body(request)
-        if not raw.strip():
-            raise BadRequest("missing_body", "Send a JSON body.")
-        try:
-            data = json.loads(raw, parse_constant=_reject_constant)
-        except RecursionError:
-            raise BadRequest("bad_json", "The body is not valid JSON: nested too deeply.") from None
-        except ValueError as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
-            raise BadRequest("bad_json", f"The body is not valid JSON: {error}.") from None
-        text_refuse_unstorable(data)  # NUL or a lone surrogate ("\udc00"): 422 bad_text
-        return data
-
-
-def error_response(error: ServiceError) -> JsonResponse:
-    response = JsonResponse(error.to_dict(), status=error.status)
-    if error.status == 401:
-        extra = ', error="invalid_token"' if error.code == "bad_token" else ""
-        response["WWW-Authenticate"] = f'Bearer realm="api"{extra}'
-    if error.status == 429 and "retry_after" in error.details:
-        response["Retry-After"] = str(error.details["retry_after"])
-    return response
-
-
-def refusal(errors: list[dict[str, Any]]) -> ServiceError:
-    """The refusal of what ninja could not read (``drives.inputs.refusal``, each error's place
-    taken from inside the body or the query): a body that is not the object expected is 400."""
-    inside = [
-        {**e, "loc": tuple(e["loc"][2:] if e["loc"][:1] == ("body",) else e["loc"][1:])}
-        for e in errors
-    ]
-    first = inside[0]
-    whole_body = (
-        errors[0]["loc"][:1] == ("body",)
-        and not first["loc"]
-        and inputs.REFUSAL not in (first.get("ctx") or {})
-        and not any(e["type"] == "extra_forbidden" for e in inside)
-    )
-    if whole_body and first["type"] == "missing":
-        return BadRequest("missing_body", "Send a JSON body.")
-    if whole_body:
-        return BadRequest("bad_body", "The body must be a JSON object.")
-    return inputs.refusal(inside)
-
-
-class Api(NinjaAPI):
-    """The API: one description, built from the schemas once per process, with paths
-    relative to its server (``/api/v1``) as they have always been."""
-
-    @cache  # noqa: B019 - one API object, alive as long as the process
-    def _schema(self) -> dict[str, Any]:
-        schema = dict(super().get_openapi_schema(path_prefix=""))
-        for item in schema["paths"].values():
-            for operation in item.values():
-                for parameter in operation["parameters"]:
-                    if parameter["in"] == "path":
-                        parameter.update(PATH_PARAMETERS[parameter["name"]])
-                for status, answer in operation["responses"].items():
-                    if (
-                        int(status) >= 400
-                        and answer["description"] == HTTPStatus(int(status)).phrase
-                    ):
-                        answer["description"] = ERRORS.get(int(status), answer["description"])
-        for name, text in SECURITY.items():
-            schema["components"]["securitySchemes"][name]["description"] = text
-        served: dict[str, Any] = json.loads(json.dumps(schema))  # as served: codes as strings
-        return served
-
-    def get_openapi_schema(self, **kwargs: Any) -> Any:
-        return self._schema()
-
-
-NUMBER = {"type": "integer", "minimum": 1, "maximum": 999_999_999}
-PATH_PARAMETERS: dict[str, dict[str, Any]] = {
-    "slug": {
-        "description": "The drive's slug.",
-        "schema": {"type": "string", "pattern": "^[-a-zA-Z0-9_]+$"},
-    },
-    "n": {"description": "The game's number (1 = the first game).", "schema": NUMBER},
-    "t": {"description": "The table's number.", "schema": NUMBER},
-    "number": {"description": "The couple's number.", "schema": NUMBER},
-    "call": {"description": "The call's id (from GET …/calls).", "schema": NUMBER},
-    "tie": {"description": "The tie's id (from GET …/prizes/ties).", "schema": NUMBER},
-    "pk": {"description": "The document's id (from POST …/documents).", "schema": NUMBER},
-    "club": {"description": "The club's slug.", "schema": {"type": "string"}},
-    "season": {"description": "The season's slug (within its club).", "schema": {"type": "string"}},
-    # the night's money (money/api.py)
-    "line": {"description": "The ledger line's id (from GET …/accounts).", "schema": NUMBER},
-    "raffle": {"description": "The raffle item's id (from POST …/raffles).", "schema": NUMBER},
-    "game_id": {
-        "description": "The practice game's id (from POST /practice).",
-        "schema": {"type": "string", "format": "uuid"},
-    },
-}
-SECURITY = {
-    "BearerToken": "An organizer's or scorer's API token (manage.py apitoken), a table's token "
-    "or a couple's token.",
-    "Session": "The browser session; unsafe methods need the CSRF token in X-CSRFToken.",
-}
-ERRORS = {
-    400: "The body is not JSON (`bad_json`), not the object or list expected (`bad_body`), or "
-    "missing (`missing_body`).",
-    401: "No credentials (`not_authenticated`) or a token that is nobody's (`bad_token`).",
-    403: "Not allowed: a member without the role (`forbidden`), a closed drive's token "
-    "(`token_expired`), another table (`wrong_table`), a token where an account is needed "
-    "(`token_not_allowed`), a failed CSRF check of a session request (`csrf_failed`).",
-    404: "No such drive, or a drive of another club, or a token of another drive "
-    "(`not_found`); no such game or couple.",
-    409: "In the way of something already there.",
-    413: "The body is larger than 1 MB (`body_too_large`).",
-    415: "The body is not text/csv (`unsupported_media_type`).",
-    422: "Invalid: the `code` names the problem (an engine code for a score, e.g. "
-    "`not_whole_hands`; `unusual_score`; `wrong_couple`; `drive_closed`; `unknown_field`; "
-    "`bad_text`: a NUL or a lone surrogate, its place in `path`).",
-    429: "Too many unknown tokens from this address (`rate_limited`): wait `retry_after` "
-    "seconds (also in the `Retry-After` header).",
-    503: "The print queue (the broker) is not reachable (`print_queue_down`): the document is "
-    "marked failed; try again in a moment.",
-}
-
-
-class MembersOnlySwagger(Swagger):
-    """Swagger UI from ninja's own static files (no CDN: the hall may be offline), for a
-    logged-in member; anyone else is sent to the login page first."""
-
-    def render_page(self, request: HttpRequest, api: Any, **kwargs: Any) -> HttpResponse:
-        user = getattr(request, "user", None)
-        if user is None or not user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        render = super().render_page
-
-        def page(request: HttpRequest) -> HttpResponse:
-            return render(request, api, **kwargs)
-
-        # The decorator hands back the page's own response, its policy updated.
-        return cast(HttpResponse, _swagger_csp(page)(request))
-
-
-# Swagger UI draws its icons from data: URIs: allowed on its page alone (django-csp's per-view
-# update; the site's policy, the description's included, stays img-src 'self').
-_swagger_csp = csp_update({"img-src": ["data:"]})
-
-
-api = Api(
-    title="Forty-Fives Card Drives API",
-    version="1",
-    description="Every action of a 45 card drive. Errors are JSON "
-    '{"code", "message", …details} with a 4xx status. See docs/api.md.',
-    urls_namespace="api",
-    auth=AUTH,
-    parser=JsonBody(),
-    docs=MembersOnlySwagger(),
-    docs_url="/docs",
-    openapi_url="/openapi.json",
-    servers=[{"url": "/api/v1"}],
-)
-
-
-@api.exception_handler(ServiceError)
-def _service_error(request: HttpRequest, error: ServiceError) -> HttpResponse:
-    return error_response(error)
-
-
-@api.exception_handler(ValidationError)
-def _validation_error(request: HttpRequest, error: ValidationError) -> HttpResponse:
-    return error_response(refusal(error.errors))
-
-
-@api.exception_handler(AuthenticationError)
-def _no_credentials(request: HttpRequest, error: AuthenticationError) -> HttpResponse:
-    return error_response(
-        NotAuthenticated(
-            "not_authenticated", "Log in, or send an API token: Authorization: Bearer <token>."
-        )
-    )
-
-
-@api.exception_handler(HttpError)
-def _http_error(request: HttpRequest, error: HttpError) -> HttpResponse:
-    # ninja wraps what the parser raised ("Cannot parse request body"): answer with that.
-    cause = error.__cause__
-    if isinstance(cause, ServiceError):
-        return error_response(cause)
-    return error_response(ServiceError("bad_request", str(error), status=error.status_code))
-
-
-@api.exception_handler(RequestDataTooBig)
-def _too_big(request: HttpRequest, error: RequestDataTooBig) -> HttpResponse:
-    return error_response(_too_large())
-
-
-def answers(ok: dict[int, Any], *errors: int, body: bool = False) -> dict[int, Any]:
-    """The responses an operation documents: ``ok`` and the errors, with those every
-    authenticated endpoint may give (401, 403, 429) and those of a body (400, 413)."""
-    shown = set(errors) | {401, 403, 429} | ({400, 413} if body else set())
-    return ok | {status: s.Error for status in sorted(shown)}
 
 
 def drive_answer(drive: Any) -> dict[str, Any]:
@@ -415,10 +151,6 @@ def _result(recorded: Recorded, game: int, table: int) -> JsonResponse:
     )
 
 
-def _caller(request: HttpRequest) -> Caller:
-    return request.auth  # type: ignore[attr-defined, no-any-return]  # set by ninja's auth: a Caller
-
-
 D = "/drives/{slug:slug}"
 GAME = D + "/games/{num:n}"
 TABLE = GAME + "/tables/{num:t}"
@@ -442,7 +174,7 @@ READERS = "Members of the drive's club, and the drive's table and couple tokens.
 # --- who am I ------------------------------------------------------------------------------------
 
 
-@api.get(
+@router.get(
     "/me",
     response=answers({200: s.Me}),
     url_name="me",
@@ -452,7 +184,7 @@ READERS = "Members of the drive's club, and the drive's table and couple tokens.
     description="A user with their clubs and roles, or a token's table or couple and drive.",
 )
 def me(request: HttpRequest) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     if caller.kind == "user":
         user = caller.user
         return _ok(
@@ -494,7 +226,7 @@ def me(request: HttpRequest) -> JsonResponse:
 # --- drives -------------------------------------------------------------------------------------
 
 
-@api.get(
+@router.get(
     "/drives",
     response=answers({200: list[s.Drive]}),
     url_name="drives",
@@ -504,11 +236,11 @@ def me(request: HttpRequest) -> JsonResponse:
     description="Drives, newest first.",
 )
 def drives_list(request: HttpRequest) -> JsonResponse:
-    user = require_user(_caller(request))
+    user = require_user(caller_of(request))
     return _ok([drive_answer(drive) for drive in drives_visible_to(user)])
 
 
-@api.post(
+@router.post(
     "/drives",
     response=answers({201: s.Drive}, 404, 409, 422, body=True),
     url_name="drives",
@@ -520,14 +252,14 @@ def drives_list(request: HttpRequest) -> JsonResponse:
     "only when too many are created at once (try again).",
 )
 def drives_create(request: HttpRequest, payload: s.DriveCreate) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     data = payload.sent()
     club = club_for(caller, data.pop("club", None))
     drive = drive_create(club=club, actor=caller.actor, **data)
     return _ok(drive_answer(drive), 201)
 
 
-@api.get(
+@router.get(
     D,
     response=answers({200: s.DriveDetail}, 404),
     url_name="drive",
@@ -537,13 +269,13 @@ def drives_create(request: HttpRequest, payload: s.DriveCreate) -> JsonResponse:
     description=READERS,
 )
 def drive_detail(request: HttpRequest, slug: str) -> JsonResponse:
-    drive = drive_for(_caller(request), slug, tokens=True)
+    drive = drive_for(caller_of(request), slug, tokens=True)
     view = game_view(drive, drive.current_game) if drive.current_game else None
     progress = None if view is None else {key: view[key] for key in GAME_PROGRESS}
     return _ok(drive_answer(drive) | {"counts": drive_counts(drive), "game": progress})
 
 
-@api.patch(
+@router.patch(
     D,
     response=answers({200: s.Drive}, 404, 409, 422, body=True),
     url_name="drive",
@@ -554,13 +286,13 @@ def drive_detail(request: HttpRequest, slug: str) -> JsonResponse:
     "night started (409 drive_started).",
 )
 def drive_patch(request: HttpRequest, slug: str, payload: s.DriveSettings) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     drive = drive_for(caller, slug, roles=(ORGANIZER,))
     drive = drive_update(drive=drive, actor=caller.actor, **payload.sent())
     return _ok(drive_answer(drive))
 
 
-@api.post(
+@router.post(
     D + "/start",
     response=answers({201: s.Game}, 404, 409, 422, body=True),
     url_name="start",
@@ -575,14 +307,14 @@ def drive_patch(request: HttpRequest, slug: str, payload: s.DriveSettings) -> Js
 def drive_start_view(
     request: HttpRequest, slug: str, payload: s.DriveStart = Body(None)
 ) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     drive = drive_for(caller, slug, roles=(ORGANIZER,))
     data = payload.sent() if payload is not None else {}
     game = drive_start(drive=drive, actor=caller.actor, **data)
     return _game(drive, game.number, 201)
 
 
-@api.post(
+@router.post(
     D + "/close",
     response=answers({200: s.Drive}, 404, 422, body=True),
     url_name="close",
@@ -594,7 +326,7 @@ def drive_start_view(
 def drive_close_view(
     request: HttpRequest, slug: str, payload: s.Empty = Body(None)
 ) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     drive = drive_for(caller, slug, roles=(ORGANIZER,))
     return _ok(drive_answer(drive_close(drive=drive, actor=caller.actor)))
 
@@ -602,7 +334,7 @@ def drive_close_view(
 # --- couples ------------------------------------------------------------------------------------
 
 
-@api.get(
+@router.get(
     D + "/couples",
     response=answers({200: list[s.Couple]}, 404),
     url_name="couples",
@@ -612,11 +344,11 @@ def drive_close_view(
     description=MEMBERS_,
 )
 def couples_list(request: HttpRequest, slug: str) -> JsonResponse:
-    drive = drive_for(_caller(request), slug)
+    drive = drive_for(caller_of(request), slug)
     return _ok([couple_summary(c) for c in drive.couples.order_by("number")])
 
 
-@api.post(
+@router.post(
     D + "/couples",
     response=answers({201: list[s.Couple]}, 404, 409, 422, body=True),
     url_name="couples",
@@ -629,7 +361,7 @@ def couples_list(request: HttpRequest, slug: str) -> JsonResponse:
     "couple, unless duplicate_ok is true.",
 )
 def couples_add(request: HttpRequest, slug: str, payload: s.COUPLES_IN = Body(...)) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     drive = drive_for(caller, slug, roles=MEMBERS)
     data = [payload] if isinstance(payload, dict) else payload
     if not isinstance(data, list):
@@ -640,7 +372,7 @@ def couples_add(request: HttpRequest, slug: str, payload: s.COUPLES_IN = Body(..
     return _ok([couple_summary(c) for c in couples], 201)
 
 
-@api.post(
+@router.post(
     D + "/couples/import",
     response=answers({201: list[s.Couple]}, 404, 409, 415, 422, body=True),
     url_name="couples-import",
@@ -666,7 +398,7 @@ def couples_import(
         "twice (409 duplicate_couples otherwise); the audit entry names them.",
     ),
 ) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     drive = drive_for(caller, slug, roles=MEMBERS)
     if request.content_type not in CSV_TYPES:
         raise ServiceError(
@@ -675,7 +407,10 @@ def couples_import(
             status=415,
         )
     couples = couples_import_csv(
-        drive=drive, data=_body(request), actor=caller.actor, allow_duplicates=allow_duplicates
+        drive=drive,
+        data=request_body(request),
+        actor=caller.actor,
+        allow_duplicates=allow_duplicates,
     )
     return _ok([couple_summary(c) for c in couples], 201)
 
@@ -692,7 +427,7 @@ def _couple(drive: Any, number: int) -> Couple:
     return couple
 
 
-@api.patch(
+@router.patch(
     D + "/couples/{num:number}",
     response=answers({200: s.Couple}, 404, 409, 422, body=True),
     url_name="couple",
@@ -704,13 +439,13 @@ def _couple(drive: Any, number: int) -> Couple:
 def couple_patch(
     request: HttpRequest, slug: str, number: int, payload: s.CouplePatch
 ) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     drive = drive_for(caller, slug, roles=MEMBERS)
     couple = couple_update(couple=_couple(drive, number), actor=caller.actor, **payload.sent())
     return _ok(couple_summary(couple))
 
 
-@api.delete(
+@router.delete(
     D + "/couples/{num:number}",
     response=answers({204: None}, 404, 409, 422),
     url_name="couple",
@@ -722,7 +457,7 @@ def couple_patch(
     "the number after the highest left. Audited.",
 )
 def couple_delete_view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     drive = drive_for(caller, slug, roles=MEMBERS)
     couple_delete(couple=_couple(drive, number), actor=caller.actor)
     return HttpResponse(status=204)
@@ -731,7 +466,7 @@ def couple_delete_view(request: HttpRequest, slug: str, number: int) -> HttpResp
 # --- games and results --------------------------------------------------------------------------
 
 
-@api.get(
+@router.get(
     D + "/games/current",
     response=answers({200: s.Game}, 404),
     url_name="game-current",
@@ -741,13 +476,13 @@ def couple_delete_view(request: HttpRequest, slug: str, number: int) -> HttpResp
     description=READERS,
 )
 def game_current(request: HttpRequest, slug: str) -> JsonResponse:
-    drive = drive_for(_caller(request), slug, tokens=True)
+    drive = drive_for(caller_of(request), slug, tokens=True)
     if not drive.current_game:
         raise NotFound("not_started", gettext("The night has not started."))
     return _game(drive, drive.current_game)
 
 
-@api.get(
+@router.get(
     GAME,
     response=answers({200: s.Game}, 404),
     url_name="game",
@@ -757,10 +492,10 @@ def game_current(request: HttpRequest, slug: str) -> JsonResponse:
     description=READERS,
 )
 def game_detail(request: HttpRequest, slug: str, n: int) -> JsonResponse:
-    return _game(drive_for(_caller(request), slug, tokens=True), n)
+    return _game(drive_for(caller_of(request), slug, tokens=True), n)
 
 
-@api.post(
+@router.post(
     GAME + "/advance",
     response=answers({201: s.Game, 200: s.Game}, 404, 409, 422, body=True),
     url_name="advance",
@@ -775,14 +510,14 @@ def game_detail(request: HttpRequest, slug: str, n: int) -> JsonResponse:
 def game_advance_view(
     request: HttpRequest, slug: str, n: int, payload: s.Empty = Body(None)
 ) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     drive = drive_for(caller, slug)
     require_role(drive, caller.user, *drive.advance_roles())  # scorers too, if the drive says so
     status, game = game_advance(drive=drive, game=n, actor=caller.actor)
     return _game(drive, game.number, status)
 
 
-@api.put(
+@router.put(
     TABLE + "/result",
     response=answers({201: s.Result, 200: s.Result}, 404, 409, 422, body=True),
     url_name="result",
@@ -801,7 +536,7 @@ def game_advance_view(
 def result_put(
     request: HttpRequest, slug: str, n: int, t: int, payload: s.ResultIn
 ) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     drive = drive_for(caller, slug, tokens=True)
     require_table(caller, drive, n, t)
     actor = caller.actor
@@ -821,7 +556,7 @@ def result_put(
     return _result(recorded, n, t)
 
 
-@api.post(
+@router.post(
     TABLE + "/confirm",
     response=answers({200: s.Result}, 404, 409, 422, body=True),
     url_name="confirm",
@@ -835,7 +570,7 @@ def result_put(
 def result_confirm_view(
     request: HttpRequest, slug: str, n: int, t: int, payload: s.Confirm
 ) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     drive = drive_for(caller, slug, tokens=True)
     if caller.kind != "couple":
         raise ServiceError(
@@ -854,7 +589,7 @@ def result_confirm_view(
     return _result(recorded, n, t)
 
 
-@api.post(
+@router.post(
     TABLE + "/resolve",
     response=answers({200: s.Result}, 404, 422, body=True),
     url_name="resolve",
@@ -868,7 +603,7 @@ def result_confirm_view(
 def result_resolve_view(
     request: HttpRequest, slug: str, n: int, t: int, payload: s.Resolve
 ) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     drive = drive_for(caller, slug, roles=MEMBERS)
     recorded = result_resolve(
         drive=drive,
@@ -902,7 +637,7 @@ def _call(call: TableCall, status: int = 200) -> JsonResponse:
     )
 
 
-@api.post(
+@router.post(
     TABLE + "/call",
     response=answers({201: s.Call}, 404, 409, 422, body=True),
     url_name="call",
@@ -919,7 +654,7 @@ def _call(call: TableCall, status: int = 200) -> JsonResponse:
 def call_open_view(
     request: HttpRequest, slug: str, n: int, t: int, payload: s.CallIn = Body(None)
 ) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     drive = drive_for(caller, slug, tokens=True)
     require_table(caller, drive, n, t)
     reason = payload.reason if payload is not None else None
@@ -927,7 +662,7 @@ def call_open_view(
     return _call(call, 201)
 
 
-@api.get(
+@router.get(
     D + "/calls",
     response=answers({200: list[s.Call]}, 404),
     url_name="calls",
@@ -938,13 +673,13 @@ def call_open_view(
     "with the seconds each table has waited.",
 )
 def calls_list(request: HttpRequest, slug: str) -> JsonResponse:
-    drive = drive_for(_caller(request), slug)
+    drive = drive_for(caller_of(request), slug)
     calls = calls_waiting(drive)
     keys = ("id", "state", "table", "game", "reason", "waited_s")
     return _ok([{key: call[key] for key in keys} for call in calls])
 
 
-@api.post(
+@router.post(
     D + "/calls/{num:call}/answer",
     response=answers({200: s.Call}, 404, 409, 422, body=True),
     url_name="call-answer",
@@ -958,12 +693,12 @@ def calls_list(request: HttpRequest, slug: str) -> JsonResponse:
 def call_answer_view(
     request: HttpRequest, slug: str, call: int, payload: s.Empty = Body(None)
 ) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     drive = drive_for(caller, slug)
     return _call(call_answer(drive=drive, call=call, actor=caller.actor))
 
 
-@api.post(
+@router.post(
     D + "/calls/{num:call}/close",
     response=answers({200: s.Call}, 404, 422, body=True),
     url_name="call-close",
@@ -976,7 +711,7 @@ def call_answer_view(
 def call_close_view(
     request: HttpRequest, slug: str, call: int, payload: s.Empty = Body(None)
 ) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     drive = drive_for(caller, slug)
     return _call(call_close(drive=drive, call=call, actor=caller.actor))
 
@@ -984,7 +719,7 @@ def call_close_view(
 # --- standings and the end of the night -----------------------------------------------------------
 
 
-@api.get(
+@router.get(
     D + "/standings",
     response=answers({200: list[s.Standing]}, 404),
     url_name="standings",
@@ -994,10 +729,10 @@ def call_close_view(
     description=READERS,
 )
 def standings(request: HttpRequest, slug: str) -> JsonResponse:
-    return _ok(standings_for_drive(drive_for(_caller(request), slug, tokens=True)))
+    return _ok(standings_for_drive(drive_for(caller_of(request), slug, tokens=True)))
 
 
-@api.get(
+@router.get(
     D + "/grid",
     response=answers({200: list[s.GridRow]}, 404),
     url_name="grid",
@@ -1007,10 +742,10 @@ def standings(request: HttpRequest, slug: str) -> JsonResponse:
     description=READERS,
 )
 def grid(request: HttpRequest, slug: str) -> JsonResponse:
-    return _ok(win_grid(drive_for(_caller(request), slug, tokens=True)))
+    return _ok(win_grid(drive_for(caller_of(request), slug, tokens=True)))
 
 
-@api.get(
+@router.get(
     D + "/tables",
     response=answers({200: list[s.CurrentTable]}, 404),
     url_name="tables",
@@ -1020,10 +755,10 @@ def grid(request: HttpRequest, slug: str) -> JsonResponse:
     description=READERS,
 )
 def tables(request: HttpRequest, slug: str) -> JsonResponse:
-    return _ok(current_tables(drive_for(_caller(request), slug, tokens=True)))
+    return _ok(current_tables(drive_for(caller_of(request), slug, tokens=True)))
 
 
-@api.get(
+@router.get(
     D + "/export",
     response=answers({200: s.Export}, 404),
     url_name="export",
@@ -1035,7 +770,7 @@ def tables(request: HttpRequest, slug: str) -> JsonResponse:
 def export(request: HttpRequest, slug: str) -> JsonResponse:
     """The drive's full record, as a file named after the drive: a browser following the
     dashboard's link saves ``<slug>.json`` instead of showing the text."""
-    drive = drive_for(_caller(request), slug)
+    drive = drive_for(caller_of(request), slug)
     response = _ok(drive_export(drive))
     response["Content-Disposition"] = content_disposition_header(
         as_attachment=True, filename=f"{drive.slug}.json"
@@ -1043,7 +778,7 @@ def export(request: HttpRequest, slug: str) -> JsonResponse:
     return response
 
 
-@api.get(
+@router.get(
     "/export-schema",
     response=answers({200: dict[str, Any]}),
     url_name="export_schema",
@@ -1057,7 +792,7 @@ def export_schema(request: HttpRequest) -> JsonResponse:
     return _ok(json_schema())
 
 
-@api.post(
+@router.post(
     D + "/holes",
     response=answers({200: s.HolesRecorded}, 404, 422, body=True),
     url_name="holes",
@@ -1067,13 +802,13 @@ def export_schema(request: HttpRequest) -> JsonResponse:
     description=MEMBERS_,
 )
 def holes(request: HttpRequest, slug: str, payload: s.Holes) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     drive = drive_for(caller, slug, roles=MEMBERS)
     holes_record(drive=drive, holes=payload.holes, actor=caller.actor)
     return _ok({"recorded": len(payload.holes), "reconciliation": reconciliation(drive)})
 
 
-@api.get(
+@router.get(
     D + "/reconciliation",
     response=answers({200: list[s.Mismatch]}, 404),
     url_name="reconciliation",
@@ -1083,13 +818,13 @@ def holes(request: HttpRequest, slug: str, payload: s.Holes) -> JsonResponse:
     description=f"{MEMBERS_} Couples whose holes differ from their wins.",
 )
 def reconciliation_view(request: HttpRequest, slug: str) -> JsonResponse:
-    return _ok(reconciliation(drive_for(_caller(request), slug)))
+    return _ok(reconciliation(drive_for(caller_of(request), slug)))
 
 
 # --- prizes and ties ----------------------------------------------------------------------------
 
 
-@api.get(
+@router.get(
     PRIZES,
     response=answers({200: s.PrizeTable}, 404),
     url_name="prizes",
@@ -1100,10 +835,10 @@ def reconciliation_view(request: HttpRequest, slug: str) -> JsonResponse:
     "stored ties and awards.",
 )
 def prizes_view(request: HttpRequest, slug: str) -> JsonResponse:
-    return _ok(prize_table(drive_for(_caller(request), slug)))
+    return _ok(prize_table(drive_for(caller_of(request), slug)))
 
 
-@api.get(
+@router.get(
     PRIZES + "/setup",
     response=answers({200: s.PrizeSetup}, 404),
     url_name="prize-setup",
@@ -1113,10 +848,10 @@ def prizes_view(request: HttpRequest, slug: str) -> JsonResponse:
     description=MEMBERS_,
 )
 def prize_setup_get(request: HttpRequest, slug: str) -> JsonResponse:
-    return _ok(setup_view(drive_for(_caller(request), slug)))
+    return _ok(setup_view(drive_for(caller_of(request), slug)))
 
 
-@api.patch(
+@router.patch(
     PRIZES + "/setup",
     response=answers({200: s.PrizeSetup}, 404, 409, 422, body=True),
     url_name="prize-setup",
@@ -1127,13 +862,13 @@ def prize_setup_get(request: HttpRequest, slug: str) -> JsonResponse:
     "jar once drawn (409 cookie_jar_drawn).",
 )
 def prize_setup_patch(request: HttpRequest, slug: str, payload: s.PrizeSetupIn) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     drive = drive_for(caller, slug, roles=(ORGANIZER,))
     prize_setup_update(drive=drive, actor=caller.actor, **payload.sent())
     return _ok(setup_view(drive))
 
 
-@api.get(
+@router.get(
     PRIZES + "/ties",
     response=answers({200: list[s.Tie]}, 404),
     url_name="ties",
@@ -1143,10 +878,10 @@ def prize_setup_patch(request: HttpRequest, slug: str, payload: s.PrizeSetupIn) 
     description=MEMBERS_,
 )
 def ties_get(request: HttpRequest, slug: str) -> JsonResponse:
-    return _ok(ties_list(drive_for(_caller(request), slug)))
+    return _ok(ties_list(drive_for(caller_of(request), slug)))
 
 
-@api.post(
+@router.post(
     PRIZES + "/ties",
     response=answers({200: list[s.Tie]}, 404, 409, 422, body=True),
     url_name="ties",
@@ -1157,14 +892,14 @@ def ties_get(request: HttpRequest, slug: str) -> JsonResponse:
     "open earlier). Again: no change; 409 standings_changed if the standings moved since.",
 )
 def ties_open(request: HttpRequest, slug: str, payload: s.TiesOpen = Body(None)) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     drive = drive_for(caller, slug, roles=(ORGANIZER,))
     force = payload.force if payload is not None else False
     prizes_open_ties(drive=drive, actor=caller.actor, force=force)
     return _ok(ties_list(drive))
 
 
-@api.post(
+@router.post(
     TIE + "/choices",
     response=answers({201: s.Tie}, 404, 409, 422, body=True),
     url_name="tie-choices",
@@ -1175,14 +910,14 @@ def ties_open(request: HttpRequest, slug: str, payload: s.TiesOpen = Body(None))
     "tie_decided once decided.",
 )
 def tie_choice_view(request: HttpRequest, slug: str, tie: int, payload: s.Choice) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     drive = drive_for(caller, slug)
     found = tie_get(drive, tie)
     tie_choose(tie=found, couple=payload.couple, choice=payload.choice, actor=caller.actor)
     return _ok(tie_view(tie_get(drive, tie)), 201)
 
 
-@api.post(
+@router.post(
     TIE + "/decide",
     response=answers({200: s.Tie}, 404, 409, 422, body=True),
     url_name="tie-decide",
@@ -1195,13 +930,13 @@ def tie_choice_view(request: HttpRequest, slug: str, tie: int, payload: s.Choice
 def tie_decide_view(
     request: HttpRequest, slug: str, tie: int, payload: s.Empty = Body(None)
 ) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     drive = drive_for(caller, slug)
     tie_decide(tie=tie_get(drive, tie), actor=caller.actor)
     return _ok(tie_view(tie_get(drive, tie)))
 
 
-@api.post(
+@router.post(
     TIE + "/cut",
     response=answers({201: s.CutDone}, 404, 409, 422, body=True),
     url_name="tie-cut",
@@ -1214,7 +949,7 @@ def tie_decide_view(
     "seed_not_accepted.",
 )
 def tie_cut_view(request: HttpRequest, slug: str, tie: int, payload: s.Cut) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     drive = drive_for(caller, slug)
     found = tie_get(drive, tie)
     if payload.draw is True:
@@ -1224,7 +959,7 @@ def tie_cut_view(request: HttpRequest, slug: str, tie: int, payload: s.Cut) -> J
     return _ok({"cut": outcome, "tie": tie_view(tie_get(drive, tie))}, 201)
 
 
-@api.post(
+@router.post(
     TIE + "/playoff",
     response=answers({201: s.PlayoffDone}, 404, 409, 422, body=True),
     url_name="tie-playoff",
@@ -1235,7 +970,7 @@ def tie_cut_view(request: HttpRequest, slug: str, tie: int, payload: s.Cut) -> J
     "score; unusual_score needs confirm_unusual).",
 )
 def tie_playoff_view(request: HttpRequest, slug: str, tie: int, payload: s.Playoff) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     drive = drive_for(caller, slug)
     found = tie_get(drive, tie)
     outcome = tie_playoff_result(
@@ -1249,7 +984,7 @@ def tie_playoff_view(request: HttpRequest, slug: str, tie: int, payload: s.Playo
     return _ok({"result": outcome, "tie": tie_view(tie_get(drive, tie))}, 201)
 
 
-@api.get(
+@router.get(
     PRIZES + "/cookie-jar",
     response=answers({200: s.CookieJar}, 404),
     url_name="cookie-jar",
@@ -1259,10 +994,10 @@ def tie_playoff_view(request: HttpRequest, slug: str, tie: int, payload: s.Playo
     description=MEMBERS_,
 )
 def cookie_jar_get(request: HttpRequest, slug: str) -> JsonResponse:
-    return _ok(cookie_jar_view(drive_for(_caller(request), slug)))
+    return _ok(cookie_jar_view(drive_for(caller_of(request), slug)))
 
 
-@api.post(
+@router.post(
     PRIZES + "/cookie-jar/draw",
     response=answers({201: s.CookieJar}, 404, 409, 422, body=True),
     url_name="cookie-jar-draw",
@@ -1277,7 +1012,7 @@ def cookie_jar_get(request: HttpRequest, slug: str) -> JsonResponse:
 def cookie_jar_draw_view(
     request: HttpRequest, slug: str, payload: s.CookieJarDraw = Body(None)
 ) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     drive = drive_for(caller, slug, roles=(ORGANIZER,))
     games = payload.games if payload is not None else None
     cookie_jar_draw(drive=drive, games=games, actor=caller.actor)
@@ -1309,7 +1044,7 @@ def _document_of(drive: Any, pk: int, user: Any) -> Document:
     return document
 
 
-@api.post(
+@router.post(
     DOCUMENTS,
     response=answers({200: s.Document, 202: s.Document}, 403, 404, 422, 503, body=True),
     url_name="documents",
@@ -1327,7 +1062,7 @@ def _document_of(drive: Any, pk: int, user: Any) -> Document:
     "document (its id in `document`) is marked failed.",
 )
 def documents_request(request: HttpRequest, slug: str, payload: s.DocumentIn) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     drive = drive_for(caller, slug)
     sent = payload.model_fields_set
     document = document_request(
@@ -1350,7 +1085,7 @@ def documents_request(request: HttpRequest, slug: str, payload: s.DocumentIn) ->
     return response
 
 
-@api.get(
+@router.get(
     DOCUMENTS + "/{num:pk}",
     response=answers({200: s.Document}, 404),
     url_name="document",
@@ -1360,12 +1095,12 @@ def documents_request(request: HttpRequest, slug: str, payload: s.DocumentIn) ->
     description=MEMBERS_,
 )
 def document_detail(request: HttpRequest, slug: str, pk: int) -> JsonResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     document = _document_of(drive_for(caller, slug), pk, caller.user)
     return _ok(_document_view(request, document))
 
 
-@api.get(
+@router.get(
     DOCUMENTS + "/{num:pk}/file",
     response=answers({200: None}, 404, 409),
     url_name="document-file",
@@ -1383,7 +1118,7 @@ def document_detail(request: HttpRequest, slug: str, pk: int) -> JsonResponse:
     },
 )
 def document_file(request: HttpRequest, slug: str, pk: int) -> FileResponse:
-    caller = _caller(request)
+    caller = caller_of(request)
     document = _document_of(drive_for(caller, slug), pk, caller.user)
     if not document.file.name or not document.file.storage.exists(document.file.name):
         raise ServiceError(
@@ -1398,17 +1133,3 @@ def document_file(request: HttpRequest, slug: str, pk: int) -> FileResponse:
         filename=document_filename(document),
         content_type="application/pdf",
     )
-
-
-# --- anything else ------------------------------------------------------------------------------
-
-
-def not_found(request: HttpRequest, path: str = "") -> JsonResponse:
-    return error_response(
-        NotFound(
-            "no_such_endpoint", gettext("There is no API endpoint /%(path)s.") % {"path": path}
-        )
-    )
-
-
-not_found.csrf_exempt = True  # type: ignore[attr-defined]  # what csrf_exempt sets

@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from api.site import api
 from drives.inputs import Body
 from drives.services import DRIVE_SETTINGS, club_create, couples_register, drive_create
 from engine.rules import CHOICES, Ruleset
-from scoring.api.views import api, drive_answer
+from scoring.api.views import drive_answer
 from scoring.prizes.services import SETUP_FIELDS
 from scoring.selectors import couple_summary, drive_summary
 

@@ -29,7 +29,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from scoring.api.views import api
+from api.site import api
 from tests.fuzz.helpers import InProcessApp, World, fuzzing, rolled_back
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]

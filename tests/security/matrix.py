@@ -510,7 +510,7 @@ CASES: list[Case] = [
     Case("practice/<uuid:game_id>/bid", "POST", "/practice/{practice}/bid", everyone(302)),
     Case("practice/<uuid:game_id>/trump", "POST", "/practice/{practice}/trump", everyone(302)),
     Case("practice/<uuid:game_id>/draw", "POST", "/practice/{practice}/draw", everyone(302)),
-    # --- the API (scoring/api) --------------------------------------------------------------------
+    # --- the API (api/, its routers in the apps) --------------------------------------------------
     Case("api/v1/me", "GET", "/api/v1/me", (401, 200, 200, 200, 200, 200, 200, 403, 200)),
     Case(
         "api/v1/export-schema",

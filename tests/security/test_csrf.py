@@ -1,7 +1,7 @@
 """Every form that posts with the browser's session is protected by Django's CSRF check: without
 the token it is refused (403) and nothing changes, with it it does what it does for the
 organizer in the access matrix (tests/security/matrix.py). The same holds for the API's
-writes made with the session (``scoring.api.auth.check_csrf``); with a bearer token there is
+writes made with the session (``api.auth.check_csrf``); with a bearer token there is
 no cookie to abuse and no check. The table and couple pages are exempt on purpose: the token
 in their address is the credential, no cookie grants anything there, and a phone that lost
 its cookies must still send its result.

@@ -1,4 +1,4 @@
-"""Who is calling the API and what they may reach.
+"""Who is calling the API and what they may reach, for every app's router.
 
 A caller is a user (by ``Authorization: Bearer <API token>`` or by the browser session), a
 table (its table card's token) or a couple (its punch card's token). The rules:
@@ -154,7 +154,7 @@ class Session(APIKeyCookie):
 
 
 # Every endpoint but the description: a bearer token first, then the session. Neither: 401
-# not_authenticated (scoring.api.views turns ninja's AuthenticationError into it).
+# not_authenticated (api.site turns ninja's AuthenticationError into it).
 AUTH = [BearerToken(), Session(csrf=True)]
 
 
@@ -179,6 +179,11 @@ def check_csrf(request: HttpRequest) -> None:
             )
             % {"reason": reason},
         )
+
+
+def caller_of(request: HttpRequest) -> Caller:
+    """The caller ninja's auth (``AUTH``) found for this request."""
+    return request.auth  # type: ignore[attr-defined, no-any-return]  # set by ninja's auth: a Caller
 
 
 def require_user(caller: Caller) -> Any:

@@ -1,7 +1,7 @@
-"""The API's URLs, included under ``/api/v1/`` by ``config.urls``: django-ninja's (every
-endpoint of ``scoring.api.views``, ``openapi.json`` and the ``docs`` page, in the namespace
-``api``), each answering a method it does not serve with a JSON 405; anything else under
-``/api/v1/`` is a JSON 404."""
+"""The API's URLs, included under ``/api/v1/`` by ``config.urls`` once it has mounted every
+app's router on ``api.site.api`` (``api_urls``): django-ninja's (every endpoint,
+``openapi.json`` and the ``docs`` page, in the namespace ``api``), each answering a method it
+does not serve with a JSON 405; anything else under ``/api/v1/`` is a JSON 404."""
 
 from collections.abc import Callable
 from functools import wraps
@@ -12,8 +12,9 @@ from django.urls import URLPattern, URLResolver, include, path, re_path
 from django.utils.translation import gettext
 from ninja.utils import replace_path_param_notation
 
+from api.errors import error_response
+from api.site import Api, not_found
 from drives.errors import ServiceError
-from scoring.api.views import api, error_response, not_found
 
 
 def _json_405(view: Callable[..., HttpResponse], methods: list[str]) -> Callable[..., Any]:
@@ -43,7 +44,7 @@ def _json_405(view: Callable[..., HttpResponse], methods: list[str]) -> Callable
     return answer
 
 
-def _methods_by_route() -> dict[str, list[str]]:
+def _methods_by_route(api: Api) -> dict[str, list[str]]:
     """The methods each route of the API serves (ninja routes ``/drives/{slug:slug}`` as
     ``drives/<slug:slug>``)."""
     served: dict[str, set[str]] = {}
@@ -56,9 +57,9 @@ def _methods_by_route() -> dict[str, list[str]]:
     return {route: sorted(methods) for route, methods in served.items()}
 
 
-def _endpoints() -> list[Any]:
+def _endpoints(api: Api) -> list[Any]:
     patterns, _app_name, _namespace = api.urls
-    served = _methods_by_route()
+    served = _methods_by_route(api)
     endpoints: list[URLPattern | URLResolver] = []
     for pattern in patterns:
         if not isinstance(pattern, URLPattern):  # ninja's are all patterns; a resolver stays
@@ -78,8 +79,11 @@ def _endpoints() -> list[Any]:
     return endpoints
 
 
-urlpatterns = [
-    path("", include((_endpoints(), "api"), namespace="api")),
-    # Any path at all, line breaks included (an encoded newline in a slug is still a 404 in JSON).
-    re_path(r"^(?P<path>[\s\S]*)$", not_found, name="not-found"),
-]
+def api_urls(api: Api) -> list[URLPattern | URLResolver]:
+    """The URLs of ``api``, its routers all mounted: it takes no other router afterwards."""
+    return [
+        path("", include((_endpoints(api), "api"), namespace="api")),
+        # Any path at all, line breaks included (an encoded newline in a slug is still a 404
+        # in JSON).
+        re_path(r"^(?P<path>[\s\S]*)$", not_found, name="not-found"),
+    ]
