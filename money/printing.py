@@ -235,7 +235,8 @@ def licence_sheet(drive: Drive, report: dict[str, Any]) -> dict[str, Any]:
         [_("Net"), _money(report["net"], cur)],
     ]
     states = dict(Draw.State.choices)
-    notes = [draw_record(draw, states) for draw in report["draws"]]
+    notes = [_("The draws' record")] if report["draws"] else []
+    notes += [draw_record(draw, states) for draw in report["draws"]]
     notes.append(
         _(
             "The draws are made in the hall, on the tickets sold; the app records each one: "
