@@ -5,6 +5,7 @@ no report until the licence number is set."""
 
 from __future__ import annotations
 
+import copy
 import io
 from decimal import Decimal
 from typing import Any
@@ -17,7 +18,10 @@ from pypdf import PdfReader
 from drives.models import AuditEntry, Drive
 from drives.services import drive_update
 from money.models import MoneySetup
+from money.services import setup_update
 from scoring.api.views import api as ninja_api
+from scoring.records.export import drive_export
+from scoring.records.restore import drive_delete, drive_restore
 from tests.api.helpers import DESK, Api, ClubUsers
 
 pytestmark = pytest.mark.django_db
@@ -269,3 +273,19 @@ def test_the_openapi_describes_the_report() -> None:
     body = setup["requestBody"]["content"]["application/json"]["schema"]
     schema = spec["components"]["schemas"][body["$ref"].rsplit("/", 1)[-1]]
     assert schema["properties"]["licence_number"]["maxLength"] == 40
+
+
+def test_the_export_carries_the_licence_number_and_older_exports_restore_without(
+    ours: ClubUsers, drive: Drive
+) -> None:
+    setup_update(drive=drive, actor=DESK, licence_number=LICENCE)
+    record = drive_export(drive)
+    assert record["money"]["setup"]["licence_number"] == LICENCE
+    older = copy.deepcopy(record)
+    del older["money"]["setup"]["licence_number"]
+    drive_delete(drive=drive)
+    restored = drive_restore(data=record).drive
+    assert MoneySetup.objects.get(drive=restored).licence_number == LICENCE
+    drive_delete(drive=restored)
+    restored = drive_restore(data=older).drive
+    assert MoneySetup.objects.get(drive=restored).licence_number == ""
