@@ -219,6 +219,9 @@ def test_the_pdf_says_the_licence_the_gross_and_the_net(
     assert f"ticket {night['second']['ticket']}" in text
     assert f"seed {night['second']['seed']}" in text
     assert "Hall rental 25.00 CAD" in text
+    # A format nobody makes: refused, naming the query's field.
+    bad = api.get(url(drive, "accounts/licence-report?format=xlsx"), token=ours.scorer_token)
+    assert bad.status_code == 422 and bad.json()["field"] == "format"
 
 
 def test_the_page_from_the_money_page_in_the_drives_language(
