@@ -20,7 +20,7 @@ from money import selectors
 from money.models import Draw, Kind, Way
 from scoring.printing.labels import labels
 from scoring.printing.parts import Part
-from scoring.printing.pdf import render
+from scoring.printing.rendering import render_pdf
 
 KIND_NAMES = dict(Kind.choices)
 WAY_NAMES = dict(Way.choices)
@@ -281,4 +281,4 @@ def licence_pdf(drive: Drive, paper: str = "letter") -> bytes:
             "drive": {"slug": drive.slug, "name": drive.name, "club": drive.club.name},
             "accounts": licence_sheet(drive, report),
         }
-    return render("accounts", data, paper=paper)
+    return render_pdf("accounts", data, paper=paper)
