@@ -996,6 +996,7 @@ WAYS = ("cash", "card", "e-transfer", "other")  # money.models.Way
 HAND_KINDS = ("donation", "entry", "expense", "prize_paid")  # money.models.HAND_KINDS
 MAX_TICKETS = 100_000
 MAX_NOTE = 200
+MAX_LICENCE_NUMBER = 40
 _DIGITS = re.compile(r"^\s*\d+(\.\d+)?\s*$")
 
 
@@ -1205,6 +1206,16 @@ RAFFLE_NAME = rule(
     Annotated[str, Strict(), AfterValidator(_raffle_name)],
     pattern=r"\S",
     maxLength=120,
+)
+_type, _form, _params = text(MAX_LICENCE_NUMBER, what="the licence number")
+LICENCE_NUMBER = rule(
+    "licence_number",
+    "licence_number",
+    "bad_licence_number",
+    _("The licence number has at most %(max)s characters."),
+    *(_type, _params, _form),
+    description="The number of the lottery licence the 50/50 and the raffles are run under "
+    '(the licence report prints it); "" clears it.',
 )
 SCORERS_ALLOWED = rule(
     "scorers_allowed",

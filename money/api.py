@@ -7,12 +7,15 @@ currency."""
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from django.core.serializers.json import DjangoJSONEncoder
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext
 from ninja import Router
+
+# ninja.Query(...) is this function at run time (for a type checker ninja names an alias).
+from ninja.params.functions import Query
 from pydantic import JsonValue, model_validator
 
 from api.auth import MEMBERS, ORGANIZER, Caller, caller_of, club_for, drive_for
@@ -21,7 +24,7 @@ from drives import inputs
 from drives.errors import Forbidden, ServiceError
 from drives.inputs import Body
 from drives.models import Drive, Membership
-from money import selectors, services
+from money import printing, selectors, services
 
 router = Router(tags=["money"])
 JSON = dict[str, JsonValue]  # the answer, as the selectors build it
@@ -85,6 +88,7 @@ class SetupIn(Body):
     strip_price: Annotated[Decimal | None, inputs.money("strip_price")] = None
     share_percent: Annotated[int | None, inputs.SHARE_PERCENT] = None
     scorers_allowed: Annotated[bool | None, inputs.SCORERS_ALLOWED] = None
+    licence_number: Annotated[str | None, inputs.LICENCE_NUMBER] = None
 
 
 def _ok(data: Any, status: int = 200) -> JsonResponse:
@@ -116,6 +120,7 @@ def accounts_json(drive: Drive) -> dict[str, Any]:
         "strip_price": setup.strip_price,
         "share_percent": setup.share_percent,
         "scorers_allowed": setup.scorers_allowed,
+        "licence_number": setup.licence_number,
     }
     return data
 
@@ -168,6 +173,44 @@ def setup(request: HttpRequest, slug: str, payload: SetupIn) -> JsonResponse:
     drive = drive_for(caller, slug, roles=(ORGANIZER,))  # the settings are the organizer's
     services.setup_update(drive=drive, actor=caller.actor, **payload.sent())
     return _ok(accounts_json(drive)["setup"])
+
+
+@router.get(
+    D + "/accounts/licence-report",
+    response=answers({200: JSON}, 404, 422),
+    url_name="money-licence-report",
+    summary="The licence's report of the 50/50 and the raffles",
+    description="What a lottery licence's report asks, from the ledger: the licence number; "
+    "the tickets of each draw (the 50/50 and each raffle item: the numbers sold as ranges, how "
+    "many, the price, the gross); the prizes paid with the winning tickets (the 50/50's "
+    "payout, a raffle's item); the expenses; the net (gross − prizes paid in money − "
+    "expenses); each draw's record (seed, time, who drew). ?format=pdf: the same as a "
+    "one-page PDF in the drive's language. 422 no_licence_number until the organizer sets "
+    "licence_number (PATCH …/accounts/setup).",
+    openapi_extra={
+        "responses": {
+            200: {
+                "description": "The report (JSON), or with ?format=pdf its PDF (an attachment)",
+                "content": {
+                    "application/json": {"schema": {"type": "object"}},
+                    "application/pdf": {"schema": {"type": "string", "format": "binary"}},
+                },
+            }
+        }
+    },
+)
+def licence_report(
+    request: HttpRequest,
+    slug: str,
+    format: Literal["json", "pdf"] = Query("json", description="json, or pdf for the sheet"),
+) -> HttpResponse:
+    drive, _caller = money_drive(request, slug)
+    if format == "pdf":
+        response = HttpResponse(printing.licence_pdf(drive), content_type="application/pdf")
+        name = f"{drive.slug}-licence-report.pdf"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
+    return _ok(selectors.licence_report(drive))
 
 
 def _sale(sale: Any) -> dict[str, Any]:

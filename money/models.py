@@ -85,7 +85,7 @@ class Way(models.TextChoices):
 
 class MoneySetup(models.Model):
     """A drive's money settings: the cash box's opening float, the 50/50's prices and share,
-    and whether scorers may use the money page."""
+    whether scorers may use the money page, and the lottery licence's number."""
 
     drive = models.OneToOneField(Drive, on_delete=models.CASCADE, related_name="money_setup")
     opening_float = MoneyField(_("opening float"), default=Decimal("0.00"), **MONEY)
@@ -94,6 +94,8 @@ class MoneySetup(models.Model):
     strip_price = MoneyField(_("price of a strip"), default=Decimal("10.00"), **MONEY)
     share_percent = models.PositiveSmallIntegerField(_("winner's share (%)"), default=50)
     scorers_allowed = models.BooleanField(_("scorers may take money"), default=True)
+    #: The lottery licence the 50/50 and the raffles are run under (the licence report's).
+    licence_number = models.CharField(_("licence number"), max_length=40, blank=True)
 
     class Meta:
         constraints = [

@@ -1,7 +1,8 @@
 """The night's accounts on paper and in a spreadsheet: the treasurer's one-page sheet, printed
 as the other documents are (``scoring.printing``: asked for on the print page, the money page
 or the API, rendered by the print task, in the drive's language whoever asks for it; this
-gives its words and figures and who may print it), and a CSV of every line."""
+gives its words and figures and who may print it), a CSV of every line, and the licence's
+report of the 50/50 and the raffles, drawn at once as a one-page PDF by the same renderer."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import csv
 import io
 from typing import Any
 
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -16,7 +18,9 @@ from drives.models import Drive, Membership
 from drives.services import role_in
 from money import selectors
 from money.models import Draw, Kind, Way
+from scoring.printing.labels import labels
 from scoring.printing.parts import Part
+from scoring.printing.rendering import render_pdf
 
 KIND_NAMES = dict(Kind.choices)
 WAY_NAMES = dict(Way.choices)
@@ -147,3 +151,134 @@ DOCUMENT = Part(
     allowed=accounts_allowed,
     refusal=gettext_lazy("Only the organizers take money at this drive."),
 )
+
+
+# --- the licence's report ------------------------------------------------------------------------
+
+
+def _moment(at: Any) -> str:
+    """A time of the night, in the hall's time zone: 2026-11-28 20:14."""
+    return f"{timezone.localtime(at):%Y-%m-%d %H:%M}"
+
+
+def _price(row: dict[str, Any], currency: str) -> str:
+    """A draw's price: a ticket's, and a strip's where the drive's prices apply."""
+    price = _("%(price)s a ticket") % {"price": _money(row["price"], currency)}
+    if row["strip_size"]:
+        price += ", " + _("%(price)s a strip of %(size)s") % {
+            "price": _money(row["strip_price"], currency),
+            "size": row["strip_size"],
+        }
+    return price
+
+
+def draw_name(row: dict[str, Any]) -> str:
+    """The 50/50 as "50/50", a raffle item as "Raffle: Quilt"."""
+    if row["draw"] == "fifty_fifty":
+        return _("50/50")
+    return _("Raffle: %(item)s") % {"item": row["name"]}
+
+
+def ranges_text(row: dict[str, Any]) -> str:
+    return ", ".join(
+        str(r["first"]) if r["first"] == r["last"] else f"{r['first']}–{r['last']}"
+        for r in row["ranges"]
+    )
+
+
+def licence_sheet(drive: Drive, report: dict[str, Any]) -> dict[str, Any]:
+    """The licence's report as the sheet renderer draws it (``scoring.printing.pdf.accounts``:
+    a title, paragraphs, two-column tables, notes), every word in the language active: the
+    licence number, each draw's tickets (the numbers sold, how many, the price) and gross, the
+    prizes paid with the winning tickets, the expenses, the net, and the draws' records."""
+    cur = drive.currency
+    lines = [
+        f"{drive.club.name} · {drive.name} · {drive.date.isoformat()}",
+        _("Lottery licence number: %(number)s") % {"number": report["licence_number"]},
+    ]
+    for row in report["tickets"]:
+        lines.append(
+            _("%(draw)s: tickets %(ranges)s; %(count)s sold at %(price)s.")
+            % {
+                "draw": draw_name(row),
+                "ranges": ranges_text(row) or "—",
+                "count": row["count"],
+                "price": _price(row, cur),
+            }
+        )
+    tickets = [[_("Tickets sold"), _("Gross")]]
+    tickets += [
+        [f"{draw_name(row)} ({row['count']})", _money(row["gross"], cur)]
+        for row in report["tickets"]
+    ]
+    tickets.append([_("Gross"), _money(report["gross"], cur)])
+    prizes = [[_("Prizes paid"), _("Prize")]]
+    for prize in report["prizes"]:
+        won = _money(prize["amount"], cur) if prize["amount"] is not None else prize["item"]
+        label = _("%(draw)s, ticket %(ticket)s") % {
+            "draw": draw_name(prize),
+            "ticket": prize["ticket"],
+        }
+        prizes.append([label, won])
+    prizes.append([_("Prizes paid in money"), _money(report["prizes_paid"], cur)])
+    expenses = [[_("Expenses"), _("Amount")]]
+    expenses += [
+        [expense["note"] or str(KIND_NAMES[Kind.EXPENSE]), _money(expense["amount"], cur)]
+        for expense in report["expenses"]
+    ]
+    expenses.append([_("Expenses"), _money(report["expenses_total"], cur)])
+    net = [
+        [_("Net to the charity"), ""],
+        [_("Gross"), _money(report["gross"], cur)],
+        [_("Prizes paid in money"), _money(report["prizes_paid"], cur)],
+        [_("Expenses"), _money(report["expenses_total"], cur)],
+        [_("Net"), _money(report["net"], cur)],
+    ]
+    states = dict(Draw.State.choices)
+    notes = [_("The draws' record")] if report["draws"] else []
+    notes += [draw_record(draw, states) for draw in report["draws"]]
+    notes.append(
+        _(
+            "The draws are made in the hall, on the tickets sold; the app records each one: "
+            "its seed picks the same ticket again among the tickets it was drawn from."
+        )
+    )
+    notes.append(_("Signed by the licence holder: ______________________"))
+    return {
+        "title": _("The licence's report"),
+        "lines": lines,
+        "tables": [tickets, prizes, expenses, net],
+        "notes": notes,
+    }
+
+
+def draw_record(draw: dict[str, Any], states: dict[str, Any]) -> str:
+    """One draw's record: what was drawn, among how many, with which seed, when, by whom."""
+    return _(
+        "%(draw)s, draw %(round)s: ticket %(ticket)s among %(among)s, seed %(seed)s, "
+        "%(at)s, drawn by %(who)s (%(state)s)."
+    ) % {
+        "draw": draw_name(draw),
+        "round": draw["round"],
+        "ticket": draw["ticket"],
+        "among": draw["among"],
+        "seed": draw["seed"],
+        "at": _moment(draw["at"]),
+        "who": draw["drawn_by"] or "—",
+        "state": states[draw["state"]],
+    }
+
+
+def licence_pdf(drive: Drive, paper: str = "letter") -> bytes:
+    """The licence's report as a one-page PDF, in the drive's language whoever asks for it,
+    drawn at once by the treasurer's sheet's renderer (one page: no print queue needed)."""
+    with translation.override(drive.language):
+        report = selectors.licence_report(drive)
+        data = {
+            "document": _("The licence's report"),
+            "language": drive.language,
+            **labels(),
+            "drive": {"slug": drive.slug, "name": drive.name, "club": drive.club.name},
+            "accounts": licence_sheet(drive, report),
+        }
+    return render_pdf("accounts", data, paper=paper)

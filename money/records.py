@@ -53,6 +53,7 @@ def export(drive: Drive) -> dict[str, Any]:
             "strip_price": str(setup.strip_price),
             "share_percent": setup.share_percent,
             "scorers_allowed": setup.scorers_allowed,
+            "licence_number": setup.licence_number,
         },
         "lines": [
             {
@@ -135,6 +136,8 @@ class MoneySettings(AppPart):
     strip_price: Sum
     share_percent: Annotated[int, Field(ge=1, le=100)]
     scorers_allowed: bool
+    #: Added with the licence's report: an export written before has none (restored empty).
+    licence_number: Annotated[str, Field(max_length=40)] = ""
 
 
 class MoneyLine(AppPart):

@@ -1,7 +1,8 @@
 """Reads of the night's money: the ledger (the lines written here, and those read from what
 the door and the prizes recorded: the cookie jar's buy-ins, its payout and the prizes paid),
 its totals by kind and by way of payment, the cash box (expected, counted, difference), the
-50/50 and the raffles, and the net raised by each of a club's drives."""
+50/50 and the raffles, the licence's report of the 50/50 and the raffles, and the net raised
+by each of a club's drives."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from decimal import Decimal
 from typing import Any
 
 from django.db.models import Count, Sum
+from django.utils.translation import gettext
 
+from drives.errors import ServiceError
 from drives.models import Club, Couple, Drive
 from money.models import IN_KINDS, MAX_AMOUNT, CashCount, Draw, Kind, Line, MoneySetup, Pool, Way
 from scoring.models import Award, PrizeSetup
@@ -257,3 +260,116 @@ def club_net(club: Club) -> list[dict[str, Any]]:
     """The net raised by each of the club's drives (newest first); per season:
     ``seasons.selectors.season_money``."""
     return drives_net(Drive.objects.filter(club=club).order_by("-date", "-id"))
+
+
+def ticket_ranges(numbers: Iterable[int]) -> list[tuple[int, int]]:
+    """Numbers as runs of consecutive numbers: 1, 2, 3, 7 → (1, 3), (7, 7)."""
+    runs: list[tuple[int, int]] = []
+    for number in sorted(numbers):
+        if runs and number == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], number)
+        else:
+            runs.append((number, number))
+    return runs
+
+
+def _effective(drive: Drive, kind: str) -> list[Line]:
+    """The lines of ``kind`` that stand: neither reversed nor a reversal (a line and its
+    reversal cancel out, so these add up to the ledger's total of the kind)."""
+    rows = Line.objects.filter(
+        drive=drive,
+        kind=kind,
+        reverses__isnull=True,
+        reversed_by__isnull=True,
+        amount__gte=-MAX_AMOUNT,
+        amount__lte=MAX_AMOUNT,
+    )
+    return list(rows.order_by("at", "id"))
+
+
+def licence_report(drive: Drive) -> dict[str, Any]:
+    """What a lottery licence's report asks of the night (the 50/50 and the raffles): the
+    tickets of each draw (the numbers sold, as ranges; how many; the price; the gross: what
+    its tickets brought in, refunds taken off, as the ledger says), the prizes paid (each
+    claimed draw: its winning ticket, the 50/50's payout or the raffle's item), the night's
+    expenses (the expense lines standing), the net (gross − the prizes paid in money − the
+    expenses), and every draw's record (the seed, the time, who drew, how many tickets it was
+    among, claimed or not). Without a licence number set: 422 ``no_licence_number``."""
+    setup = setup_of(drive)
+    if not setup.licence_number:
+        raise ServiceError(
+            "no_licence_number",
+            gettext(
+                "The licence's report needs the lottery licence's number: the organizer sets "
+                "it among the money settings first."
+            ),
+            field="licence_number",
+        )
+    tickets: list[dict[str, Any]] = []
+    prizes: list[dict[str, Any]] = []
+    draws: list[dict[str, Any]] = []
+    pools = Pool.objects.filter(drive=drive).order_by("kind", "id")
+    for pool in pools:
+        numbers = list(pool.tickets.values_list("number", flat=True))
+        own = pool.ticket_price is not None
+        tickets.append(
+            {
+                "draw": pool.kind,
+                "pool": pool.pk,
+                "name": str(pool),
+                "ranges": [{"first": a, "last": b} for a, b in ticket_ranges(numbers)],
+                "count": len(numbers),
+                "price": pool.ticket_price if own else setup.ticket_price,
+                "strip_size": None if own else setup.strip_size,
+                "strip_price": None if own else setup.strip_price,
+                "gross": pool_takings(pool),
+            }
+        )
+        for draw in Draw.objects.filter(pool=pool).select_related("user", "line"):
+            record = {
+                "draw": pool.kind,
+                "pool": pool.pk,
+                "name": str(pool),
+                "round": draw.round,
+                "ticket": draw.ticket,
+                "seed": draw.seed,
+                "among": draw.sold,
+                "at": draw.at,
+                "drawn_by": draw.user.get_username() if draw.user else None,
+                "state": draw.state,
+            }
+            draws.append(record)
+            if draw.state == Draw.State.CLAIMED:
+                paid = draw.line.amount if draw.line is not None else None
+                prizes.append(
+                    {
+                        "draw": pool.kind,
+                        "pool": pool.pk,
+                        "name": str(pool),
+                        "round": draw.round,
+                        "ticket": draw.ticket,
+                        "amount": paid,
+                        "item": pool.name if pool.kind == Pool.Kind.RAFFLE else None,
+                        "at": draw.at,
+                    }
+                )
+    expenses = [
+        {"id": line.pk, "note": line.note, "amount": line.amount, "way": line.way, "at": line.at}
+        for line in _effective(drive, Kind.EXPENSE)
+    ]
+    gross = sum((row["gross"] for row in tickets), ZERO)
+    prizes_paid = sum((row["amount"] for row in prizes if row["amount"] is not None), ZERO)
+    expenses_total = sum((row["amount"] for row in expenses), ZERO)
+    return {
+        "drive": drive.slug,
+        "currency": drive.currency,
+        "licence_number": setup.licence_number,
+        "tickets": tickets,
+        "gross": gross,
+        "prizes": prizes,
+        "prizes_paid": prizes_paid,
+        "expenses": expenses,
+        "expenses_total": expenses_total,
+        "net": gross - prizes_paid - expenses_total,
+        "draws": draws,
+    }

@@ -131,6 +131,7 @@ SETUP_FIELDS = (
     "strip_price",
     "share_percent",
     "scorers_allowed",
+    "licence_number",
 )
 
 
@@ -138,11 +139,13 @@ SETUP_RULES = {
     "strip_size": inputs.STRIP_SIZE,
     "share_percent": inputs.SHARE_PERCENT,
     "scorers_allowed": inputs.SCORERS_ALLOWED,
+    "licence_number": inputs.LICENCE_NUMBER,
 }
 
 
 def setup_update(*, drive: Drive, actor: Actor, **fields: Any) -> MoneySetup:
-    """Change the float, the 50/50's prices, strip and share, or whether scorers take money."""
+    """Change the float, the 50/50's prices, strip and share, whether scorers take money, or
+    the lottery licence's number ("" clears it)."""
     inputs.refuse_unknown(fields, SETUP_FIELDS)
     clean: dict[str, Any] = {}
     for name in ("opening_float", "ticket_price", "strip_price"):

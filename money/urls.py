@@ -1,6 +1,7 @@
 """The night's money's pages: the money page (sales at the door, the 50/50, the count), its
 live pot, the projector's 50/50 screen, the accounts as CSV, and the treasurer's sheet's
-former address (the print page prints it: ``money.printing.DOCUMENT``)."""
+former address (the print page prints it: ``money.printing.DOCUMENT``), and the licence's
+report of the 50/50 and the raffles."""
 
 from django.urls import path
 
@@ -14,4 +15,5 @@ urlpatterns = [
     path("drives/<slug:slug>/money/projector", views.projector, name="projector"),
     path("drives/<slug:slug>/money/accounts.csv", views.accounts_csv_view, name="csv"),
     path("drives/<slug:slug>/money/accounts.pdf", views.accounts_pdf_view, name="pdf"),
+    path("drives/<slug:slug>/money/licence-report", views.licence_report, name="licence"),
 ]

@@ -4,7 +4,8 @@ it), record a line, reverse one, draw, pay out, count the box; the pot refreshes
 (static/js/poll.js, an ETag of the drive's version); the projector's 50/50 screen; the
 accounts as CSV. The treasurer's one-page sheet is a printed document like the others
 (``money.printing.DOCUMENT``): the money page's button asks the print page for it, and its
-old address leads to the print page with the sheet chosen."""
+old address leads to the print page with the sheet chosen. The licence's report of the 50/50 and
+the raffles has its page here, its PDF in the API."""
 
 from __future__ import annotations
 
@@ -14,13 +15,14 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from drives.errors import ServiceError
 from drives.models import Drive, Membership
 from drives.views import desk_actor, drive_links, drive_page, error_text, forbidden
 from money import printing, selectors, services
-from money.models import HAND_KINDS, Kind, Way
+from money.models import HAND_KINDS, Draw, Kind, Way
 from scoring.pages.conditional import not_modified, poll_key, tagged
 
 ORGANIZER = Membership.Role.ORGANIZER
@@ -102,6 +104,8 @@ def _act(request: HttpRequest, drive: Drive, role: str) -> str:
             for k in ("opening_float", "ticket_price", "strip_size", "strip_price", "share_percent")
             if post.get(k)
         }
+        if "licence_number" in post:  # sent empty, it clears the number
+            fields["licence_number"] = post["licence_number"]
         services.setup_update(drive=drive, actor=actor, **fields)
         return _("Settings saved.")
     raise ServiceError("bad_action", _("Choose what to do."))
@@ -179,3 +183,30 @@ def accounts_pdf_view(request: HttpRequest, drive: Drive, role: str) -> HttpResp
         return forbidden(request, drive, (ORGANIZER,))
     page = reverse("night:print", kwargs={"slug": drive.slug})
     return redirect(f"{page}?document={printing.DOCUMENT.kind}")
+
+
+@drive_page()
+def licence_report(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
+    """The licence's report of the 50/50 and the raffles (``selectors.licence_report``), in
+    the drive's language whoever reads it, to print or to copy into the licence's form; its
+    PDF is the API's (``?format=pdf``), drawn at once. Without a licence number: a 422 page
+    saying where to set it."""
+    if not _allowed(drive, role):
+        return forbidden(request, drive, (ORGANIZER,))
+    with translation.override(drive.language):
+        request.LANGUAGE_CODE = drive.language
+        context: dict[str, Any] = {"drive": drive, "links": drive_links(drive, "", role)}
+        try:
+            report = selectors.licence_report(drive)
+        except ServiceError as error:
+            context["problem"] = error_text(error)
+            return render(request, "money/licence_report.html", context, status=error.status)
+        for row in report["tickets"] + report["prizes"] + report["draws"]:
+            row["title"] = printing.draw_name(row)
+        for row in report["tickets"]:
+            row["ranges_text"] = printing.ranges_text(row)
+        states = dict(Draw.State.choices)
+        for row in report["draws"]:
+            row["state_name"] = states[row["state"]]
+        context["report"] = report
+        return render(request, "money/licence_report.html", context)

@@ -16,10 +16,17 @@ from pytest_django.live_server_helper import LiveServer
 
 from drives.services import club_create, couples_register, drive_create, member_add
 from money.models import Draw, Line, Ticket
-from money.services import line_record, raffle_add, tickets_sell
+from money.services import (
+    draw_claim,
+    draw_make,
+    line_record,
+    raffle_add,
+    setup_update,
+    tickets_sell,
+)
 from tests.api.helpers import DESK
 from tests.browser.conftest import ContextFactory
-from tests.browser.helpers import force_login, screenshot
+from tests.browser.helpers import force_login, screenshot, text_size
 from tests.factories import UserFactory
 from tests.seasons.helpers import make_season
 
@@ -167,3 +174,46 @@ def test_the_season_page_shows_the_money_each_drive_raised(
         expect(page.get_by_test_id("season-money-total")).to_contain_text("97.50")
         table.scroll_into_view_if_needed()
         screenshot(page, name)
+
+
+def test_the_licence_report_from_the_money_page_on_a_small_phone(
+    new_context: ContextFactory, live_server: LiveServer
+) -> None:
+    """The treasurer opens the licence's report from the money page on a 320 px phone with
+    large text: nothing is wider than the phone (the tables scroll in their boxes), the PDF
+    downloads, and printed the page leaves the site's header and links out."""
+    club = club_create(name="St. Mary's Parish Hall")
+    organizer = UserFactory(username="licence-organizer")
+    member_add(club=club, user=organizer, role="organizer")
+    drive = drive_create(club=club, name="Friday 45s", date=date(2026, 11, 27), language="fr")
+    setup_update(drive=drive, actor=DESK, licence_number="NS-AGLC 2026-0417")
+    tickets_sell(drive=drive, actor=DESK, count=10)
+    tickets_sell(drive=drive, actor=DESK, count=10, first=31)
+    quilt = raffle_add(drive=drive, actor=DESK, name="A hand-knit quilt", ticket_price="5.00")
+    tickets_sell(drive=drive, actor=DESK, count=4, raffle=quilt.pk)
+    draw_make(drive=drive, actor=DESK)
+    draw_claim(drive=drive, actor=DESK)
+    draw_make(drive=drive, actor=DESK, raffle=quilt.pk)
+    draw_claim(drive=drive, actor=DESK, raffle=quilt.pk)
+    line_record(drive=drive, actor=DESK, kind="expense", amount="12.50", note="Hall rental")
+    context = new_context(locale="fr-CA", viewport={"width": 320, "height": 568})
+    force_login(context, organizer, live_server.url)
+    page = context.new_page()
+    text_size(page, 200)
+    page.goto(f"/drives/{drive.slug}/money/")
+    page.get_by_role("link", name="Rapport de licence").click()
+    expect(page.get_by_role("heading", name="Rapport de licence")).to_be_visible()
+    expect(page.get_by_test_id("licence-number")).to_contain_text("NS-AGLC 2026-0417")
+    expect(page.get_by_test_id("licence-tickets")).to_contain_text("1–10, 31–40")
+    expect(page.get_by_test_id("licence-net")).to_contain_text("17,50 CAD")  # 40 − 10 − 12.50
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    with page.expect_download() as report:
+        page.get_by_test_id("licence-pdf").click()
+    assert report.value.suggested_filename == f"{drive.slug}-licence-report.pdf"
+    with open(report.value.path(), "rb") as handle:
+        assert handle.read(5) == b"%PDF-"
+    page.emulate_media(media="print")
+    expect(page.locator(".site-header")).to_be_hidden()
+    expect(page.get_by_test_id("licence-pdf")).to_be_hidden()
+    expect(page.get_by_test_id("licence-net")).to_be_visible()
+    context.close()

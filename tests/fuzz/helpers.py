@@ -35,7 +35,7 @@ from hypothesis import HealthCheck, Phase, settings
 
 from drives.models import AuditEntry, Drive
 from drives.services import Actor, drive_close
-from money.services import line_record, raffle_add
+from money.services import line_record, raffle_add, setup_update
 from practice.models import PracticeGame
 from practice.table import start as practice_start
 from scoring.models import Document, TableCall, Tie
@@ -213,6 +213,8 @@ def seed_world() -> World:
     world.seasons = [season.slug]
     world.lines = [line_record(drive=running, actor=DESK, kind="donation", amount="5.00").pk]
     world.raffles = [raffle_add(drive=running, actor=DESK, name="A ham").pk]
+    # The licence's report needs its licence's number.
+    setup_update(drive=running, actor=DESK, licence_number="NS-AGLC 2026-0417")
     world.tokens = {
         "table": table_token(running, 2),
         "couple": couple_token(running, 3),

@@ -113,6 +113,7 @@ CASES |= {
     "money_currency": Case(api=5, page=NOT_A_BOX),
     "raffle_name": Case(api=" ", page=" "),
     "scorers_allowed": Case(api="yes", page=NOT_A_BOX),
+    "licence_number": Case(api="x" * 41, page="x" * 41),
     "denominations": Case(api=[20], page=NOT_A_BOX),
 }
 
@@ -186,6 +187,7 @@ MONEY_ROUTES: dict[str, Route] = {
     "money_currency": replace(LINE, field="currency"),
     "raffle_name": replace(RAFFLE, field="name"),
     "scorers_allowed": replace(SETUP, field="scorers_allowed"),
+    "licence_number": replace(SETUP, field="licence_number"),
     "denominations": replace(COUNT, field="denominations"),
 }
 # The rules of the API's other bodies: a bad value, as the body sends it and the page's box.

@@ -331,6 +331,13 @@ CASES: list[Case] = [
         member_page(302),
         note="the print page, the treasurer's sheet chosen",
     ),
+    Case(
+        f"{D}/money/licence-report",
+        "GET",
+        f"{P}/money/licence-report",
+        member_page(422),
+        note="the world's drive has no licence number: the page says where to set it",
+    ),
     # --- prizes (scoring/pages/prizes.py) ---------------------------------------------------------
     Case(f"{D}/prizes/", "GET", f"{P}/prizes/", member_page(200)),
     Case(
@@ -754,6 +761,13 @@ CASES: list[Case] = [
         note="no such line",
     ),
     Case(f"{A}/accounts/count", "POST", f"{AP}/accounts/count", members(201), body={"total": "10"}),
+    Case(
+        f"{A}/accounts/licence-report",
+        "GET",
+        f"{AP}/accounts/licence-report",
+        members(422),
+        note="no licence number set: 422 no_licence_number, past the same access as the accounts",
+    ),
     Case(
         f"{A}/accounts/setup",
         "PATCH",
