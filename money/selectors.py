@@ -257,3 +257,14 @@ def club_net(club: Club) -> list[dict[str, Any]]:
     """The net raised by each of the club's drives (newest first); per season:
     ``seasons.selectors.season_money``."""
     return drives_net(Drive.objects.filter(club=club).order_by("-date", "-id"))
+
+
+def prize_takings(drive: Drive) -> dict[str, Decimal]:
+    """What the prizes' shares are shares of (``scoring.prizes.takings``): ``entry``, the
+    entry money taken at the door (refunds taken off), and ``pot``, the night's own takings:
+    the entry money, donations and raffle tickets (not the 50/50's tickets, which pay their own
+    share, nor the cookie jar's buy-ins, the jar's own money)."""
+    by_kind = totals(counted(_stored(drive)))["by_kind"]
+    entry = by_kind.get(Kind.ENTRY, ZERO)
+    pot = entry + by_kind.get(Kind.DONATION, ZERO) + by_kind.get(Kind.RAFFLE_TICKETS, ZERO)
+    return {"entry": Decimal(entry).quantize(ZERO), "pot": Decimal(pot).quantize(ZERO)}
