@@ -695,3 +695,36 @@ def _setup_export(drive: Drive) -> dict[str, Any] | None:
         "half_time_percent": setup.half_time_percent,
         "updated_at": setup.updated_at.isoformat(),
     }
+
+
+def prize_payouts(drive: Drive) -> list[dict[str, Any]]:
+    """Every prize awarded in money, as the treasurer pays it: ``kind``, ``place``, ``couple``,
+    ``amount`` and, for a share of the takings, ``share_of`` and ``percent`` (else empty)."""
+    setup = setup_of(drive)
+    shares = {
+        p.place: (p.share_of, p.percent)
+        for p in PrizePlace.objects.filter(drive=drive).exclude(share_of="")
+    }
+    half = (setup.half_time_share_of, setup.half_time_percent)
+    out = []
+    for award in (
+        Award.objects.filter(drive=drive, amount__isnull=False)
+        .select_related("couple")
+        .order_by("kind", "place", "couple__number")
+    ):
+        share_of, percent = "", None
+        if award.kind == Award.Kind.PLACE and award.place in shares:
+            share_of, percent = shares[award.place]
+        elif award.kind == Award.Kind.HALF_TIME and half[0]:
+            share_of, percent = half
+        out.append(
+            {
+                "kind": award.kind,
+                "place": award.place,
+                "couple": award.couple.number,
+                "amount": _money(award.amount),
+                "share_of": share_of,
+                "percent": percent,
+            }
+        )
+    return out

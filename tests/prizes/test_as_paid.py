@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from drives.models import AuditEntry, Couple, Drive
 from drives.services import couple_update
+from money.printing import accounts_document
 from money.selectors import accounts
 from money.services import line_record
 from scoring.models import Award, PrizePlace, PrizeSetup, Tie
@@ -82,6 +83,10 @@ def test_thirty_percent_of_the_entry_money_rounded_to_the_dollar(api: Api, ours:
     assert prize_table(drive)["places"][0]["prize"]["amount"] == "18.00"
     paid_out = [line for line in accounts(drive)["lines"] if line["kind"] == "prize_paid"]
     assert sorted(line["amount"] for line in paid_out) == [Decimal("10.00"), Decimal("18.00")]
+    sheet = accounts_document(drive)["accounts"]["notes"]
+    cur = drive.currency
+    assert f"Place 1 (30% of the entry money) to couple 1: 18.00 {cur}." in sheet
+    assert f"Place 2 to couple 2: 10.00 {cur}." in sheet
 
     # The organizer's page, the projector and the treasurer's sheet say the amount.
     client = logged_in(ours.organizer)
