@@ -22,10 +22,10 @@ _MONEY = re.compile(r"^\s*[$€£]?\s*(\d{1,8}(?:[.,]\d{1,})?)\s*$")
 # "30%", "30 % entry", "30% of the pot", "30 % des entrées", "30 % de la cagnotte".
 _SHARE = re.compile(
     r"^\s*(\d{1,3})\s*%\s*(?:of\s+)?(?:the\s+)?(?:de\s+la\s+|des\s+|du\s+|de\s+)?"
-    r"(entry|entries|entry money|entrées?|entree?s?|pot|cagnotte)?\s*$",
+    r"(entry|entries|entry money|entrées?|entree?s?|pot)?\s*$",
     re.IGNORECASE,
 )
-_POT_WORDS = ("pot", "cagnotte")
+_POT_WORDS = ("pot",)
 
 
 def money_or_text(text: str) -> dict[str, Any] | None:
