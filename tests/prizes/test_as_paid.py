@@ -282,3 +282,17 @@ def test_a_half_time_after_the_last_game_is_refused(api: Api, ours: ClubUsers) -
     )
     assert answer.status_code == 422 and answer.json()["field"] == "half_time"
     assert not PrizeSetup.objects.filter(drive=drive, half_time_after__isnull=False).exists()
+
+
+def test_the_couples_page_and_the_printed_results_name_the_half_time_prize() -> None:
+    from scoring.pages.selectors_live import couple_night
+    from scoring.printing.data import build
+    from scoring.printing.rendering import render_pdf
+    from tests.pdf.helpers import pdf_text
+
+    drive = _half_time_night(one_each=True)
+    prizes_open_ties(drive=drive, actor=DESK)
+    mine = couple_night(Couple.objects.get(drive=drive, number=3))["prizes"]
+    assert [(p["kind"], p["amount"]) for p in mine] == [("half-time", "10.00")]
+    text = pdf_text(render_pdf("results", build(drive, "results"), paper="letter"))
+    assert "Half-time prize" in text and "10.00" in text
