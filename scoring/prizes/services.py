@@ -329,8 +329,9 @@ def _place_prize(drive: Drive, place: int) -> tuple[Decimal | None, str]:
 
 
 def prizes_open_ties(*, drive: Drive, actor: Actor = SYSTEM, force: bool = False) -> list[Tie]:
-    """After the last game (or earlier with ``force``, the organizer's call): award every
-    prize place, booby prize and jackpot nobody shares, and open a tie for each shared one.
+    """After the last game (or earlier with ``force``, the organizer's call): fix each share's
+    amount from the takings, award every prize place, half-time prize, booby prize and jackpot
+    nobody shares, and open a tie for each shared one.
     Pressing again changes nothing; if the standings changed since, 409 standings_changed."""
     with transaction.atomic():
         drive = lock_drive(drive)
@@ -427,7 +428,7 @@ def prizes_open_ties(*, drive: Drive, actor: Actor = SYSTEM, force: bool = False
                 for number, share in split_money(setup.jackpot_amount, computed.jackpot).items():
                     _award(drive, actor, Award.Kind.JACKPOT, couples[number], amount=share, how=how)
                 created.append(f"jackpot → {list(computed.jackpot)}")
-        if created:
+        if created or fixed:
             audit(
                 drive,
                 actor,

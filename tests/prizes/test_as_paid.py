@@ -81,6 +81,8 @@ def test_thirty_percent_of_the_entry_money_rounded_to_the_dollar(api: Api, ours:
     line_record(drive=drive, actor=DESK, kind="entry", amount="7.50", note="after the prizes")
     assert _awards(drive, Award.Kind.PLACE) == [(1, Decimal("18.00")), (2, Decimal("10.00"))]
     assert prize_table(drive)["places"][0]["prize"]["amount"] == "18.00"
+    opened = AuditEntry.objects.get(drive=drive, action="prizes.open")
+    assert "place 1: 30% of entry = 18.00" in opened.new
     paid_out = [line for line in accounts(drive)["lines"] if line["kind"] == "prize_paid"]
     assert sorted(line["amount"] for line in paid_out) == [Decimal("10.00"), Decimal("18.00")]
     sheet = accounts_document(drive)["accounts"]["notes"]
