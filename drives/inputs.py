@@ -31,7 +31,7 @@ from dataclasses import field as dataclass_field
 from datetime import date as Date
 from decimal import Decimal
 from functools import cached_property
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
 from django.conf import settings
 from django.utils.functional import Promise, lazy
@@ -884,20 +884,13 @@ PRIZE_SWITCHES: dict[str, Rule] = {
         yes_no(),
         {"field": name},
     )
-    for name in ("booby", "booby_late_couples", "cookie_jar", "cut_ace_high", "cut_high_wins")
-}
-#: The rule of each prize setting with one (``prizes`` and ``booby_prize``: an amount or a
-#: description each, prizes.services).
-PRIZE_SETUP: dict[str, Rule] = {
-    one.field: one
-    for one in (
-        PRIZE_PLACES,
-        COOKIE_JAR_K,
-        JACKPOT_THRESHOLD,
-        BUY_IN,
-        JACKPOT_AMOUNT,
-        HOUSE_RULE,
-        *PRIZE_SWITCHES.values(),
+    for name in (
+        "booby",
+        "booby_late_couples",
+        "cookie_jar",
+        "cut_ace_high",
+        "cut_high_wins",
+        "one_prize_per_couple",
     )
 }
 PRIZE_AMOUNT = rule(
@@ -912,9 +905,110 @@ PRIZE_ITEM = rule(
     "prize_item",
     "prizes",
     "bad_field",
-    _('%(field)s: give {"amount": "50.00"} or {"description": "…"}.'),
-    dict[Literal["amount", "description"], object] | None,
+    _(
+        '%(field)s: give {"amount": "50.00"}, {"description": "…"} or, for a place or the '
+        'half-time prize, a share: {"share_of": "entry", "percent": 30}.'
+    ),
+    dict[Literal["amount", "description", "share_of", "percent"], object] | None,
 )
+SHARES_OF = ("entry", "pot")
+_type, _form, _params = one_of(SHARES_OF)
+PRIZE_SHARE_OF = rule(
+    "prize_share_of",
+    "prizes",
+    "bad_field",
+    _("%(field)s: a share is of the entry money (entry) or of the pot (pot)."),
+    _type,
+    _params,
+    _form,
+)
+_type, _form, _params = whole(1, 100)
+PRIZE_PERCENT = rule(
+    "prize_percent",
+    "prizes",
+    "bad_field",
+    _("%(field)s: a share is a whole percent from %(min)s to %(max)s."),
+    _type,
+    _params,
+    _form,
+)
+
+
+def _one_kind(prize: tuple[Decimal | None, str | None, int | None]) -> Any:
+    amount, share_of, percent = prize
+    if (share_of is None) != (percent is None) or (share_of is not None and amount is not None):
+        raise ValueError("a share and an amount, or half a share")
+    return prize
+
+
+PRIZE_SHARE = rule(
+    "prize_share",
+    "prizes",
+    "bad_field",
+    _("%(field)s: a share gives share_of and percent together, and no amount."),
+    Annotated[tuple[Decimal | None, str | None, int | None], AfterValidator(_one_kind)],
+)
+PRIZE_SHARES_TOTAL = rule(
+    "prize_shares_total",
+    "prizes",
+    "shares_over_100",
+    _(
+        "The prizes' shares (the places' and the half-time prize's) come to more than 100 % "
+        "of the money they share: lower them."
+    ),
+    Annotated[int, Strict(), Field(ge=0, le=100)],
+)
+#: The units a share of the takings may be rounded (down) to.
+SHARE_ROUNDINGS = ("0.01", "0.05", "0.25", "1.00", "5.00", "10.00")
+_type, _form, _params = one_of(SHARE_ROUNDINGS)
+SHARE_ROUNDING = rule(
+    "share_rounding",
+    "share_rounding",
+    "bad_field",
+    _("A share of the takings is rounded down to one of %(list)s."),
+    _type,
+    _params,
+    _form,
+    default="1.00",
+    description="The unit a prize's share of the takings is rounded down to (what is left "
+    "over stays with the hall).",
+)
+HALF_TIME = rule(
+    "half_time",
+    "half_time",
+    "bad_field",
+    _(
+        'half_time: give {"after_game": 8, "amount": "10.00"} (or a description, or a share '
+        "instead of the amount), or null for none."
+    ),
+    dict[Literal["after_game", "amount", "description", "share_of", "percent"], object] | None,
+)
+_type, _form, _params = whole(1, GAMES[1])
+HALF_TIME_AFTER = rule(
+    "half_time_after",
+    "half_time",
+    "bad_field",
+    _("half_time: after_game is a whole number of games from %(min)s to %(max)s."),
+    _type,
+    _params,
+    _form,
+)
+#: The rule of each prize setting with one (``prizes`` and ``booby_prize``: an amount or a
+#: description each, prizes.services).
+PRIZE_SETUP: dict[str, Rule] = {
+    one.field: one
+    for one in (
+        PRIZE_PLACES,
+        COOKIE_JAR_K,
+        JACKPOT_THRESHOLD,
+        BUY_IN,
+        JACKPOT_AMOUNT,
+        HOUSE_RULE,
+        SHARE_ROUNDING,
+        HALF_TIME,
+        *PRIZE_SWITCHES.values(),
+    )
+}
 PRIZE_DESCRIPTION = rule(
     "prize_description",
     "prizes",
@@ -944,21 +1038,62 @@ def _something(amount: Decimal | None, description: str) -> tuple[Decimal | None
     return amount, description
 
 
-def prize_of(value: Any, field: str) -> tuple[Decimal | None, str]:
-    """A prize sent as ``field`` (``prizes[2]``, ``booby_prize``): ``{"amount": "50.00"}``
-    or ``{"description": "a turkey"}``, or null (no prize set: ``(None, "")``)."""
+class PrizeValue(NamedTuple):
+    """A prize as sent: an amount, a description, or a share (``percent`` of ``share_of``)."""
+
+    amount: Decimal | None
+    description: str
+    share_of: str = ""
+    percent: int | None = None
+
+
+def prize_of(value: Any, field: str, *, share: bool = True) -> PrizeValue:
+    """A prize sent as ``field`` (``prizes[2]``, ``booby_prize``): ``{"amount": "50.00"}``,
+    ``{"description": "a turkey"}`` or (``share``) ``{"share_of": "entry", "percent": 30}``,
+    or null (no prize set: ``(None, "")``)."""
     prize = PRIZE_ITEM.check(value, field=field)
     if prize is None:
-        return None, ""
+        return PrizeValue(None, "")
+    if not share and ("share_of" in prize or "percent" in prize):
+        raise PRIZE_ITEM.refusal(value, field=field)
     amount = PRIZE_AMOUNT.check(prize.get("amount"), field=field)
     description = PRIZE_DESCRIPTION.check(prize.get("description") or "", field=field)
+    share_of = prize.get("share_of")
+    percent = prize.get("percent")
+    if share_of is not None:
+        share_of = PRIZE_SHARE_OF.check(share_of, field=field)
+    if percent is not None:
+        percent = PRIZE_PERCENT.check(percent, field=field)
+    PRIZE_SHARE.check((amount, share_of, percent), field=field)
+    if share_of is not None:
+        return PrizeValue(None, description, share_of, percent)
     given: tuple[Decimal | None, str] = PRIZE_GIVEN.check((amount, description), field=field)
-    return given
+    return PrizeValue(*given)
 
 
-def prizes_of(value: Any) -> list[tuple[Decimal | None, str]]:
+def prizes_of(value: Any) -> list[PrizeValue]:
     """The prizes of the places in order, each as :func:`prize_of` (``prizes[0]`` first)."""
     return [prize_of(prize, f"prizes[{i}]") for i, prize in enumerate(PRIZE_LIST.check(value))]
+
+
+def half_time_of(value: Any) -> tuple[int, PrizeValue] | None:
+    """The half-time prize: ``{"after_game": 8, "amount": "10.00"}`` (or a description, or a
+    share instead of the amount) as (the game, the prize); null: none."""
+    given = HALF_TIME.check(value)
+    if given is None:
+        return None
+    after = HALF_TIME_AFTER.check(given.get("after_game"))
+    rest = {k: v for k, v in given.items() if k != "after_game"}
+    prize = prize_of(rest, "half_time")
+    if prize.amount is None and not prize.description and not prize.share_of:
+        raise PRIZE_GIVEN.refusal(rest, field="half_time")
+    return after, prize
+
+
+def shares_total(prizes: Iterable[PrizeValue]) -> int:
+    """The sum of the prizes' shares (percent), refused past 100 (``shares_over_100``)."""
+    total: int = PRIZE_SHARES_TOTAL.check(min(sum(p.percent or 0 for p in prizes), 101))
+    return total
 
 
 def _judged(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
@@ -971,12 +1106,13 @@ def _judged(check: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return judged
 
 
+_AMOUNT_SCHEMA = {"type": ["string", "number", "null"], "pattern": r"^\d+(\.\d{1,2})?$"}
 _PRIZE_SCHEMA: dict[str, Any] = {
     "oneOf": [
         {
             "type": "object",
             "properties": {
-                "amount": {"type": ["string", "number", "null"], "pattern": r"^\d+(\.\d{1,2})?$"},
+                "amount": _AMOUNT_SCHEMA,
                 "description": {"type": "string", "maxLength": 200},
             },
             "additionalProperties": False,
@@ -985,9 +1121,57 @@ _PRIZE_SCHEMA: dict[str, Any] = {
         {"type": "null"},
     ]
 }
-#: A body's prizes of the places, and its booby prize.
-PRIZES = Checks(_judged(prizes_of), {"type": "array", "items": _PRIZE_SCHEMA})
-BOOBY_PRIZE = Checks(_judged(lambda value: prize_of(value, "booby_prize")), _PRIZE_SCHEMA)
+_SHARE_PROPERTIES: dict[str, Any] = {
+    "amount": _AMOUNT_SCHEMA,
+    "description": {"type": "string", "maxLength": 200},
+    "share_of": {"enum": list(SHARES_OF)},
+    "percent": {"type": "integer", "minimum": 1, "maximum": 100},
+}
+_PLACE_PRIZE_SCHEMA: dict[str, Any] = {
+    "oneOf": [
+        {
+            "type": "object",
+            "properties": _SHARE_PROPERTIES,
+            "additionalProperties": False,
+            "description": "Money to the cent in the drive's currency, a prize in kind, or a "
+            "share (percent) of the entry money or of the pot, rounded down to the set-up's "
+            "share_rounding and fixed when the ties are opened.",
+        },
+        {"type": "null"},
+    ]
+}
+#: A body's prizes of the places, its booby prize and its half-time prize.
+PRIZES = Checks(
+    _judged(lambda value: shares_total(prizes_of(value))),
+    {
+        "type": "array",
+        "items": _PLACE_PRIZE_SCHEMA,
+        "description": "A prize (or null) for each place; the shares, with the half-time "
+        "prize's, come to at most 100 % (422 shares_over_100).",
+    },
+)
+BOOBY_PRIZE = Checks(
+    _judged(lambda value: prize_of(value, "booby_prize", share=False)), _PRIZE_SCHEMA
+)
+HALF_TIME_PRIZE = Checks(
+    _judged(half_time_of),
+    {
+        "oneOf": [
+            {
+                "type": "object",
+                "properties": {
+                    "after_game": {"type": "integer", "minimum": 1, "maximum": GAMES[1]},
+                    **_SHARE_PROPERTIES,
+                },
+                "required": ["after_game"],
+                "additionalProperties": False,
+                "description": "The half-time prize: the best couple after game after_game "
+                "(ties settled like the places'); an amount, a description or a share.",
+            },
+            {"type": "null"},
+        ]
+    },
+)
 
 
 # --- the night's money (money/) -------------------------------------------------------------------

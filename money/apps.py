@@ -8,7 +8,8 @@ ledger line in that same transaction. A signal, because the door (``drives``) an
 committed together or not at all. ``drives.signals.couple_deleted`` refunds a deleted
 couple's entry fee (``money.services.on_couple_deleted``) the same way. ``ready`` also adds
 the ledger to the drive's export and restore (``scoring.records.parts``), and the treasurer's
-sheet to the printed documents (``scoring.printing.parts``)."""
+sheet to the printed documents (``scoring.printing.parts``), and registers the reader of the
+takings that prizes' shares are shares of (``scoring.prizes.takings``)."""
 
 from django.apps import AppConfig
 
@@ -20,11 +21,13 @@ class MoneyConfig(AppConfig):
 
     def ready(self) -> None:
         from drives.signals import couple_deleted, couple_paid
-        from money import printing, records, services
+        from money import printing, records, selectors, services
         from scoring.printing.parts import register as register_document
+        from scoring.prizes.takings import register as register_takings
         from scoring.records.parts import register
 
         couple_paid.connect(services.on_couple_paid, dispatch_uid="money.entry_fee")
         couple_deleted.connect(services.on_couple_deleted, dispatch_uid="money.entry_refund")
         register(records.PART)
         register_document(printing.DOCUMENT)
+        register_takings(selectors.prize_takings)

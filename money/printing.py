@@ -21,6 +21,7 @@ from money.models import Draw, Kind, Way
 from scoring.printing.labels import labels
 from scoring.printing.parts import Part
 from scoring.printing.rendering import render_pdf
+from scoring.prizes.selectors import prize_payouts
 
 KIND_NAMES = dict(Kind.choices)
 WAY_NAMES = dict(Way.choices)
@@ -79,12 +80,33 @@ def _entry_fee(data: dict[str, Any], currency: str) -> str:
     return _("Entry fee: %(fee)s a couple") % {"fee": fee}
 
 
+def _prize_note(paid: dict[str, Any], cur: str) -> str:
+    """A prize paid, as the sheet says it: "Place 1 (30% of the entry money) to couple 4:
+    18.00 CAD."."""
+    names = {
+        "booby": _("Booby prize"),
+        "half-time": _("Half-time prize"),
+        "jackpot": _("Jackpot"),
+        "cookie-jar": _("Cookie jar"),
+    }
+    what = names.get(paid["kind"]) or _("Place %(n)s") % {"n": paid["place"]}
+    if paid["share_of"] == "pot":
+        what += " " + _("(%(p)s%% of the pot)") % {"p": paid["percent"]}
+    elif paid["share_of"]:
+        what += " " + _("(%(p)s%% of the entry money)") % {"p": paid["percent"]}
+    return _("%(prize)s to couple %(couple)s: %(amount)s.") % {
+        "prize": what,
+        "couple": paid["couple"],
+        "amount": _money(paid["amount"], cur),
+    }
+
+
 def accounts_document(drive: Drive) -> dict[str, Any]:
     """The treasurer's sheet as the printed documents take it (``scoring.printing.parts``):
     every word and figure as plain text, in the language active (the print path activates the
     drive's, the hall's, whoever prints it), for ``scoring.printing.pdf.accounts`` to lay out.
     The totals by kind, the money in and out and the net raised; the net by way of payment; the
-    cash box; the 50/50's last draw."""
+    cash box; the 50/50's last draw; every prize paid in money (a share says of what)."""
     data = selectors.accounts(drive)
     cur = drive.currency
     lines = [f"{drive.club.name} · {drive.name} · {drive.date.isoformat()}"]
@@ -126,6 +148,7 @@ def accounts_document(drive: Drive) -> dict[str, Any]:
                 "seed": draw["seed"],
             }
         )
+    notes += [_prize_note(paid, cur) for paid in prize_payouts(drive)]
     sheet = {
         "title": _("The night's accounts"),
         "lines": lines,

@@ -373,3 +373,14 @@ def licence_report(drive: Drive) -> dict[str, Any]:
         "net": gross - prizes_paid - expenses_total,
         "draws": draws,
     }
+
+
+def prize_takings(drive: Drive) -> dict[str, Decimal]:
+    """What the prizes' shares are shares of (``scoring.prizes.takings``): ``entry``, the
+    entry money taken at the door (refunds taken off), and ``pot``, the night's own takings:
+    the entry money, donations and raffle tickets (not the 50/50's tickets, which pay their own
+    share, nor the cookie jar's buy-ins, the jar's own money)."""
+    by_kind = totals(counted(_stored(drive)))["by_kind"]
+    entry = by_kind.get(Kind.ENTRY, ZERO)
+    pot = entry + by_kind.get(Kind.DONATION, ZERO) + by_kind.get(Kind.RAFFLE_TICKETS, ZERO)
+    return {"entry": Decimal(entry).quantize(ZERO), "pot": Decimal(pot).quantize(ZERO)}

@@ -11,6 +11,7 @@ accepted results and the seating, never stored.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import TypedDict
 
 from django.conf import settings
@@ -201,6 +202,22 @@ class PrizeSetup(models.Model):
         default=False, help_text=_("the highest card wins a cut (the lowest by default)")
     )
     house_rule = models.CharField(max_length=12, choices=HouseRule.choices, default="none")
+    one_prize_per_couple = models.BooleanField(
+        default=False,
+        help_text=_("a couple in two prizes takes the better; the next couple moves up"),
+    )
+    share_rounding = models.DecimalField(
+        default=Decimal("1.00"),
+        help_text=_("a share of the takings is rounded down to this unit"),
+        **MONEY,
+    )
+    half_time_after = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("the half-time prize goes to the best after this game")
+    )
+    half_time_amount = models.DecimalField(null=True, blank=True, **MONEY)
+    half_time_description = models.CharField(max_length=200, blank=True)
+    half_time_share_of = models.CharField(max_length=5, blank=True)
+    half_time_percent = models.PositiveSmallIntegerField(null=True, blank=True)
     updated_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:
@@ -208,12 +225,16 @@ class PrizeSetup(models.Model):
 
 
 class PrizePlace(models.Model):
-    """The prize of one place: money (to the cent, the drive's currency) or a thing."""
+    """The prize of one place: money (to the cent, the drive's currency), a thing, or a share
+    (``percent`` of the entry money or of the pot, ``share_of``): a share's ``amount`` is empty
+    until the ties are opened, which fix it from the night's takings."""
 
     drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="prize_place_set")
     place = models.PositiveSmallIntegerField()
     amount = models.DecimalField(null=True, blank=True, **MONEY)
     description = models.CharField(max_length=200, blank=True)
+    share_of = models.CharField(max_length=5, blank=True, help_text=_("entry or pot"))
+    percent = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["drive", "place"]
@@ -232,6 +253,7 @@ class Tie(models.Model):
         PLACE = "place", _("prize place")
         BOOBY = "booby", _("booby prize")
         COOKIE_JAR = "cookie-jar", _("cookie jar")
+        HALF_TIME = "half-time", _("half-time prize")
 
     class State(models.TextChoices):
         OPEN = "open", _("waiting for the couples' choices")
@@ -239,7 +261,7 @@ class Tie(models.Model):
         SETTLED = "settled", _("settled")
 
     drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="ties")
-    key = models.CharField(max_length=20, help_text=_("place:N, booby or cookie-jar"))
+    key = models.CharField(max_length=20, help_text=_("place:N, booby, half-time or cookie-jar"))
     kind = models.CharField(max_length=10, choices=Kind.choices)
     places = models.JSONField(default=list, help_text=_("the prize places covered"))
     couples = models.JSONField(default=list, help_text=_("the tied couples' numbers"))
@@ -347,6 +369,7 @@ class Award(models.Model):
         BOOBY = "booby", _("booby prize")
         COOKIE_JAR = "cookie-jar", _("cookie jar")
         JACKPOT = "jackpot", _("jackpot")
+        HALF_TIME = "half-time", _("half-time prize")
 
     class How(models.TextChoices):
         DIRECT = "direct", _("direct")

@@ -475,10 +475,18 @@ class Me(BaseModel):
 
 
 class Prize(BaseModel):
-    """Money to the cent in the drive's currency, or a prize in kind."""
+    """Money to the cent in the drive's currency, a prize in kind, or a share of the night's
+    takings (``share_of``, ``percent``: its ``amount`` is what the takings make it, rounded down
+    to the set-up's ``share_rounding``; fixed when the ties are opened)."""
 
     amount: str | None = Field(None, pattern=r"^\d+(\.\d{1,2})?$")
     description: str = Field("", max_length=200)
+    share_of: Literal["entry", "pot"] | None = None
+    percent: int | None = Field(None, ge=1, le=100)
+
+
+class HalfTimePrize(Prize):
+    after_game: int = Field(description="The half-time prize goes to the best after this game.")
 
 
 class Award(BaseModel):
@@ -524,6 +532,17 @@ class PrizeSetupIn(Body):
         ),
     ] = None
     house_rule: Annotated[str | None, inputs.HOUSE_RULE] = None
+    one_prize_per_couple: Annotated[
+        bool | None,
+        inputs.checks(
+            inputs.PRIZE_SWITCHES["one_prize_per_couple"],
+            description="A couple in two prizes (a place and the half-time or booby prize) "
+            "takes the better (a place before the half-time prize before the booby prize); the "
+            "next couple moves up in the other (default false).",
+        ),
+    ] = None
+    share_rounding: Annotated[str | None, inputs.SHARE_ROUNDING] = None
+    half_time: Annotated[dict[str, JsonValue] | None, inputs.HALF_TIME_PRIZE] = None
 
 
 class PrizeSetup(BaseModel):
@@ -544,6 +563,14 @@ class PrizeSetup(BaseModel):
     cut_ace_high: bool
     cut_high_wins: bool
     house_rule: Literal["none", "always-cut", "always-split"]
+    one_prize_per_couple: bool = False
+    share_rounding: str = "1.00"
+    half_time: HalfTimePrize | None = None
+    takings: dict[str, str] = Field(
+        {},
+        description="What the shares are shares of, so far: entry (the entry money) and pot "
+        "(the entry money, donations and raffle tickets).",
+    )
     ranking: Literal["dense", "competition"]
     currency: str
 
@@ -552,7 +579,7 @@ class Entry(BaseModel):
     prize: Prize | None = None
     couples: list[int] = []
     wins: int | None = None
-    status: Literal["awarded", "tie", "empty"] | None = None
+    status: Literal["awarded", "tie", "empty", "pending"] | None = None
     tie: int | None = None
     awards: list[Award] = []
 
@@ -580,6 +607,14 @@ class Booby(Entry):
     )
 
 
+class HalfTime(Entry):
+    enabled: bool | None = None
+    after_game: int | None = None
+    played_out: bool | None = Field(
+        None, description="The half-time game is played out (until then: status pending)."
+    )
+
+
 class CookieJar(BaseModel):
     enabled: bool
     k: int = 0
@@ -604,7 +639,10 @@ class PrizeTable(BaseModel):
     currency: str = ""
     opened: bool = False
     places: list[Place] = []
+    one_prize_per_couple: bool = False
+    takings: dict[str, str] = {}
     booby: Booby = None  # type: ignore[assignment]  # left out when absent, never null
+    half_time: HalfTime = None  # type: ignore[assignment]  # left out when absent, never null
     jackpot: dict[str, JsonValue] = {}
     cookie_jar: CookieJar = None  # type: ignore[assignment]  # left out when absent, never null
 
@@ -612,7 +650,7 @@ class PrizeTable(BaseModel):
 class Tie(BaseModel):
     id: int
     key: str
-    kind: Literal["place", "booby", "cookie-jar"]
+    kind: Literal["place", "booby", "half-time", "cookie-jar"]
     places: list[int]
     couples: list[int]
     state: Literal["open", "decided", "settled"]

@@ -19,10 +19,18 @@ from scoring.models import PrizeSetup
 
 MAX_PLACES = inputs.MAX_PLACES
 _MONEY = re.compile(r"^\s*[$€£]?\s*(\d{1,8}(?:[.,]\d{1,})?)\s*$")
+# "30%", "30 % entry", "30% of the pot", "30 % des entrées", "30 % de la cagnotte".
+_SHARE = re.compile(
+    r"^\s*(\d{1,3})\s*%\s*(?:of\s+)?(?:the\s+)?(?:de\s+la\s+|des\s+|du\s+|de\s+)?"
+    r"(entry|entries|entry money|entrées?|entree?s?|pot)?\s*$",
+    re.IGNORECASE,
+)
+_POT_WORDS = ("pot",)
 
 
 def money_or_text(text: str) -> dict[str, Any] | None:
-    """A prize as typed in one box: ``50`` or ``$50.00`` is money, anything else a prize in
+    """A prize as typed in one box: ``50`` or ``$50.00`` is money, ``30%`` (or ``30% entry``)
+    a share of the entry money and ``30% pot`` a share of the pot, anything else a prize in
     kind (``a ham``); an empty box is no prize."""
     text = (text or "").strip()
     if not text:
@@ -30,6 +38,10 @@ def money_or_text(text: str) -> dict[str, Any] | None:
     match = _MONEY.match(text)
     if match:
         return {"amount": match.group(1).replace(",", ".")}
+    share = _SHARE.match(text)
+    if share:
+        base = "pot" if (share.group(2) or "").lower() in _POT_WORDS else "entry"
+        return {"share_of": base, "percent": int(share.group(1))}
     return {"description": text}
 
 
@@ -45,6 +57,8 @@ def _same_money(a: Any, b: Any) -> bool:
 def _same_prize(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
     a = a or {"amount": None, "description": ""}
     b = b or {"amount": None, "description": ""}
+    if a.get("share_of") or b.get("share_of"):
+        return (a.get("share_of"), a.get("percent")) == (b.get("share_of"), b.get("percent"))
     return _same_money(a.get("amount"), b.get("amount")) and (a.get("description") or "") == (
         b.get("description") or ""
     )
@@ -79,6 +93,8 @@ def prize_text(prize: Mapping[str, Any] | None) -> str:
     """A stored prize as it is typed in its box."""
     if not prize:
         return ""
+    if prize.get("share_of"):
+        return f"{prize['percent']}% {prize['share_of']}"
     if prize.get("amount") is not None:
         return str(prize["amount"])
     return str(prize.get("description") or "")
@@ -131,6 +147,35 @@ class PrizeSetupForm(PlainForm):
         choices=PrizeSetup.HouseRule.choices,
         **inputs.HOUSE_RULE.form_options(),
     )
+    share_rounding = forms.ChoiceField(
+        label=_("Shares rounded down to"),
+        required=False,
+        choices=[(unit, unit) for unit in inputs.SHARE_ROUNDINGS],
+        help_text=_(
+            "A prize typed as 30% (of the entry money) or 30% pot is paid rounded down to "
+            "this; what is left over stays with the hall."
+        ),
+        **inputs.SHARE_ROUNDING.form_options(),
+    )
+    one_prize_per_couple = forms.BooleanField(
+        label=_("One prize per couple"),
+        required=False,
+        help_text=_(
+            "A couple in two prizes takes the better (a place before the half-time prize "
+            "before the booby prize); the next couple moves up."
+        ),
+    )
+    half_time_after = forms.IntegerField(
+        label=_("Half-time prize after game"),
+        required=False,
+        **inputs.HALF_TIME_AFTER.form_options(),
+    )
+    half_time_prize = forms.CharField(
+        label=_("Half-time prize"),
+        required=False,
+        max_length=200,
+        help_text=_("An amount, a share (30%) or a prize in kind; leave the game empty for none."),
+    )
 
     def __init__(self, *args: Any, current: Mapping[str, Any], **kwargs: Any) -> None:
         self.current = current
@@ -147,6 +192,10 @@ class PrizeSetupForm(PlainForm):
             "jackpot_amount": current["jackpot_amount"] or "",
             "cut_rule": cut_rule_of(current),
             "house_rule": current["house_rule"],
+            "share_rounding": current["share_rounding"],
+            "one_prize_per_couple": current["one_prize_per_couple"],
+            "half_time_after": (current["half_time"] or {}).get("after_game"),
+            "half_time_prize": prize_text(current["half_time"]),
         } | {f"place_{i}": text for i, text in enumerate(places, 1)}
         kwargs.setdefault("initial", initial)
         kwargs.setdefault("prefix", "setup")
@@ -165,7 +214,7 @@ class PrizeSetupForm(PlainForm):
                 },
             )
             self.place_names.append(name)
-        for name in ("cookie_jar_k", "jackpot_threshold", "prize_places"):
+        for name in ("cookie_jar_k", "jackpot_threshold", "prize_places", "half_time_after"):
             self.fields[name].widget.attrs["inputmode"] = "numeric"
         for name in ("buy_in", "jackpot_amount"):
             self.fields[name].widget.attrs["inputmode"] = "decimal"
@@ -192,9 +241,29 @@ class PrizeSetupForm(PlainForm):
             _same_prize(p, s) for p, s in zip(prizes, stored, strict=False)
         ):
             out["prizes"] = prizes
-        for name in ("booby", "booby_late_couples", "cookie_jar", "house_rule", "cookie_jar_k"):
+        for name in (
+            "booby",
+            "booby_late_couples",
+            "cookie_jar",
+            "house_rule",
+            "cookie_jar_k",
+            "one_prize_per_couple",
+        ):
             if data[name] != now[name]:
                 out[name] = data[name]
+        if data["share_rounding"] and data["share_rounding"] != now["share_rounding"]:
+            out["share_rounding"] = data["share_rounding"]
+        half = None
+        if data["half_time_after"] is not None:
+            half = {"after_game": data["half_time_after"]}
+            half |= money_or_text(data["half_time_prize"]) or {}
+        stored = now["half_time"]
+        if (half is None) != (stored is None) or (
+            half is not None
+            and stored is not None
+            and (half["after_game"] != stored["after_game"] or not _same_prize(half, stored))
+        ):
+            out["half_time"] = half
         if data["cut_rule"] != cut_rule_of(now):
             out |= cut_fields(data["cut_rule"])
         booby = money_or_text(data["booby_prize"])

@@ -180,8 +180,8 @@ def _prize_words(amount: str | None, description: str, currency: str) -> str:
 
 def prize_wall(table: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]:
     """The prizes as the projector shows them, one row per prize: its label (the place,
-    "Booby", "Jackpot", "Cookie jar"), the prize, and a line per couple with its names, what it
-    takes and how (split, won the cut …); a tie or an empty place says so."""
+    "Booby", "Half time", "Jackpot", "Cookie jar"), the prize, and a line per couple with its
+    names, what it takes and how (split, won the cut …); a tie or an empty place says so."""
     cur = table["currency"]
 
     def line(couple: int, prize: str = "", how: str = "") -> dict[str, Any]:
@@ -223,6 +223,9 @@ def prize_wall(table: dict[str, Any], names: dict[int, str]) -> list[dict[str, A
     booby = table["booby"]
     if booby.get("enabled") and booby.get("couples"):
         rows.append(entry_row("booby", _("Booby"), booby))
+    half = table.get("half_time") or {}
+    if half.get("enabled") and half.get("couples") and half.get("status") != "pending":
+        rows.append(entry_row("half-time", _("Half time"), half))
     jackpot = table["jackpot"]
     if jackpot.get("enabled") and jackpot.get("couples"):
         rows.append(

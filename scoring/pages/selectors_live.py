@@ -374,6 +374,8 @@ def couple_night(couple: Couple) -> dict[str, Any]:
         take("place", place["place"], place)
     if table["booby"].get("enabled"):
         take("booby", None, table["booby"])
+    if table["half_time"].get("enabled"):
+        take("half-time", None, table["half_time"])
     share = table["jackpot"]["shares"].get(str(couple.number))
     if share is not None:
         prizes.append(

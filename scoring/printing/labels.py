@@ -55,6 +55,7 @@ LABELS: dict[str, Any] = {
     "withdrawn": pgettext_lazy("a couple that left the night", "withdrawn"),
     "prizes": _("Prizes"),
     "booby": _("Booby prize"),
+    "half_time": _("Half-time prize"),
     "jackpot": _("Jackpot"),
     "ties": _("How ties were settled"),
     "no_ties": _("No ties to settle."),

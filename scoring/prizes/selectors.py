@@ -43,6 +43,7 @@ from scoring.models import (
     Tie,
     TieChoice,
 )
+from scoring.prizes.takings import share, takings
 from scoring.selectors import CoupleRecord, couple_records
 
 ZERO = Decimal("0.00")
@@ -54,11 +55,58 @@ def setup_of(drive: Drive) -> PrizeSetup:
     return found if found is not None else PrizeSetup(drive=drive)
 
 
-def prize_of(places: dict[int, PrizePlace], place: int) -> dict[str, Any]:
+def prize_of(
+    places: dict[int, PrizePlace],
+    place: int,
+    setup: PrizeSetup | None = None,
+    bases: dict[str, Decimal] | None = None,
+) -> dict[str, Any]:
+    """A place's prize; a share with its amount (fixed once the ties are opened, until then
+    what the night's takings make it now)."""
     row = places.get(place)
     if row is None:
         return {"amount": None, "description": ""}
-    return {"amount": _money(row.amount), "description": row.description}
+    return prize_row(row.amount, row.description, row.share_of, row.percent, setup, bases)
+
+
+def prize_row(
+    amount: Decimal | None,
+    description: str,
+    share_of: str,
+    percent: int | None,
+    setup: PrizeSetup | None,
+    bases: dict[str, Decimal] | None,
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"amount": _money(amount), "description": description}
+    if share_of and percent is not None:
+        if amount is None and setup is not None and bases is not None:
+            out["amount"] = _money(share(bases[share_of], percent, setup.share_rounding))
+        out |= {"share_of": share_of, "percent": percent}
+    return out
+
+
+def resolved(
+    amount: Decimal | None, share_of: str, percent: int | None, setup: PrizeSetup, drive: Drive
+) -> Decimal | None:
+    """A prize's money: its amount, or its share of the night's takings now."""
+    if amount is not None or not share_of or percent is None:
+        return amount
+    return share(takings(drive)[share_of], percent, setup.share_rounding)
+
+
+def half_time_prize(
+    setup: PrizeSetup, bases: dict[str, Decimal] | None = None
+) -> dict[str, Any] | None:
+    if setup.half_time_after is None:
+        return None
+    return prize_row(
+        setup.half_time_amount,
+        setup.half_time_description,
+        setup.half_time_share_of,
+        setup.half_time_percent,
+        setup,
+        bases,
+    )
 
 
 def _money(amount: Decimal | None) -> str | None:
@@ -69,9 +117,11 @@ def setup_view(drive: Drive) -> dict[str, Any]:
     setup = setup_of(drive)
     bought = bought_in(drive)
     places = {p.place: p for p in PrizePlace.objects.filter(drive=drive)}
+    bases = takings(drive)
+    half_time = half_time_prize(setup, bases)
     return {
         "prize_places": setup.prize_places,
-        "prizes": [prize_of(places, n) for n in range(1, setup.prize_places + 1)],
+        "prizes": [prize_of(places, n, setup, bases) for n in range(1, setup.prize_places + 1)],
         "booby": setup.booby,
         "booby_prize": {
             "amount": _money(setup.booby_amount),
@@ -87,6 +137,12 @@ def setup_view(drive: Drive) -> dict[str, Any]:
         "cut_ace_high": setup.cut_ace_high,
         "cut_high_wins": setup.cut_high_wins,
         "house_rule": setup.house_rule,
+        "one_prize_per_couple": setup.one_prize_per_couple,
+        "share_rounding": _money(setup.share_rounding),
+        "half_time": (
+            None if half_time is None else {"after_game": setup.half_time_after} | half_time
+        ),
+        "takings": {kind: _money(total) for kind, total in bases.items()},
         "ranking": drive.ranking,
         "currency": drive.currency,
     }
@@ -105,10 +161,18 @@ def jar_on(setup: PrizeSetup, bought: int) -> bool:
 def night_over(drive: Drive) -> bool:
     """The last game is in play (or the drive closed) and every table of it has an accepted
     result."""
+    return game_over(drive, drive.games)
+
+
+def game_over(drive: Drive, number: int) -> bool:
+    """Game ``number`` is played out: a later game is in play, or it is in play (or the drive
+    closed) and every table of it has an accepted result."""
     if drive.is_closed:
         return True
-    if drive.current_game == 0 or drive.current_game < drive.games:
+    if drive.current_game == 0 or drive.current_game < number:
         return False
+    if drive.current_game > number:
+        return True
     full = Seat.objects.filter(
         game__drive=drive,
         game__number=drive.current_game,
@@ -146,14 +210,26 @@ class Standing:
 
 @dataclass
 class Computed:
-    """The prizes as the engine computes them from the standings (before any tie is settled)."""
+    """The prizes as the engine computes them from the standings (before any tie is settled).
+    ``half_time``: the best couples after the half-time game (with their wins then), none
+    until that game is played out."""
 
     groups: list[PlaceGroup]
     booby: tuple[int, ...]
     jackpot: tuple[int, ...]
+    half_time: PlaceGroup | None = None
+
+
+def half_time_wins(standing: Standing, after: int) -> dict[int, int]:
+    """Each couple's wins in games 1 to ``after``."""
+    return {n: sum(1 for g in games if g <= after) for n, games in standing.won_games.items()}
 
 
 def compute(drive: Drive, setup: PrizeSetup, standing: Standing) -> Computed:
+    """The places, then (with ``one_prize_per_couple``, among the couples in no place) the
+    half-time prize, then the booby prize (never a placed couple; with one prize a couple, not
+    a half-time couple either): a couple in two prizes keeps the earlier in that order and
+    the next couple moves up in the other."""
     groups = place_groups(
         standing.wins,
         prize_places=setup.prize_places,
@@ -161,14 +237,29 @@ def compute(drive: Drive, setup: PrizeSetup, standing: Standing) -> Computed:
         withdrawn=standing.withdrawn,
     )
     in_groups = {c for g in groups for c in g.couples}
+    half: PlaceGroup | None = None
+    if setup.half_time_after is not None and game_over(drive, setup.half_time_after):
+        left_out = set(standing.withdrawn)
+        if setup.one_prize_per_couple:
+            left_out |= in_groups
+        best = place_groups(
+            half_time_wins(standing, setup.half_time_after),
+            prize_places=1,
+            ranking="dense",
+            withdrawn=left_out,
+        )
+        half = best[0] if best else None
     booby: tuple[int, ...] = ()
     if setup.booby:
+        exclude = set(in_groups)
+        if setup.one_prize_per_couple and half is not None:
+            exclude |= set(half.couples)
         booby = booby_couples(
             standing.wins,
             standing.played,
             games=drive.games,
             withdrawn=standing.withdrawn,
-            exclude=in_groups,
+            exclude=exclude,
             every_game=not setup.booby_late_couples,
         )
     jackpot: tuple[int, ...] = ()
@@ -176,7 +267,7 @@ def compute(drive: Drive, setup: PrizeSetup, standing: Standing) -> Computed:
         jackpot = jackpot_winners(
             standing.wins, setup.jackpot_threshold, withdrawn=standing.withdrawn
         )
-    return Computed(groups, booby, jackpot)
+    return Computed(groups, booby, jackpot, half)
 
 
 def _award_row(award: Award) -> dict[str, Any]:
@@ -240,6 +331,7 @@ def prize_table(drive: Drive) -> dict[str, Any]:
     standing = Standing.of(drive)
     computed = compute(drive, setup, standing)
     places = {p.place: p for p in PrizePlace.objects.filter(drive=drive)}
+    bases = takings(drive)
     ties = list(Tie.objects.filter(drive=drive).order_by("id"))
     awards = list(Award.objects.filter(drive=drive).select_related("couple"))
     tie_of_place: dict[int, Tie] = {}
@@ -258,7 +350,7 @@ def prize_table(drive: Drive) -> dict[str, Any]:
         if not got and place_tie is not None and place_tie.method == "split":
             got = [a for a in awards if a.tie_id == place_tie.pk]
         entry = _entry(
-            prize_of(places, place),
+            prize_of(places, place, setup, bases),
             group.couples if group else (),
             group.wins if group else None,
             place_tie,
@@ -297,6 +389,20 @@ def prize_table(drive: Drive) -> dict[str, Any]:
             by_key.get("booby"),
             [a for a in awards if a.kind == Award.Kind.BOOBY],
         )
+    half_time: dict[str, Any] = {"enabled": setup.half_time_after is not None}
+    if setup.half_time_after is not None:
+        played_out = game_over(drive, setup.half_time_after)
+        half_time |= {"after_game": setup.half_time_after, "played_out": played_out}
+        group = computed.half_time
+        half_time |= _entry(
+            half_time_prize(setup, bases) or {},
+            group.couples if group else (),
+            group.wins if group else None,
+            by_key.get("half-time"),
+            [a for a in awards if a.kind == Award.Kind.HALF_TIME],
+        )
+        if not played_out:
+            half_time["status"] = "pending"
     jackpot: dict[str, Any] = {
         "enabled": setup.jackpot_threshold is not None and setup.jackpot_amount is not None,
         "threshold": setup.jackpot_threshold,
@@ -313,7 +419,10 @@ def prize_table(drive: Drive) -> dict[str, Any]:
         "night_over": night_over(drive),
         "opened": bool(ties) or bool(awards),
         "places": rows,
+        "one_prize_per_couple": setup.one_prize_per_couple,
+        "takings": {kind: _money(total) for kind, total in bases.items()},
         "booby": booby,
+        "half_time": half_time,
         "jackpot": jackpot,
         "cookie_jar": cookie_jar_view(drive, standing=standing, setup=setup),
     }
@@ -500,6 +609,8 @@ def prizes_export(drive: Drive) -> dict[str, Any]:
     prizes: list[dict[str, Any]] = [{"kind": "place"} | row for row in table["places"]]
     if table["booby"]["enabled"]:
         prizes.append({"kind": "booby"} | table["booby"])
+    if table["half_time"]["enabled"]:
+        prizes.append({"kind": "half-time"} | table["half_time"])
     if table["jackpot"]["enabled"]:
         prizes.append({"kind": "jackpot"} | table["jackpot"])
     ties = []
@@ -554,7 +665,13 @@ def _setup_export(drive: Drive) -> dict[str, Any] | None:
     return {
         "prize_places": setup.prize_places,
         "places": [
-            {"place": p.place, "amount": _money(p.amount), "description": p.description}
+            {
+                "place": p.place,
+                "amount": _money(p.amount),
+                "description": p.description,
+                "share_of": p.share_of,
+                "percent": p.percent,
+            }
             for p in PrizePlace.objects.filter(drive=drive).order_by("place")
         ],
         "booby": setup.booby,
@@ -569,5 +686,45 @@ def _setup_export(drive: Drive) -> dict[str, Any] | None:
         "cut_ace_high": setup.cut_ace_high,
         "cut_high_wins": setup.cut_high_wins,
         "house_rule": setup.house_rule,
+        "one_prize_per_couple": setup.one_prize_per_couple,
+        "share_rounding": _money(setup.share_rounding),
+        "half_time_after": setup.half_time_after,
+        "half_time_amount": _money(setup.half_time_amount),
+        "half_time_description": setup.half_time_description,
+        "half_time_share_of": setup.half_time_share_of,
+        "half_time_percent": setup.half_time_percent,
         "updated_at": setup.updated_at.isoformat(),
     }
+
+
+def prize_payouts(drive: Drive) -> list[dict[str, Any]]:
+    """Every prize awarded in money, as the treasurer pays it: ``kind``, ``place``, ``couple``,
+    ``amount`` and, for a share of the takings, ``share_of`` and ``percent`` (else empty)."""
+    setup = setup_of(drive)
+    shares = {
+        p.place: (p.share_of, p.percent)
+        for p in PrizePlace.objects.filter(drive=drive).exclude(share_of="")
+    }
+    half = (setup.half_time_share_of, setup.half_time_percent)
+    out = []
+    for award in (
+        Award.objects.filter(drive=drive, amount__isnull=False)
+        .select_related("couple")
+        .order_by("kind", "place", "couple__number")
+    ):
+        share_of, percent = "", None
+        if award.kind == Award.Kind.PLACE and award.place in shares:
+            share_of, percent = shares[award.place]
+        elif award.kind == Award.Kind.HALF_TIME and half[0]:
+            share_of, percent = half
+        out.append(
+            {
+                "kind": award.kind,
+                "place": award.place,
+                "couple": award.couple.number,
+                "amount": _money(award.amount),
+                "share_of": share_of,
+                "percent": percent,
+            }
+        )
+    return out

@@ -62,7 +62,9 @@ from scoring.prizes.selectors import (
     compute,
     jar_on,
     night_over,
+    resolved,
 )
+from scoring.prizes.takings import share, takings
 
 MAX_PLACES = inputs.MAX_PLACES
 MAX_MONEY = inputs.MAX_MONEY
@@ -80,6 +82,9 @@ SETUP_FIELDS = (
     "cut_ace_high",
     "cut_high_wins",
     "house_rule",
+    "one_prize_per_couple",
+    "share_rounding",
+    "half_time",
 )
 COOKIE_FIELDS = ("cookie_jar", "cookie_jar_k", "buy_in")
 CUT_FIELDS = ("cut_ace_high", "cut_high_wins")
@@ -144,13 +149,20 @@ def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) ->
                 )
             PrizePlace.objects.filter(drive=drive).delete()
             PrizePlace.objects.bulk_create(
-                PrizePlace(drive=drive, place=i, amount=amount, description=text)
-                for i, (amount, text) in enumerate(cleaned, 1)
-                if amount is not None or text
+                PrizePlace(
+                    drive=drive,
+                    place=i,
+                    amount=prize.amount,
+                    description=prize.description,
+                    share_of=prize.share_of,
+                    percent=prize.percent,
+                )
+                for i, prize in enumerate(cleaned, 1)
+                if prize.amount is not None or prize.description or prize.share_of
             )
         else:
             PrizePlace.objects.filter(drive=drive, place__gt=setup.prize_places).delete()
-        for name in ("booby", "booby_late_couples", "cookie_jar", "cut_ace_high", "cut_high_wins"):
+        for name in inputs.PRIZE_SWITCHES:
             if name in fields:
                 setattr(setup, name, inputs.PRIZE_SWITCHES[name].check(fields[name]))
         if "cookie_jar" in fields and not setup.cookie_jar:
@@ -167,9 +179,8 @@ def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) ->
                     field="cookie_jar",
                 )
         if "booby_prize" in fields:
-            setup.booby_amount, setup.booby_description = inputs.prize_of(
-                fields["booby_prize"], "booby_prize"
-            )
+            booby = inputs.prize_of(fields["booby_prize"], "booby_prize", share=False)
+            setup.booby_amount, setup.booby_description = booby.amount, booby.description
         if "cookie_jar_k" in fields:
             setup.cookie_jar_k = inputs.COOKIE_JAR_K.check(fields["cookie_jar_k"])
             _within_the_night("cookie_jar_k", setup.cookie_jar_k, drive)
@@ -186,6 +197,16 @@ def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) ->
             raise _bad("jackpot_amount", gettext("A jackpot needs both a threshold and an amount."))
         if "house_rule" in fields:
             setup.house_rule = inputs.HOUSE_RULE.check(fields["house_rule"])
+        if "share_rounding" in fields:
+            setup.share_rounding = Decimal(inputs.SHARE_ROUNDING.check(fields["share_rounding"]))
+        if "half_time" in fields:
+            _set_half_time(setup, inputs.half_time_of(fields["half_time"]), drive)
+        shares = [
+            inputs.PrizeValue(None, "", p.share_of, p.percent)
+            for p in PrizePlace.objects.filter(drive=drive, place__lte=setup.prize_places)
+        ]
+        shares.append(inputs.PrizeValue(None, "", "", setup.half_time_percent))
+        inputs.shares_total(shares)
         setup.updated_at = timezone.now()
         setup.save()
         new = _setup_dict(setup, drive)
@@ -193,12 +214,33 @@ def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) ->
     return setup
 
 
+def _set_half_time(
+    setup: PrizeSetup, given: tuple[int, inputs.PrizeValue] | None, drive: Drive
+) -> None:
+    if given is None:
+        after, prize = None, inputs.PrizeValue(None, "")
+    else:
+        after, prize = given
+        _within_the_night("half_time", after, drive)
+    setup.half_time_after = after
+    setup.half_time_amount, setup.half_time_description = prize.amount, prize.description
+    setup.half_time_share_of, setup.half_time_percent = prize.share_of, prize.percent
+
+
+def _prize_words(amount: Decimal | None, text: str, share_of: str, percent: int | None) -> str:
+    if share_of and percent is not None:
+        fixed = f" = {amount}" if amount is not None else ""
+        return f"{percent}% of {share_of}{fixed}"
+    return str(amount) if amount is not None else text
+
+
 def _setup_dict(setup: PrizeSetup, drive: Drive) -> dict[str, Any]:
     places = PrizePlace.objects.filter(drive=drive).order_by("place")
     return {
         "prize_places": setup.prize_places,
         "prizes": {
-            str(p.place): str(p.amount) if p.amount is not None else p.description for p in places
+            str(p.place): _prize_words(p.amount, p.description, p.share_of, p.percent)
+            for p in places
         },
         "booby": setup.booby,
         "booby_late_couples": setup.booby_late_couples,
@@ -209,7 +251,43 @@ def _setup_dict(setup: PrizeSetup, drive: Drive) -> dict[str, Any]:
         "cut_ace_high": setup.cut_ace_high,
         "cut_high_wins": setup.cut_high_wins,
         "house_rule": setup.house_rule,
+        "one_prize_per_couple": setup.one_prize_per_couple,
+        "share_rounding": str(setup.share_rounding),
+        "half_time": (
+            None
+            if setup.half_time_after is None
+            else [
+                setup.half_time_after,
+                _prize_words(
+                    setup.half_time_amount,
+                    setup.half_time_description,
+                    setup.half_time_share_of,
+                    setup.half_time_percent,
+                ),
+            ]
+        ),
     }
+
+
+def _fix_shares(drive: Drive, setup: PrizeSetup) -> list[str]:
+    """The shares' amounts fixed from the night's takings as they stand (opening the ties):
+    the awards, now and when a tie is settled, pay these."""
+    bases = takings(drive)
+    fixed = []
+    for row in PrizePlace.objects.filter(drive=drive, amount__isnull=True).exclude(share_of=""):
+        row.amount = share(bases[row.share_of], row.percent or 0, setup.share_rounding)
+        row.save(update_fields=["amount"])
+        fixed.append(f"place {row.place}: {row.percent}% of {row.share_of} = {row.amount}")
+    if setup.half_time_share_of and setup.half_time_amount is None:
+        setup.half_time_amount = resolved(
+            None, setup.half_time_share_of, setup.half_time_percent, setup, drive
+        )
+        setup.save(update_fields=["half_time_amount"])
+        fixed.append(
+            f"half-time: {setup.half_time_percent}% of {setup.half_time_share_of} "
+            f"= {setup.half_time_amount}"
+        )
+    return fixed
 
 
 # --- opening the ties ----------------------------------------------------------------------------
@@ -251,8 +329,9 @@ def _place_prize(drive: Drive, place: int) -> tuple[Decimal | None, str]:
 
 
 def prizes_open_ties(*, drive: Drive, actor: Actor = SYSTEM, force: bool = False) -> list[Tie]:
-    """After the last game (or earlier with ``force``, the organizer's call): award every
-    prize place, booby prize and jackpot nobody shares, and open a tie for each shared one.
+    """After the last game (or earlier with ``force``, the organizer's call): fix each share's
+    amount from the takings, award every prize place, half-time prize, booby prize and jackpot
+    nobody shares, and open a tie for each shared one.
     Pressing again changes nothing; if the standings changed since, 409 standings_changed."""
     with transaction.atomic():
         drive = lock_drive(drive)
@@ -266,6 +345,7 @@ def prizes_open_ties(*, drive: Drive, actor: Actor = SYSTEM, force: bool = False
         standing = Standing.of(drive)
         computed = compute(drive, setup, standing)
         couples = {r.couple.number: r.couple for r in standing.records}
+        fixed = _fix_shares(drive, setup)
         existing = {t.key: t for t in Tie.objects.filter(drive=drive)}
         awards = list(Award.objects.filter(drive=drive).select_related("couple"))
         opened: list[Tie] = []
@@ -328,6 +408,17 @@ def prizes_open_ties(*, drive: Drive, actor: Actor = SYSTEM, force: bool = False
             )
         elif computed.booby:
             open_tie("booby", Tie.Kind.BOOBY, [], computed.booby)
+        half = computed.half_time
+        if half is not None and len(half.couples) == 1:
+            direct(
+                Award.Kind.HALF_TIME,
+                half.couples[0],
+                None,
+                setup.half_time_amount,
+                setup.half_time_description,
+            )
+        elif half is not None:
+            open_tie("half-time", Tie.Kind.HALF_TIME, [], half.couples)
         if computed.jackpot and setup.jackpot_amount is not None:
             have = {a.couple.number for a in awards if a.kind == Award.Kind.JACKPOT}
             if have and have != set(computed.jackpot):
@@ -337,13 +428,13 @@ def prizes_open_ties(*, drive: Drive, actor: Actor = SYSTEM, force: bool = False
                 for number, share in split_money(setup.jackpot_amount, computed.jackpot).items():
                     _award(drive, actor, Award.Kind.JACKPOT, couples[number], amount=share, how=how)
                 created.append(f"jackpot → {list(computed.jackpot)}")
-        if created:
+        if created or fixed:
             audit(
                 drive,
                 actor,
                 "prizes.open",
                 subject=drive.slug,
-                new=created,
+                new=fixed + created,
                 note="before the last game was complete" if force else "",
             )
     return opened
@@ -426,14 +517,18 @@ def _prizes_of(
         return [(p, *_place_prize(drive, p)) for p in tie.places]
     if tie.kind == Tie.Kind.BOOBY:
         return [(None, setup.booby_amount, setup.booby_description)]
+    if tie.kind == Tie.Kind.HALF_TIME:
+        return [(None, setup.half_time_amount, setup.half_time_description)]
     draw = CookieJarDraw.objects.get(drive=drive)
     return [(None, draw.pot, "")]
 
 
 def _award_kind(tie: Tie) -> str:
-    return {"place": Award.Kind.PLACE, "booby": Award.Kind.BOOBY}.get(
-        tie.kind, Award.Kind.COOKIE_JAR
-    )
+    return {
+        "place": Award.Kind.PLACE,
+        "booby": Award.Kind.BOOBY,
+        "half-time": Award.Kind.HALF_TIME,
+    }.get(tie.kind, Award.Kind.COOKIE_JAR)
 
 
 def _settle(drive: Drive, tie: Tie, setup: PrizeSetup, winner: int, how: str, actor: Actor) -> None:

@@ -334,10 +334,16 @@ class ExportGame(Part):
     tables: list[ExportTable]
 
 
+ShareOf = Annotated[str, one_of(["", "entry", "pot"])]
+Percent = Annotated[int, Field(ge=1, le=100)]
+
+
 class ExportPlace(Part):
     place: Number
     amount: Money | None
     description: Name
+    share_of: ShareOf = Field("", description="added later: absent means no share")
+    percent: Percent | None = None
 
 
 class ExportPrizeSetup(View):
@@ -355,6 +361,13 @@ class ExportPrizeSetup(View):
     cut_ace_high: bool
     cut_high_wins: bool = Field(False, description="added later: absent means false")
     house_rule: Annotated[str, one_of(PrizeSetup.HouseRule.values)]
+    one_prize_per_couple: bool = Field(False, description="added later: absent means false")
+    share_rounding: Money = Field(Decimal("1.00"), description="added later")
+    half_time_after: Number | None = None
+    half_time_amount: Money | None = None
+    half_time_description: Name = ""
+    half_time_share_of: ShareOf = ""
+    half_time_percent: Percent | None = None
     updated_at: Time
 
 

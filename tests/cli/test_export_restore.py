@@ -409,3 +409,51 @@ def test_a_bad_prize_in_an_export_is_refused(tmp_path: Path, change, words: str)
         run("drive", "restore", str(path))
     assert "\n" not in str(refused.value)
     assert not Drive.objects.exists()
+
+
+def test_shares_one_prize_each_and_the_half_time_prize_round_trip(tmp_path: Path) -> None:
+    from scoring.models import Award, PrizePlace, PrizeSetup, Tie
+    from scoring.prizes.services import prize_setup_update, prizes_open_ties
+    from tests.prizes.helpers import night
+
+    desk = Actor(channel=AuditEntry.Channel.DESK)
+    drive = night(
+        {1: {1, 2, 3, 4}, 2: {1, 3, 4}, 3: {1, 4}, 4: {2}, 5: {2}, 6: {3}},
+        games=4,
+        entry_fee="10.00",
+        entry_fee_per="couple",
+    )
+    ResultVersion.objects.filter(result__game__drive=drive).update(channel="desk")
+    for couple in Couple.objects.filter(drive=drive):
+        couple_update(couple=couple, actor=desk, paid=True)
+    prize_setup_update(
+        drive=drive,
+        actor=desk,
+        prize_places=2,
+        prizes=[{"share_of": "entry", "percent": 30}, {"share_of": "pot", "percent": 15}],
+        share_rounding="5.00",
+        one_prize_per_couple=True,
+        half_time={"after_game": 2, "description": "a pie"},
+    )
+    before = PrizePlace.objects.filter(drive=drive).count()
+    prizes_open_ties(drive=drive, actor=desk)
+    first = export(drive.slug, tmp_path / "first.json")
+    setup = first["prize_setup"]
+    assert [(p["share_of"], p["percent"], p["amount"]) for p in setup["places"]] == [
+        ("entry", 30, "15.00"),  # 30 % of 60.00 is 18.00: 15.00 to the five dollars
+        ("pot", 15, "5.00"),  # 15 % of 60.00 is 9.00
+    ]
+    assert setup["one_prize_per_couple"] is True and setup["share_rounding"] == "5.00"
+    assert (setup["half_time_after"], setup["half_time_description"]) == (2, "a pie")
+    # After game 2, with couples 1 and 2 placed, couples 3, 4 and 5 had one win each.
+    assert [(t["key"], t["couples"]) for t in first["ties"]] == [("half-time", [3, 4, 5])]
+    drive_delete(drive=drive)
+    run("drive", "restore", str(tmp_path / "first.json"))
+    second = export(drive.slug, tmp_path / "second.json")
+    assert second["audit"].pop()["action"] == "drive.restore"
+    assert second == first
+    restored = PrizeSetup.objects.get(drive__slug=drive.slug)
+    assert restored.one_prize_per_couple and restored.half_time_after == 2
+    assert PrizePlace.objects.filter(drive__slug=drive.slug).count() == before
+    assert Tie.objects.get(drive__slug=drive.slug).kind == "half-time"
+    assert Award.objects.filter(drive__slug=drive.slug, kind="place").count() == 2

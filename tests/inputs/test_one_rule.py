@@ -223,6 +223,13 @@ CASES |= {
     "prize_description": Case(api="x" * 201, page="x" * 201),
     "prize_given": Case(api=" ", page=NOT_A_BOX),
     "prize_list": Case(api="a ham", page=NOT_A_BOX),
+    "prize_share_of": Case(api="door", page=NOT_A_BOX),
+    "prize_percent": Case(api=101, page=NOT_A_BOX),
+    "prize_share": Case(api={"share_of": "entry"}, page=NOT_A_BOX),
+    "prize_shares_total": Case(api=60, page=NOT_A_BOX),
+    "share_rounding": Case(api="0.10", page="0.10"),
+    "half_time": Case(api="a ham", page=NOT_A_BOX),
+    "half_time_after": Case(api=0, page="0"),
 }
 
 
@@ -248,6 +255,7 @@ DRIVE = {"club": "CLUB", "name": "N", "date": "2026-11-20"}
 TIE = "drives/{slug}/prizes/ties/999"
 RESULT = "drives/{slug}/games/1/tables/1"
 DOCUMENTS = "drives/{slug}/documents"
+SETUP_PATH = "drives/{slug}/prizes/setup"
 CALLS: dict[str, Call] = {
     "house_rules": Call("POST", "drives", DRIVE | {"rules": "BAD"}),
     "club_slug": Call("POST", "drives", DRIVE | {"club": "BAD"}),
@@ -284,6 +292,25 @@ CALLS: dict[str, Call] = {
         "PATCH", "drives/{slug}/prizes/setup", {"prizes": [{"description": "BAD"}]}, "prizes[0]"
     ),
     "prize_list": Call("PATCH", "drives/{slug}/prizes/setup", {"prizes": "BAD"}),
+    "prize_share_of": Call(
+        "PATCH", SETUP_PATH, {"prizes": [{"share_of": "BAD", "percent": 30}]}, "prizes[0]"
+    ),
+    "prize_percent": Call(
+        "PATCH", SETUP_PATH, {"prizes": [{"share_of": "entry", "percent": "BAD"}]}, "prizes[0]"
+    ),
+    "prize_share": Call("PATCH", SETUP_PATH, {"prizes": ["BAD"]}, "prizes[0]"),
+    # 60 % of the entry money for first place and 50 % of the pot at half time: 110 %.
+    "prize_shares_total": Call(
+        "PATCH",
+        SETUP_PATH,
+        {
+            "prizes": [{"share_of": "entry", "percent": "BAD"}],
+            "half_time": {"after_game": 1, "share_of": "pot", "percent": 50},
+        },
+    ),
+    "half_time_after": Call(
+        "PATCH", SETUP_PATH, {"half_time": {"after_game": "BAD", "amount": "10.00"}}
+    ),
 }
 RESULT_FIELDS = ("game", "table", "winner", "points", "confirm_unusual")
 # The CLI's option of each drive setting it takes (manage.py drive create).
@@ -371,6 +398,15 @@ def test_the_api_refuses_with_the_rules_code_and_words(rule: inputs.Rule, ours: 
             place if rule.named else None,
         )
         assert Drive.objects.count() == 1 and Couple.objects.count() == 2
+        return
+    if rule is inputs.HALF_TIME_AFTER:
+        drive = a_drive(ours.club)
+        url = reverse("night:prizes_setup", kwargs={"slug": drive.slug})
+        data = setup_post(**{"setup-half_time_after": bad, "setup-half_time_prize": "10"})
+        response = client.post(url, data)
+        assert response.status_code == 422
+        assert response.context["setup_form"].errors["half_time_after"] == [rule.text()]
+        assert not PrizePlace.objects.exists()
         return
     if rule.name in MONEY_ROUTES:
         route = MONEY_ROUTES[rule.name]
@@ -531,6 +567,15 @@ def test_the_page_refuses_with_the_rules_words(rule: inputs.Rule, ours: Any) -> 
         response = client.post(url, setup_post(**{"setup-place_1": bad}))
         assert response.status_code == 422
         assert response.context["setup_form"].errors["place_1"] == [rule.text(field="prizes[0]")]
+        assert not PrizePlace.objects.exists()
+        return
+    if rule is inputs.HALF_TIME_AFTER:
+        drive = a_drive(ours.club)
+        url = reverse("night:prizes_setup", kwargs={"slug": drive.slug})
+        data = setup_post(**{"setup-half_time_after": bad, "setup-half_time_prize": "10"})
+        response = client.post(url, data)
+        assert response.status_code == 422
+        assert response.context["setup_form"].errors["half_time_after"] == [rule.text()]
         assert not PrizePlace.objects.exists()
         return
     if rule.name in MONEY_ROUTES:

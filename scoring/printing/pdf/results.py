@@ -160,6 +160,9 @@ class Results:
             self._prize_line(ordinal(row["place"], self.data), row)
         if booby.get("enabled"):
             self._prize_line(doc.labels["booby"], booby)
+        half = prizes.get("half_time", {})
+        if half.get("enabled") and half.get("status") != "pending":
+            self._prize_line(doc.labels["half_time"], half)
         if jackpot.get("enabled"):
             couples = ", ".join(
                 f"{c} ({self._money(jackpot.get('shares', {}).get(str(c)))})"
@@ -188,7 +191,8 @@ class Results:
             if tie["kind"] == "place":
                 what = ", ".join(ordinal(p, self.data) for p in tie["places"])
             else:
-                what = doc.labels["booby" if tie["kind"] == "booby" else "cookie_jar"]
+                kinds = {"booby": "booby", "half-time": "half_time"}
+                what = doc.labels[kinds.get(tie["kind"], "cookie_jar")]
             couples = ", ".join(str(c) for c in tie["couples"])
             if tie["state"] == "settled":
                 how = methods.get(tie["method"], tie["method"] or "")
