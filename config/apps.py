@@ -1,8 +1,7 @@
 """The site's own wiring, done once Django's apps are loaded: the practice table's, the
-seasons' and the night's money's endpoints join the site's API (``scoring.api.views.api``).
-Here rather than in
-``config.urls`` because django-ninja takes no router once anything has read the API's URLs or
-its description."""
+seasons', the club's players' and the night's money's endpoints join the site's API
+(``scoring.api.views.api``). Here rather than in ``config.urls`` because django-ninja takes
+no router once anything has read the API's URLs or its description."""
 
 from django.apps import AppConfig
 
@@ -23,3 +22,7 @@ class SiteConfig(AppConfig):
 
         api.add_router("/", seasons_api)
         api.add_router("/", money_api)  # the night's money (money/api.py)
+
+        from club.api import router as club_api
+
+        api.add_router("/", club_api)  # the club's players (club/api.py)

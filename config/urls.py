@@ -88,4 +88,5 @@ urlpatterns = [
     path("", include("drives.urls")),
     path("", include("scoring.pages.urls")),
     path("", include("seasons.urls")),
+    path("", include("club.urls")),  # the club's players
 ]
