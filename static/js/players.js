@@ -17,7 +17,7 @@
   form.appendChild(status);
 
   function words(template, values) {
-    return template.replace(/%\((\w+)\)s/g, function (_, name) { return values[name]; });
+    return template.replace(/\{(\w+)\}/g, function (_, name) { return values[name]; });
   }
 
   function combobox(input, hidden, n) {
@@ -81,7 +81,7 @@
         var about = document.createElement("span");
         about.className = "hint";
         about.textContent = player.last_night
-          ? words(form.dataset.textPlayed || "%(nights)s · %(day)s",
+          ? words(form.dataset.textPlayed || "{nights} · {day}",
             { nights: player.nights, day: player.last_night })
           : (form.dataset.textNew || "");
         item.append(name, " ", about);
@@ -95,7 +95,7 @@
       list.hidden = found.length === 0;
       input.setAttribute("aria-expanded", found.length ? "true" : "false");
       status.textContent = found.length
-        ? words(form.dataset.textFound || "%(count)s", { count: found.length })
+        ? words(form.dataset.textFound || "{count}", { count: found.length })
         : "";
     }
 
