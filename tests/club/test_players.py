@@ -12,6 +12,8 @@ import pytest
 from club.services import player_add, player_merge
 from drives.models import AuditEntry, Couple, Player
 from drives.services import couple_update, couples_import_csv, couples_register, drive_create
+from scoring.records.export import drive_export
+from scoring.records.restore import drive_restore
 from tests.api.helpers import DESK
 from tests.pages.organizer_helpers import logged_in
 
@@ -247,3 +249,15 @@ def test_the_organizer_edits_a_players_contact(ours: Any) -> None:
     mary.refresh_from_db()
     assert mary.phone == "902-555-0101"
     assert AuditEntry.objects.filter(action="player.update", club=ours.club).exists()
+
+
+def test_a_restored_drive_links_its_couples_to_the_clubs_players(ours: Any) -> None:
+    night(ours.club, 6, ("Thérèse MacNeil", "Angus MacDonald"))
+    drive = night(ours.club, 13, ("therese macneil", "Flora Gillis"))
+    data = drive_export(drive)
+    players = Player.objects.filter(club=ours.club).count()
+    drive_restore(data=data, replace=True)
+    restored = Couple.objects.get(drive__slug=drive.slug)
+    assert restored.member1 == Player.objects.get(name="Thérèse MacNeil")
+    assert restored.member2.name == "Flora Gillis"
+    assert Player.objects.filter(club=ours.club).count() == players
