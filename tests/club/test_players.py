@@ -8,6 +8,8 @@ from datetime import date
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from club.services import player_add, player_merge
 from drives.models import AuditEntry, Couple, Player
@@ -261,3 +263,29 @@ def test_a_restored_drive_links_its_couples_to_the_clubs_players(ours: Any) -> N
     assert restored.member1 == Player.objects.get(name="Thérèse MacNeil")
     assert restored.member2.name == "Flora Gillis"
     assert Player.objects.filter(club=ours.club).count() == players
+
+
+def queries_of(client_call: Any) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        answer = client_call()
+    assert answer.status_code == 200
+    return len(captured)
+
+
+def test_the_type_ahead_and_the_players_page_take_the_same_queries_for_more_players(
+    api: Any, ours: Any
+) -> None:
+    client = logged_in(ours.organizer)
+    night(ours.club, 6, ("Mary MacDonald", "Mary Gillis"))
+
+    def ask() -> Any:
+        return api.get(f"clubs/{ours.club.slug}/players?q=mary", token=ours.scorer_token)
+
+    def page() -> Any:
+        return client.get(f"/clubs/{ours.club.slug}/players/")
+
+    queries_of(ask)  # the token's first use of the day is written down once
+    few = queries_of(ask), queries_of(page)
+    for day in (13, 20):
+        night(ours.club, day, *[(f"Mary Ng{day}{i}", f"Joe Ng{day}{i}") for i in range(8)])
+    assert (queries_of(ask), queries_of(page)) == few
