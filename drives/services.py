@@ -516,6 +516,7 @@ def players_link(
     several = [p for found in by_key.values() if len(found) > 1 for p in found]
     last = players_last_night(several)
     found: dict[str, Player] = {}
+    new: list[Player] = []
     for name, player_id in zip(names, ids, strict=True):
         key = name_key(name)[:160]
         if player_id is not None or key in found:
@@ -534,7 +535,9 @@ def players_link(
         if same:
             found[key] = max(same, key=lambda p: (last.get(p.pk) or Date.min, p.pk))
         else:
-            found[key] = Player.objects.create(club=club, name=name, key=key)
+            found[key] = Player(club=club, name=name, key=key)
+            new.append(found[key])
+    Player.objects.bulk_create(new)  # one query for the new players, with their ids
     return [
         chosen[i] if i is not None else found[name_key(n)[:160]]
         for n, i in zip(names, ids, strict=True)
