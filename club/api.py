@@ -17,7 +17,7 @@ from scoring.api.views import answers
 router = Router(auth=AUTH, tags=["players"])
 
 
-class PlayerOut(BaseModel):
+class ClubPlayerOut(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: int
@@ -34,7 +34,7 @@ def row_answer(row: selectors.PlayerRow) -> dict[str, object]:
 
 @router.get(
     "/clubs/{club}/players",
-    response=answers({200: list[PlayerOut]}, 404),
+    response=answers({200: list[ClubPlayerOut]}, 404),
     url_name="club-players",
     operation_id="club_players",
     summary="The club's players whose name starts a word with q (the door's type-ahead)",
