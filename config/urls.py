@@ -17,6 +17,7 @@ from django.views.i18n import JavaScriptCatalog, set_language
 
 from api.site import api
 from api.urls import api_urls
+from club.api import router as club_api
 from money.api import router as money_api
 from practice.api import router as practice_api
 from scoring.api.views import router as scoring_api
@@ -65,6 +66,7 @@ api.add_router("/", scoring_api)
 api.add_router("/", practice_api)
 api.add_router("/", seasons_api)
 api.add_router("/", money_api)  # the night's money
+api.add_router("/", club_api)  # the club's players
 
 # A full disk that fails a request after its view (config/storage.py); else Django's 500 page.
 handler500 = "config.storage.server_error"
@@ -103,4 +105,5 @@ urlpatterns = [
     path("", include("drives.urls")),
     path("", include("scoring.pages.urls")),
     path("", include("seasons.urls")),
+    path("", include("club.urls")),  # the club's players
 ]

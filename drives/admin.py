@@ -179,7 +179,15 @@ class CoupleAdmin(ServiceAdmin):
     list_display = ["number", "player1", "player2", "drive", "paid", "checked_in", "withdrawn_game"]
     list_filter = ["paid", "checked_in"]
     search_fields = ["player1", "player2"]
-    readonly_fields = ["drive", "number", "token", "joined_game", "withdrawn_game"]
+    readonly_fields = [
+        "drive",
+        "number",
+        "token",
+        "joined_game",
+        "withdrawn_game",
+        "member1",
+        "member2",
+    ]
 
 
 @admin.register(Table)

@@ -350,6 +350,10 @@ class CoupleForm(CoupleNamesForm):
     checked_in = forms.BooleanField(label=_("Here now (checked in)"), required=False, initial=True)
     # Set by the "register anyway" button once the page said the names are a couple already.
     duplicate_ok = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    # The club's player chosen for each name (the type-ahead, static/js/players.js, or the
+    # question of which one when the club has two of the name); empty: found by the name.
+    player1_id = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    player2_id = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, autofocus: bool = True, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "%s")  # ids "player1", "player2": the browser tests' hooks
@@ -357,9 +361,15 @@ class CoupleForm(CoupleNamesForm):
         if not autofocus:
             del self.fields["player1"].widget.attrs["autofocus"]
         self.duplicate_of: int | None = None  # the couple these names already are, once asked
+        # Which name the club has several players of, and them, once asked (which_player).
+        self.which: dict[str, Any] | None = None
 
     def couple(self) -> dict[str, Any]:
-        return dict(self.cleaned_data)
+        couple = dict(self.cleaned_data)
+        ids = [couple.pop("player1_id", None), couple.pop("player2_id", None)]
+        if any(ids):
+            couple["player_ids"] = ids
+        return couple
 
 
 class CouplesCsvForm(PlainForm):

@@ -1,5 +1,6 @@
-"""Models of a club's drives and their nights: clubs and members, drives, couples, tables,
-games and the seating of each game as it was played, tokens, and the audit trail.
+"""Models of a club's drives and their nights: clubs, their members and players, drives,
+couples, tables, games and the seating of each game as it was played, tokens, and the audit
+trail.
 
 A drive's rules live in the engine; these rows store what happened. Results (who won at a
 table) belong to the ``scoring`` app, which builds on these models; nothing here knows of it.
@@ -37,6 +38,28 @@ class Club(models.Model):
 
     class Meta:
         ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    """A person who plays at the club's drives, kept from one night to the next: the name as
+    first written, its key (``drives.names.name_key``: how names are compared), and a phone
+    or e-mail the club may use, never shown publicly. Each couple names two of them
+    (``Couple.member1``, ``Couple.member2``); two rows of one key exist only when the
+    organizer says they are two people."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=80)
+    key = models.CharField(max_length=160)  # a name's key may be longer than the name
+    phone = models.CharField(_("phone"), max_length=40, blank=True)
+    email = models.EmailField(_("e-mail"), max_length=120, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["club", "key", "id"]
+        indexes = [models.Index(fields=["club", "key"], name="player_club_key")]
 
     def __str__(self) -> str:
         return self.name
@@ -239,6 +262,13 @@ class Couple(models.Model):
         null=True, blank=True, help_text=_("holes counted on the punch card at the end")
     )
     token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+    # The club's players the two names are (the names stay as typed that night).
+    member1 = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    member2 = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     class Meta:
         ordering = ["drive", "number"]

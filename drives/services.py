@@ -25,7 +25,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.text import slugify
@@ -44,10 +44,11 @@ from drives.models import (
     DriveVersion,
     Game,
     Membership,
+    Player,
     Seat,
     Table,
 )
-from drives.names import couple_key, couples_matching
+from drives.names import couple_key, couples_matching, name_key
 from drives.pageboard import drive_forget
 from drives.signals import couple_deleted, couple_paid
 from drives.text import name_strip_bidi, text_refuse_unstorable
@@ -429,7 +430,12 @@ def couples_register(
     ``same_as`` item) when the caller asks for it (``allow_duplicates=False``: the door's
     page and the API), unless the item says ``duplicate_ok: true``; registered anyway, the
     audit entry's note says so. Scripts, the demo and the CSV import (which checks the whole
-    file itself, ``couples_import_csv``) register without asking."""
+    file itself, ``couples_import_csv``) register without asking.
+
+    Each name is one of the club's players (``players_link``): the one of ``player_ids`` when
+    the item gives it (the door's type-ahead), else the one of the same key, else a new one.
+    A key shared by several players is asked about (409 ``which_player``) when the caller
+    asks about duplicates, else taken as the one seen most recently."""
     cleaned = _couples_cleaned(couples)
     with transaction.atomic():
         drive = lock_drive(drive)
@@ -444,6 +450,12 @@ def couples_register(
             note = "; ".join(filter(None, [note, "duplicates allowed: " + "; ".join(allowed)]))
         last = _last_number(drive, len(cleaned))
         joined = _joining_game(drive)
+        members = players_link(
+            club=drive.club,
+            names=[n for new in cleaned for n in new.players],
+            ids=[i for new in cleaned for i in new.player_ids],
+            ask=not allow_duplicates,
+        )
         created = Couple.objects.bulk_create(
             [
                 Couple(
@@ -451,6 +463,8 @@ def couples_register(
                     number=last + i,
                     player1=new.players[0],
                     player2=new.players[1],
+                    member1=members[2 * i - 2],
+                    member2=members[2 * i - 1],
                     joined_game=joined,
                     **new.flags,
                 )
@@ -473,6 +487,83 @@ def couples_register(
     return created
 
 
+# --- the club's players ---------------------------------------------------------------------
+
+
+def players_link(
+    *, club: Club, names: Sequence[str], ids: Sequence[int | None], ask: bool
+) -> list[Player]:
+    """The club's player of each name, in the caller's transaction: the player whose id is
+    given (another club's or an unknown id: 422 ``unknown_player``, nothing written), else
+    the one player of the name's key, else a new player of that name (one for a key however
+    often it comes). Several players of one key: 409 ``which_player`` listing them when
+    ``ask`` (the door and the API), else the one whose last night is the latest. A fixed
+    number of queries, whatever the number of names."""
+    wanted = {i for i in ids if i is not None}
+    chosen = {p.pk: p for p in Player.objects.filter(club=club, pk__in=wanted)}
+    unknown = sorted(wanted - set(chosen))
+    if unknown:
+        raise ServiceError(
+            "unknown_player",
+            gettext("No player %(id)s at this club: choose the player again.") % {"id": unknown[0]},
+            field="player_ids",
+            player=unknown[0],
+        )
+    keys = {name_key(n)[:160] for n, i in zip(names, ids, strict=True) if i is None}
+    by_key: dict[str, list[Player]] = {}
+    for player in Player.objects.filter(club=club, key__in=keys):
+        by_key.setdefault(player.key, []).append(player)
+    several = [p for found in by_key.values() if len(found) > 1 for p in found]
+    last = players_last_night(several)
+    found: dict[str, Player] = {}
+    new: list[Player] = []
+    for name, player_id in zip(names, ids, strict=True):
+        key = name_key(name)[:160]
+        if player_id is not None or key in found:
+            continue
+        same = by_key.get(key, [])
+        if len(same) > 1 and ask:
+            raise Conflict(
+                "which_player",
+                gettext("The club has %(count)s players named %(name)s: choose which one plays.")
+                % {"count": len(same), "name": name},
+                name=name,
+                candidates=[
+                    {"id": p.pk, "name": p.name, "last_night": _iso(last.get(p.pk))} for p in same
+                ],
+            )
+        if same:
+            found[key] = max(same, key=lambda p: (last.get(p.pk) or Date.min, p.pk))
+        else:
+            found[key] = Player(club=club, name=name, key=key)
+            new.append(found[key])
+    Player.objects.bulk_create(new)  # one query for the new players, with their ids
+    return [
+        chosen[i] if i is not None else found[name_key(n)[:160]]
+        for n, i in zip(names, ids, strict=True)
+    ]
+
+
+def _iso(day: Date | None) -> str | None:
+    return day.isoformat() if day is not None else None
+
+
+def players_last_night(players: Sequence[Player]) -> dict[int, Date]:
+    """The date of each player's latest drive (players who never played are left out)."""
+    if not players:
+        return {}
+    ids = [p.pk for p in players]
+    last: dict[int, Date] = {}
+    rows = Couple.objects.filter(models.Q(member1__in=ids) | models.Q(member2__in=ids)).values_list(
+        "member1_id", "member2_id", "drive__date"
+    )
+    for m1, m2, day in rows:
+        for member in (m1, m2):
+            if member in ids and (member not in last or last[member] < day):
+                last[member] = day
+    return last
+
+
 @dataclass(frozen=True)
 class _NewCouple:
     """A couple to register, checked: its two names, its flags (``COUPLE_FLAGS``), whether it
@@ -482,6 +573,8 @@ class _NewCouple:
     flags: dict[str, Any]
     duplicate_ok: bool
     paid_way: Any
+    # The club's players chosen for the two names (the door's type-ahead), None: by name.
+    player_ids: tuple[int | None, int | None] = (None, None)
 
 
 def _couples_cleaned(couples: Sequence[dict[str, Any]]) -> list[_NewCouple]:
@@ -510,7 +603,30 @@ def _couple_cleaned(item: Any, where: str) -> _NewCouple:
     }
     ok = inputs.FLAGS["duplicate_ok"].check(item.get("duplicate_ok", False), where)
     inputs.refuse_unknown(item, COUPLE_FIELDS, where)
-    return _NewCouple(_clean_players(p1, p2, where), flags, ok, item.get("paid_way") or None)
+    return _NewCouple(
+        _clean_players(p1, p2, where),
+        flags,
+        ok,
+        item.get("paid_way") or None,
+        _player_ids(item.get("player_ids"), where),
+    )
+
+
+def _player_ids(value: Any, where: str) -> tuple[int | None, int | None]:
+    """``player_ids``: two ids of the club's players, or null for a name to link by itself."""
+    if value is None:
+        return None, None
+    if (
+        isinstance(value, list | tuple)
+        and len(value) == 2
+        and all(v is None or (isinstance(v, int) and not isinstance(v, bool)) for v in value)
+    ):
+        return value[0], value[1]
+    raise ServiceError(
+        "bad_player_ids",
+        where + gettext("player_ids must be two player ids (or null for a name to look up)."),
+        field="player_ids",
+    )
 
 
 def _last_number(drive: Drive, adding: int) -> int:
@@ -820,13 +936,23 @@ def parse_couples_csv(data: bytes) -> list[tuple[int, dict[str, Any]]]:
 COUPLE_FLAGS = inputs.COUPLE_FLAGS
 # What a couple is registered with (``couples_register``); ``couple_update`` takes the same but
 # ``duplicate_ok``, and ``withdrawn``.
-COUPLE_FIELDS = ("players", "player1", "player2", "duplicate_ok", "paid_way", *COUPLE_FLAGS)
+COUPLE_FIELDS = (
+    "players",
+    "player1",
+    "player2",
+    "player_ids",
+    "duplicate_ok",
+    "paid_way",
+    *COUPLE_FLAGS,
+)
 
 
 def couple_update(*, couple: Couple, actor: Actor, **changes: Any) -> Couple:
     """Change a couple's names or flags (``paid``, ``checked_in``, ``cookie_jar``), or withdraw
     it (``withdrawn=True``: from the next game). A withdrawal cannot be undone once applied.
-    ``paid_way`` (with ``paid``) says how the couple paid, for the hook ``couple_paid``."""
+    ``paid_way`` (with ``paid``) says how the couple paid, for the hook ``couple_paid``. New
+    names are linked to the club's players (``players_link``), the player kept when only the
+    spelling changed; ``player_ids`` chooses them."""
     inputs.refuse_unknown(changes, {*COUPLE_FIELDS, "withdrawn"} - {"duplicate_ok"})
     with transaction.atomic():
         drive = lock_drive(couple.drive)
@@ -845,6 +971,17 @@ def couple_update(*, couple: Couple, actor: Actor, **changes: Any) -> Couple:
             )
             old["players"], new["players"] = couple.players, [p1, p2]
             couple.player1, couple.player2 = p1, p2
+        if new.get("players") or "player_ids" in changes:
+            # The names stay the same players when only their spelling changed.
+            ids = list(_player_ids(changes.pop("player_ids", None), ""))
+            for i, (name, member) in enumerate(
+                [(couple.player1, couple.member1), (couple.player2, couple.member2)]
+            ):
+                if ids[i] is None and member is not None and member.key == name_key(name)[:160]:
+                    ids[i] = member.pk
+            couple.member1, couple.member2 = players_link(
+                club=drive.club, names=couple.players, ids=ids, ask=False
+            )
         for flag in COUPLE_FLAGS:
             if flag in changes:
                 value = inputs.FLAGS[flag].check(changes[flag])

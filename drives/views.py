@@ -38,6 +38,7 @@ from drives.forms import (
     DriveSettingsForm,
 )
 from drives.models import AuditEntry, Club, Couple, Drive, Membership
+from drives.names import name_key
 from drives.services import (
     COUPLE_FLAGS,
     Actor,
@@ -377,6 +378,9 @@ def couples(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
                         "number": form.duplicate_of,
                     }
                     form.add_error(None, error_message)
+                elif error.code == "which_player":
+                    form.which = _which(form, error.details)
+                    form.add_error(None, error_text(error))
                 else:
                     form.add_error(None, error_text(error))
             else:
@@ -394,6 +398,20 @@ def couples(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
         **_couples_context(drive),
     }
     return render(request, "drives/couple_list.html", context, status=status)
+
+
+def _which(form: CoupleForm, details: dict[str, Any]) -> dict[str, Any]:
+    """The question of which player a name is: the form's field that takes the answer (the
+    first name of the key asked about without a player chosen) and the candidates."""
+    key = name_key(details["name"])
+    slot = "player1_id"
+    for n in (1, 2):
+        if name_key(form.cleaned_data[f"player{n}"]) == key and not form.cleaned_data.get(
+            f"player{n}_id"
+        ):
+            slot = f"player{n}_id"
+            break
+    return {"slot": slot, "name": details["name"], "candidates": details["candidates"]}
 
 
 # The page's script (static/js/register.js) sends the form with "Accept: application/json" and

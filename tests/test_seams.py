@@ -18,6 +18,7 @@ PACKAGES = {
     "practice",
     "money",
     "seasons",
+    "club",
     "config",
     "tools",
     "tests",

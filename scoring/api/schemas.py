@@ -190,6 +190,7 @@ COUPLE_FIELDS = {
     "cookie_jar",
     "duplicate_ok",
     "withdrawn",
+    "player_ids",
 }
 
 
@@ -206,6 +207,18 @@ class CoupleFields(Body):
     paid_way: Annotated[str | None, PAID_WAY] = None
     checked_in: Annotated[bool | None, inputs.FLAGS["checked_in"]] = None
     cookie_jar: Annotated[bool | None, inputs.FLAGS["cookie_jar"]] = None
+    player_ids: Annotated[
+        list[int | None] | None,
+        Field(
+            min_length=2,
+            max_length=2,
+            description="The club's players the two names are (GET /clubs/{club}/players), "
+            "null for a name to look up by itself: the same name links to the club's player of "
+            "that name, a new name makes a new player, a name the club has several players of "
+            "is 409 which_player listing the candidates=[{id, name, last_night}]. An id of no "
+            "player of the drive's club is 422 unknown_player.",
+        ),
+    ] = None
 
 
 class CoupleIn(CoupleFields):

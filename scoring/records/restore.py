@@ -36,7 +36,15 @@ from pydantic import BaseModel
 
 from drives.errors import Conflict, ServiceError
 from drives.models import AuditEntry, Club, Couple, Drive, Game, Seat, Table
-from drives.services import DRIVE_SETTINGS, SYSTEM, Actor, audit, clean_settings, club_get_or_create
+from drives.services import (
+    DRIVE_SETTINGS,
+    SYSTEM,
+    Actor,
+    audit,
+    clean_settings,
+    club_get_or_create,
+    players_link,
+)
 from drives.text import text_refuse_unstorable
 from scoring.models import (
     Award,
@@ -349,14 +357,19 @@ def _write(
         **info.model_dump(include={"slug", "state", "current_game", "created_at", "closed_at"}),
         **settings,
     )
+    # Each name one of the club's players, as the door links them (drives.services).
+    names = [name for c in export.couples for name in c.players]
+    members = players_link(club=club, names=names, ids=[None] * len(names), ask=False)
     couples = Couple.objects.bulk_create(
         Couple(
             drive=drive,
             player1=c.players[0],
             player2=c.players[1],
+            member1=members[2 * i],
+            member2=members[2 * i + 1],
             **_stored(c, "players", "withdrawn", "wins", "played", "place"),
         )
-        for c in export.couples
+        for i, c in enumerate(export.couples)
     )
     by_number: dict[int | None, Couple | None] = {c.number: c for c in couples} | {None: None}
     closed = export.closed_tables

@@ -128,6 +128,10 @@
   function clearForm() {
     first.value = "";
     second.value = "";
+    // The players chosen in the type-ahead (static/js/players.js) go with the names.
+    form.querySelectorAll("[name=player1_id], [name=player2_id]").forEach(function (box) {
+      box.value = "";
+    });
     flags.forEach(function (box, i) { box.checked = defaults[i]; });
     var way = form.querySelector("select[name=paid_way]");
     if (way) way.selectedIndex = 0; // cash again for the next couple
@@ -165,6 +169,11 @@
       if (button.dataset.action === "restore") {
         first.value = hidden.elements.player1.value;
         second.value = hidden.elements.player2.value;
+        ["player1_id", "player2_id"].forEach(function (name) {
+          if (form.elements[name] && hidden.elements[name]) {
+            form.elements[name].value = hidden.elements[name].value;
+          }
+        });
         flags.forEach(function (box) { box.checked = Boolean(hidden.elements[box.name]); });
       }
       panel.remove();

@@ -640,6 +640,7 @@ def test_axe_finds_no_serious_violation_on_any_page(
         "prizes": f"{o}/prizes/",
         "tie": f"{o}/prizes/ties/{tie.pk}/",
         "closed dashboard": f"{o}/",
+        "players": f"/clubs/{drive.club.slug}/players/",
     }
     projector_pages = {
         "projector": f"{d}/projector/",

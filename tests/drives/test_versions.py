@@ -92,6 +92,8 @@ WRITES_NO_DRIVE = {
         "game_open",
         "member_add",
         "parse_couples_csv",
+        "players_last_night",
+        "players_link",
         "require_role",
         "role_in",
     },

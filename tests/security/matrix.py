@@ -913,6 +913,31 @@ CASES: list[Case] = [
         body={"drive": "{closed_slug}", "name": "Cee North1"},
         note="not split",
     ),
+    # --- the club's players (club/): members read, organizers change ------------------------------
+    Case("clubs/<slug:club>/players/", "GET", "/clubs/{club}/players/", member_page(200)),
+    Case(
+        "clubs/<slug:club>/players/",
+        "POST",
+        "/clubs/{club}/players/",
+        organizer_page(422),
+        body={"action": "merge", "keep": "{player}", "gone": "{player}"},
+        note="a player merged with themselves: refused",
+    ),
+    Case(
+        "clubs/<slug:club>/players/<int:player>/edit",
+        "GET",
+        "/clubs/{club}/players/{player}/edit",
+        organizer_page(200),
+    ),
+    Case(
+        "clubs/<slug:club>/players/<int:player>/edit",
+        "POST",
+        "/clubs/{club}/players/{player}/edit",
+        organizer_page(422),
+        body={"name": "Cee North1", "email": "not an address"},
+        note="a bad e-mail address: a form error",
+    ),
+    Case("api/v1/clubs/<club>/players", "GET", "/api/v1/clubs/{club}/players?q=cee", club_api(200)),
     # --- the admin: its own pages (the models' are below) ---------------------------------------
     Case("admin/", "GET", "/admin/", admin_row(200, 200)),
     Case(

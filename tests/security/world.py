@@ -26,7 +26,7 @@ from django.contrib.auth.models import Group
 from django.core.files.base import ContentFile
 from django.test import Client
 
-from drives.models import AuditEntry, Club, Couple, Drive, Membership, Table
+from drives.models import AuditEntry, Club, Couple, Drive, Membership, Player, Table
 from drives.services import (
     Actor,
     api_token_create,
@@ -154,6 +154,9 @@ class World:
             "practice": PRACTICE_ID,
             "season": "fall",
             "call": self.call,
+            "player": self.memo.setdefault(
+                "player", Player.objects.filter(club=self.club_a).order_by("pk")[0].pk
+            ),
         }
 
 

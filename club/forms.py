@@ -1,0 +1,41 @@
+"""The players page's forms: a player's name and contact, a new player, a merge."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from club.services import MAX_EMAIL, MAX_PHONE
+from drives import inputs
+from drives.forms import RuledForm
+from drives.inputs import Rule
+
+
+class PlayerNameForm(RuledForm):
+    rules: ClassVar[dict[str, tuple[Rule, ...]]] = {"name": inputs.PLAYER}
+
+    name = forms.CharField(
+        label=_("Name"),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "words"}),
+        **inputs.form_options_of(inputs.PLAYER),
+    )
+
+
+class PlayerForm(PlayerNameForm):
+    """A player's name, phone and e-mail (the club's own: never shown publicly)."""
+
+    phone = forms.CharField(
+        label=_("Phone"),
+        required=False,
+        max_length=MAX_PHONE,
+        widget=forms.TextInput(attrs={"type": "tel", "autocomplete": "off"}),
+    )
+    email = forms.CharField(
+        label=_("E-mail"),
+        required=False,
+        max_length=MAX_EMAIL,
+        widget=forms.TextInput(attrs={"type": "email", "autocomplete": "off"}),
+        help_text=_("For the club's own use: never shown on a public page."),
+    )

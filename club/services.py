@@ -1,0 +1,131 @@
+"""Writes of the club's players: add one (another person of a name the club already has),
+change a name, phone or e-mail, and merge two players found to be one. Each owns its
+transaction and writes one audit entry of the club (``drives.services.audit`` without a
+drive). The couples keep their names as typed that night; only their links move. Players are
+made at registration (``drives.services.players_link``), not here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.db.models import Q
+from django.utils.translation import gettext
+
+from drives import inputs
+from drives.errors import NotFound, ServiceError
+from drives.models import Club, Couple, Player
+from drives.names import name_key
+from drives.services import SYSTEM, Actor, audit
+
+MAX_PHONE = 40
+MAX_EMAIL = 120
+
+
+def _phone(value: Any) -> str:
+    text = " ".join(str(value or "").split())
+    if len(text) > MAX_PHONE:
+        raise ServiceError(
+            "bad_phone",
+            gettext("A phone number has at most %(max)s characters.") % {"max": MAX_PHONE},
+            field="phone",
+        )
+    return text
+
+
+def _email(value: Any) -> str:
+    text = str(value or "").strip()
+    try:
+        if text:
+            validate_email(text)
+        if len(text) > MAX_EMAIL:
+            raise ValidationError("too long")
+    except ValidationError:
+        raise ServiceError(
+            "bad_email", gettext("Enter an e-mail address such as mary@example.org."), field="email"
+        ) from None
+    return text
+
+
+def player_add(*, club: Club, name: Any, actor: Actor = SYSTEM) -> Player:
+    """A new player of the club, even of a name it already has (two people of one name: the
+    door then asks which one plays)."""
+    name = inputs.check_field(inputs.PLAYER, name, field="name")
+    with transaction.atomic():
+        player = Player.objects.create(club=club, name=name, key=name_key(name)[:160])
+        audit(None, actor, "player.add", club=club, subject=name, new={"id": player.pk})
+    return player
+
+
+def player_update(*, player: Player, actor: Actor, **changes: Any) -> Player:
+    """Change a player's ``name``, ``phone`` or ``email`` (only those given)."""
+    inputs.refuse_unknown(changes, {"name", "phone", "email"})
+    clean: dict[str, str] = {}
+    if "name" in changes:
+        clean["name"] = inputs.check_field(inputs.PLAYER, changes["name"], field="name")
+    if "phone" in changes:
+        clean["phone"] = _phone(changes["phone"])
+    if "email" in changes:
+        clean["email"] = _email(changes["email"])
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        old = {k: getattr(player, k) for k in clean if getattr(player, k) != clean[k]}
+        new = {k: clean[k] for k in old}
+        for field, value in new.items():
+            setattr(player, field, value)
+        if "name" in new:
+            player.key = name_key(player.name)[:160]
+        player.save()
+        if new:
+            audit(
+                None,
+                actor,
+                "player.update",
+                club=player.club,
+                subject=player.name,
+                old={"id": player.pk, **old},
+                new=new,
+            )
+    return player
+
+
+def player_merge(*, keep: Player, gone: Player, actor: Actor) -> int:
+    """``gone`` is ``keep``: every couple naming ``gone`` names ``keep`` instead, ``keep``
+    takes the phone or e-mail it lacks, and ``gone`` is deleted. The number of couples
+    relinked. Two players of different clubs, or a player with itself, are refused."""
+    if keep.club_id != gone.club_id:
+        raise NotFound("not_found", gettext("No such player at this club."))
+    if keep.pk == gone.pk:
+        raise ServiceError(
+            "same_player", gettext("Choose two different players: a player is already themselves.")
+        )
+    with transaction.atomic():
+        players = {
+            p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[keep.pk, gone.pk])
+        }
+        if len(players) != 2:
+            raise NotFound("not_found", gettext("No such player at this club."))
+        keep, gone = players[keep.pk], players[gone.pk]
+        couples = Couple.objects.filter(Q(member1=gone) | Q(member2=gone))
+        relinked = couples.count()
+        Couple.objects.filter(member1=gone).update(member1=keep)
+        Couple.objects.filter(member2=gone).update(member2=keep)
+        for field in ("phone", "email"):
+            if not getattr(keep, field):
+                setattr(keep, field, getattr(gone, field))
+        keep.save()
+        gone_id, gone_name = gone.pk, gone.name
+        gone.delete()
+        audit(
+            None,
+            actor,
+            "player.merge",
+            club=keep.club,
+            subject=keep.name,
+            old={"id": gone_id, "name": gone_name},
+            new={"id": keep.pk, "name": keep.name},
+            note=f"{gone_name} merged into {keep.name}: {relinked} couples relinked",
+        )
+    return relinked
