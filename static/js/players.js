@@ -67,6 +67,18 @@
       close();
     }
 
+    // "2026-11-28" as the page's language writes a day ("28 Nov 2026", "28 nov. 2026").
+    function dayOf(iso) {
+      var parts = iso.split("-").map(Number);
+      var day = new Date(parts[0], parts[1] - 1, parts[2]);
+      try {
+        return day.toLocaleDateString(document.documentElement.lang || undefined,
+          { day: "numeric", month: "short", year: "numeric" });
+      } catch (error) {
+        return iso;
+      }
+    }
+
     function show(found) {
       players = found;
       list.replaceChildren();
@@ -82,7 +94,7 @@
         about.className = "hint";
         about.textContent = player.last_night
           ? words(form.dataset.textPlayed || "{nights} · {day}",
-            { nights: player.nights, day: player.last_night })
+            { nights: player.nights, day: dayOf(player.last_night) })
           : (form.dataset.textNew || "");
         item.append(name, " ", about);
         item.addEventListener("mousedown", function (event) {
@@ -94,6 +106,8 @@
       active = -1;
       list.hidden = found.length === 0;
       input.setAttribute("aria-expanded", found.length ? "true" : "false");
+      // On a phone the list opens below the fold: bring it into view, the box as near as fits.
+      if (found.length && list.scrollIntoView) list.scrollIntoView({ block: "nearest" });
       status.textContent = found.length
         ? words(form.dataset.textFound || "{count}", { count: found.length })
         : "";
