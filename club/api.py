@@ -1,6 +1,7 @@
-"""The club's players in the JSON API (docs/api.md, "Players"): a router that ``config.urls``
-mounts on the site's API, as it mounts the seasons'. The door's type-ahead reads it: the players whose
-name has a word starting with what was typed, with their nights, never their phone or e-mail.
+"""The club's players in the JSON API (docs/api.md, "Players"): a router that
+``config.urls`` mounts on the site's API, as it mounts the seasons'. The door's type-ahead reads
+it: the players whose name has a word starting with what was typed, with their nights, never
+their phone or e-mail.
 """
 
 from __future__ import annotations
