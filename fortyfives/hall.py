@@ -259,6 +259,10 @@ class HallServer(MPServer):
         self.signal_handler_interrupt()
 
 
+# How long a stopping worker is given to end its requests before it is killed.
+STOP_SECONDS = 10
+
+
 def serve(address: str, port: int, threads: int) -> None:
     """granian's ASGI server (config/asgi.py: the pages' streams and a phone's unchanged poll
     in its event loop, Django in ``threads`` threads), one worker process, on every IPv4
@@ -292,6 +296,11 @@ def serve(address: str, port: int, threads: int) -> None:
         http1_settings=HTTP1Settings(header_read_timeout=30_000, keep_alive=True),
         log_level=LogLevels.warning,
         working_dir=BASE_DIR,
+        # Told to stop, a worker that has not ended within this many seconds is killed: the
+        # volunteer closing the window gets a stopped server whatever a request or a thread
+        # is doing (granian waits for ever without it). Nothing acknowledged is lost: a write
+        # not committed is rolled back by SQLite, and checkpoint() runs after.
+        workers_kill_timeout=STOP_SECONDS,
     )
     server.stop_mark = stop
     try:
