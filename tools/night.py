@@ -148,9 +148,26 @@ def set_up_night(
 
 
 def free_port() -> int:
+    """A free port on 127.0.0.1 whose next one is free too: the stack's events process listens
+    on the web port + 1 (tools/stack.py), and a port the kernel hands out may have its
+    neighbour taken by another program's connection (it happened in CI: the events process
+    could not bind and exited)."""
+    for _ in range(100):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = int(probe.getsockname()[1])
+        if port < 65535 and _bindable(port + 1):
+            return port
+    raise OSError("no two free ports side by side on 127.0.0.1")
+
+
+def _bindable(port: int) -> bool:
     with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
 
 
 def with_database(url: str, name: str) -> str:
