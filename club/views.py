@@ -12,7 +12,6 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -22,25 +21,19 @@ from django.views.decorators.http import require_http_methods
 from club import selectors, services
 from club.forms import PlayerForm, PlayerNameForm
 from drives.errors import ServiceError
-from drives.models import AuditEntry, Club, Membership, Player
-from drives.services import Actor, role_in
+from drives.models import Club, Membership, Player
+from drives.views import club_of_member, desk_actor
 
 ORGANIZER = Membership.Role.ORGANIZER
 
 
-def _actor(request: HttpRequest) -> Actor:
-    return Actor(user=request.user, channel=AuditEntry.Channel.DESK)
-
-
 def _club(request: HttpRequest, slug: str, *, write: bool = False) -> tuple[Club, str]:
     """The club and the user's role: 404 for outsiders, 403 for a scorer who would change."""
-    club = Club.objects.filter(slug=slug).first()
-    role = role_in(club, request.user) if club is not None else None
-    if club is None or role is None:
-        raise Http404(_("No such club."))
-    if write and role != ORGANIZER:
-        raise PermissionDenied(_("Only the club's organizers can change its players."))
-    return club, role
+    return club_of_member(
+        request,
+        slug,
+        refusal=_("Only the club's organizers can change its players.") if write else "",
+    )
 
 
 def _player(club: Club, pk: Any) -> Player:
@@ -66,14 +59,14 @@ def player_list(request: HttpRequest, club: str) -> HttpResponse:
                 add_form = PlayerNameForm(request.POST)
                 if add_form.is_valid():
                     player = services.player_add(
-                        club=found, name=add_form.cleaned_data["name"], actor=_actor(request)
+                        club=found, name=add_form.cleaned_data["name"], actor=desk_actor(request)
                     )
                     messages.success(request, _("%(name)s was added.") % {"name": player.name})
                     return redirect("club:players", club=found.slug)
             elif action == "merge":
                 keep = _player(found, request.POST.get("keep", ""))
                 gone = _player(found, request.POST.get("gone", ""))
-                count = services.player_merge(keep=keep, gone=gone, actor=_actor(request))
+                count = services.player_merge(keep=keep, gone=gone, actor=desk_actor(request))
                 messages.success(
                     request,
                     ngettext(
@@ -114,7 +107,7 @@ def player_edit(request: HttpRequest, club: str, player: int) -> HttpResponse:
         status = 422
         if form.is_valid():
             try:
-                services.player_update(player=one, actor=_actor(request), **form.cleaned_data)
+                services.player_update(player=one, actor=desk_actor(request), **form.cleaned_data)
             except ServiceError as error:
                 form.add_error(error.details.get("field"), error.message)
             else:

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.core.validators import slug_re
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
@@ -52,6 +53,7 @@ from drives.services import (
     drive_create,
     drive_update,
     require_role,
+    role_in,
 )
 from drives.signals import PAID_WAYS
 
@@ -69,6 +71,18 @@ DriveView = Callable[..., HttpResponseBase]
 def desk_actor(request: HttpRequest) -> Actor:
     """The audit's "who": the logged-in user at the desk."""
     return Actor(user=request.user, channel=AuditEntry.Channel.DESK)
+
+
+def club_of_member(request: HttpRequest, slug: str, *, refusal: str = "") -> tuple[Club, str]:
+    """A club page's club and the user's role in it: 404 for outsiders; with ``refusal`` (the
+    page would change something), 403 saying it to a member who is no organizer."""
+    club = Club.objects.filter(slug=slug).first()
+    role = role_in(club, request.user) if club is not None else None
+    if club is None or role is None:
+        raise Http404(_("No such club."))
+    if refusal and role != ORGANIZER:
+        raise PermissionDenied(refusal)
+    return club, role
 
 
 def drive_page(*roles: str) -> Callable[[DriveView], DriveView]:

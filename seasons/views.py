@@ -15,7 +15,6 @@ from typing import Any, ClassVar
 import django_tables2 as tables
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -25,8 +24,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_tables2 import RequestConfig
 
 from drives.errors import ServiceError
-from drives.models import AuditEntry, Club, Drive, Membership
-from drives.services import Actor, role_in
+from drives.models import Club, Drive, Membership
+from drives.views import club_of_member, desk_actor
 from scoring.pages.tables import EXPORT_PARAM, NO_PLACE, BaseTable
 from seasons import selectors, services
 from seasons.forms import AddDriveForm, MergeForm, SeasonForm, SplitForm
@@ -62,19 +61,13 @@ class SeasonTable(BaseTable):
         return ordered, True
 
 
-def _actor(request: HttpRequest) -> Actor:
-    return Actor(user=request.user, channel=AuditEntry.Channel.DESK)
-
-
 def _club(request: HttpRequest, slug: str, *, write: bool = False) -> tuple[Club, str]:
     """The club and the user's role: 404 for outsiders, 403 for a scorer who would change."""
-    club = Club.objects.filter(slug=slug).first()
-    role = role_in(club, request.user) if club is not None else None
-    if club is None or role is None:
-        raise Http404(_("No such club."))
-    if write and role != ORGANIZER:
-        raise PermissionDenied(_("Only the club's organizers can change its seasons."))
-    return club, role
+    return club_of_member(
+        request,
+        slug,
+        refusal=_("Only the club's organizers can change its seasons.") if write else "",
+    )
 
 
 def _season(
@@ -107,7 +100,7 @@ def season_list(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             try:
                 season = services.season_create(
-                    club=club, actor=_actor(request), **form.cleaned_data
+                    club=club, actor=desk_actor(request), **form.cleaned_data
                 )
             except ServiceError as error:
                 form.add_error(error.details.get("field") or None, error.message)
@@ -186,7 +179,7 @@ def season_edit(request: HttpRequest, club: str, season: str) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             try:
-                services.season_update(season=found, actor=_actor(request), **form.cleaned_data)
+                services.season_update(season=found, actor=desk_actor(request), **form.cleaned_data)
             except ServiceError as error:
                 form.add_error(
                     error.details.get("field")
@@ -212,7 +205,7 @@ def season_add_drive(request: HttpRequest, club: str, season: str) -> HttpRespon
     if form.is_valid():
         drive = Drive.objects.get(slug=form.cleaned_data["drive"])
         try:
-            services.season_add_drive(season=found, drive=drive, actor=_actor(request))
+            services.season_add_drive(season=found, drive=drive, actor=desk_actor(request))
         except ServiceError as error:
             form.add_error("drive", error.message)
         else:
@@ -230,7 +223,7 @@ def season_remove_drive(request: HttpRequest, club: str, season: str, drive: str
     entry = Drive.objects.filter(slug=drive, season_entry__season=found).first()
     if entry is None:
         raise Http404(_("No such drive in this season."))
-    services.season_remove_drive(season=found, drive=entry, actor=_actor(request))
+    services.season_remove_drive(season=found, drive=entry, actor=desk_actor(request))
     messages.success(request, _("%(drive)s is no longer in the season.") % {"drive": entry.name})
     return redirect(_here(found))
 
@@ -263,7 +256,7 @@ def season_players(request: HttpRequest, club: str, season: str) -> HttpResponse
         return render(request, "seasons/season_players.html", context)
     action = request.POST.get("action")
     spellings = [c for c, _label in context["merge_form"].fields["name"].choices if c]
-    actor = _actor(request)
+    actor = desk_actor(request)
     form: Any
     try:
         if action == "merge":
