@@ -455,6 +455,7 @@ def couples_register(
             names=[n for new in cleaned for n in new.players],
             ids=[i for new in cleaned for i in new.player_ids],
             ask=not allow_duplicates,
+            drive=drive,
         )
         created = Couple.objects.bulk_create(
             [
@@ -491,14 +492,25 @@ def couples_register(
 
 
 def players_link(
-    *, club: Club, names: Sequence[str], ids: Sequence[int | None], ask: bool
+    *,
+    club: Club,
+    names: Sequence[str],
+    ids: Sequence[int | None],
+    ask: bool,
+    drive: Drive | None = None,
+    couple: Couple | None = None,
 ) -> list[Player]:
     """The club's player of each name, in the caller's transaction: the player whose id is
     given (another club's or an unknown id: 422 ``unknown_player``, nothing written), else
-    the one player of the name's key, else a new player of that name (one for a key however
-    often it comes). Several players of one key: 409 ``which_player`` listing them when
-    ``ask`` (the door and the API), else the one whose last night is the latest. A fixed
-    number of queries, whatever the number of names."""
+    one of the players of the name's key, else a new player of that name. Several players of
+    one key: 409 ``which_player`` listing them when ``ask`` (the door and the API), else the
+    one whose last night is the latest. A fixed number of queries, whatever the number of names.
+
+    One person plays once a night: a player already in an active couple of ``drive`` (other
+    than ``couple``, the one being renamed) is never taken for a name, nor twice within the
+    names (two people of one name in one night are two players: the second occurrence takes
+    the next player of the key, else a new one); chosen by id, it is refused with 409
+    ``player_playing`` naming the couple."""
     wanted = {i for i in ids if i is not None}
     chosen = {p.pk: p for p in Player.objects.filter(club=club, pk__in=wanted)}
     unknown = sorted(wanted - set(chosen))
@@ -509,39 +521,67 @@ def players_link(
             field="player_ids",
             player=unknown[0],
         )
+    playing = _playing_tonight(drive, couple)
+    for player_id in ids:
+        if player_id is not None and player_id in playing:
+            raise Conflict(
+                "player_playing",
+                gettext("%(name)s already plays tonight, in couple %(couple)s.")
+                % {"name": chosen[player_id].name, "couple": playing[player_id]},
+                field="player_ids",
+                player=player_id,
+                couple=playing[player_id],
+            )
     keys = {name_key(n)[:160] for n, i in zip(names, ids, strict=True) if i is None}
     by_key: dict[str, list[Player]] = {}
     for player in Player.objects.filter(club=club, key__in=keys):
         by_key.setdefault(player.key, []).append(player)
     several = [p for found in by_key.values() if len(found) > 1 for p in found]
     last = players_last_night(several)
-    found: dict[str, Player] = {}
+    used = set(playing) | wanted
+    members: list[Player] = []
     new: list[Player] = []
     for name, player_id in zip(names, ids, strict=True):
-        key = name_key(name)[:160]
-        if player_id is not None or key in found:
+        if player_id is not None:
+            members.append(chosen[player_id])
             continue
-        same = by_key.get(key, [])
-        if len(same) > 1 and ask:
+        key = name_key(name)[:160]
+        free = [p for p in by_key.get(key, []) if p.pk not in used]
+        if len(free) > 1 and ask:
             raise Conflict(
                 "which_player",
                 gettext("The club has %(count)s players named %(name)s: choose which one plays.")
-                % {"count": len(same), "name": name},
+                % {"count": len(free), "name": name},
                 name=name,
                 candidates=[
-                    {"id": p.pk, "name": p.name, "last_night": _iso(last.get(p.pk))} for p in same
+                    {"id": p.pk, "name": p.name, "last_night": _iso(last.get(p.pk))} for p in free
                 ],
             )
-        if same:
-            found[key] = max(same, key=lambda p: (last.get(p.pk) or Date.min, p.pk))
+        if free:
+            member = max(free, key=lambda p: (last.get(p.pk) or Date.min, p.pk))
+            used.add(member.pk)
         else:
-            found[key] = Player(club=club, name=name, key=key)
-            new.append(found[key])
+            member = Player(club=club, name=name, key=key)
+            new.append(member)
+        members.append(member)
     Player.objects.bulk_create(new)  # one query for the new players, with their ids
-    return [
-        chosen[i] if i is not None else found[name_key(n)[:160]]
-        for n, i in zip(names, ids, strict=True)
-    ]
+    return members
+
+
+def _playing_tonight(drive: Drive | None, couple: Couple | None) -> dict[int, int]:
+    """The players of the drive's active couples (other than ``couple``), with their couple's
+    number: one query, none without a drive."""
+    if drive is None:
+        return {}
+    rows = Couple.objects.filter(drive=drive, withdrawn_game__isnull=True)
+    if couple is not None:
+        rows = rows.exclude(pk=couple.pk)
+    return {
+        m: number
+        for m1, m2, number in rows.values_list("member1_id", "member2_id", "number")
+        for m in (m1, m2)
+        if m is not None
+    }
 
 
 def _iso(day: Date | None) -> str | None:
@@ -980,7 +1020,12 @@ def couple_update(*, couple: Couple, actor: Actor, **changes: Any) -> Couple:
                 if ids[i] is None and member is not None and member.key == name_key(name)[:160]:
                     ids[i] = member.pk
             couple.member1, couple.member2 = players_link(
-                club=drive.club, names=couple.players, ids=ids, ask=False
+                club=drive.club,
+                names=couple.players,
+                ids=ids,
+                ask=False,
+                drive=drive,
+                couple=couple,
             )
         for flag in COUPLE_FLAGS:
             if flag in changes:

@@ -216,7 +216,9 @@ class CoupleFields(Body):
             "null for a name to look up by itself: the same name links to the club's player of "
             "that name, a new name makes a new player, a name the club has several players of "
             "is 409 which_player listing the candidates=[{id, name, last_night}]. An id of no "
-            "player of the drive's club is 422 unknown_player.",
+            "player of the drive's club is 422 unknown_player; of a player already in another "
+            "couple of the night, 409 player_playing naming the couple. One person plays once "
+            "a night: a name already playing is another player of that name.",
         ),
     ] = None
 

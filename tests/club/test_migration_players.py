@@ -54,3 +54,31 @@ def test_older_couples_are_linked_to_one_player_per_name() -> None:
         assert Player.objects.filter(club_id=theirs.pk).count() == 2
     finally:
         migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
+def test_two_people_of_one_name_in_one_night_become_two_players() -> None:
+    old = migrate(BEFORE).loader.project_state(BEFORE).apps
+    Club = old.get_model("drives", "Club")
+    Drive = old.get_model("drives", "Drive")
+    Couple = old.get_model("drives", "Couple")
+    ours = Club.objects.create(name="St. Joseph's Parish", slug="st-josephs")
+    first = Drive.objects.create(club=ours, slug="first", name="Friday", date=date(2026, 11, 6))
+    later = Drive.objects.create(club=ours, slug="later", name="Friday", date=date(2026, 11, 13))
+    Couple.objects.create(drive=first, number=1, player1="John MacNeil", player2="Joe Ng")
+    Couple.objects.create(drive=later, number=1, player1="John MacNeil", player2="Dan Gillis")
+    Couple.objects.create(drive=later, number=2, player1="john macneil", player2="Flora Gillis")
+    try:
+        target = [("drives", "0015_players_one_a_night")]
+        new = migrate(target).loader.project_state(target).apps
+        Couple = new.get_model("drives", "Couple")
+        Player = new.get_model("drives", "Player")
+        a = Couple.objects.get(drive__slug="first")
+        b1 = Couple.objects.get(drive__slug="later", number=1)
+        b2 = Couple.objects.get(drive__slug="later", number=2)
+        # The first John keeps his history; the second of that night is another person.
+        assert a.member1_id == b1.member1_id
+        assert b2.member1_id != b1.member1_id
+        assert Player.objects.get(pk=b2.member1_id).name == "john macneil"
+        assert Player.objects.filter(club_id=ours.pk, key="john macneil").count() == 2
+    finally:
+        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())

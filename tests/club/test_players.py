@@ -12,6 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from club.services import player_add, player_merge
+from drives.errors import Conflict
 from drives.models import AuditEntry, Couple, Player
 from drives.services import couple_update, couples_import_csv, couples_register, drive_create
 from scoring.records.export import drive_export
@@ -289,3 +290,53 @@ def test_the_type_ahead_and_the_players_page_take_the_same_queries_for_more_play
     for day in (13, 20):
         night(ours.club, day, *[(f"Mary Ng{day}{i}", f"Joe Ng{day}{i}") for i in range(8)])
     assert (queries_of(ask), queries_of(page)) == few
+
+
+def test_two_people_of_one_name_in_one_night_are_two_players(ours: Any) -> None:
+    # Two John MacNeils came on the same night: they are two people, whatever the club
+    # knew of the name before, and the older John keeps his history.
+    night(ours.club, 6, ("John MacNeil", "Angus MacDonald"))
+    john = Player.objects.get(name="John MacNeil")
+    drive = night(ours.club, 13, ("John MacNeil", "Flora Gillis"))
+    couples_register(drive=drive, couples=[{"players": ["john macneil", "Dan Gillis"]}])
+    first, second = Couple.objects.filter(drive=drive).order_by("number")
+    assert first.member1_id == john.pk
+    assert second.member1_id != john.pk
+    assert Player.objects.filter(club=ours.club, key="john macneil").count() == 2
+    # Within one list (a CSV file, a couple of two Pat Smiths) each name is its own person.
+    other = night(ours.club, 20, ("Pat Smith", "Pat Smith"))
+    pair = Couple.objects.get(drive=other)
+    assert pair.member1_id != pair.member2_id
+    # The next week, one John MacNeil comes: the club asks which (both have played).
+    later = night(ours.club, 27)
+    with pytest.raises(Conflict) as asked:
+        couples_register(
+            drive=later,
+            couples=[{"players": ["John MacNeil", "Dan Gillis"]}],
+            allow_duplicates=False,
+        )
+    assert asked.value.code == "which_player"
+
+
+def test_a_player_chosen_twice_in_one_night_is_refused(api: Any, ours: Any) -> None:
+    drive = night(ours.club, 13, ("Mary MacDonald", "Angus MacDonald"))
+    mary = Player.objects.get(name="Mary MacDonald")
+    answer = api.post(
+        f"drives/{drive.slug}/couples",
+        {"players": ["Mary MacDonald", "Dan Gillis"], "player_ids": [mary.pk, None]},
+        token=ours.org_token,
+    )
+    assert answer.status_code == 409
+    body = answer.json()
+    assert body["code"] == "player_playing"
+    assert body["couple"] == 1
+    assert Couple.objects.filter(drive=drive).count() == 1
+    assert not Player.objects.filter(name="Dan Gillis").exists()
+
+
+def test_renaming_a_couple_keeps_its_own_players(ours: Any) -> None:
+    drive = night(ours.club, 13, ("Mary MacDonald", "Angus MacDonald"))
+    couple = Couple.objects.get(drive=drive)
+    before = (couple.member1_id, couple.member2_id)
+    couple = couple_update(couple=couple, actor=DESK, players=["Mary Macdonald", "Angus MacDonald"])
+    assert (couple.member1_id, couple.member2_id) == before
