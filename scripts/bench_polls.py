@@ -64,6 +64,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     folder = Path(args.data or tempfile.mkdtemp(prefix="fortyfives-bench-"))
+    # Before Django starts: its set-up opens (and so makes) the database file.
+    args.kept = (folder / "db.sqlite3").exists()
     # The hall's settings (``make hall``: DEBUG off, SQLite, whitenoise's manifest), with
     # their data folder in a temporary one.
     os.environ.pop("DATABASE_URL", None)
@@ -92,7 +94,7 @@ def run(args: argparse.Namespace) -> None:
     from drives.models import Drive
 
     app = get_wsgi_application()
-    kept = args.data and (Path(args.data) / "db.sqlite3").exists()
+    kept = args.kept
     drive = Drive.objects.filter(name="Bench night").first() if kept else None
     if drive is not None and drive.current_game == args.game:
         user = drive.club.memberships.get().user

@@ -12,6 +12,11 @@ class SeasonsConfig(AppConfig):
         from seasons.records import register_record_part
 
         register_record_part()
+        # A night published from the hall counts in the season of its date.
+        from scoring.records.publish import night_published
+        from seasons.records import season_of_published
+
+        night_published.connect(season_of_published, dispatch_uid="seasons.published")
         # manage.py drive season … (seasons/cli.py), imported only when the command runs.
         from scoring.management import SUBCOMMANDS
 

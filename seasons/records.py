@@ -17,10 +17,12 @@ from pydantic import AfterValidator, PlainValidator
 from pydantic_core import PydanticCustomError
 
 from drives.models import Drive
+from drives.services import Actor
 from scoring.records.parts import Part, register
 from scoring.records.restore import bad
 from scoring.records.schema import AppPart, checked
 from seasons.models import PlayerMerge, PlayerSplit, Season, SeasonDrive
+from seasons.services import season_add_drive
 
 KEY = "season"
 _SLUG = re.compile(r"^[-a-zA-Z0-9_]{1,80}$")
@@ -137,3 +139,17 @@ def register_record_part() -> None:
             write=lambda drive, part, _users: write_part(drive, part),
         )
     )
+
+
+def season_of_published(sender: Any, *, drive: Drive, actor: Actor, **_kw: Any) -> None:
+    """A night published to the club's site counts in the club's season of its date, unless
+    its export put it in one already (scoring.records.publish.night_published)."""
+    if SeasonDrive.objects.filter(drive=drive).exists():
+        return
+    season = (
+        Season.objects.filter(club_id=drive.club_id, starts__lte=drive.date, ends__gte=drive.date)
+        .order_by("-starts")
+        .first()
+    )
+    if season is not None:
+        season_add_drive(season=season, drive=drive, actor=actor)

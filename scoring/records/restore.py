@@ -114,12 +114,13 @@ def load_export(data: bytes) -> dict[str, Any]:
 
 
 def drive_restore(
-    *, data: dict[str, Any], replace: bool = False, actor: Actor = SYSTEM
+    *, data: dict[str, Any], replace: bool = False, actor: Actor = SYSTEM, club: Club | None = None
 ) -> RestoreReport:
     """Create the drive of an export (see the module's docstring). A drive with the same slug
     is a 409 ``drive_exists`` unless ``replace``, which deletes it first (in the same
     transaction). Every problem of the file is a 422 ``bad_export`` naming its place (text
-    that cannot be stored: ``bad_text``)."""
+    that cannot be stored: ``bad_text``). ``club``: the club it goes to (a night published to
+    the club's site), else the club of the export's name."""
     if not isinstance(data, dict):
         raise bad("the file", gettext("an export is a JSON object"))
     text_refuse_unstorable(data)  # NUL or a lone surrogate: 422 bad_text naming its place
@@ -153,7 +154,8 @@ def drive_restore(
                     slug=slug,
                 )
             drive_delete(drive=existing, actor=actor, note="replaced by a restore")
-        club = club_get_or_create(name=export.drive.club, actor=actor)
+        if club is None:
+            club = club_get_or_create(name=export.drive.club, actor=actor)
         try:
             with transaction.atomic():
                 report = _write(club, export, settings, users)

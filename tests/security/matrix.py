@@ -938,6 +938,15 @@ CASES: list[Case] = [
         note="a bad e-mail address: a form error",
     ),
     Case("api/v1/clubs/<club>/players", "GET", "/api/v1/clubs/{club}/players?q=cee", club_api(200)),
+    # --- a night published from the hall's laptop: the club's organizers only ---------------------
+    Case(
+        "api/v1/clubs/<club>/nights",
+        "POST",
+        "/api/v1/clubs/{club}/nights",
+        (401, 403, 422, 403, 403, 403, 403, 403, 403),
+        body={"format": "fortyfives-drive/0"},
+        note="another version of the export: 422 other_version; another club's organizer: 403",
+    ),
     # --- the admin: its own pages (the models' are below) ---------------------------------------
     Case("admin/", "GET", "/admin/", admin_row(200, 200)),
     Case(

@@ -6,6 +6,7 @@ and for scripts. One command, one subcommand per use (docs/cli.md is the referen
     import-results  a results CSV, game by game, all or nothing
     export          the drive's full JSON record
     restore         a drive back from its JSON export
+    fetch, publish  the hall's laptop in step with the club's site (docs/club-site.md)
     simulate        the rest of the night played by the engine's bots
     list, show      what drives there are; where one stands
     close           close the night (read-only from then on)
@@ -54,6 +55,7 @@ from scoring.management import SUBCOMMANDS
 from scoring.printing.rendering import DEFAULT_BASE_URL, KINDS, PAPERS, document_render
 from scoring.records.export import drive_export
 from scoring.records.restore import MAX_EXPORT_BYTES, drive_restore, load_export
+from scoring.records.sync import SyncError, night_fetch, night_publish
 from scoring.results_import import results_import_csv
 from scoring.selectors import game_view, standings_for_drive
 from scoring.simulation import GamePlayed, drive_simulate
@@ -65,7 +67,8 @@ IMPORT = Actor(channel=AuditEntry.Channel.IMPORT)
 class Command(BaseCommand):
     help = (
         "Run a drive from the command line: create, import-couples, import-results, export, "
-        "restore, simulate, list, show, close, print, tokens, check. See docs/cli.md."
+        "restore, fetch, publish, simulate, list, show, close, print, tokens, check. "
+        "See docs/cli.md."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -140,6 +143,21 @@ class Command(BaseCommand):
             "--replace", action="store_true", help="delete a drive with the same slug first"
         )
 
+        fetch = subs.add_parser(
+            "fetch", help="bring a drive from the club's site to this laptop (docs/club-site.md)"
+        )
+        fetch.add_argument("site", metavar="SITE_URL")
+        fetch.add_argument("slug")
+        fetch.add_argument("--token", required=True, help="an organizer's API token on the site")
+
+        publish = subs.add_parser("publish", help="send the closed night to the club's site")
+        publish.add_argument("slug")
+        publish.add_argument("--site", required=True, metavar="SITE_URL")
+        publish.add_argument("--token", required=True, help="an organizer's API token on the site")
+        publish.add_argument(
+            "--club", metavar="SLUG", help="the club's slug on the site (default: the same as here)"
+        )
+
         simulate = subs.add_parser("simulate", help="play the rest of the night with bots")
         simulate.add_argument("slug")
         simulate.add_argument("--seed", type=int, help="same seed, same night (default: drawn)")
@@ -199,6 +217,8 @@ class Command(BaseCommand):
             "import-results": self.import_results,
             "export": self.export,
             "restore": self.restore,
+            "fetch": self.fetch,
+            "publish": self.publish,
             "simulate": self.simulate,
             "list": self.list_drives,
             "show": self.show,
@@ -299,6 +319,25 @@ class Command(BaseCommand):
             )
             return
         self.stdout.write(text, ending="")
+
+    def fetch(self, options: dict[str, Any]) -> None:
+        try:
+            done = night_fetch(
+                site=options["site"], slug=options["slug"], token=options["token"], actor=CLI
+            )
+        except SyncError as error:
+            raise CommandError(str(error)) from None
+        self.stdout.write(done.line)
+
+    def publish(self, options: dict[str, Any]) -> None:
+        drive = get_drive(options["slug"])
+        try:
+            done = night_publish(
+                drive=drive, site=options["site"], token=options["token"], club=options["club"]
+            )
+        except SyncError as error:
+            raise CommandError(str(error)) from None
+        self.stdout.write(done.line)
 
     def restore(self, options: dict[str, Any]) -> None:
         data = load_export(read_file(options["file"], MAX_EXPORT_BYTES))
