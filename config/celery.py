@@ -15,9 +15,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.prod")
 app = Celery("fortyfives")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 # Each app's ``tasks`` module, and those of scoring's rooms (the print task is
-# scoring.printing.tasks).
+# scoring.printing.tasks; the night published to the club's site, scoring.records.tasks).
 app.autodiscover_tasks()
-app.autodiscover_tasks(["scoring.printing"])
+app.autodiscover_tasks(["scoring.printing", "scoring.records"])
 
 
 @app.task(name="config.ping")

@@ -35,6 +35,11 @@ class Club(models.Model):
     name = models.CharField(_("name"), max_length=120, unique=True)
     slug = models.SlugField(_("slug"), max_length=60, unique=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
+    # The club's site, as the hall's laptop knows it (docs/club-site.md): its address, an
+    # organizer's API token there, and whether each night is published at its close.
+    site_url = models.URLField(_("the club's site"), max_length=200, blank=True)
+    site_token = models.CharField(_("API token on the site"), max_length=200, blank=True)
+    publish_at_close = models.BooleanField(_("publish each night at its close"), default=False)
 
     class Meta:
         ordering = ["name"]

@@ -50,7 +50,7 @@ from drives.models import (
 )
 from drives.names import couple_key, couples_matching, name_key
 from drives.pageboard import drive_forget
-from drives.signals import couple_deleted, couple_paid
+from drives.signals import couple_deleted, couple_paid, drive_closed
 from drives.text import name_strip_bidi, text_refuse_unstorable
 from engine.movement import Seating, first_seating
 from engine.rules import DEFAULT_PRESET, RulesetError, get_ruleset, make_ruleset
@@ -1293,4 +1293,5 @@ def drive_close(*, drive: Drive, actor: Actor) -> Drive:
         drive.save(update_fields=["state", "closed_at"])
         audit(drive, actor, "drive.close", old=old, new=drive.state)
         backup_after_commit(f"{drive.slug}-closed")  # the hall server's copy of the night
+        drive_closed.send(Drive, drive=drive, actor=actor)  # published to the club's site
     return drive

@@ -13,6 +13,10 @@ before the start), sent inside the service's transaction before the row goes, wi
 ``couple`` and ``actor``. The night's money reverses the entry fee the couple paid (a refund
 line), so the box's expected cash no longer counts it; committed with the deletion or not at
 all.
+
+``drive_closed``: the night was closed (``drive_close``), sent inside its transaction with
+``drive`` and ``actor``. The night's publishing to the club's site (``scoring.records``) queues
+it after the commit.
 """
 
 from django.dispatch import Signal
@@ -20,6 +24,7 @@ from django.utils.translation import gettext_lazy as _
 
 couple_paid = Signal()
 couple_deleted = Signal()
+drive_closed = Signal()
 
 #: The ways a couple may pay at the door, cash first (the default), as the door's page offers
 #: them with the "paid" tick; the same values as ``money.models.Way`` (a test holds them equal).

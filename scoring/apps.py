@@ -38,3 +38,8 @@ class ScoringConfig(AppConfig):
         post_save.connect(
             version_changed, sender=ResultVersion, dispatch_uid="pageboard-version", weak=False
         )
+        # A night closed: published to the club's site when the club says so (docs/club-site.md).
+        from drives.signals import drive_closed
+        from scoring.records.tasks import publish_when_closed
+
+        drive_closed.connect(publish_when_closed, dispatch_uid="publish-at-close")

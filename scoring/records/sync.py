@@ -35,7 +35,12 @@ TIMEOUT = 30  # seconds a request may take (a 250-table night is about 2 MB)
 
 
 class SyncError(Exception):
-    """Why the laptop and the site could not be put in step, in a sentence."""
+    """Why the laptop and the site could not be put in step, in a sentence; ``transient`` when
+    trying again later may succeed (the site out of reach or failing), not when it refused."""
+
+    def __init__(self, message: str, *, transient: bool = False) -> None:
+        super().__init__(message)
+        self.transient = transient
 
 
 @dataclass(frozen=True)
@@ -71,7 +76,7 @@ def _call(method: str, url: str, token: str, body: bytes | None = None) -> Any:
         with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
             return json.loads(answer.read(MAX_EXPORT_BYTES + 1))
     except urllib.error.HTTPError as error:
-        raise SyncError(_refusal(error)) from None
+        raise SyncError(_refusal(error), transient=error.code >= 500) from None
     except (urllib.error.URLError, TimeoutError, OSError) as error:
         reason = getattr(error, "reason", error)
         raise SyncError(
@@ -79,7 +84,8 @@ def _call(method: str, url: str, token: str, body: bytes | None = None) -> Any:
                 "The site %(site)s cannot be reached (%(reason)s): the night is kept here; "
                 "try again when the laptop is connected."
             )
-            % {"site": urlsplit(url).netloc, "reason": reason}
+            % {"site": urlsplit(url).netloc, "reason": reason},
+            transient=True,
         ) from None
     except ValueError:
         raise SyncError(

@@ -1,0 +1,83 @@
+"""The night published to the club's site by itself at its close (scoring.records.tasks): after
+the close commits, in the background on the hall's laptop, retried while the site is out of
+reach, stopped by a refusal that trying again will not change; each outcome in the club's
+audit."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from drives.models import AuditEntry, Club, Drive
+from drives.services import api_token_create, drive_close
+from scoring.records.tasks import publish_attempt, retry_delay
+from scoring.simulation import drive_simulate
+from tests.api.helpers import DESK, make_drive
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def outcomes(club: Club) -> list[str]:
+    return list(
+        AuditEntry.objects.filter(club=club, action="site.publish")
+        .order_by("id")
+        .values_list("note", flat=True)
+    )
+
+
+def played(club: Club) -> Drive:
+    drive = make_drive(club, 8, start=True, games=2)
+    drive_simulate(drive=drive, seed=7)
+    return Drive.objects.get(pk=drive.pk)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_close_publishes_the_night_in_the_background(live_server: Any, ours: Any) -> None:
+    club = ours.club
+    club.site_url, club.site_token = live_server.url, ours.org_token
+    club.publish_at_close = True
+    club.save()
+    drive = played(club)
+    drive_close(drive=drive, actor=DESK)  # returns at once: the site is asked in a thread
+    deadline = time.monotonic() + 60
+    while not outcomes(club) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert outcomes(club) == [f"Published {drive.slug} to {live_server.url.split('//')[1]}."]
+    assert AuditEntry.objects.filter(action="drive.publish", subject=drive.slug).exists()
+    for thread in threading.enumerate():
+        if thread.name == f"publish-{drive.slug}":
+            thread.join(10)
+
+
+@pytest.mark.django_db
+def test_a_site_out_of_reach_is_tried_again_and_a_refusal_is_not(ours: Any, theirs: Any) -> None:
+    club = ours.club
+    drive = played(club)
+    drive_close(drive=drive, actor=DESK)  # publish_at_close is off: nothing queued
+    assert outcomes(club) == []
+    club.site_url, club.site_token = f"http://127.0.0.1:{closed_port()}", "x"
+    club.save()
+    assert publish_attempt(drive.pk) is False  # out of reach: another attempt later
+    assert outcomes(club)[-1].startswith("will try again: The site 127.0.0.1:")
+    assert [retry_delay(n) for n in (0, 1, 2, 10)] == [60, 120, 240, 3600]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_refused_token_ends_the_attempts(live_server: Any, ours: Any, theirs: Any) -> None:
+    club = ours.club
+    drive = played(club)
+    drive_close(drive=drive, actor=DESK)
+    club.site_url, club.site_token = live_server.url, api_token_create(user=theirs.organizer)
+    club.save()
+    assert publish_attempt(drive.pk) is True  # refused for good: no more attempts
+    assert outcomes(club)[-1] == (
+        "refused: The site said 403: This token is not an organizer's of this club."
+    )
