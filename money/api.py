@@ -6,6 +6,7 @@ currency."""
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 from typing import Annotated, Any, Literal
 
@@ -347,3 +348,45 @@ def club_money(request: HttpRequest, club: str) -> JsonResponse:
             ],
         }
     )
+
+
+@router.get(
+    "/clubs/{club}/money/licence-report",
+    response=answers({200: JSON}, 403, 404, 422),
+    url_name="club-licence-report",
+    summary="The licence's report over a period (a season, the licence's year)",
+    description="The club's organizers. Each night between from and to (inclusive) that sold "
+    "50/50 or raffle tickets: its licence_number, tickets, gross, prizes_paid, expenses_total "
+    "and net, as the night's own licence report says; without_licence_number lists the nights "
+    "whose report cannot be made; totals, one per currency. format=pdf gives the sheet. to "
+    "before from: 422 bad_period.",
+)
+def club_licence_report(
+    request: HttpRequest,
+    club: str,
+    starts: date = Query(..., alias="from", description="the first day, YYYY-MM-DD"),
+    ends: date = Query(..., alias="to", description="the last day, YYYY-MM-DD"),
+    format: Literal["json", "pdf"] = Query("json", description="json, or pdf for the sheet"),
+) -> HttpResponse:
+    found = club_for(caller_of(request), club)
+    report = licence_period_of(found, starts, ends)
+    if format == "pdf":
+        response = HttpResponse(
+            printing.licence_period_pdf(found, report), content_type="application/pdf"
+        )
+        name = f"{found.slug}-licence-report-{starts}-{ends}.pdf"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
+    return _ok(report)
+
+
+def licence_period_of(club: Any, starts: date, ends: date) -> dict[str, Any]:
+    """``selectors.licence_period``, a period that ends before it starts refused (422)."""
+    if ends < starts:
+        raise ServiceError(
+            "bad_period",
+            gettext("The period ends (%(ends)s) before it starts (%(starts)s).")
+            % {"starts": starts, "ends": ends},
+            field="to",
+        )
+    return selectors.licence_period(club, starts, ends)

@@ -305,3 +305,63 @@ def licence_pdf(drive: Drive, paper: str = "letter") -> bytes:
             "accounts": licence_sheet(drive, report),
         }
     return render_pdf("accounts", data, paper=paper)
+
+
+def licence_period_sheet(club_name: str, report: dict[str, Any]) -> dict[str, Any]:
+    """The licence's report over a period (``selectors.licence_period``) as the sheet renderer
+    draws it: a table a night (its licence number, tickets, gross, prizes, expenses, net), the
+    totals a currency, and the nights whose report could not be made (no licence number)."""
+    lines = [
+        club_name,
+        _("From %(starts)s to %(ends)s") % {"starts": report["from"], "ends": report["to"]},
+    ]
+    tables = []
+    for night in report["nights"]:
+        cur = night["currency"]
+        tables.append(
+            [
+                [f"{night['date']} {night['name']}", night["licence_number"]],
+                [_("Tickets sold"), str(night["tickets"])],
+                [_("Gross"), _money(night["gross"], cur)],
+                [_("Prizes paid in money"), _money(night["prizes_paid"], cur)],
+                [_("Expenses"), _money(night["expenses_total"], cur)],
+                [_("Net"), _money(night["net"], cur)],
+            ]
+        )
+    for total in report["totals"]:
+        cur = total["currency"]
+        tables.append(
+            [
+                [_("The period (%(count)s nights)") % {"count": total["nights"]}, cur],
+                [_("Tickets sold"), str(total["tickets"])],
+                [_("Gross"), _money(total["gross"], cur)],
+                [_("Prizes paid in money"), _money(total["prizes_paid"], cur)],
+                [_("Expenses"), _money(total["expenses_total"], cur)],
+                [_("Net"), _money(total["net"], cur)],
+            ]
+        )
+    notes = [
+        _("%(date)s %(name)s: no licence number set, no report made.")
+        % {"date": night["date"], "name": night["name"]}
+        for night in report["without_licence_number"]
+    ]
+    notes.append(_("Signed by the licence holder: ______________________"))
+    return {
+        "title": _("The licence's report for a period"),
+        "lines": lines,
+        "tables": tables,
+        "notes": notes,
+    }
+
+
+def licence_period_pdf(club: Any, report: dict[str, Any], paper: str = "letter") -> bytes:
+    """The licence's report over a period as a PDF, in the language active."""
+    language = translation.get_language() or "en"
+    data = {
+        "document": _("The licence's report for a period"),
+        "language": language,
+        **labels(),
+        "drive": {"slug": club.slug, "name": "", "club": club.name},
+        "accounts": licence_period_sheet(club.name, report),
+    }
+    return render_pdf("accounts", data, paper=paper)

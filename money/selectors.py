@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -384,3 +385,49 @@ def prize_takings(drive: Drive) -> dict[str, Decimal]:
     entry = by_kind.get(Kind.ENTRY, ZERO)
     pot = entry + by_kind.get(Kind.DONATION, ZERO) + by_kind.get(Kind.RAFFLE_TICKETS, ZERO)
     return {"entry": Decimal(entry).quantize(ZERO), "pot": Decimal(pot).quantize(ZERO)}
+
+
+def licence_period(club: Club, starts: date, ends: date) -> dict[str, Any]:
+    """The licence's report summed over a period (a season's dates; a licence's year): each
+    night of the club between ``starts`` and ``ends`` that sold tickets, with its licence
+    number, tickets sold, gross, prizes paid in money, expenses and net (as its own report
+    says: ``licence_report``); the nights without a licence number listed apart (their report
+    cannot be made); the totals, one per currency."""
+    nights: list[dict[str, Any]] = []
+    missing: list[dict[str, Any]] = []
+    drives = Drive.objects.filter(club=club, date__gte=starts, date__lte=ends, pools__isnull=False)
+    for drive in drives.distinct().order_by("date", "id"):
+        row = {"slug": drive.slug, "name": drive.name, "date": drive.date}
+        try:
+            report = licence_report(drive)
+        except ServiceError:
+            missing.append(row)
+            continue
+        nights.append(
+            row
+            | {
+                "currency": report["currency"],
+                "licence_number": report["licence_number"],
+                "tickets": sum(t["count"] for t in report["tickets"]),
+                "draws": len(report["tickets"]),
+                **{k: report[k] for k in ("gross", "prizes_paid", "expenses_total", "net")},
+            }
+        )
+    totals: dict[str, dict[str, Any]] = {}
+    for night in nights:
+        total = totals.setdefault(
+            night["currency"],
+            {"currency": night["currency"], "nights": 0, "tickets": 0}
+            | dict.fromkeys(("gross", "prizes_paid", "expenses_total", "net"), ZERO),
+        )
+        total["nights"] += 1
+        for key in ("tickets", "gross", "prizes_paid", "expenses_total", "net"):
+            total[key] += night[key]
+    return {
+        "club": club.slug,
+        "from": starts,
+        "to": ends,
+        "nights": nights,
+        "without_licence_number": missing,
+        "totals": list(totals.values()),
+    }

@@ -16,4 +16,5 @@ urlpatterns = [
     path("drives/<slug:slug>/money/accounts.csv", views.accounts_csv_view, name="csv"),
     path("drives/<slug:slug>/money/accounts.pdf", views.accounts_pdf_view, name="pdf"),
     path("drives/<slug:slug>/money/licence-report", views.licence_report, name="licence"),
+    path("clubs/<slug:club>/licence-report", views.licence_period, name="licence-period"),
 ]

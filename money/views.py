@@ -9,18 +9,27 @@ the raffles has its page here, its PDF in the API."""
 
 from __future__ import annotations
 
+from datetime import date as Date
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from drives.errors import ServiceError
 from drives.models import Drive, Membership
-from drives.views import desk_actor, drive_links, drive_page, error_text, forbidden
+from drives.views import (
+    club_of_member,
+    desk_actor,
+    drive_links,
+    drive_page,
+    error_text,
+    forbidden,
+)
 from money import printing, selectors, services
 from money.models import HAND_KINDS, Draw, Kind, Way
 from scoring.pages.conditional import not_modified, poll_key, tagged
@@ -210,3 +219,29 @@ def licence_report(request: HttpRequest, drive: Drive, role: str) -> HttpRespons
             row["state_name"] = states[row["state"]]
         context["report"] = report
         return render(request, "money/licence_report.html", context)
+
+
+@login_required
+def licence_period(request: HttpRequest, club: str) -> HttpResponse:
+    """The licence's report over a period, for the club's organizers: the nights between the
+    dates asked (a season's, from its page; by default this year's), their totals, its PDF."""
+    found, _role = club_of_member(
+        request, club, refusal=_("Only the club's organizers can read the licence's report.")
+    )
+    today = timezone.localdate()
+    context: dict[str, Any] = {"club": found}
+    try:
+        starts = Date.fromisoformat(request.GET.get("from") or f"{today.year}-01-01")
+        ends = Date.fromisoformat(request.GET.get("to") or f"{today.year}-12-31")
+    except ValueError:
+        context["problem"] = _("A day is written YYYY-MM-DD, like 2026-12-31.")
+        return render(request, "money/licence_period.html", context, status=422)
+    context |= {"starts": starts, "ends": ends}
+    if ends < starts:
+        context["problem"] = _("The period ends (%(ends)s) before it starts (%(starts)s).") % {
+            "starts": starts,
+            "ends": ends,
+        }
+        return render(request, "money/licence_period.html", context, status=422)
+    context["report"] = selectors.licence_period(found, starts, ends)
+    return render(request, "money/licence_period.html", context)

@@ -816,6 +816,18 @@ CASES: list[Case] = [
         "/api/v1/clubs/{club}/money",
         (401, 403, 200, 404, 403, 403, 403, 403, 403),
     ),
+    Case(
+        "api/v1/clubs/<club>/money/licence-report",
+        "GET",
+        "/api/v1/clubs/{club}/money/licence-report?from=2026-01-01&to=2026-12-31",
+        (401, 403, 200, 404, 403, 403, 403, 403, 403),
+    ),
+    Case(
+        "clubs/<slug:club>/licence-report",
+        "GET",
+        "/clubs/{club}/licence-report?from=2026-01-01&to=2026-12-31",
+        organizer_page(200),
+    ),
     Case(r"api/v1/^(?P<path>[\s\S]*)$", "GET", "/api/v1/no/such/thing", everyone(404)),
     # --- a club's seasons (seasons/): members read, organizers change; public once published --
     Case("seasons/", "GET", "/seasons/", users(LOGIN, 200, 200, 200)),
