@@ -88,6 +88,7 @@ class SeasonRulesForm(SeasonForm):
         widget=forms.RadioSelect,
         initial="wins",
         required=False,
+        **inputs.SEASON_SCORING.form_options(),
     )
     place_points = forms.CharField(
         label=_("Points per place"),
@@ -120,6 +121,7 @@ class SeasonRulesForm(SeasonForm):
         widget=forms.RadioSelect,
         initial="shared",
         required=False,
+        **inputs.SEASON_TIES.form_options(),
     )
     improved_nights = _whole(
         inputs.SEASON_IMPROVED,
