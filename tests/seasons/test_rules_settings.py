@@ -6,13 +6,15 @@ record."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import translation
 
 from drives.errors import ServiceError
 from scoring.selectors import standings_for_drive
 from seasons import selectors
-from seasons.models import Season
+from seasons.models import Season, SeasonDrive
 from seasons.services import season_update
 from tests.api.helpers import Api, ClubUsers, make_club
 from tests.pages.live_helpers import logged_in, people, text
@@ -244,3 +246,29 @@ def test_the_rules_travel_with_a_drives_record(world) -> None:
     del part["rules"]
     old = read_part(part, "season")  # an export of before the rules
     assert old is not None and old.rules is None
+
+
+def test_the_json_standings_take_the_same_queries_for_one_night_or_three(
+    api: Api, theirs: ClubUsers, django_assert_num_queries
+) -> None:
+    world = make_season(theirs.club)
+    season_update(
+        season=world.season,
+        best_count=2,
+        qualify_nights=2,
+        scoring="points",
+        place_points=[3, 2, 1],
+        improved_nights=1,
+        final_size=2,
+    )
+    path = f"{base(world)}/standings"
+    api.get(path, token=theirs.scorer_token)  # the token's first use written
+    counted = []
+    for nights in (3, 1):
+        SeasonDrive.objects.filter(drive__in=world.drives[nights:]).delete()
+        with CaptureQueriesContext(connection) as queries:
+            assert api.get(path, token=theirs.scorer_token).status_code == 200
+        counted.append(len(queries))
+    assert counted[0] == counted[1] > 5, counted
+    with django_assert_num_queries(counted[0]):
+        api.get(path, token=theirs.scorer_token)
