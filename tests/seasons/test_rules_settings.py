@@ -272,3 +272,39 @@ def test_the_json_standings_take_the_same_queries_for_one_night_or_three(
     assert counted[0] == counted[1] > 5, counted
     with django_assert_num_queries(counted[0]):
         api.get(path, token=theirs.scorer_token)
+
+
+def test_the_rules_said_in_french_on_the_public_page(client, ours) -> None:
+    from django.conf import settings
+
+    world = make_season(ours.club)
+    season_update(
+        season=world.season, published=True, best_count=2, nights_planned=3, qualify_nights=3
+    )
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+    html = text(client.get(page(world, "results")))
+    assert "Les règles de la saison" in html
+    assert "Les 2 meilleures soirées sur 3 comptent." in html
+    assert "Pas encore qualifiés" in html  # Thérèse (two nights), Teresa (one)
+
+
+def test_the_rules_from_the_command_line(world) -> None:
+    from django.core.management.base import CommandError
+
+    from tests.cli.helpers import run
+
+    club, slug = world.club.slug, world.season.slug
+    said = run(
+        "drive", "season", "edit", club, slug, "--best", "2", "--of", "3", "--qualify", "3",
+        "--scoring", "points", "--points", "3,2,1", "--ties", "best_night",
+    )  # fmt: skip
+    assert "The best 2 nights of 3 count." in said
+    table = run("drive", "season", "standings", club, slug)
+    assert "    -  Teresa MacNeil" in table  # not qualified: no place
+    with pytest.raises(CommandError) as refused:
+        run("drive", "season", "edit", club, slug, "--best", "4")
+    assert "cannot count of only 3 nights" in str(refused.value)
+    with pytest.raises(CommandError):
+        run("drive", "season", "edit", club, slug, "--points", "3,two")
+    run("drive", "season", "edit", club, slug, "--best", "none")
+    assert Season.objects.get(pk=world.season.pk).best_count is None
