@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from drives.services import club_create
 from tests.browser.conftest import ContextFactory
-from tests.browser.helpers import force_login, screenshot
+from tests.browser.helpers import axe_violations, force_login, screenshot, text_size
 from tests.factories import UserFactory
 from tests.seasons.helpers import make_season
 
@@ -36,6 +36,7 @@ def test_rules_set_on_the_page_and_the_standings_read_by_them(
     expect(page.locator("#id_best_count_error, .errorlist").first).to_contain_text(
         "cannot count of only 3 nights"
     )
+    assert axe_violations(page) == []
     form = page.get_by_test_id("season-edit")
     form.get_by_label("Count each player's best nights").fill("2")
     form.get_by_label("Nights to qualify").fill("2")
@@ -60,6 +61,7 @@ def test_rules_set_on_the_page_and_the_standings_read_by_them(
     scores = page.locator("[data-testid=season-standings] tbody td.score").all_inner_texts()
     assert [int(s) for s in scores] == sorted((int(s) for s in scores), reverse=True)
     screenshot(page, "season-rules-desk", full_page=True)
+    assert axe_violations(page) == []
 
     phone = new_context(phone=True).new_page()
     force_login(phone.context, organizer, live_server.url)
@@ -73,3 +75,10 @@ def test_rules_set_on_the_page_and_the_standings_read_by_them(
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= 360, f"the season's edit page is {width} px wide on a 360 px phone"
     screenshot(phone, "season-rules-edit-phone", full_page=True)
+    # At 200 % text the page still fits the phone (tables scroll in their own box).
+    text_size(phone, 200)
+    phone.goto(season_url)
+    expect(phone.get_by_test_id("season-rules")).to_be_visible()
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 360, f"the season's page is {width} px wide at 200 % text"
+    screenshot(phone, "season-rules-phone-200", full_page=True)
