@@ -308,3 +308,26 @@ def test_the_rules_from_the_command_line(world) -> None:
         run("drive", "season", "edit", club, slug, "--points", "3,two")
     run("drive", "season", "edit", club, slug, "--best", "none")
     assert Season.objects.get(pk=world.season.pk).best_count is None
+
+
+def test_a_change_of_rules_is_audited_and_the_projector_shows_points(ours) -> None:
+    from drives.models import AuditEntry
+
+    world = make_season(ours.club)
+    client = logged_in(ours.organizer)
+    form = {
+        "name": "Fall 2026",
+        "starts": "2026-09-01",
+        "ends": "2026-12-20",
+        "scoring": "points",
+        "place_points": "3 2 1",
+        "qualify_nights": "3",
+    }
+    assert client.post(page(world, "edit"), form).status_code == 302
+    entry = AuditEntry.objects.filter(action="season.update").latest("pk")
+    assert entry.new["place_points"] == [3, 2, 1] and entry.new["scoring"] == "points"
+    assert entry.old["scoring"] == "wins"
+    projector = text(client.get(page(world, "projector")))
+    assert "Place · player · points" in projector
+    # Thérèse (two nights) and Teresa (one) have no place yet: not on the projector.
+    assert "Teresa MacNeil" not in projector and "Joe Boudreau" in projector
