@@ -1525,6 +1525,106 @@ SEASON_PUBLISHED = rule(
     _("published: true or false."),
     yes_no(),
 )
+
+
+# --- a season's rules (seasons/, engine/season.py: Rules) ---
+
+#: The most nights a season's rules speak of (a night a week is 52; a night a day, 366).
+SEASON_NIGHTS_MAX = 366
+SEASON_POINTS_MAX = 1000
+SEASON_POINTS_PLACES = 50
+
+
+def _season_whole(name: str, field: str, low: int, **doc: Any) -> Rule:
+    kind, form, params = whole(low, SEASON_NIGHTS_MAX)
+    return rule(
+        name,
+        field,
+        "bad_number",
+        _("%(field)s: a whole number from %(min)s to %(max)s."),
+        kind,
+        params,
+        form,
+        **doc,
+    )
+
+
+SEASON_BEST = _season_whole(
+    "season_best",
+    "best_count",
+    1,
+    description="Only each player's best N nights count (null: every night counts).",
+)
+SEASON_OF = _season_whole(
+    "season_of",
+    "nights_planned",
+    1,
+    description="The season has M nights: nights after the Mth count for nothing (null: the "
+    "nights played so far).",
+)
+SEASON_QUALIFY = _season_whole(
+    "season_qualify",
+    "qualify_nights",
+    0,
+    description="Nights a player must play to take a place; those who have not yet are listed "
+    "apart (0: no minimum).",
+)
+SEASON_IMPROVED = _season_whole(
+    "season_improved",
+    "improved_nights",
+    0,
+    description="K: most improved is the biggest gain of the average of a player's last K "
+    "nights over their first K (0: not named).",
+)
+SEASON_FINAL = _season_whole(
+    "season_final",
+    "final_size",
+    0,
+    description="The season's top N players are listed for the season final (0: no final).",
+)
+SEASON_SCORING_CHOICES = ("wins", "points")
+_type, _form, _params = one_of(SEASON_SCORING_CHOICES)
+SEASON_SCORING = rule(
+    "season_scoring",
+    "scoring",
+    "bad_field",
+    _("%(field)s: one of %(list)s."),
+    _type,
+    _params,
+    _form,
+    description="wins: a night scores its games won; points: the points of the couple's place "
+    "that night (place_points).",
+)
+SEASON_TIES_CHOICES = ("shared", "nights_won", "best_night")
+_type, _form, _params = one_of(SEASON_TIES_CHOICES)
+SEASON_TIES = rule(
+    "season_ties",
+    "tie_break",
+    "bad_field",
+    _("%(field)s: one of %(list)s."),
+    _type,
+    _params,
+    _form,
+    description="Players of equal score: shared (they share the place); nights_won (more "
+    "nights won, then the better best night, then shared); best_night (the better best night, "
+    "then more nights won, then shared).",
+)
+SEASON_POINTS = rule(
+    "season_points",
+    "place_points",
+    "bad_points",
+    _(
+        "%(field)s: the points of 1st, 2nd, 3rd… place, whole numbers from 0 to %(max)s "
+        "(at most %(places)s places), e.g. 10, 8, 6, 5, 4."
+    ),
+    Annotated[
+        list[Annotated[int, Strict(), Field(ge=0, le=SEASON_POINTS_MAX)]],
+        Field(max_length=SEASON_POINTS_PLACES),
+    ],
+    {"max": SEASON_POINTS_MAX, "places": SEASON_POINTS_PLACES},
+    description="Points for 1st, 2nd, 3rd… place of a night (shared places take the points of "
+    "the place; a place past the list scores 0). Needed when scoring is points.",
+)
 DRIVE_SLUG = rule(
     "drive_slug",
     "drive",
@@ -1783,7 +1883,7 @@ COUPLE_NUMBER = rule(
 TIE_CHOICE = rule(
     "tie_choice",
     "choice",
-    "bad_choice",
+    "bad_field",
     _("Choose split, cut, play-off or forfeit."),
     Literal[TIE_CHOICES],
     named=False,

@@ -29,6 +29,7 @@ class CoupleNight:
     players: tuple[str, str]
     wins: int
     prizes: tuple[str, ...] = ()
+    place: int | None = None
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ class PlayerNight:
     name: str
     wins: int
     prizes: tuple[str, ...]
+    place: int | None = None
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,11 @@ class PlayerStanding:
     prizes: int
     nights: tuple[PlayerNight, ...] = field(default=())
     clashes: tuple[str, ...] = field(default=())
+    score: int = 0
+    counted: int = 0
+    nights_won: int = 0
+    best_score: int = 0
+    qualified: bool = True
 
 
 def _same(name: str) -> str:
@@ -129,7 +136,9 @@ def season_standings(
             for name in couple.players:
                 who = player_key(name, night.drive, merges=merges, splits=splits, key=key)
                 shown = splits.get((night.drive, key(name)), name)
-                per[who].append(PlayerNight(night.drive, shown, couple.wins, couple.prizes))
+                per[who].append(
+                    PlayerNight(night.drive, shown, couple.wins, couple.prizes, couple.place)
+                )
                 spellings[who][shown] += 1
                 first_seen[who].setdefault(shown, order)
                 order += 1
@@ -157,6 +166,10 @@ def season_standings(
                 prizes=sum(len(one.prizes) for one in played),
                 nights=tuple(played),
                 clashes=tuple(d for d, n in counts.items() if n > 1),
+                score=wins,
+                counted=len(by_drive),
+                nights_won=len({one.drive for one in played if one.place == 1}),
+                best_score=by_drive[best_drive],
             )
         )
     rows.sort(key=lambda r: (-r.wins, -r.average, -r.best, r.name.casefold(), r.key))
@@ -189,3 +202,146 @@ def jar_consistent(nights: Sequence[JarNight]) -> list[str]:
         if after.carried_in != expected:
             out.append(after.drive)
     return out
+
+
+# --- the season's rules ---------------------------------------------------------------------
+
+#: How players of equal score are told apart: ``shared`` (they share the place), ``nights_won``
+#: (more nights won, then the better best night, then shared), ``best_night`` (the better best
+#: night, then more nights won, then shared).
+TIES = ("shared", "nights_won", "best_night")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rules a club writes for its season. ``best``: only a player's best N nights count
+    (None: every night); ``of``: the season has M nights, those after the Mth (date order)
+    count for nothing (None: the nights played so far); ``qualify``: the nights a player must
+    have played to take a place (0: none); ``points``: points for 1st, 2nd, 3rd… place of a
+    night (a couple's place, shared places taking the points of the place; a place past the
+    table scores 0; empty: a night scores its wins); ``improved``: K, most improved compares
+    the average of a player's last K nights with their first K (0: not named); ``ties``: one of
+    :data:`TIES`; ``final``: the season's top N players go to the season's final (0: none)."""
+
+    best: int | None = None
+    of: int | None = None
+    qualify: int = 0
+    points: tuple[int, ...] = ()
+    improved: int = 0
+    ties: str = "shared"
+    final: int = 0
+
+
+@dataclass(frozen=True)
+class Improvement:
+    """A player's gain: the average score of their last K nights less that of their first K."""
+
+    key: str
+    name: str
+    first: Decimal
+    last: Decimal
+    gain: Decimal
+
+
+def night_score(one: PlayerNight, points: Sequence[int]) -> int:
+    """What one night is worth: its wins, or the points of the couple's place."""
+    if not points:
+        return one.wins
+    if one.place is None or not 1 <= one.place <= len(points):
+        return 0
+    return points[one.place - 1]
+
+
+def scores_by_night(
+    player: PlayerStanding, counting: Sequence[str], points: Sequence[int]
+) -> list[int]:
+    """The player's score of each night they played among ``counting`` (in that order)."""
+    by_drive: dict[str, int] = {}
+    for one in player.nights:
+        by_drive[one.drive] = by_drive.get(one.drive, 0) + night_score(one, points)
+    return [by_drive[d] for d in counting if d in by_drive]
+
+
+def _tie_key(row: PlayerStanding, ties: str) -> tuple[int, ...]:
+    if ties == "nights_won":
+        return (-row.score, -row.nights_won, -row.best_score)
+    if ties == "best_night":
+        return (-row.score, -row.best_score, -row.nights_won)
+    return (-row.score,)
+
+
+def apply_rules(
+    players: Sequence[PlayerStanding], drives: Sequence[str], rules: Rules = Rules()
+) -> list[PlayerStanding]:
+    """The players of :func:`season_standings` scored and placed by ``rules``, ``drives`` the
+    season's drives in date order. The qualified come first, placed (competition ranking:
+    players the tie rule cannot tell apart share a place); those not qualified yet follow,
+    in the same order, with no place (0). Within a shared place: the better average, the
+    better best night, then by name."""
+    counting = list(drives[: rules.of] if rules.of is not None else drives)
+    counts = set(counting)
+    rows = []
+    for player in players:
+        scores = scores_by_night(player, counting, rules.points)
+        best = sorted(scores, reverse=True)[: rules.best] if rules.best is not None else scores
+        won = {one.drive for one in player.nights if one.place == 1 and one.drive in counts}
+        rows.append(
+            replace(
+                player,
+                score=sum(best),
+                counted=len(best),
+                nights_won=len(won),
+                best_score=max(scores, default=0),
+                qualified=len(scores) >= rules.qualify and bool(scores),
+            )
+        )
+    rows.sort(
+        key=lambda r: (
+            not r.qualified,
+            *_tie_key(r, rules.ties),
+            -r.average,
+            -r.best,
+            r.name.casefold(),
+            r.key,
+        )
+    )
+    placed: list[PlayerStanding] = []
+    for index, row in enumerate(rows):
+        if not row.qualified:
+            placed.append(replace(row, place=0))
+            continue
+        same = placed and _tie_key(placed[-1], rules.ties) == _tie_key(row, rules.ties)
+        placed.append(replace(row, place=placed[-1].place if same else index + 1))
+    return placed
+
+
+def most_improved(
+    players: Sequence[PlayerStanding], drives: Sequence[str], rules: Rules
+) -> list[Improvement]:
+    """The most improved players: among those who played at least 2·K of the counting nights,
+    the biggest gain of the average score of their last K nights over their first K (to two
+    decimals); everyone of that gain (a tie names them all); nobody when no one gained or K
+    is 0."""
+    k = rules.improved
+    if k <= 0:
+        return []
+    counting = list(drives[: rules.of] if rules.of is not None else drives)
+    gains = []
+    for player in players:
+        scores = scores_by_night(player, counting, rules.points)
+        if len(scores) < 2 * k:
+            continue
+        first, last = average(sum(scores[:k]), k), average(sum(scores[-k:]), k)
+        gains.append(Improvement(player.key, player.name, first, last, last - first))
+    top = max((g.gain for g in gains), default=Decimal(0))
+    if top <= 0:
+        return []
+    return sorted((g for g in gains if g.gain == top), key=lambda g: g.name.casefold())
+
+
+def finalists(players: Sequence[PlayerStanding], rules: Rules) -> list[PlayerStanding]:
+    """The season final's players: the qualified placed in the top N (a tie at the cut takes
+    everyone of that place); none when N is 0."""
+    if rules.final <= 0:
+        return []
+    return [p for p in players if p.qualified and 0 < p.place <= rules.final]

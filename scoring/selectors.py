@@ -144,25 +144,33 @@ class CoupleRecord:
 
 def couple_records(drive: Drive) -> list[CoupleRecord]:
     """Every couple with its wins, games played and the game-by-game grid. Three queries."""
-    couples = list(Couple.objects.filter(drive=drive).order_by("number"))
+    return records_of_drives([drive])[drive.pk]
+
+
+def records_of_drives(drives: list[Drive]) -> dict[int, list[CoupleRecord]]:
+    """:func:`couple_records` of several drives at once (drive id → its records): three
+    queries, however many drives (a season's standings read its nights this way)."""
+    by_pk = {d.pk: d for d in drives}
+    couples = list(Couple.objects.filter(drive_id__in=by_pk).order_by("drive_id", "number"))
     by_id = {c.pk: c for c in couples}
     # Accepted results only (a pending or conflicting one counts as no result yet). No
     # ordering: the models' default ordering would join and sort through games and drives.
     winners = dict(
-        Result.objects.filter(game__drive=drive, state=Result.State.ACCEPTED)
+        Result.objects.filter(game__drive_id__in=by_pk, state=Result.State.ACCEPTED)
         .order_by()
         .values_list("seat_id", "winner_id")
     )
     grid: dict[int, dict[int, str]] = {c.pk: {} for c in couples}
     seats = (
-        Seat.objects.filter(game__drive=drive)
+        Seat.objects.filter(game__drive_id__in=by_pk)
         .order_by()
-        .values_list("id", "game__number", "stays_id", "arrives_id")
+        .values_list("id", "game__drive_id", "game__number", "stays_id", "arrives_id")
     )
-    for seat_id, game, stays, arrives in seats:
+    for seat_id, drive_id, game, stays, arrives in seats:
         present = [c for c in (stays, arrives) if c is not None]
         if len(present) == 1:
-            grid[present[0]][game] = SIT_OUT_WIN if drive.sit_out_counts_as_win else SIT_OUT
+            counts = by_pk[drive_id].sit_out_counts_as_win
+            grid[present[0]][game] = SIT_OUT_WIN if counts else SIT_OUT
             continue
         winner = winners.get(seat_id)
         for couple in present:
@@ -170,11 +178,12 @@ def couple_records(drive: Drive) -> list[CoupleRecord]:
                 grid[couple][game] = PENDING
             else:
                 grid[couple][game] = WIN if winner == couple else LOSS
-    records = []
+    records: dict[int, list[CoupleRecord]] = {pk: [] for pk in by_pk}
     for couple_id, games in grid.items():
         won = sorted(g for g, mark in games.items() if mark in (WIN, SIT_OUT_WIN))
-        records.append(
-            CoupleRecord(by_id[couple_id], len(won), len(games), won, dict(sorted(games.items())))
+        found = by_id[couple_id]
+        records[found.drive_id].append(
+            CoupleRecord(found, len(won), len(games), won, dict(sorted(games.items())))
         )
     return records
 
@@ -182,7 +191,18 @@ def couple_records(drive: Drive) -> list[CoupleRecord]:
 def standings_for_drive(drive: Drive) -> list[dict[str, Any]]:
     """Standings in order (wins, then couple number) with places (the drive's ranking);
     withdrawn couples keep their wins and take no place. Three queries."""
-    records = {r.couple.number: r for r in couple_records(drive)}
+    return standings_for_drives([drive])[drive.pk]
+
+
+def standings_for_drives(drives: list[Drive]) -> dict[int, list[dict[str, Any]]]:
+    """:func:`standings_for_drive` of several drives at once (drive id → its rows): three
+    queries, however many drives."""
+    found = records_of_drives(drives)
+    return {drive.pk: _standings_rows(drive, found[drive.pk]) for drive in drives}
+
+
+def _standings_rows(drive: Drive, found: list[CoupleRecord]) -> list[dict[str, Any]]:
+    records = {r.couple.number: r for r in found}
     rows = rank(
         {n: r.wins for n, r in records.items()},
         {n: r.played for n, r in records.items()},

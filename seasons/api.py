@@ -41,18 +41,40 @@ def spelling(field: str) -> inputs.Checks:
 # --- bodies ---------------------------------------------------------------------------------------
 
 
+BEST = inputs.checks(inputs.SEASON_BEST, nullable=True)
+OF = inputs.checks(inputs.SEASON_OF, nullable=True)
+
+
 class SeasonIn(Body):
     name: Annotated[str, NAME]
     starts: Annotated[date, STARTS]
     ends: Annotated[date, ENDS]
     published: Annotated[bool, inputs.SEASON_PUBLISHED] = False
+    best_count: Annotated[int | None, BEST] = None
+    nights_planned: Annotated[int | None, OF] = None
+    qualify_nights: Annotated[int, inputs.SEASON_QUALIFY] = 0
+    scoring: Annotated[str, inputs.SEASON_SCORING] = "wins"
+    place_points: Annotated[list[int], inputs.SEASON_POINTS] = Field(default_factory=list)
+    improved_nights: Annotated[int, inputs.SEASON_IMPROVED] = 0
+    tie_break: Annotated[str, inputs.SEASON_TIES] = "shared"
+    final_size: Annotated[int, inputs.SEASON_FINAL] = 0
 
 
 class SeasonPatch(Body):
+    """Only the fields sent change; best_count and nights_planned sent as null are unset."""
+
     name: Annotated[str | None, NAME] = None
     starts: Annotated[date | None, STARTS] = None
     ends: Annotated[date | None, ENDS] = None
     published: Annotated[bool | None, inputs.SEASON_PUBLISHED] = None
+    best_count: Annotated[int | None, BEST] = None
+    nights_planned: Annotated[int | None, OF] = None
+    qualify_nights: Annotated[int | None, inputs.SEASON_QUALIFY] = None
+    scoring: Annotated[str | None, inputs.SEASON_SCORING] = None
+    place_points: Annotated[list[int] | None, inputs.SEASON_POINTS] = None
+    improved_nights: Annotated[int | None, inputs.SEASON_IMPROVED] = None
+    tie_break: Annotated[str | None, inputs.SEASON_TIES] = None
+    final_size: Annotated[int | None, inputs.SEASON_FINAL] = None
 
 
 class DriveIn(Body):
@@ -93,6 +115,21 @@ class SeasonDriveOut(Answer):
     state: str
 
 
+class RulesOut(Answer):
+    """The season's rules as set, and in words (the page's sentences, in the caller's
+    language)."""
+
+    best_count: int | None = Field(description="Only each player's best N nights count.")
+    nights_planned: int | None = Field(description="Only the season's first M nights count.")
+    qualify_nights: int = Field(description="Nights to play to take a place.")
+    scoring: str = Field(description="wins or points.")
+    place_points: list[int] = Field(description="Points of 1st, 2nd, 3rd… place.")
+    improved_nights: int = Field(description="K of most improved (0: none).")
+    tie_break: str = Field(description="shared, nights_won or best_night.")
+    final_size: int = Field(description="Players of the season final (0: none).")
+    words: list[str]
+
+
 class SeasonOut(Answer):
     slug: str
     club: str
@@ -100,16 +137,21 @@ class SeasonOut(Answer):
     starts: str
     ends: str
     published: bool
+    rules: RulesOut
     drives: list[SeasonDriveOut] = Field(default_factory=list)
 
 
 class PlayerOut(Answer):
-    place: int
+    place: int | None = Field(description="None: not qualified yet (listed after the placed).")
+    qualified: bool
     player: str
     key: str
     spellings: list[str]
     drives: int
     wins: int
+    score: int = Field(description="What places the player: the counted nights' wins or points.")
+    counted: int = Field(description="Nights counted in the score.")
+    nights_won: int = Field(description="Nights the player's couple placed 1st.")
     best: int
     best_drive: str
     best_drive_name: str
@@ -119,9 +161,25 @@ class PlayerOut(Answer):
     clashes: list[str]
 
 
+class ImprovedOut(Answer):
+    player: str
+    key: str
+    first: str = Field(description="Average score of the player's first K nights.")
+    last: str = Field(description="Average score of the player's last K nights.")
+    gain: str
+
+
+class FinalistOut(Answer):
+    place: int
+    player: str
+    key: str
+
+
 class StandingsOut(Answer):
     season: SeasonOut
     players: list[PlayerOut]
+    most_improved: list[ImprovedOut]
+    final: list[FinalistOut]
 
 
 class JarDriveOut(Answer):
@@ -230,7 +288,10 @@ def seasons_list(request: HttpRequest, club: str) -> JsonResponse:
     operation_id="seasons_create",
     summary="Create a season",
     description=f"{ORGANIZERS} A name and the dates from–to (YYYY-MM-DD); the end before the "
-    "start is 422 dates_reversed.",
+    "start is 422 dates_reversed. The season's rules may be set too (each field's description): "
+    "best_count more than nights_planned is 422 best_more_than_nights, qualify_nights more "
+    "than nights_planned 422 qualify_more_than_nights, scoring points with no place_points 422 "
+    "no_points_table; a number out of its bounds 422 bad_number.",
 )
 def seasons_create(request: HttpRequest, club: str, payload: SeasonIn) -> JsonResponse:
     caller = caller_of(request)
@@ -256,9 +317,10 @@ def season_detail(request: HttpRequest, club: str, season: str) -> JsonResponse:
     response=answers({200: SeasonOut}, 404, 409, 422, body=True),
     url_name="season",
     operation_id="season_patch",
-    summary="Change a season's name, dates or publication",
+    summary="Change a season's name, dates, publication or rules",
     description=f"{ORGANIZERS} Dates that would leave out a drive of the season are 409 "
-    "drive_outside_season.",
+    "drive_outside_season. The rules as in creating a season, judged with those kept: "
+    "422 best_more_than_nights, qualify_more_than_nights, no_points_table, bad_number.",
 )
 def season_patch(
     request: HttpRequest, club: str, season: str, payload: SeasonPatch
@@ -327,7 +389,10 @@ def season_remove_drive(request: HttpRequest, club: str, season: str, slug: str)
     operation_id="season_standings",
     summary="The players' season standings",
     description=f"{MEMBERS_} Per player (names matched within the club, merges and splits "
-    "applied): drives played, total wins, best night, average wins per drive, prizes won.",
+    "applied): drives played, total wins, best night, average wins per drive, prizes won, and "
+    "the season score by its rules (season.rules: the best N nights of M, points per place or "
+    "wins, the tie rule). Players not qualified yet come last with place null; most_improved "
+    "and the final's players as the rules name them.",
 )
 def season_standings(request: HttpRequest, club: str, season: str) -> JsonResponse:
     found = _season(request, club, season)
@@ -336,6 +401,8 @@ def season_standings(request: HttpRequest, club: str, season: str) -> JsonRespon
         {
             "season": selectors.season_summary(found, view.drives),
             "players": selectors.standings_rows(view),
+            "most_improved": selectors.improved_rows(view),
+            "final": selectors.final_rows(view),
         }
     )
 

@@ -54,12 +54,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     create.add_argument("--to", dest="ends", required=True, metavar="YYYY-MM-DD")
     create.add_argument("--publish", action="store_true", help="open the public standings")
 
-    edit = season_parser("edit", "change the name, dates or publication")
+    edit = season_parser("edit", "change the name, dates, publication or rules")
     edit.add_argument("--name")
     edit.add_argument("--from", dest="starts", metavar="YYYY-MM-DD")
     edit.add_argument("--to", dest="ends", metavar="YYYY-MM-DD")
     edit.add_argument("--publish", dest="published", action="store_true", default=None)
     edit.add_argument("--unpublish", dest="published", action="store_false")
+    rules = edit.add_argument_group("the season's rules")
+    rules.add_argument("--best", dest="best_count", metavar="N", help="the best N nights count")
+    rules.add_argument("--of", dest="nights_planned", metavar="M", help="of the first M nights")
+    rules.add_argument("--qualify", dest="qualify_nights", metavar="N", help="nights to qualify")
+    rules.add_argument("--scoring", choices=["wins", "points"])
+    rules.add_argument(
+        "--points", dest="place_points", metavar="10,8,6", help="points of 1st, 2nd, 3rd… place"
+    )
+    rules.add_argument("--ties", dest="tie_break", choices=["shared", "nights_won", "best_night"])
+    rules.add_argument("--improved", dest="improved_nights", metavar="K", help="0: none")
+    rules.add_argument("--final", dest="final_size", metavar="N", help="0: no final")
 
     add = season_parser("add", "add drives to the season (all or nothing)")
     add.add_argument("drives", nargs="+", metavar="DRIVE")
@@ -112,6 +123,28 @@ def _json(command: BaseCommand, data: Any) -> None:
     command.stdout.write(json.dumps(data, indent=2, ensure_ascii=False))
 
 
+def _whole(value: str) -> int | str:
+    """A number as typed, or the text (the season's rule refuses it with its words)."""
+    return int(value) if value.strip().lstrip("-").isdigit() else value
+
+
+def _rules(options: dict[str, Any]) -> dict[str, Any]:
+    """The rules given on the command line; ``--best none`` and ``--of none`` unset them."""
+    out: dict[str, Any] = {}
+    for name in ("best_count", "nights_planned", "qualify_nights", "improved_nights", "final_size"):
+        value = options.get(name)
+        if value is not None:
+            none = name in ("best_count", "nights_planned") and value.lower() == "none"
+            out[name] = None if none else _whole(value)
+    for name in ("scoring", "tie_break"):
+        if options.get(name) is not None:
+            out[name] = options[name]
+    if options.get("place_points") is not None:
+        parts = options["place_points"].replace(",", " ").split()
+        out["place_points"] = [_whole(p) for p in parts]
+    return out
+
+
 def handle(command: BaseCommand, options: dict[str, Any]) -> None:
     action = options["season_command"]
     out = command.stdout
@@ -136,8 +169,11 @@ def handle(command: BaseCommand, options: dict[str, Any]) -> None:
         fields = {
             k: options[k] for k in ("name", "starts", "ends", "published") if options[k] is not None
         }
+        fields |= _rules(options)
         services.season_update(season=season, actor=CLI, **fields)
         out.write(f"{season.name}: {season.starts} – {season.ends}.")
+        for words in selectors.rules_words(season):
+            out.write(words)
     elif action == "add":
         with transaction.atomic():
             for slug in options["drives"]:
@@ -156,11 +192,14 @@ def handle(command: BaseCommand, options: dict[str, Any]) -> None:
             )
             return
         out.write(f"{season.name}: {len(view.drives)} drive(s), {len(rows)} player(s)")
-        out.write("place  player                          drives  wins  best  average  prizes")
+        out.write(
+            "place  player                          drives  wins  score  best  average  prizes"
+        )
         for r in rows:
+            place = "-" if r["place"] is None else r["place"]  # not qualified yet
             out.write(
-                f"{r['place']:>5}  {r['player'][:30]:<30}  {r['drives']:>6}  {r['wins']:>4}  "
-                f"{r['best']:>4}  {r['average']:>7}  {r['prizes']:>6}"
+                f"{place:>5}  {r['player'][:30]:<30}  {r['drives']:>6}  {r['wins']:>4}  "
+                f"{r['score']:>5}  {r['best']:>4}  {r['average']:>7}  {r['prizes']:>6}"
             )
     elif action == "jar":
         jar = selectors.season_jar(selectors.season_drives(season))

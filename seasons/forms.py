@@ -44,6 +44,124 @@ class SeasonForm(RuledForm):
     )
 
 
+def _whole(rule: Rule, label: Any, help_text: Any) -> forms.Field:
+    return forms.IntegerField(
+        label=label,
+        help_text=help_text,
+        required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+        **rule.form_options(),
+    )
+
+
+def points_of(text: str) -> list[int] | str:
+    """The points table as typed ("10, 8, 6, 5, 4": commas or spaces between), or the text
+    itself when it is not whole numbers (the rule then refuses it with its words)."""
+    parts = [p for p in text.replace(";", ",").replace(",", " ").split() if p]
+    try:
+        return [int(p) for p in parts]
+    except ValueError:
+        return text
+
+
+class SeasonRulesForm(SeasonForm):
+    """The season with its rules (the edit page): each rule in its own box, the rules together
+    (N no more than M, a table of points for points) judged by ``seasons.services``."""
+
+    # best_count and nights_planned may be empty: their boxes judge them (the rules' bounds).
+    rules: ClassVar[dict[str, tuple[Rule, ...]]] = {
+        **SeasonForm.rules,
+        "qualify_nights": (inputs.SEASON_QUALIFY,),
+        "scoring": (inputs.SEASON_SCORING,),
+        "place_points": (inputs.SEASON_POINTS,),
+        "improved_nights": (inputs.SEASON_IMPROVED,),
+        "tie_break": (inputs.SEASON_TIES,),
+        "final_size": (inputs.SEASON_FINAL,),
+    }
+
+    scoring = forms.ChoiceField(
+        label=_("A night scores"),
+        choices=[
+            ("wins", _("its games won (the season counts total wins)")),
+            ("points", _("points for the couple's place, from the table below")),
+        ],
+        widget=forms.RadioSelect,
+        initial="wins",
+        required=False,
+        **inputs.SEASON_SCORING.form_options(),
+    )
+    place_points = forms.CharField(
+        label=_("Points per place"),
+        help_text=_("1st, 2nd, 3rd… place, e.g. 10, 8, 6, 5, 4; places past the list score 0"),
+        required=False,
+        max_length=400,
+    )
+    best_count = _whole(
+        inputs.SEASON_BEST,
+        _("Count each player's best nights"),
+        _("how many nights count, e.g. 8; empty: every night counts"),
+    )
+    nights_planned = _whole(
+        inputs.SEASON_OF,
+        _("Nights in the season"),
+        _("e.g. 12: nights after the 12th count for nothing; empty: the nights played so far"),
+    )
+    qualify_nights = _whole(
+        inputs.SEASON_QUALIFY,
+        _("Nights to qualify"),
+        _("players with fewer nights are listed apart, below; 0: no minimum"),
+    )
+    tie_break = forms.ChoiceField(
+        label=_("Players of equal score"),
+        choices=[
+            ("shared", _("share the place")),
+            ("nights_won", _("more nights won first, then the better best night, else shared")),
+            ("best_night", _("the better best night first, then more nights won, else shared")),
+        ],
+        widget=forms.RadioSelect,
+        initial="shared",
+        required=False,
+        **inputs.SEASON_TIES.form_options(),
+    )
+    improved_nights = _whole(
+        inputs.SEASON_IMPROVED,
+        _("Most improved: compare the first and last nights, this many of each"),
+        _(
+            "e.g. 3: the biggest gain of the average of the last 3 nights over the first 3; "
+            "0: no most improved"
+        ),
+    )
+    final_size = _whole(
+        inputs.SEASON_FINAL,
+        _("Players in the season final"),
+        _("the season's top players, listed for the door of the final; 0: no final"),
+    )
+
+    def clean_place_points(self) -> list[int] | str:
+        return points_of(self.cleaned_data.get("place_points") or "")
+
+    def clean(self) -> dict[str, Any]:
+        """A rule not sent at all is left as it is (a box sent empty is judged)."""
+        data = super().clean()
+        for name in RULE_NAMES:
+            if name not in self.data:
+                data.pop(name, None)
+                self.errors.pop(name, None)
+        return data
+
+
+RULE_NAMES = (
+    "best_count",
+    "nights_planned",
+    "qualify_nights",
+    "scoring",
+    "place_points",
+    "improved_nights",
+    "tie_break",
+    "final_size",
+)
+
+
 def _drive_label(drive: Drive) -> str:
     return f"{drive.date:%Y-%m-%d} · {drive.name}"
 

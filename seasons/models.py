@@ -28,6 +28,33 @@ class Season(models.Model):
     published = models.BooleanField(
         _("published"), default=False, help_text=_("season standings open to the public")
     )
+    # The season's rules (engine.season.Rules; words on the page: seasons.selectors.rules_words).
+    best_count = models.PositiveSmallIntegerField(
+        _("best nights that count"), null=True, blank=True
+    )
+    nights_planned = models.PositiveSmallIntegerField(
+        _("nights in the season"), null=True, blank=True
+    )
+    qualify_nights = models.PositiveSmallIntegerField(_("nights to qualify"), default=0)
+    scoring = models.CharField(
+        _("scoring"),
+        max_length=10,
+        choices=[("wins", _("total wins")), ("points", _("points per place"))],
+        default="wins",
+    )
+    place_points = models.JSONField(_("points per place"), default=list, blank=True)
+    improved_nights = models.PositiveSmallIntegerField(_("most improved over"), default=0)
+    tie_break = models.CharField(
+        _("ties"),
+        max_length=12,
+        choices=[
+            ("shared", _("shared")),
+            ("nights_won", _("more nights won, then the better best night")),
+            ("best_night", _("the better best night, then more nights won")),
+        ],
+        default="shared",
+    )
+    final_size = models.PositiveSmallIntegerField(_("players in the final"), default=0)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -35,6 +62,12 @@ class Season(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["club", "slug"], name="season_slug_once_per_club"),
             models.CheckConstraint(condition=Q(starts__lte=F("ends")), name="season_dates_ordered"),
+            models.CheckConstraint(
+                condition=Q(best_count__isnull=True)
+                | Q(nights_planned__isnull=True)
+                | Q(best_count__lte=F("nights_planned")),
+                name="season_best_within_nights",
+            ),
         ]
 
     def __str__(self) -> str:

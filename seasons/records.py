@@ -3,7 +3,7 @@ scoring/records): the season the drive is in (null for none), with the season's 
 players and the drive's splits, so that a restored drive joins its season again.
 
 On restore the drive joins the club's season of that slug, which is created (name, dates,
-publication) when the club has none; merges the season lacks are added, and the drive's
+publication, its rules) when the club has none; merges the season lacks are added, and the drive's
 splits written again. Nothing is audited (the restore audits itself once).
 """
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, PlainValidator
+from pydantic import AfterValidator, Field, PlainValidator
 from pydantic_core import PydanticCustomError
 
 from drives.models import Drive
@@ -39,6 +39,16 @@ def season_part(drive: Drive) -> dict[str, Any] | None:
         "starts": season.starts.isoformat(),
         "ends": season.ends.isoformat(),
         "published": season.published,
+        "rules": {
+            "best_count": season.best_count,
+            "nights_planned": season.nights_planned,
+            "qualify_nights": season.qualify_nights,
+            "scoring": season.scoring,
+            "place_points": list(season.place_points),
+            "improved_nights": season.improved_nights,
+            "tie_break": season.tie_break,
+            "final_size": season.final_size,
+        },
         "merges": [
             {"key": key, "into": into}
             for key, into in season.merges.order_by("key").values_list("key", "into")
@@ -88,12 +98,31 @@ class SeasonSplit(AppPart):
     as_name: Key
 
 
+Nights = Annotated[int, Field(ge=0, le=366)]
+
+
+class SeasonRules(AppPart):
+    """The season's rules (seasons.models.Season; judged again by seasons.services' rules)."""
+
+    best_count: Annotated[int, Field(ge=1, le=366)] | None = None
+    nights_planned: Annotated[int, Field(ge=1, le=366)] | None = None
+    qualify_nights: Nights = 0
+    scoring: Literal["wins", "points"] = "wins"
+    place_points: Annotated[list[Annotated[int, Field(ge=0, le=1000)]], Field(max_length=50)] = (
+        Field(default_factory=list)
+    )
+    improved_nights: Nights = 0
+    tie_break: Literal["shared", "nights_won", "best_night"] = "shared"
+    final_size: Nights = 0
+
+
 class SeasonPart(AppPart):
     slug: Annotated[str, _text(80), AfterValidator(_slug)]
     name: Annotated[str, _text(120)]
     starts: Day
     ends: Day
     published: bool = False
+    rules: SeasonRules | None = None  # exports before the season's rules have none
     merges: list[SeasonMerge]
     splits: list[SeasonSplit]
 
@@ -106,16 +135,23 @@ def read_part(value: Any, path: str) -> SeasonPart | None:
         raise bad(f"{path}.ends", "before the season starts")
     if any(merge.key == merge.into for merge in part.merges):
         raise bad(f"{path}.merges", "a player merged with itself")
+    rules = part.rules
+    if rules is not None:
+        if rules.best_count and rules.nights_planned and rules.best_count > rules.nights_planned:
+            raise bad(f"{path}.rules.best_count", "more than nights_planned")
+        if rules.scoring == "points" and not rules.place_points:
+            raise bad(f"{path}.rules.place_points", "no points for points per place")
     return part
 
 
 def write_part(drive: Drive, part: SeasonPart | None) -> None:
     if part is None:
         return
+    defaults = part.model_dump(include={"name", "starts", "ends", "published"})
+    if part.rules is not None:
+        defaults |= part.rules.model_dump()
     season, _ = Season.objects.get_or_create(
-        club_id=drive.club_id,
-        slug=part.slug,
-        defaults=part.model_dump(include={"name", "starts", "ends", "published"}),
+        club_id=drive.club_id, slug=part.slug, defaults=defaults
     )
     SeasonDrive.objects.create(drive=drive, season=season)
     known = set(season.merges.values_list("key", flat=True))

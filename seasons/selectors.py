@@ -4,9 +4,11 @@ cookie jar carried from drive to drive, and the money each drive raised (the nig
 public read, ``money.selectors.drives_net``: seasons sit above money, which knows nothing of
 them).
 
-The standings read each drive's results through ``scoring.selectors.standings_for_drive``
-(three queries a drive), the prizes won in one query, the season's rows in four: a season of
-D drives takes 3·D + a fixed number of queries (tests assert it).
+The standings read the drives' results through ``scoring.selectors.standings_for_drives``
+(three queries for all of them), the prizes won in one query, the season's rows in a few: a
+fixed number of queries however many drives (tests assert it). The season's rules (the best N
+nights of M, the minimum to qualify, points per place, ties, most improved, the final) are
+``engine.season.Rules``, applied there; :func:`rules_words` says them.
 """
 
 from __future__ import annotations
@@ -16,16 +18,28 @@ from decimal import Decimal
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from drives.errors import NotFound
 from drives.models import Club, Drive
 from drives.names import name_key
-from engine.season import CoupleNight, JarNight, Night, PlayerStanding, jar_consistent
+from engine.season import (
+    CoupleNight,
+    Improvement,
+    JarNight,
+    Night,
+    PlayerStanding,
+    Rules,
+    apply_rules,
+    finalists,
+    jar_consistent,
+    most_improved,
+)
 from engine.season import season_standings as standings_of
 from money.selectors import drives_net
 from scoring.models import Award
 from scoring.prizes.selectors import carried_in, cookie_jar_view
-from scoring.selectors import standings_for_drive
+from scoring.selectors import standings_for_drives
 from seasons.models import Season
 
 
@@ -73,14 +87,16 @@ def nights_of(drives: list[Drive]) -> list[Night]:
     for award in awards:
         prizes.setdefault((award.drive_id, award.couple.number), []).append(_prize_label(award))
     nights = []
+    standings = standings_for_drives(drives)
     for drive in drives:
         couples = tuple(
             CoupleNight(
                 (row["players"][0], row["players"][1]),
                 row["wins"],
                 tuple(prizes.get((drive.pk, row["number"]), ())),
+                row["place"],
             )
-            for row in standings_for_drive(drive)
+            for row in standings[drive.pk]
         )
         nights.append(Night(drive.slug, drive.date.isoformat(), couples))
     return nights
@@ -91,6 +107,17 @@ class SeasonView:
     season: Season
     drives: list[Drive]
     players: list[PlayerStanding]
+    improved: tuple[Improvement, ...] = ()
+    final: tuple[PlayerStanding, ...] = ()
+
+    @property
+    def qualified(self) -> list[PlayerStanding]:
+        return [p for p in self.players if p.qualified]
+
+    @property
+    def apart(self) -> list[PlayerStanding]:
+        """Those who have not played the nights to qualify yet."""
+        return [p for p in self.players if not p.qualified]
 
     @property
     def by_slug(self) -> dict[str, Drive]:
@@ -111,8 +138,134 @@ def season_view(season: Season) -> SeasonView:
     """The season's drives and its players' standings."""
     drives = season_drives(season)
     merges, splits = identities(season)
-    players = standings_of(nights_of(drives), merges=merges, splits=splits, key=name_key)
-    return SeasonView(season, drives, players)
+    rules = rules_of(season)
+    slugs = [d.slug for d in drives]
+    players = apply_rules(
+        standings_of(nights_of(drives), merges=merges, splits=splits, key=name_key), slugs, rules
+    )
+    return SeasonView(
+        season,
+        drives,
+        players,
+        tuple(most_improved(players, slugs, rules)),
+        tuple(finalists(players, rules)),
+    )
+
+
+def rules_of(season: Season) -> Rules:
+    return Rules(
+        best=season.best_count,
+        of=season.nights_planned,
+        qualify=season.qualify_nights,
+        points=tuple(season.place_points) if season.scoring == "points" else (),
+        improved=season.improved_nights,
+        ties=season.tie_break,
+        final=season.final_size,
+    )
+
+
+def rules_settings(season: Season) -> dict[str, Any]:
+    """The season's rules as set (the API's, the export's), and in words."""
+    return {
+        "best_count": season.best_count,
+        "nights_planned": season.nights_planned,
+        "qualify_nights": season.qualify_nights,
+        "scoring": season.scoring,
+        "place_points": list(season.place_points),
+        "improved_nights": season.improved_nights,
+        "tie_break": season.tie_break,
+        "final_size": season.final_size,
+        "words": rules_words(season),
+    }
+
+
+def rules_words(season: Season) -> list[str]:
+    """The season's rules as the page says them, one sentence a rule, in the active
+    language."""
+    best, of = season.best_count, season.nights_planned
+    words = []
+    if season.scoring == "points":
+        words.append(
+            _(
+                "A night scores points for the couple's place: %(points)s for 1st, 2nd, 3rd… "
+                "place; couples sharing a place take its points; a place past the table scores 0."
+            )
+            % {"points": ", ".join(str(p) for p in season.place_points)}
+        )
+    else:
+        words.append(_("A night scores its games won: the season counts total wins."))
+    if best is not None and of is not None:
+        words.append(
+            ngettext(
+                "The best %(best)s night of %(of)s counts.",
+                "The best %(best)s nights of %(of)s count.",
+                best,
+            )
+            % {"best": best, "of": of}
+        )
+    elif best is not None:
+        words.append(
+            ngettext(
+                "The best %(best)s night of those played so far counts.",
+                "The best %(best)s nights of those played so far count.",
+                best,
+            )
+            % {"best": best}
+        )
+    elif of is None:
+        words.append(_("Every night played counts."))
+    if of is not None:
+        words.append(
+            ngettext(
+                "Only the season's first %(of)s night counts.",
+                "Only the season's first %(of)s nights count.",
+                of,
+            )
+            % {"of": of}
+        )
+    if season.qualify_nights > 1:
+        words.append(
+            _("At least %(n)s nights to qualify: players with fewer are listed apart, below.")
+            % {"n": season.qualify_nights}
+        )
+    elif season.qualify_nights == 1:
+        words.append(_("One night played qualifies."))
+    words.append(
+        {
+            "shared": _("Players of equal score share the place."),
+            "nights_won": _(
+                "Ties: more nights won (a night won: the couple placed 1st), then the better "
+                "best night, else the place is shared."
+            ),
+            "best_night": _(
+                "Ties: the better best night, then more nights won (a night won: the couple "
+                "placed 1st), else the place is shared."
+            ),
+        }.get(season.tie_break, "")
+    )
+    if season.improved_nights:
+        words.append(
+            ngettext(
+                "Most improved: the biggest gain of a player's last %(k)s night over their "
+                "first (players of at least %(twice)s nights).",
+                "Most improved: the biggest gain of the average of a player's last %(k)s "
+                "nights over their first %(k)s (players of at least %(twice)s nights).",
+                season.improved_nights,
+            )
+            % {"k": season.improved_nights, "twice": 2 * season.improved_nights}
+        )
+    if season.final_size:
+        words.append(
+            ngettext(
+                "Season final: the top %(n)s player goes to the final (everyone tied at the "
+                "cut), listed below for the door.",
+                "Season final: the top %(n)s players go to the final (everyone tied at the "
+                "cut), listed below for the door.",
+                season.final_size,
+            )
+            % {"n": season.final_size}
+        )
+    return words
 
 
 def standings_rows(view: SeasonView) -> list[dict[str, Any]]:
@@ -121,12 +274,16 @@ def standings_rows(view: SeasonView) -> list[dict[str, Any]]:
     dates = {d.slug: d.date.isoformat() for d in view.drives}
     return [
         {
-            "place": p.place,
+            "place": p.place or None,
+            "qualified": p.qualified,
             "player": p.name,
             "key": p.key,
             "spellings": list(p.spellings),
             "drives": p.drives,
             "wins": p.wins,
+            "score": p.score,
+            "counted": p.counted,
+            "nights_won": p.nights_won,
             "best": p.best,
             "best_drive": p.best_drive,
             "best_drive_name": names.get(p.best_drive, p.best_drive),
@@ -139,6 +296,23 @@ def standings_rows(view: SeasonView) -> list[dict[str, Any]]:
     ]
 
 
+def improved_rows(view: SeasonView) -> list[dict[str, Any]]:
+    return [
+        {
+            "player": g.name,
+            "key": g.key,
+            "first": str(g.first),
+            "last": str(g.last),
+            "gain": str(g.gain),
+        }
+        for g in view.improved
+    ]
+
+
+def final_rows(view: SeasonView) -> list[dict[str, Any]]:
+    return [{"place": p.place, "player": p.name, "key": p.key} for p in view.final]
+
+
 def season_summary(season: Season, drives: list[Drive] | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "slug": season.slug,
@@ -147,6 +321,7 @@ def season_summary(season: Season, drives: list[Drive] | None = None) -> dict[st
         "starts": season.starts.isoformat(),
         "ends": season.ends.isoformat(),
         "published": season.published,
+        "rules": rules_settings(season),
     }
     if drives is not None:
         out["drives"] = [

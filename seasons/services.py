@@ -22,7 +22,35 @@ from drives.services import SYSTEM, Actor, audit
 from engine.season import resolve
 from seasons.models import PlayerMerge, PlayerSplit, Season, SeasonDrive
 
-SEASON_FIELDS = ("name", "starts", "ends", "published")
+RULE_FIELDS = (
+    "best_count",
+    "nights_planned",
+    "qualify_nights",
+    "scoring",
+    "place_points",
+    "improved_nights",
+    "tie_break",
+    "final_size",
+)
+SEASON_FIELDS = ("name", "starts", "ends", "published", *RULE_FIELDS)
+RULE_INPUTS = {
+    "best_count": inputs.SEASON_BEST,
+    "nights_planned": inputs.SEASON_OF,
+    "qualify_nights": inputs.SEASON_QUALIFY,
+    "scoring": inputs.SEASON_SCORING,
+    "place_points": inputs.SEASON_POINTS,
+    "improved_nights": inputs.SEASON_IMPROVED,
+    "tie_break": inputs.SEASON_TIES,
+    "final_size": inputs.SEASON_FINAL,
+}
+NULLABLE = ("best_count", "nights_planned")
+RULE_DEFAULTS: dict[str, Any] = {
+    "best_count": None,
+    "nights_planned": None,
+    "qualify_nights": 0,
+    "scoring": "wins",
+    "place_points": [],
+}
 
 
 def _spelling(value: Any, field: str) -> str:
@@ -41,6 +69,11 @@ def _clean(values: dict[str, Any], *, current: Season | None = None) -> dict[str
             out[field] = inputs.SEASON_DATE.check(values.get(field), field=field)
     if "published" in values:
         out["published"] = inputs.SEASON_PUBLISHED.check(values["published"])
+    for field, rule in RULE_INPUTS.items():
+        if field in values:
+            value = values[field]
+            out[field] = None if value is None and field in NULLABLE else rule.check(value)
+    _check_rules(out, current)
     starts = out.get("starts", current.starts if current else None)
     ends = out.get("ends", current.ends if current else None)
     if starts is not None and ends is not None and starts > ends:
@@ -51,6 +84,38 @@ def _clean(values: dict[str, Any], *, current: Season | None = None) -> dict[str
             field="ends",
         )
     return out
+
+
+def _check_rules(out: dict[str, Any], current: Season | None) -> None:
+    """The rules together: N nights no more than M, the minimum to qualify no more than M, a
+    table of points when the season counts points."""
+
+    def now(field: str) -> Any:
+        if field in out:
+            return out[field]
+        return getattr(current, field) if current else RULE_DEFAULTS[field]
+
+    best, of, qualify = now("best_count"), now("nights_planned"), now("qualify_nights")
+    if best is not None and of is not None and best > of:
+        raise ServiceError(
+            "best_more_than_nights",
+            _("The best %(best)s nights cannot count of only %(of)s nights.")
+            % {"best": best, "of": of},
+            field="best_count",
+        )
+    if of is not None and qualify > of:
+        raise ServiceError(
+            "qualify_more_than_nights",
+            _("Nobody could play %(qualify)s nights to qualify in a season of %(of)s nights.")
+            % {"qualify": qualify, "of": of},
+            field="qualify_nights",
+        )
+    if now("scoring") == "points" and not now("place_points"):
+        raise ServiceError(
+            "no_points_table",
+            _("Points per place needs its table: the points of 1st, 2nd, 3rd… place."),
+            field="place_points",
+        )
 
 
 def _jsonable(values: dict[str, Any]) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from drives.models import Club, Drive, Membership
 from drives.views import club_of_member, desk_actor
 from scoring.pages.tables import EXPORT_PARAM, NO_PLACE, BaseTable
 from seasons import selectors, services
-from seasons.forms import AddDriveForm, MergeForm, SeasonForm, SplitForm
+from seasons.forms import AddDriveForm, MergeForm, SeasonForm, SeasonRulesForm, SplitForm
 from seasons.models import Season
 
 ORGANIZER = Membership.Role.ORGANIZER
@@ -42,6 +42,12 @@ class SeasonTable(BaseTable):
     player = tables.Column(verbose_name=gettext_lazy("Player"))
     drives = tables.Column(verbose_name=gettext_lazy("Drives"), attrs={"td": {"class": "num"}})
     wins = tables.Column(verbose_name=gettext_lazy("Total wins"), attrs={"td": {"class": "num"}})
+    score = tables.Column(
+        verbose_name=gettext_lazy("Season score"), attrs={"td": {"class": "num score"}}
+    )
+    nights_won = tables.Column(
+        verbose_name=gettext_lazy("Nights won"), attrs={"td": {"class": "num"}}
+    )
     best = tables.Column(verbose_name=gettext_lazy("Best night"), attrs={"td": {"class": "num"}})
     best_drive_name = tables.Column(verbose_name=gettext_lazy("Best night's drive"))
     average = tables.Column(
@@ -134,21 +140,38 @@ def _money(drives: list[Drive], role: str) -> dict[str, Any]:
     return {"money": money, "money_currency": currencies[0] if len(currencies) == 1 else None}
 
 
-def _standings(request: HttpRequest, found: Season) -> tuple[Any, SeasonTable, HttpResponse | None]:
-    """The season's view and its standings table, sorted as the request asks, with the file
-    the request asks for (``?_export=csv``…) when it asks for one."""
+def _standings(
+    request: HttpRequest, found: Season
+) -> tuple[Any, SeasonTable, HttpResponse | None, dict[str, Any]]:
+    """The season's view and its standings table (the qualified), sorted as the request asks,
+    with the file the request asks for (``?_export=csv``…: every player, those not qualified
+    yet without a place) when it asks for one, and what the page says of the rules: their
+    words, the players not qualified yet (a table of their own), most improved, the final."""
     view = selectors.season_view(found)
-    table = SeasonTable(selectors.standings_rows(view))
+    rows = selectors.standings_rows(view)
+    table = SeasonTable([r for r in rows if r["qualified"]])
     RequestConfig(request, paginate=False).configure(table)
-    export = table.export_response(request.GET.get(EXPORT_PARAM), f"{found.slug}-season")
-    return view, table, export
+    everyone = SeasonTable(rows)
+    RequestConfig(request, paginate=False).configure(everyone)
+    export = everyone.export_response(request.GET.get(EXPORT_PARAM), f"{found.slug}-season")
+    apart = None
+    if view.apart:
+        apart = SeasonTable([r for r in rows if not r["qualified"]], prefix="apart-")
+        RequestConfig(request, paginate=False).configure(apart)
+    rules = {
+        "rules_words": selectors.rules_words(found),
+        "apart_table": apart,
+        "improved": selectors.improved_rows(view),
+        "finalists": view.final,
+    }
+    return view, table, export, rules
 
 
 @login_required
 @require_http_methods(["GET", "HEAD"])
 def season_detail(request: HttpRequest, club: str, season: str) -> HttpResponse:
     found, role = _season(request, club, season)
-    view, table, export = _standings(request, found)
+    view, table, export, rules = _standings(request, found)
     if export is not None:
         return export
     return render(
@@ -165,6 +188,7 @@ def season_detail(request: HttpRequest, club: str, season: str) -> HttpResponse:
             **_money(view.drives, role),
             "add_form": AddDriveForm(drives=selectors.drives_free(found)),
             "by_slug": view.by_slug,
+            **rules,
         },
     )
 
@@ -174,7 +198,8 @@ def season_detail(request: HttpRequest, club: str, season: str) -> HttpResponse:
 def season_edit(request: HttpRequest, club: str, season: str) -> HttpResponse:
     found, _role = _season(request, club, season, write=True)
     initial = {f: getattr(found, f) for f in services.SEASON_FIELDS}
-    form = SeasonForm(request.POST if request.method == "POST" else None, initial=initial)
+    initial["place_points"] = ", ".join(str(p) for p in found.place_points)
+    form = SeasonRulesForm(request.POST if request.method == "POST" else None, initial=initial)
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -342,11 +367,17 @@ def season_public(request: HttpRequest, club: str, season: str) -> HttpResponse:
     )
     if found is None:
         raise Http404(_("No such season."))
-    view, table, export = _standings(request, found)
+    view, table, export, rules = _standings(request, found)
     if export is not None:
         return export
     return render(
         request,
         "seasons/season_public.html",
-        {"season": found, "view": view, "table": table, "export_formats": table.export_formats},
+        {
+            "season": found,
+            "view": view,
+            "table": table,
+            "export_formats": table.export_formats,
+            **rules,
+        },
     )

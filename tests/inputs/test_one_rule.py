@@ -125,6 +125,18 @@ CASES |= {
     "season_published": Case(api="yes", page=NOT_A_BOX),
     "drive_slug": Case(api=5, page=NOT_A_BOX, cli=""),
 }
+# The season's rules: set on the season's edit page (not the new season's form).
+SEASON_RULES = {
+    "season_best": Case(api=0, page="0"),
+    "season_of": Case(api=367, page="367"),
+    "season_qualify": Case(api=-1, page="-1"),
+    "season_improved": Case(api=-1, page="-1"),
+    "season_final": Case(api=367, page="367"),
+    "season_scoring": Case(api="tricks", page="tricks"),
+    "season_ties": Case(api="coin", page="coin"),
+    "season_points": Case(api=[10, -1], page="10, -1"),
+}
+CASES |= SEASON_RULES
 SEASON = {"name": "Fall", "starts": "2026-09-01", "ends": "2026-12-31"}
 
 
@@ -345,8 +357,10 @@ def _is_prize(rule: inputs.Rule) -> bool:
 
 
 def _is_season(rule: inputs.Rule) -> bool:
-    return rule.name in {one.name for one in (*inputs.SEASON_NAME, *inputs.SPELLING)} or (
-        rule in (inputs.SEASON_DATE, inputs.SEASON_PUBLISHED, inputs.DRIVE_SLUG)
+    return (
+        rule.name in {one.name for one in (*inputs.SEASON_NAME, *inputs.SPELLING)}
+        or rule in (inputs.SEASON_DATE, inputs.SEASON_PUBLISHED, inputs.DRIVE_SLUG)
+        or rule.name in SEASON_RULES
     )
 
 
@@ -597,6 +611,13 @@ def test_the_page_refuses_with_the_rules_words(rule: inputs.Rule, ours: Any) -> 
             data = {"action": "split", "drive": drive.slug, "name": bad, "as_name": "Ann 9"}
             response = client.post(url, data)
             form = response.context["split_form"]
+        elif rule.name in SEASON_RULES:
+            url = reverse(
+                "seasons:season_edit", kwargs={"club": ours.club.slug, "season": season.slug}
+            )
+            response = client.post(url, {**SEASON, rule.field: bad})
+            assert response.status_code == 422
+            form = response.context["form"]
         else:
             data = {"club": ours.club.slug, **SEASON, rule.field: bad}
             response = client.post(reverse("seasons:list"), data)
