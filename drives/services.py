@@ -237,6 +237,9 @@ DRIVE_SETTINGS = (
     "slow_table_minutes",
     "published",
     "language",
+    "registration_opens",
+    "registration_closes",
+    "capacity",
 )
 
 
@@ -269,6 +272,7 @@ def clean_settings(
         preset = out.get("ruleset", drive.ruleset if drive is not None else DEFAULT_PRESET)
         rules = data["rules"] if "rules" in data else dict(drive.rules if drive else {})
         out["rules"] = _clean_rules(rules, preset)
+    _require_closes_after_opens(out, drive)
     if not partial:
         for required in ("name", "date"):
             if required not in out:
@@ -278,6 +282,16 @@ def clean_settings(
                     field=required,
                 )
     return out
+
+
+def _require_closes_after_opens(values: dict[str, Any], drive: Drive | None) -> None:
+    """The registration closes after it opens (422 ``bad_field`` naming the closing)."""
+    if "registration_opens" not in values and "registration_closes" not in values:
+        return
+    opens = values.get("registration_opens", drive.registration_opens if drive else None)
+    closes = values.get("registration_closes", drive.registration_closes if drive else None)
+    if opens is not None and closes is not None and closes <= opens:
+        raise _bad("registration_closes", gettext("The registration closes after it opens."))
 
 
 def _bad(field: str, message: str) -> ServiceError:
