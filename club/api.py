@@ -9,7 +9,7 @@ the club's organizers list them.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext
@@ -18,7 +18,7 @@ from ninja.params.functions import Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from api.auth import AUTH, MEMBERS, ORGANIZER, RateLimited, caller_of, club_for, drive_for
-from api.schemas import answers
+from api.schemas import Error, answers
 from club import selectors
 from drives import inputs, ratelimit, registrations
 from drives.errors import NotFound
@@ -68,6 +68,11 @@ def club_players(
 # --- registration before the night (drives.registrations) -------------------------------------
 
 REGISTRATIONS = "/drives/{slug}/registrations"
+
+
+def public(ok: dict[int, Any], *errors: int) -> dict[int, Any]:
+    """The responses of an operation open to anyone: no credentials, so no 401 or 403."""
+    return ok | dict.fromkeys(sorted(errors), Error)
 
 
 class RegistrationIn(Body):
@@ -122,7 +127,8 @@ class RegistrationPlayerOut(BaseModel):
 @router.post(
     REGISTRATIONS,
     auth=None,
-    response=answers({201: RegisteredOut}, 404, 409, 422, body=True),
+    response=public({201: RegisteredOut}, 400, 404, 409, 413, 422, 429),
+    tags=["registration"],
     url_name="drive-registrations",
     operation_id="registrations_create",
     summary="Register for a drive before the night (no login)",
@@ -164,6 +170,7 @@ def registrations_create(request: HttpRequest, slug: str, payload: RegistrationI
 @router.get(
     REGISTRATIONS,
     response=answers({200: list[RegistrationOut]}, 404),
+    tags=["registration"],
     url_name="drive-registrations",
     operation_id="registrations_list",
     summary="The drive's registrations before the night",
@@ -194,7 +201,8 @@ def registrations_list(request: HttpRequest, slug: str) -> JsonResponse:
 @router.get(
     REGISTRATIONS + "/players",
     auth=None,
-    response=answers({200: list[RegistrationPlayerOut]}, 404),
+    response=public({200: list[RegistrationPlayerOut]}, 404),
+    tags=["registration"],
     url_name="drive-registration-players",
     operation_id="registration_players",
     summary="The club's players for the registration page's type-ahead (no login)",

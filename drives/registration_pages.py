@@ -96,6 +96,8 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
     """The drive's public registration page: the form while the registration is open, the
     answer (registered or wait-listed, the place, the cancel link) after it."""
     drive = _public_drive(slug)
+    if registrations.registration_state(drive) == registrations.RegistrationState.NONE:
+        raise Http404(_("No such drive."))  # a drive that takes no registration is not public
     with translation.override(drive.language):
         return _register(request, drive)
 
