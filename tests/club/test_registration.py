@@ -376,15 +376,22 @@ def test_the_public_page_in_french_for_a_french_hall(ours: ClubUsers) -> None:
 
 
 def test_a_closed_registration_page_says_so(ours: ClubUsers) -> None:
-    drive = drive_create(club=ours.club, name="Friday 45s", date=date(2026, 11, 20))
-    page = Client().get(reverse("drive-register", kwargs={"slug": drive.slug}))
+    drive = open_drive(ours.club)
+    drive_update(drive=drive, actor=DESK, registration_closes=timezone.now() - timedelta(minutes=1))
+    url = reverse("drive-register", kwargs={"slug": drive.slug})
+    page = Client().get(url)
     assert page.status_code == 200 and 'name="player1"' not in page.content.decode()
-    assert "come to the door" in page.content.decode()
-    posted = Client().post(
-        reverse("drive-register", kwargs={"slug": drive.slug}),
-        {"player1": MARY, "player2": ANGUS},
-    )
+    assert "closed: come to the door" in page.content.decode()
+    posted = Client().post(url, {"player1": MARY, "player2": ANGUS})
     assert posted.status_code == 409 and nothing_written(drive)
+
+
+def test_a_drive_taking_no_registration_has_no_public_page(ours: ClubUsers) -> None:
+    drive = drive_create(club=ours.club, name="Friday 45s", date=date(2026, 11, 20))
+    url = reverse("drive-register", kwargs={"slug": drive.slug})
+    assert Client().get(url).status_code == 404
+    assert Client().post(url, {"player1": MARY, "player2": ANGUS}).status_code == 404
+    assert nothing_written(drive)
 
 
 # --- at the door --------------------------------------------------------------------------------
