@@ -209,7 +209,7 @@ def registration_list(request: HttpRequest, drive: Drive, role: str) -> HttpResp
             1 for r in active if r.registration.status == Registration.Status.WAITLISTED
         ),
         "singles": sum(1 for r in active if r.registration.single),
-        "checked_in": sum(1 for r in active if r.registration.couple_id is not None),
+        "checked_in": len({r.registration.couple_id for r in active} - {None}),  # couples
     }
     context = {
         "drive": drive,
