@@ -79,7 +79,7 @@ class RegistrationIn(Body):
     players: Annotated[list[str], inputs.REGISTRATION_NAMES]
     contact: Annotated[str, inputs.REGISTRATION_CONTACT] = ""
     duplicate_ok: Annotated[bool, inputs.FLAGS["duplicate_ok"]] = False
-    player_ids: list[int | None] = Field(
+    player_ids: list[Annotated[int, Field(ge=1, le=inputs.NUMBER_MAX)] | None] = Field(
         default_factory=list,
         max_length=2,
         description="The club's players chosen in the type-ahead, in the order of players "

@@ -28,8 +28,8 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
+from datetime import UTC, datetime
 from datetime import date as Date
-from datetime import datetime
 from decimal import Decimal
 from functools import cached_property
 from typing import Annotated, Any, Literal, NamedTuple
@@ -647,8 +647,14 @@ def _iso_time(value: Any) -> datetime:
         moment = datetime.fromisoformat(value.strip())  # ValueError: no time
     else:
         raise ValueError("no time")
-    if timezone.is_naive(moment):
-        moment = timezone.make_aware(moment)
+    try:
+        if timezone.is_naive(moment):
+            moment = timezone.make_aware(moment)
+        moment.astimezone(UTC)  # as it is stored: a year 1 or 9999 may not fit
+    except (OverflowError, ValueError):
+        raise ValueError("no time") from None
+    if not 2000 <= moment.year <= 2999:
+        raise ValueError("no time")
     return moment
 
 
