@@ -30,7 +30,15 @@ from drives.errors import Conflict, NotFound, ServiceError
 from drives.guards import lock_drive, require_open
 from drives.models import AuditEntry, Couple, Drive, Registration
 from drives.names import couple_key, couples_matching, name_key
-from drives.services import SYSTEM, Actor, audit, couples_register, players_link
+from drives.services import (
+    SYSTEM,
+    Actor,
+    audit,
+    couples_register,
+    couples_registered_before,
+    players_link,
+    waitlist_move_up,
+)
 
 #: The audit's "who" of a registration made without an account (the public page, the API).
 PUBLIC = Actor(channel=AuditEntry.Channel.SYSTEM)
@@ -201,7 +209,7 @@ def registration_create(
             _refuse_duplicate(drive, names, key)
         members = players_link(club=drive.club, names=names, ids=ids, ask=False)
         status = Status.REGISTERED
-        full = drive.capacity is not None and _couples_registered(drive) >= drive.capacity
+        full = drive.capacity is not None and couples_registered_before(drive) >= drive.capacity
         if len(names) == 2 and full:
             status = Status.WAITLISTED
         registration = Registration.objects.create(
@@ -257,7 +265,7 @@ def registration_cancel(*, registration: Registration, actor: Actor = PUBLIC) ->
         registration.status = Status.CANCELLED
         registration.cancelled_at = timezone.now()
         registration.save(update_fields=["status", "cancelled_at"])
-        moved = _move_up(drive)
+        moved = waitlist_move_up(drive)
         audit(
             drive,
             actor,
@@ -266,25 +274,6 @@ def registration_cancel(*, registration: Registration, actor: Actor = PUBLIC) ->
             old={"players": registration.players, "status": was},
             new={"moved_up": [r.pk for r in moved]},
         )
-    return moved
-
-
-def _move_up(drive: Drive) -> list[Registration]:
-    """The first wait-listed couples registered while there is room (in order of arrival)."""
-    waiting = list(
-        Registration.objects.filter(drive=drive, status=Status.WAITLISTED).order_by(
-            "created_at", "id"
-        )
-    )
-    if not waiting:
-        return []
-    room = len(waiting)
-    if drive.capacity is not None:
-        room = max(0, drive.capacity - _couples_registered(drive))
-    moved = waiting[:room]
-    for row in moved:
-        row.status = Status.REGISTERED
-    Registration.objects.bulk_update(moved, ["status"])
     return moved
 
 

@@ -501,3 +501,16 @@ def test_the_door_and_the_list_take_a_fixed_number_of_queries(ours: ClubUsers) -
             client.get(door)
         counts.append((len(list_queries), len(door_queries)))
     assert counts[0] == counts[1]
+
+
+def test_a_capacity_raised_moves_the_wait_list_up(ours: ClubUsers) -> None:
+    drive = open_drive(ours.club, capacity=1)
+    for i in range(4):
+        registration_create(drive=drive, players=[f"A{i}", f"B{i}"])
+    drive_update(drive=drive, actor=DESK, capacity=3)
+    statuses = list(
+        Registration.objects.order_by("created_at", "id").values_list("status", flat=True)
+    )
+    assert statuses == ["registered", "registered", "registered", "waitlisted"]
+    entry = AuditEntry.objects.filter(action="drive.update").latest("pk")
+    assert "moved up from the wait list" in entry.note
