@@ -514,3 +514,17 @@ def test_a_capacity_raised_moves_the_wait_list_up(ours: ClubUsers) -> None:
     assert statuses == ["registered", "registered", "registered", "waitlisted"]
     entry = AuditEntry.objects.filter(action="drive.update").latest("pk")
     assert "moved up from the wait list" in entry.note
+
+
+@override_settings(RATELIMIT_REGISTRATIONS=20)
+def test_the_public_page_is_limited_with_the_api_past_twenty(ours: ClubUsers) -> None:
+    cache.clear()
+    drive = open_drive(ours.club)
+    client = Client()
+    url = reverse("drive-register", kwargs={"slug": drive.slug})
+    for i in range(20):
+        assert client.post(url, {"player1": f"A{i}", "player2": f"B{i}"}).status_code == 201
+    refused = client.post(url, {"player1": "A20", "player2": "B20"})
+    assert refused.status_code == 429
+    assert "Too many registrations from this address" in refused.content.decode()
+    assert Registration.objects.filter(drive=drive).count() == 20
