@@ -218,7 +218,7 @@ def registration_list(request: HttpRequest, drive: Drive, role: str) -> HttpResp
         "counts": counts,
         "organizer": role == ORGANIZER,
         "state_words": STATE_WORDS.get(registrations.registration_state(drive), ""),
-        "links": drive_links(drive, "drives:registrations", role),
+        "links": drive_links(drive, "drives:couples", role),  # the door's own list
     }
     return render(request, "drives/registration_list.html", context)
 
