@@ -119,8 +119,8 @@ ERRORS = {
     422: "Invalid: the `code` names the problem (an engine code for a score, e.g. "
     "`not_whole_hands`; `unusual_score`; `wrong_couple`; `drive_closed`; `unknown_field`; "
     "`bad_text`: a NUL or a lone surrogate, its place in `path`).",
-    429: "Too many unknown tokens from this address (`rate_limited`): wait `retry_after` "
-    "seconds (also in the `Retry-After` header).",
+    429: "Too many unknown tokens, or registrations before the night, from this address "
+    "(`rate_limited`): wait `retry_after` seconds (also in the `Retry-After` header).",
     503: "The print queue (the broker) is not reachable (`print_queue_down`): the document is "
     "marked failed; try again in a moment.",
 }

@@ -103,6 +103,7 @@ urlpatterns = [
     path("practice/", include("practice.urls")),
     path("", include("money.urls")),  # the night's money
     path("", include("drives.urls")),
+    path("", include("drives.registration_urls")),  # registration before the night (public)
     path("", include("scoring.pages.urls")),
     path("", include("seasons.urls")),
     path("", include("club.urls")),  # the club's players

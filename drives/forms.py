@@ -195,6 +195,33 @@ class DriveSettingsForm(RuledForm):
         **inputs.SLOW_TABLE_MINUTES.form_options(),
     )
 
+    registration_opens = forms.DateTimeField(
+        label=_("Registration opens"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text=_(
+            "Couples may register before the night on the drive's public page from this time. "
+            "Empty: no registration."
+        ),
+        **inputs.REGISTRATION_OPENS.form_options(),
+    )
+    registration_closes = forms.DateTimeField(
+        label=_("Registration closes"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text=_("Empty: when the night starts."),
+        **inputs.REGISTRATION_CLOSES.form_options(),
+    )
+    capacity = forms.IntegerField(
+        label=_("Capacity (couples)"),
+        required=False,
+        help_text=_(
+            "The couples the registration takes; the next ones go on the wait list and move "
+            "up when a couple cancels. Empty: no limit."
+        ),
+        **inputs.CAPACITY.form_options(),
+    )
+
     def clean_entry_fee_per(self) -> str:
         """Not sent (a form from before the choice): the drive's own, or per person."""
         chosen: str = self.cleaned_data.get("entry_fee_per") or ""

@@ -28,12 +28,14 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
+from datetime import UTC, datetime
 from datetime import date as Date
 from decimal import Decimal
 from functools import cached_property
 from typing import Annotated, Any, Literal, NamedTuple
 
 from django.conf import settings
+from django.utils import timezone
 from django.utils.functional import Promise, lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -632,6 +634,67 @@ SLOW_TABLE_MINUTES = rule(
     "on the desk and the projector's organizer view after this many minutes (0: never).",
 )
 
+#: Registration before the night: when the public registration page opens and closes (a time
+#: with its zone, or null: none; no opening time, no registration), and how many couples it
+#: takes before the wait list (null: no limit).
+REGISTRATION_CAPACITY = (1, 2000)  # drives.services.MAX_COUPLES
+
+
+def _iso_time(value: Any) -> datetime:
+    if isinstance(value, datetime):
+        moment = value
+    elif isinstance(value, str):
+        moment = datetime.fromisoformat(value.strip())  # ValueError: no time
+    else:
+        raise ValueError("no time")
+    try:
+        if timezone.is_naive(moment):
+            moment = timezone.make_aware(moment)
+        moment.astimezone(UTC)  # as it is stored: a year 1 or 9999 may not fit
+    except (OverflowError, ValueError):
+        raise ValueError("no time") from None
+    if not 2000 <= moment.year <= 2999:
+        raise ValueError("no time")
+    return moment
+
+
+_TIME = Annotated[
+    datetime,
+    BeforeValidator(_iso_time),
+    WithJsonSchema({"type": "string", "format": "date-time"}),
+]
+REGISTRATION_OPENS = rule(
+    "registration_opens",
+    "registration_opens",
+    "bad_field",
+    _("The registration's opening is a time written YYYY-MM-DDTHH:MM, or nothing."),
+    _TIME | None,
+    default=None,
+    description="When the drive's public registration page opens (null: no registration).",
+)
+REGISTRATION_CLOSES = rule(
+    "registration_closes",
+    "registration_closes",
+    "bad_field",
+    _("The registration's closing is a time written YYYY-MM-DDTHH:MM, or nothing."),
+    _TIME | None,
+    default=None,
+    description="When the registration closes (null: at the start of the night).",
+)
+_type, _form, _params = whole(*REGISTRATION_CAPACITY)
+CAPACITY = rule(
+    "capacity",
+    "capacity",
+    "bad_field",
+    _("The capacity is a whole number of couples from %(min)s to %(max)s, or nothing."),
+    _type | None,
+    _params,
+    _form,
+    default=None,
+    description="How many couples the registration takes; the next ones are wait-listed "
+    "(null: no limit).",
+)
+
 #: The rule of each drive setting (``rules``, the house-rule switches, is the engine's:
 #: ``engine.rules.make_ruleset``).
 SETTINGS: dict[str, Rule] = {
@@ -655,6 +718,9 @@ SETTINGS: dict[str, Rule] = {
         SLOW_TABLE_MINUTES,
         PUBLISHED,
         LANGUAGE,
+        REGISTRATION_OPENS,
+        REGISTRATION_CLOSES,
+        CAPACITY,
     )
 }
 
@@ -709,6 +775,50 @@ FLAGS: dict[str, Rule] = {
     )
     for flag in (*COUPLE_FLAGS, "duplicate_ok", "withdrawn")
 }
+
+
+# --- registration before the night ------------------------------------------------------------
+
+MAX_CONTACT = 120
+_type, _form, _params = text(MAX_CONTACT, what="the contact")
+REGISTRATION_CONTACT = rule(
+    "registration_contact",
+    "contact",
+    "bad_field",
+    _("The contact (a phone or an e-mail) has at most %(max)s characters."),
+    _type,
+    _params,
+    _form,
+    description="A phone or an e-mail the club may use; never shown publicly.",
+)
+
+
+def _one_or_two(value: Any) -> list[Any]:
+    if isinstance(value, list) and 1 <= len(value) <= 2:
+        return value
+    raise ValueError("one or two names")
+
+
+REGISTRATION_PLAYERS = rule(
+    "registration_players",
+    "players",
+    "bad_players",
+    _("players must be a list of one or two names (one: looking for a partner)."),
+    Annotated[list[Any], BeforeValidator(_one_or_two)],
+)
+
+
+def registration_players_of(value: Any) -> list[str]:
+    """``players`` of a registration: one or two names, each a player's name (:data:`PLAYER`);
+    one name is a player looking for a partner."""
+    return [check_field(PLAYER, name) for name in REGISTRATION_PLAYERS.check(value)]
+
+
+#: A registration's names in a body, checked as :func:`registration_players_of`.
+REGISTRATION_NAMES = Checks(
+    registration_players_of,
+    {"type": "array", "items": player_schema(), "minItems": 1, "maxItems": 2},
+)
 
 
 # --- clubs ----------------------------------------------------------------------------------

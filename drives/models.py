@@ -187,6 +187,12 @@ class Drive(models.Model):
     slow_table_minutes = models.PositiveSmallIntegerField(
         _("slow tables after (minutes)"), default=3
     )
+    # Registration before the night (drives.registrations): the public page takes couples
+    # from ``registration_opens`` (none: no registration) until ``registration_closes`` (none:
+    # until the night starts), ``capacity`` couples at most before the wait list (none: no limit).
+    registration_opens = models.DateTimeField(_("registration opens"), null=True, blank=True)
+    registration_closes = models.DateTimeField(_("registration closes"), null=True, blank=True)
+    capacity = models.PositiveIntegerField(_("capacity (couples)"), null=True, blank=True)
     # The hall's language: the projector, the table and couple pages, the printed documents
     # and the public results are in it (the organizers' own pages follow each one's choice).
     language = models.CharField(
@@ -291,6 +297,53 @@ class Couple(models.Model):
     @property
     def withdrawn(self) -> bool:
         return self.withdrawn_game is not None
+
+
+class Registration(models.Model):
+    """A couple (or one player looking for a partner: ``player2`` empty) registered before the
+    night on the drive's public page. Registered or wait-listed in order of arrival; cancelled
+    by the link given at registration (its ``token``). Checked in at the door, it becomes a
+    couple of the night (``couple``); until then it is no couple and is never seated."""
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered", _("registered")
+        WAITLISTED = "waitlisted", _("wait-listed")
+        CANCELLED = "cancelled", _("cancelled")
+
+    drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="registrations")
+    player1 = models.CharField(max_length=80)
+    player2 = models.CharField(max_length=80, blank=True)
+    member1 = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    member2 = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    contact = models.CharField(max_length=120, blank=True)
+    # The two names' keys in order (drives.names.couple_key), or the one name's for a single.
+    key = models.CharField(max_length=330)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.REGISTERED)
+    token = models.CharField(max_length=32, unique=True, default=new_token, editable=False)
+    couple = models.ForeignKey(
+        Couple, null=True, blank=True, on_delete=models.SET_NULL, related_name="registrations"
+    )
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["drive", "created_at", "id"]
+        indexes = [models.Index(fields=["drive", "status"], name="registration_drive_status")]
+
+    def __str__(self) -> str:
+        return " & ".join(self.players)
+
+    @property
+    def players(self) -> list[str]:
+        return [self.player1, self.player2] if self.player2 else [self.player1]
+
+    @property
+    def single(self) -> bool:
+        return not self.player2
 
 
 class Table(models.Model):

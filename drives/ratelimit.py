@@ -22,7 +22,11 @@ and are not counted). The limits, in ``settings`` (with these defaults):
   ``RATELIMIT_TOKEN_WINDOW`` (600 s). Once over it, unknown tokens from that address are
   answered 429 until the window ends; valid ones are still served, so that one guesser on a
   hall's Wi-Fi cannot shut out the phones that share the address (tokens are 128-bit random:
-  guessing one is hopeless; the limit keeps the noise down and says so).
+  guessing one is hopeless; the limit keeps the noise down and says so);
+- ``RATELIMIT_REGISTRATIONS`` (30, never fewer than ``REGISTRATIONS_FLOOR``: 20) registrations
+  before the night made per address within ``RATELIMIT_REGISTRATION_WINDOW`` (3600 s). Only
+  registrations made count (a refused one writes nothing): a family registering its couples,
+  or a hall's one shared connection, is never stopped before 20 an hour.
 
 The client's address is ``REMOTE_ADDR``. Behind a reverse proxy that appends it to
 ``X-Forwarded-For`` (``RATELIMIT_TRUST_X_FORWARDED_FOR = True``), and only for a connection
@@ -100,6 +104,8 @@ DEFAULTS = {
     "RATELIMIT_TOKEN_FAILURES": 50,
     "RATELIMIT_TOKEN_WINDOW": 10 * 60,
     "RATELIMIT_DEVICE_COOKIE_AGE": 365 * 24 * 60 * 60,
+    "RATELIMIT_REGISTRATIONS": 30,
+    "RATELIMIT_REGISTRATION_WINDOW": 60 * 60,
 }
 
 
@@ -388,6 +394,28 @@ def token_blocked(request: HttpRequest) -> int | None:
 def token_failed(request: HttpRequest) -> None:
     """An unknown token was presented."""
     _token_count(request).add(request)
+
+
+# --- registrations before the night ---------------------------------------------------------
+
+#: The registrations an hour from one address that always pass, whatever the settings say.
+REGISTRATIONS_FLOOR = 20
+
+
+def _registration_count(request: HttpRequest) -> Count:
+    limit = max(REGISTRATIONS_FLOOR, _setting("RATELIMIT_REGISTRATIONS"))
+    window = _setting("RATELIMIT_REGISTRATION_WINDOW")
+    return Count("registration", client_ip(request), limit, window)
+
+
+def registration_blocked(request: HttpRequest) -> int | None:
+    """Seconds this address must wait before its next registration, or None."""
+    return _registration_count(request).wait(request)
+
+
+def registration_made(request: HttpRequest) -> None:
+    """One more registration from this address."""
+    _registration_count(request).add(request)
 
 
 def minutes(seconds: int) -> int:

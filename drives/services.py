@@ -45,6 +45,7 @@ from drives.models import (
     Game,
     Membership,
     Player,
+    Registration,
     Seat,
     Table,
 )
@@ -237,6 +238,9 @@ DRIVE_SETTINGS = (
     "slow_table_minutes",
     "published",
     "language",
+    "registration_opens",
+    "registration_closes",
+    "capacity",
 )
 
 
@@ -269,6 +273,7 @@ def clean_settings(
         preset = out.get("ruleset", drive.ruleset if drive is not None else DEFAULT_PRESET)
         rules = data["rules"] if "rules" in data else dict(drive.rules if drive else {})
         out["rules"] = _clean_rules(rules, preset)
+    _require_closes_after_opens(out, drive)
     if not partial:
         for required in ("name", "date"):
             if required not in out:
@@ -278,6 +283,16 @@ def clean_settings(
                     field=required,
                 )
     return out
+
+
+def _require_closes_after_opens(values: dict[str, Any], drive: Drive | None) -> None:
+    """The registration closes after it opens (422 ``bad_field`` naming the closing)."""
+    if "registration_opens" not in values and "registration_closes" not in values:
+        return
+    opens = values.get("registration_opens", drive.registration_opens if drive else None)
+    closes = values.get("registration_closes", drive.registration_closes if drive else None)
+    if opens is not None and closes is not None and closes <= opens:
+        raise _bad("registration_closes", gettext("The registration closes after it opens."))
 
 
 def _bad(field: str, message: str) -> ServiceError:
@@ -326,8 +341,46 @@ def drive_update(*, drive: Drive, actor: Actor, **settings: Any) -> Drive:
         for key, value in values.items():
             setattr(drive, key, value)
         drive.save(update_fields=list(values))
-        audit(drive, actor, "drive.update", subject=drive.slug, old=old, new=_jsonable(values))
+        note = ""
+        if "capacity" in values:  # more room: the wait list moves up by itself
+            moved = waitlist_move_up(drive)
+            note = f"moved up from the wait list: {[r.pk for r in moved]}" if moved else ""
+        audit(
+            drive,
+            actor,
+            "drive.update",
+            subject=drive.slug,
+            old=old,
+            new=_jsonable(values),
+            note=note,
+        )
     return drive
+
+
+def couples_registered_before(drive: Drive) -> int:
+    """The couples registered before the night (``drives.registrations``), not wait-listed."""
+    registered = Registration.objects.filter(drive=drive, status=Registration.Status.REGISTERED)
+    return registered.exclude(player2="").count()
+
+
+def waitlist_move_up(drive: Drive) -> list[Registration]:
+    """The first wait-listed couples registered while the drive's capacity has room (in order
+    of arrival), in the caller's transaction: after a cancel, or a capacity raised."""
+    waiting = list(
+        Registration.objects.filter(drive=drive, status=Registration.Status.WAITLISTED).order_by(
+            "created_at", "id"
+        )
+    )
+    if not waiting:
+        return []
+    room = len(waiting)
+    if drive.capacity is not None:
+        room = max(0, drive.capacity - couples_registered_before(drive))
+    moved = waiting[:room]
+    for row in moved:
+        row.status = Registration.Status.REGISTERED
+    Registration.objects.bulk_update(moved, ["status"])
+    return moved
 
 
 def _require_rules_open(drive: Drive, values: dict[str, Any]) -> None:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from drives import views
+from drives import registration_pages, views
 
 app_name = "drives"
 
@@ -18,4 +18,13 @@ urlpatterns = [
     path(f"{D}/couples/<int:number>/withdraw", views.couple_withdraw, name="couples_withdraw"),
     path(f"{D}/couples/<int:number>/edit", views.couple_edit, name="couples_edit"),
     path(f"{D}/couples/<int:number>/delete", views.couple_delete_page, name="couples_delete"),
+    path(f"{D}/registrations/", registration_pages.registration_list, name="registrations"),
+    path(
+        f"{D}/registrations/<int:pk>/check-in",
+        registration_pages.registration_check_in,
+        name="registration_check_in",
+    ),
+    path(
+        f"{D}/registrations/pair", registration_pages.registrations_pair, name="registrations_pair"
+    ),
 ]

@@ -40,6 +40,7 @@ from drives.forms import (
 )
 from drives.models import AuditEntry, Club, Couple, Drive, Membership
 from drives.names import name_key
+from drives.registrations import door_registrations, registration_state
 from drives.services import (
     COUPLE_FLAGS,
     Actor,
@@ -409,6 +410,8 @@ def couples(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
         "role": role,
         "form": form,
         "links": drive_links(drive, "drives:couples", role),
+        "registration_state": registration_state(drive),
+        **door_registrations(drive),
         **_couples_context(drive),
     }
     return render(request, "drives/couple_list.html", context, status=status)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Count, Min, Q, QuerySet
@@ -300,6 +300,10 @@ def reconciliation(drive: Drive) -> list[dict[str, Any]]:
     return out
 
 
+def _iso_or_none(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
 def drive_summary(drive: Drive) -> dict[str, Any]:
     return {
         "slug": drive.slug,
@@ -325,6 +329,9 @@ def drive_summary(drive: Drive) -> dict[str, Any]:
         "slow_table_minutes": drive.slow_table_minutes,
         "published": drive.published,
         "language": drive.language,
+        "registration_opens": _iso_or_none(drive.registration_opens),
+        "registration_closes": _iso_or_none(drive.registration_closes),
+        "capacity": drive.capacity,
         "state": drive.state,
         "current_game": drive.current_game,
         "created_at": drive.created_at.isoformat(),

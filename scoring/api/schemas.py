@@ -80,6 +80,9 @@ class DriveSettings(Body):
     slow_table_minutes: Annotated[int | None, inputs.SLOW_TABLE_MINUTES] = None
     published: Annotated[bool | None, inputs.PUBLISHED] = None
     language: Annotated[str | None, inputs.LANGUAGE] = None
+    registration_opens: Annotated[datetime | None, inputs.REGISTRATION_OPENS] = None
+    registration_closes: Annotated[datetime | None, inputs.REGISTRATION_CLOSES] = None
+    capacity: Annotated[int | None, inputs.CAPACITY] = None
 
 
 class DriveCreate(DriveSettings):
@@ -129,6 +132,15 @@ class Drive(BaseModel):
     )
     published: bool
     language: str = Field(description="The hall's language (a code of settings.LANGUAGES).")
+    registration_opens: datetime | None = Field(
+        description="When the public registration opens (null: the drive takes none)."
+    )
+    registration_closes: datetime | None = Field(
+        description="When the registration closes (null: at the start of the night)."
+    )
+    capacity: int | None = Field(
+        description="The couples registered before the wait list (null: no limit)."
+    )
     state: Literal[tuple(DriveModel.State.values)]  # type: ignore[valid-type]  # from the model
     current_game: int = Field(description="0 before the start.")
     created_at: datetime

@@ -78,6 +78,8 @@ ACTIONS = {
     "tie.settle": gettext_lazy("tie settled"),
     "cookie_jar.draw": gettext_lazy("cookie jar drawn"),
     "document.print": gettext_lazy("printing asked for"),
+    "registration.create": gettext_lazy("registered before the night"),
+    "registration.cancel": gettext_lazy("a registration cancelled"),
 }
 
 

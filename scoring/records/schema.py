@@ -257,6 +257,15 @@ class ExportDrive(Part):
     )
     published: bool
     language: str = Field("en", description="added later: absent means English")
+    registration_opens: Time | None = Field(
+        None, description="added later: absent means none (no registration before the night)"
+    )
+    registration_closes: Time | None = Field(
+        None, description="added later: absent means none (at the start of the night)"
+    )
+    capacity: int | None = Field(
+        None, ge=1, le=2000, description="added later: absent means none (no limit), couples"
+    )
     state: Literal["setup", "running", "closed"]
     current_game: Count
     created_at: Time

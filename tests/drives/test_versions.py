@@ -15,17 +15,25 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from types import ModuleType
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
+import drives.registrations
 import drives.services
 import scoring.prizes.services
 import scoring.results_import
 import scoring.services
 from drives.models import AuditEntry, Couple, Drive, DriveVersion
+from drives.registrations import (
+    registration_cancel,
+    registration_check_in,
+    registration_create,
+    registrations_pair,
+)
 from drives.services import (
     Actor,
     club_create,
@@ -69,6 +77,7 @@ pytestmark = pytest.mark.django_db
 
 MODULES: list[ModuleType] = [
     drives.services,
+    drives.registrations,
     scoring.services,
     scoring.prizes.services,
     scoring.results_import,
@@ -96,6 +105,19 @@ WRITES_NO_DRIVE = {
         "players_link",
         "require_role",
         "role_in",
+        # In the caller's transaction (a cancel, a capacity raised), which audits.
+        "couples_registered_before",
+        "waitlist_move_up",
+    },
+    "drives.registrations": {
+        "door_registrations",
+        "key_of",
+        "position_of",
+        "registration_answer",
+        "registration_by_token",
+        "registration_state",
+        "registrations_of",
+        "require_registration_open",
     },
     "scoring.services": {"result_at", "seat_for", "stored_seating", "undo_open_until"},
     "scoring.prizes.services": {"new_seed", "tie_get"},
@@ -160,6 +182,38 @@ def write_couples_register() -> Write:
     drive = new_drive()
     couples = [{"players": ["Ann", "Bob"]}]
     return Write(drive, lambda: couples_register(drive=drive, couples=couples, actor=DESK))
+
+
+def registering() -> Drive:
+    """A drive of next week whose registration before the night is open."""
+    return new_drive(registration_opens=timezone.now() - timedelta(hours=1))
+
+
+def write_registration_create() -> Write:
+    drive = registering()
+    return Write(drive, lambda: registration_create(drive=drive, players=["Ann", "Bob"]))
+
+
+def write_registration_cancel() -> Write:
+    drive = registering()
+    registration = registration_create(drive=drive, players=["Ann", "Bob"])[0]
+    return Write(drive, lambda: registration_cancel(registration=registration))
+
+
+def write_registration_check_in() -> Write:
+    drive = registering()
+    registration = registration_create(drive=drive, players=["Ann", "Bob"])[0]
+    return Write(drive, lambda: registration_check_in(drive=drive, pk=registration.pk, actor=DESK))
+
+
+def write_registrations_pair() -> Write:
+    drive = registering()
+    one = registration_create(drive=drive, players=["Ann"])[0]
+    two = registration_create(drive=drive, players=["Bob"])[0]
+    return Write(
+        drive,
+        lambda: registrations_pair(drive=drive, first=one.pk, second=two.pk, actor=DESK),
+    )
 
 
 def write_couples_import_csv() -> Write:

@@ -24,7 +24,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
 from django.apps import apps
@@ -158,7 +158,8 @@ def seed_world() -> World:
         actor=Actor(channel=AuditEntry.Channel.COUPLE, couple=pending.couples.get(number=1)),
     )
 
-    setup = make_drive(ours.club, 4)
+    # Not started, and taking registrations before the night (its public POST is fuzzed).
+    setup = make_drive(ours.club, 4, registration_opens=datetime(2026, 1, 1, tzinfo=UTC))
     over = night(
         [3, 3, 2, 2, 1, 1, 0, 0],
         games=3,

@@ -116,6 +116,12 @@ ENDPOINTS = {
             "games": st.integers(-1, 70),
         },
     ),
+    "registration": Endpoint(
+        "POST",
+        "drives/{setup}/registrations",
+        ("players", "contact", "duplicate_ok", "player_ids"),
+        {"players": st.lists(any_text, max_size=3), "player_ids": st.lists(st.integers())},
+    ),  # no login: the bearer token sent is not read
     "drive patch (setup)": Endpoint(
         "PATCH",
         "drives/{setup}",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,9 +16,10 @@ import pytest
 from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from drives import inputs
-from drives.models import Club, Couple, Drive
+from drives.models import Club, Couple, Drive, Registration
 from drives.services import SYSTEM, drive_start
 from money.models import Line
 from scoring.models import CookieJarDraw, PrizePlace, Result, TableCall
@@ -243,6 +244,14 @@ CASES |= {
     "half_time": Case(api="a ham", page=NOT_A_BOX),
     "half_time_after": Case(api=0, page="0"),
 }
+# Registration before the night: the drive's settings, and the public page's body.
+CASES |= {
+    "registration_opens": Case(api="tomorrow", page="tomorrow"),
+    "registration_closes": Case(api="tomorrow", page="tomorrow"),
+    "capacity": Case(api=0, page="0"),
+    "registration_contact": Case(api="x" * 121, page="x" * 121),
+    "registration_players": Case(api="Ann", page=NOT_A_BOX),
+}
 
 
 @dataclass(frozen=True)
@@ -323,6 +332,10 @@ CALLS: dict[str, Call] = {
     "half_time_after": Call(
         "PATCH", SETUP_PATH, {"half_time": {"after_game": "BAD", "amount": "10.00"}}
     ),
+    "registration_contact": Call(
+        "POST", "drives/{slug}/registrations", {"players": ["Ann", "Joe"], "contact": "BAD"}
+    ),
+    "registration_players": Call("POST", "drives/{slug}/registrations", {"players": "BAD"}),
 }
 RESULT_FIELDS = ("game", "table", "winner", "points", "confirm_unusual")
 # The CLI's option of each drive setting it takes (manage.py drive create).
@@ -660,6 +673,15 @@ def test_the_page_refuses_with_the_rules_words(rule: inputs.Rule, ours: Any) -> 
         assert response.status_code == 422
         assert response.context["correction_form"].errors[rule.field] == [rule.text()]
         assert not Result.objects.exists()
+        return
+    if rule is inputs.REGISTRATION_CONTACT:
+        # The drive's public registration page (no login).
+        drive = a_drive(ours.club, registration_opens=timezone.now() - timedelta(hours=1))
+        url = reverse("drive-register", kwargs={"slug": drive.slug})
+        response = Client().post(url, {"player1": "Ann", "player2": "Joe", "contact": bad})
+        assert response.status_code == 422
+        assert response.context["form"].errors["contact"] == [rule.text()]
+        assert not Registration.objects.exists()
         return
     if _is_setting(rule):
         url, data, field = NEW, form_data(ours.club.pk, **{rule.field: bad}), rule.field

@@ -109,6 +109,7 @@ AS = "api/v1/clubs/<club>/seasons"
 ASS = AS + "/<season>"
 ASP = "/api/v1/clubs/{club}/seasons/{season}"
 NUM_TIE = "<num:tie>"
+R = "api/v1/drives/<slug>/registrations"  # the club's router (club/api.py)
 
 CASES: list[Case] = [
     # --- the site -------------------------------------------------------------------------------
@@ -958,6 +959,75 @@ CASES: list[Case] = [
         (401, 403, 422, 403, 403, 403, 403, 403, 403),
         body={"format": "fortyfives-drive/0"},
         note="another version of the export: 422 other_version; another club's organizer: 403",
+    ),
+    # --- registration before the night: public pages and POST, members' list and door ------------
+    Case(
+        "drives/<slug:slug>/register/",
+        "GET",
+        "/drives/{slug}/register/",
+        everyone(404),
+        note="the drive takes no registration: no public page",
+    ),
+    Case(
+        "drives/<slug:slug>/register/",
+        "POST",
+        "/drives/{slug}/register/",
+        everyone(404),
+        body={"player1": "Ann", "player2": "Joe"},
+        note="the drive takes no registration: nothing written",
+    ),
+    Case(
+        "register/cancel/<str:token>/",
+        "GET",
+        "/register/cancel/{unknown}/",
+        everyone(404),
+        note="a cancel link that is nobody's",
+    ),
+    Case(
+        "register/cancel/<str:token>/",
+        "POST",
+        "/register/cancel/{unknown}/",
+        everyone(404),
+        note="a cancel link that is nobody's",
+    ),
+    Case(f"{D}/registrations/", "GET", f"{P}/registrations/", member_page(200)),
+    Case(
+        f"{D}/registrations/<int:pk>/check-in",
+        "POST",
+        f"{P}/registrations/999999/check-in",
+        member_page(302),
+        note="no such registration: back to the door with the message",
+    ),
+    Case(
+        f"{D}/registrations/pair",
+        "GET",
+        f"{P}/registrations/pair?first=1&second=2",
+        member_page(302),
+        note="no such singles: back to the door with the message",
+    ),
+    Case(
+        f"{D}/registrations/pair",
+        "POST",
+        f"{P}/registrations/pair",
+        member_page(302),
+        body={"first": "999998", "second": "999999"},
+        note="no such singles: back to the door with the message",
+    ),
+    Case(R, "GET", f"{AP}/registrations", organizers(200)),
+    Case(
+        R,
+        "POST",
+        f"{AP}/registrations",
+        everyone(409),
+        body={"players": ["Ann", "Joe"]},
+        note="no login; the drive runs: registration_closed (registration_not_open)",
+    ),
+    Case(
+        f"{R}/players",
+        "GET",
+        f"{AP}/registrations/players?q=cee",
+        everyone(200),
+        note="no login; the drive takes no registration: no player is named",
     ),
     # --- the admin: its own pages (the models' are below) ---------------------------------------
     Case("admin/", "GET", "/admin/", admin_row(200, 200)),
