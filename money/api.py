@@ -89,6 +89,7 @@ class SetupIn(Body):
     share_percent: Annotated[int | None, inputs.SHARE_PERCENT] = None
     scorers_allowed: Annotated[bool | None, inputs.SCORERS_ALLOWED] = None
     licence_number: Annotated[str | None, inputs.LICENCE_NUMBER] = None
+    member_fee: Annotated[Decimal | None, inputs.money("member_fee", blank=True)] = None
 
 
 class PotIn(Body):
@@ -157,6 +158,7 @@ def accounts_json(drive: Drive) -> dict[str, Any]:
         "share_percent": setup.share_percent,
         "scorers_allowed": setup.scorers_allowed,
         "licence_number": setup.licence_number,
+        "member_fee": setup.member_fee,
     }
     return data
 

@@ -105,12 +105,17 @@ class MoneySetup(models.Model):
     scorers_allowed = models.BooleanField(_("scorers may take money"), default=True)
     #: The lottery licence the 50/50 and the raffles are run under (the licence report's).
     licence_number = models.CharField(_("licence number"), max_length=40, blank=True)
+    #: The members' price (per person or per couple, as ``Drive.entry_fee_per`` says; the
+    #: drive's ``entry_fee`` is then the non-members'); empty, everyone pays the entry fee.
+    #: Who is a member: the club's players (``drives.models.Player.member``).
+    member_fee = MoneyField(_("members' entry fee"), null=True, blank=True, **MONEY)
 
     class Meta:
         constraints = [
             in_bounds("opening_float"),
             in_bounds("ticket_price"),
             in_bounds("strip_price"),
+            in_bounds("member_fee"),
         ]
 
     def __str__(self) -> str:

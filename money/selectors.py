@@ -39,6 +39,24 @@ def setup_of(drive: Drive) -> MoneySetup:
     return MoneySetup.objects.filter(drive=drive).first() or MoneySetup(drive=drive)
 
 
+def fee_of(drive: Drive, couple: Couple, setup: MoneySetup | None = None) -> Decimal:
+    """What this couple pays at the door: the drive's ``couple_fee``; with a members' price
+    (``MoneySetup.member_fee``), each of its two players at the members' price if the club's
+    player is a member (``Player.member``), else at the entry fee; per couple, half of each
+    price for each player (two members pay the members' price, two others the entry fee)."""
+    member_fee = (setup or setup_of(drive)).member_fee
+    if member_fee is None:
+        return drive.couple_fee
+    prices = [
+        Decimal(member_fee) if player is not None and player.member else Decimal(drive.entry_fee)
+        for player in (couple.member1, couple.member2)
+    ]
+    total = sum(prices, ZERO)
+    if drive.entry_fee_per == Drive.FeePer.PERSON:
+        return total
+    return (total / 2).quantize(ZERO)
+
+
 def signed(kind: str, amount: Decimal) -> Decimal:
     """What a line adds to the night's net: money in counts up, money out down."""
     return amount if kind in IN_KINDS else -amount
@@ -231,6 +249,7 @@ def accounts(drive: Drive) -> dict[str, Any]:
         "entry_fee": drive.entry_fee,
         "entry_fee_per": drive.entry_fee_per,
         "couple_fee": drive.couple_fee,
+        "member_fee": setup.member_fee,
         "lines": lines,
         "totals_by_kind": sums["by_kind"],
         "totals_by_way": sums["by_way"],

@@ -40,7 +40,7 @@ from money.models import (
     Ticket,
     TicketSale,
 )
-from money.selectors import out_of_bounds, pool_takings, pot_balance, setup_of
+from money.selectors import fee_of, out_of_bounds, pool_takings, pot_balance, setup_of
 from scoring.prizes.services import new_seed
 from scoring.selectors import standings_for_drive
 
@@ -136,6 +136,7 @@ SETUP_FIELDS = (
     "share_percent",
     "scorers_allowed",
     "licence_number",
+    "member_fee",
 )
 
 
@@ -148,8 +149,8 @@ SETUP_RULES = {
 
 
 def setup_update(*, drive: Drive, actor: Actor, **fields: Any) -> MoneySetup:
-    """Change the float, the 50/50's prices, strip and share, whether scorers take money, or
-    the lottery licence's number ("" clears it)."""
+    """Change the float, the 50/50's prices, strip and share, whether scorers take money, the
+    lottery licence's number ("" clears it), or the members' entry price ("" or None: none)."""
     inputs.refuse_unknown(fields, SETUP_FIELDS)
     clean: dict[str, Any] = {}
     for name in ("opening_float", "ticket_price", "strip_price"):
@@ -158,6 +159,9 @@ def setup_update(*, drive: Drive, actor: Actor, **fields: Any) -> MoneySetup:
     for name, one in SETUP_RULES.items():
         if name in fields:
             clean[name] = one.check(fields[name])
+    if "member_fee" in fields:  # "" or None: no members' price
+        fee = fields["member_fee"]
+        clean["member_fee"] = None if fee in (None, "") else inputs.amount_of(fee, "member_fee")
     with transaction.atomic():
         setup, _created = MoneySetup.objects.select_for_update().get_or_create(drive=drive)
         old = {k: str(getattr(setup, k)) for k in clean}
@@ -279,14 +283,14 @@ def on_couple_paid(
     sender: Any, *, drive: Drive, couple: Couple, paid: bool, actor: Actor, way: Any, **_: Any
 ) -> None:
     """The door's "paid" tick (``drives.signals.couple_paid``, in the door's transaction):
-    ticked, what the couple pays (``Drive.fee_of``: the entry fee, twice when it is per
+    ticked, what the couple pays (``selectors.fee_of``: the entry fee, twice when it is per
     person; each member of the club at the members' price) is a line (cash unless ``way``
     says otherwise; nothing when the drive has no fee); unticked, the couple's last entry
     line is reversed."""
     if paid:
         how = inputs.WAY.check(way)
         if drive.entry_fee > 0:
-            fee = drive.fee_of(couple)
+            fee = fee_of(drive, couple)
             line = _line(drive, actor, Kind.ENTRY, fee, way=how, couple=couple)
             _line_audit(drive, actor, "money.line", line)
         return
