@@ -439,6 +439,8 @@ def _pot_rows(pots: list[Pot], drives: Iterable[Drive] | None = None) -> list[di
     """Each pot with what it holds, its opened cards and its history drive by drive (what it
     held when carried in, what went in, the cards opened, its winner and what was paid); with
     ``drives``, the history of those drives only. Three queries, whatever the pots."""
+    if not pots:
+        return []
     ids = [pot.pk for pot in pots]
     sums: dict[int, dict[str, Decimal]] = defaultdict(dict)
     for pot_id, kind, total in (
