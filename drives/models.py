@@ -55,7 +55,8 @@ class Player(models.Model):
     key = models.CharField(max_length=160)  # a name's key may be longer than the name
     phone = models.CharField(_("phone"), max_length=40, blank=True)
     email = models.EmailField(_("e-mail"), max_length=120, blank=True)
-    #: A member of the club pays the member's price at the door (``Drive.member_entry_fee``).
+    #: A member of the club pays the members' price at the door when the drive has one
+    #: (``money.models.MoneySetup.member_fee``).
     member = models.BooleanField(_("member"), default=False)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
@@ -172,11 +173,6 @@ class Drive(models.Model):
     entry_fee_per = models.CharField(
         _("entry fee per"), max_length=8, choices=FeePer.choices, default=FeePer.PERSON
     )
-    # The members' price, per person or per couple as ``entry_fee_per`` says (``entry_fee`` is
-    # then the non-members'); empty, everyone pays ``entry_fee``. Members: ``Player.member``.
-    member_entry_fee = models.DecimalField(
-        _("members' entry fee"), max_digits=8, decimal_places=2, null=True, blank=True
-    )
     currency = models.CharField(max_length=3, default="CAD")
     confirm_by_other_couple = models.BooleanField(default=False)
     # Who may start the next game: organizers always; scorers too unless the organizer says no
@@ -219,27 +215,6 @@ class Drive(models.Model):
         """What a couple pays at the door: the entry fee, twice when it is per person."""
         fee = Decimal(self.entry_fee)
         return fee * 2 if self.entry_fee_per == self.FeePer.PERSON else fee
-
-    def fee_of(self, couple: Couple) -> Decimal:
-        """What this couple pays at the door: each of its two players at the members' price
-        if the club's player is a member (``Player.member``), else at the entry fee; per
-        couple, half of each price for each player (two members pay the members' price)."""
-        if self.member_entry_fee is None:
-            return self.couple_fee
-        prices = [
-            Decimal(self.member_entry_fee)
-            if player is not None and player.member
-            else Decimal(self.entry_fee)
-            for player in (couple.member1, couple.member2)
-        ]
-        total = sum(prices, Decimal(0))
-        if self.entry_fee_per == self.FeePer.PERSON:
-            return total
-        return (total / 2).quantize(Decimal("0.01"))
-
-    def members_in(self, couple: Couple) -> int:
-        """How many of the couple's two players are members of the club."""
-        return sum(1 for p in (couple.member1, couple.member2) if p is not None and p.member)
 
     #: What each preset meant before the switches (drives.migrations.0007 keeps a frozen copy):
     #: a drive stored then, or restored from an export made then, keeps these rules.
