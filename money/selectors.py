@@ -438,7 +438,8 @@ def pot_balance(pot: Pot) -> Decimal:
 def _pot_rows(pots: list[Pot], drives: Iterable[Drive] | None = None) -> list[dict[str, Any]]:
     """Each pot with what it holds, its opened cards and its history drive by drive (what it
     held when carried in, what went in, the cards opened, its winner and what was paid); with
-    ``drives``, the history of those drives only. Three queries, whatever the pots."""
+    ``drives``, the history of those drives only; a line reversed on the ledger is left out of
+    it. Four queries, whatever the pots."""
     if not pots:
         return []
     ids = [pot.pk for pot in pots]
@@ -447,6 +448,9 @@ def _pot_rows(pots: list[Pot], drives: Iterable[Drive] | None = None) -> list[di
         Line.objects.filter(pot__in=ids).values_list("pot", "kind").annotate(total=Sum("amount"))
     ):
         sums[pot_id][kind] = total or ZERO
+    undone = set(
+        Line.objects.filter(pot__in=ids, reverses__isnull=False).values_list("reverses", flat=True)
+    )
     entries = PotEntry.objects.filter(pot__in=ids).select_related("drive").order_by("at", "id")
     if drives is not None:
         entries = entries.filter(drive__in=[d.pk for d in drives])
@@ -469,6 +473,8 @@ def _pot_rows(pots: list[Pot], drives: Iterable[Drive] | None = None) -> list[di
                 "paid": None,
             },
         )
+        if entry.line_id is not None and entry.line_id in undone:
+            continue  # money put in or paid, then reversed on the ledger: as if never
         if entry.kind == PotEntry.Kind.CARRIED:
             night["carried_in"] = entry.amount
         elif entry.kind == PotEntry.Kind.ADDED:

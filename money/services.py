@@ -244,6 +244,12 @@ def line_reverse(*, drive: Drive, line_id: Any, actor: Actor, note: str = "") ->
             )
         if line.kind not in AFTER_CLOSE_KINDS:
             require_selling(drive)
+        if line.kind == Kind.POT_IN and line.pot is not None and line.pot.state == Pot.State.WON:
+            raise Conflict(
+                "pot_won",
+                gettext("The %(pot)s is won: the money put in it was paid out with it.")
+                % {"pot": line.pot.name},
+            )
         if out_of_bounds(line.amount):
             raise ServiceError(
                 "bad_amount",

@@ -160,3 +160,23 @@ def test_bad_pots_are_refused(api: Api, ours: ClubUsers, body: Any, code: str) -
     answer = api.post(f"clubs/{ours.club.slug}/pots", body, token=ours.org_token)
     assert answer.status_code == 422 and answer.json()["code"] == code, answer.json()
     assert not Pot.objects.exists()
+
+
+def test_money_put_in_and_reversed_leaves_the_pot_and_its_history(
+    api: Api, ours: ClubUsers
+) -> None:
+    pot = open_pot(api, ours, name="Cookie jar", kind="jar", opening="30.00")
+    drive = night(ours, 0)
+    added = post(api, drive, pot["id"], "add", {"amount": "12.00"}, ours.org_token).json()
+    assert added["holds"] == "42.00"
+    url = f"drives/{drive.slug}/accounts/lines/{added['line']}/reverse"
+    assert api.post(url, {}, token=ours.org_token).status_code == 201
+    row = selectors.pot_view(Pot.objects.get(pk=pot["id"]))
+    assert row["holds"] == Decimal("30.00")
+    assert row["history"][0]["added"] == Decimal("0.00")
+    # once the pot is won, the money put in it is no longer taken back
+    again = post(api, drive, pot["id"], "add", {"amount": "8.00"}, ours.org_token).json()
+    post(api, drive, pot["id"], "pay", {"winner": "Anne"}, ours.org_token)
+    url = f"drives/{drive.slug}/accounts/lines/{again['line']}/reverse"
+    refused = api.post(url, {}, token=ours.org_token)
+    assert refused.status_code == 409 and refused.json()["code"] == "pot_won"
