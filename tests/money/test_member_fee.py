@@ -19,6 +19,7 @@ from money.models import Line, MoneySetup
 from scoring.records.export import drive_export
 from scoring.records.restore import drive_delete, drive_restore
 from tests.api.helpers import DESK, Api, ClubUsers, make_drive
+from tests.money.conftest import Sheet
 
 pytestmark = pytest.mark.django_db
 
@@ -110,3 +111,14 @@ def test_a_couple_registered_paid_pays_its_members_price(ours: ClubUsers) -> Non
     couples_register(drive=drive, couples=[{"players": ["A1", "Zed"], "paid": True}])
     line = Line.objects.get(drive=drive, couple__number=2)
     assert line.amount == Decimal("7.00")
+
+
+def test_the_treasurers_sheet_says_the_members_price(
+    ours: ClubUsers, treasurers_sheet: Sheet
+) -> None:
+    drive = make_drive(ours.club, 2, entry_fee=Decimal("5.00"))
+    services.setup_update(drive=drive, actor=DESK, member_fee="3.00")
+    desk = Client()
+    desk.force_login(ours.organizer)
+    text = treasurers_sheet(desk, drive, HTTP_ACCEPT_LANGUAGE="en")
+    assert "Entry fee: 5.00 CAD a person (10.00 CAD a couple) · members: 3.00 CAD" in text
