@@ -94,6 +94,7 @@ PATH_PARAMETERS: dict[str, dict[str, Any]] = {
     # the night's money (money/api.py)
     "line": {"description": "The ledger line's id (from GET …/accounts).", "schema": NUMBER},
     "raffle": {"description": "The raffle item's id (from POST …/raffles).", "schema": NUMBER},
+    "pot": {"description": "The club's pot's id (from GET …/pots).", "schema": NUMBER},
     "game_id": {
         "description": "The practice game's id (from POST /practice).",
         "schema": {"type": "string", "format": "uuid"},

@@ -24,7 +24,8 @@ class PlayerNameForm(RuledForm):
 
 
 class PlayerForm(PlayerNameForm):
-    """A player's name, phone and e-mail (the club's own: never shown publicly)."""
+    """A player's name, phone and e-mail (the club's own: never shown publicly), and whether
+    a member of the club."""
 
     phone = forms.CharField(
         label=_("Phone"),
@@ -38,4 +39,9 @@ class PlayerForm(PlayerNameForm):
         max_length=MAX_EMAIL,
         widget=forms.TextInput(attrs={"type": "email", "autocomplete": "off"}),
         help_text=_("For the club's own use: never shown on a public page."),
+    )
+    member = forms.BooleanField(
+        label=_("A member of the club"),
+        required=False,
+        help_text=_("Pays the members' entry fee where the drive has one."),
     )

@@ -60,15 +60,20 @@ def player_add(*, club: Club, name: Any, actor: Actor = SYSTEM) -> Player:
 
 
 def player_update(*, player: Player, actor: Actor, **changes: Any) -> Player:
-    """Change a player's ``name``, ``phone`` or ``email`` (only those given)."""
-    inputs.refuse_unknown(changes, {"name", "phone", "email"})
-    clean: dict[str, str] = {}
+    """Change a player's ``name``, ``phone``, ``email`` or whether a ``member`` of the club
+    (the members' entry price: ``money.selectors.fee_of``), only those given."""
+    inputs.refuse_unknown(changes, {"name", "phone", "email", "member"})
+    clean: dict[str, Any] = {}
     if "name" in changes:
         clean["name"] = inputs.check_field(inputs.PLAYER, changes["name"], field="name")
     if "phone" in changes:
         clean["phone"] = _phone(changes["phone"])
     if "email" in changes:
         clean["email"] = _email(changes["email"])
+    if "member" in changes:
+        if not isinstance(changes["member"], bool):
+            raise ServiceError("bad_member", gettext("member: true or false."), field="member")
+        clean["member"] = changes["member"]
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         old = {k: getattr(player, k) for k in clean if getattr(player, k) != clean[k]}

@@ -100,7 +100,7 @@ def player_edit(request: HttpRequest, club: str, player: int) -> HttpResponse:
     """A player's name, phone and e-mail, for the club's organizers."""
     found, _role = _club(request, club, write=True)
     one = _player(found, player)
-    initial = {"name": one.name, "phone": one.phone, "email": one.email}
+    initial = {"name": one.name, "phone": one.phone, "email": one.email, "member": one.member}
     form = PlayerForm(request.POST if request.method == "POST" else None, initial=initial)
     status = 200
     if request.method == "POST":

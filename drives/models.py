@@ -60,6 +60,9 @@ class Player(models.Model):
     key = models.CharField(max_length=160)  # a name's key may be longer than the name
     phone = models.CharField(_("phone"), max_length=40, blank=True)
     email = models.EmailField(_("e-mail"), max_length=120, blank=True)
+    #: A member of the club pays the members' price at the door when the drive has one
+    #: (``money.models.MoneySetup.member_fee``).
+    member = models.BooleanField(_("member"), default=False)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:

@@ -319,7 +319,9 @@ FLAG_LABELS = {
 
 def _couples_context(drive: Drive) -> dict[str, Any]:
     """The couples of the drive (one query) with their toggles, and the counts."""
-    couples = list(Couple.objects.filter(drive=drive).order_by("number"))
+    couples = list(
+        Couple.objects.filter(drive=drive).select_related("member1", "member2").order_by("number")
+    )
     next_game = drive.current_game + 1 if drive.state == Drive.State.RUNNING else 1
     ways = PAID_WAYS if drive.entry_fee > 0 else ()  # how the fee was paid (the night's money)
     rows = []
@@ -331,6 +333,8 @@ def _couples_context(drive: Drive) -> dict[str, Any]:
                 "toggle_url": reverse("drives:couples_toggle", kwargs=kwargs),
                 "withdraw_url": reverse("drives:couples_withdraw", kwargs=kwargs),
                 "edit_url": reverse("drives:couples_edit", kwargs=kwargs),
+                # members of the club pay the members' price where the drive has one
+                "members": sum(1 for p in (couple.member1, couple.member2) if p and p.member),
                 "delete_url": reverse("drives:couples_delete", kwargs=kwargs),
                 "ways": ways,
                 "before_start": couple.withdrawn_game is not None

@@ -17,7 +17,7 @@ from ninja import Router
 
 # ninja.Query(...) is this function at run time (for a type checker ninja names an alias).
 from ninja.params.functions import Query
-from pydantic import JsonValue, model_validator
+from pydantic import Field, JsonValue, model_validator
 
 from api.auth import MEMBERS, ORGANIZER, Caller, caller_of, club_for, drive_for
 from api.schemas import answers
@@ -90,6 +90,43 @@ class SetupIn(Body):
     share_percent: Annotated[int | None, inputs.SHARE_PERCENT] = None
     scorers_allowed: Annotated[bool | None, inputs.SCORERS_ALLOWED] = None
     licence_number: Annotated[str | None, inputs.LICENCE_NUMBER] = None
+    member_fee: Annotated[Decimal | None, inputs.money("member_fee", blank=True)] = None
+
+
+class PotIn(Body):
+    name: Annotated[str, Field(description="The pot's name (1 to 120 characters).")]
+    kind: Annotated[
+        Literal["jar", "jackpot", "ace"],
+        Field(
+            description="jar: the cookie jar carried over; jackpot: won by a couple with "
+            '"wins" wins in a night; ace: "catch the ace", won when a drawn ticket\'s sealed '
+            "card is the ace of spades."
+        ),
+    ]
+    opening: Annotated[Decimal | None, inputs.money("opening", zero=True, optional=True)] = None
+    wins: Annotated[int | None, Field(description="A jackpot's wins (1 to 60; 25).")] = None
+    cards: Annotated[int | None, Field(description="The ace's sealed cards (52).")] = None
+
+
+class PotAddIn(Body):
+    amount: Annotated[Decimal | None, inputs.money("amount")] = None
+    way: Annotated[str | None, inputs.WAY] = None
+    note: Annotated[str, inputs.NOTE] = ""
+
+
+class PotDrawIn(Body):
+    ticket: Annotated[int, Field(description="The ticket drawn (on paper: the law's draw).")]
+    card: Annotated[int, Field(description="The sealed card its holder chose (1 to cards).")]
+    found: Annotated[str, Field(description="What the card was (words, 40 at most).")] = ""
+    ace: Annotated[bool, Field(description="The ace of spades: the pot is won.")] = False
+    winner: Annotated[str, Field(description="The ticket's holder (needed with ace).")] = ""
+    way: Annotated[str | None, inputs.WAY] = None
+
+
+class PotPayIn(Body):
+    couple: Annotated[int | None, Field(description="The winning couple (a jackpot's).")] = None
+    winner: Annotated[str, Field(description="The winner's name (else the couple's).")] = ""
+    way: Annotated[str | None, inputs.WAY] = None
 
 
 def _ok(data: Any, status: int = 200) -> JsonResponse:
@@ -122,6 +159,7 @@ def accounts_json(drive: Drive) -> dict[str, Any]:
         "share_percent": setup.share_percent,
         "scorers_allowed": setup.scorers_allowed,
         "licence_number": setup.licence_number,
+        "member_fee": setup.member_fee,
     }
     return data
 
@@ -390,3 +428,124 @@ def licence_period_of(club: Any, starts: date, ends: date) -> dict[str, Any]:
             field="to",
         )
     return selectors.licence_period(club, starts, ends)
+
+
+# --- the club's pots -----------------------------------------------------------------------------
+
+POTS = (
+    "A pot of the club grows from night to night until won: each drive carries the club's "
+    "open pots, records what went in (a pot_in line of its ledger) and what was paid (a "
+    "pot_paid line). A pot of another club: 422 pot_of_another_club, nothing written, the "
+    "refusal audited; a pot won: 409 pot_won."
+)
+
+
+def _entry(entry: Any) -> dict[str, Any]:
+    return {
+        "pot": entry.pot_id,
+        "kind": entry.kind,
+        "amount": entry.amount,
+        "line": entry.line_id,
+        "ticket": entry.ticket,
+        "card": entry.card,
+        "found": entry.card_found,
+        "ace": entry.ace,
+        "winner": entry.winner,
+        "couple": entry.couple,
+        "holds": selectors.pot_balance(entry.pot),
+        "state": entry.pot.state,
+    }
+
+
+@router.get(
+    "/clubs/{club}/pots",
+    response=READ,
+    url_name="club-pots",
+    summary="The club's pots and their history across the drives",
+    description="Each pot: kind (jar, jackpot, ace), state (open, won), what it holds, its "
+    "opened cards, and its history drive by drive (carried_in, added, draws, winner, paid). "
+    + POTS,
+)
+def club_pots(request: HttpRequest, club: str) -> JsonResponse:
+    found = club_for(caller_of(request), club, roles=MEMBERS)
+    return _ok({"club": found.slug, "pots": selectors.club_pots(found)})
+
+
+@router.post(
+    "/clubs/{club}/pots",
+    response=answers({201: JSON}, 404, 422, body=True),
+    url_name="club-pot-open",
+    summary="Open a pot of the club",
+    description="Organizers. A jackpot takes wins (25 unless told), catch the ace its sealed "
+    "cards (52), any pot an opening amount it already holds.",
+)
+def club_pot_open(request: HttpRequest, club: str, payload: PotIn) -> JsonResponse:
+    caller = caller_of(request)
+    found = club_for(caller, club)
+    pot = services.pot_open(club=found, actor=caller.actor, **payload.sent())
+    return _ok(selectors.pot_view(pot), 201)
+
+
+@router.get(D + "/pots", response=READ, url_name="money-pots", summary="The pots a drive carries")
+def drive_pots(request: HttpRequest, slug: str) -> JsonResponse:
+    drive, _caller = money_drive(request, slug)
+    return _ok({"drive": drive.slug, "pots": selectors.drive_pots(drive)})
+
+
+P = D + "/pots/{int:pot}"
+
+
+@router.post(
+    P + "/carry",
+    response=WRITE,
+    url_name="money-pot-carry",
+    summary="The drive carries the club's pot",
+    description="Records what the pot holds as the night begins (again: the same entry). " + POTS,
+)
+def pot_carry(request: HttpRequest, slug: str, pot: int) -> JsonResponse:
+    drive, caller = money_drive(request, slug)
+    return _ok(_entry(services.pot_carry(drive=drive, actor=caller.actor, pot=pot)), 201)
+
+
+@router.post(
+    P + "/add",
+    response=WRITE,
+    url_name="money-pot-add",
+    summary="Money put in the pot tonight",
+    description="A pot_in line of the night's ledger (cash unless way says otherwise). " + POTS,
+)
+def pot_add(request: HttpRequest, slug: str, pot: int, payload: PotAddIn) -> JsonResponse:
+    drive, caller = money_drive(request, slug)
+    entry = services.pot_add(drive=drive, actor=caller.actor, pot=pot, **payload.sent())
+    return _ok(_entry(entry), 201)
+
+
+@router.post(
+    P + "/draw",
+    response=WRITE,
+    url_name="money-pot-draw",
+    summary="Catch the ace: a sealed card opened",
+    description="The ticket drawn picks a sealed card; opened, it is found. With ace=true "
+    "(the ace of spades) the whole pot is paid to winner (a pot_paid line), else it rolls "
+    "on. 409 card_opened: that card was opened on an earlier night; 409 not_catch_the_ace "
+    "for another kind of pot. " + POTS,
+)
+def pot_draw(request: HttpRequest, slug: str, pot: int, payload: PotDrawIn) -> JsonResponse:
+    drive, caller = money_drive(request, slug)
+    entry = services.pot_draw(drive=drive, actor=caller.actor, pot=pot, **payload.sent())
+    return _ok(_entry(entry), 201)
+
+
+@router.post(
+    P + "/pay",
+    response=WRITE,
+    url_name="money-pot-pay",
+    summary="The pot won and paid",
+    description="The jar or the jackpot paid whole to couple (or winner): a pot_paid line. "
+    "A jackpot's couple needs its wins tonight (409 not_enough_wins); catch the ace is won "
+    "by its draw (409 draw_the_cards). " + POTS,
+)
+def pot_pay(request: HttpRequest, slug: str, pot: int, payload: PotPayIn) -> JsonResponse:
+    drive, caller = money_drive(request, slug)
+    entry = services.pot_pay(drive=drive, actor=caller.actor, pot=pot, **payload.sent())
+    return _ok(_entry(entry), 201)

@@ -19,7 +19,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from drives.models import AuditEntry, Couple, Drive
+from drives.models import AuditEntry, Club, Couple, Drive
 
 
 class MoneyDigits(TypedDict):
@@ -65,11 +65,20 @@ class Kind(models.TextChoices):
     FIFTY_FIFTY_PAID = "fifty_fifty_paid", _("50/50 paid out")
     JAR_PAID = "jar_paid", _("cookie jar paid out")
     EXPENSE = "expense", _("expense")
+    POT_IN = "pot_in", _("put in the club's pot")
+    POT_PAID = "pot_paid", _("club's pot paid out")
 
 
 #: The kinds of money that comes in; the others go out.
 IN_KINDS = frozenset(
-    {Kind.ENTRY, Kind.FIFTY_FIFTY_TICKETS, Kind.RAFFLE_TICKETS, Kind.JAR_BUY_IN, Kind.DONATION}
+    {
+        Kind.ENTRY,
+        Kind.FIFTY_FIFTY_TICKETS,
+        Kind.RAFFLE_TICKETS,
+        Kind.JAR_BUY_IN,
+        Kind.DONATION,
+        Kind.POT_IN,
+    }
 )
 #: Kinds written by the app itself (the door's tick, ticket sales, draws) or read from the
 #: prizes; a person records only the others by hand.
@@ -96,12 +105,17 @@ class MoneySetup(models.Model):
     scorers_allowed = models.BooleanField(_("scorers may take money"), default=True)
     #: The lottery licence the 50/50 and the raffles are run under (the licence report's).
     licence_number = models.CharField(_("licence number"), max_length=40, blank=True)
+    #: The members' price (per person or per couple, as ``Drive.entry_fee_per`` says; the
+    #: drive's ``entry_fee`` is then the non-members'); empty, everyone pays the entry fee.
+    #: Who is a member: the club's players (``drives.models.Player.member``).
+    member_fee = MoneyField(_("members' entry fee"), null=True, blank=True, **MONEY)
 
     class Meta:
         constraints = [
             in_bounds("opening_float"),
             in_bounds("ticket_price"),
             in_bounds("strip_price"),
+            in_bounds("member_fee"),
         ]
 
     def __str__(self) -> str:
@@ -137,6 +151,42 @@ class Pool(models.Model):
         return self.name or str(self.get_kind_display())
 
 
+class Pot(models.Model):
+    """A club's pot that grows from night to night until won: the cookie jar carried over,
+    a jackpot for so many wins in a night (``wins``), or a "catch the ace" draw (a drawn
+    ticket picks one of ``cards`` sealed cards; the pot rolls on until the ace of spades is
+    found). What it holds is ``opening`` plus its ledger lines (``Line.pot``) of every drive;
+    its history is its entries (``PotEntry``)."""
+
+    class Kind(models.TextChoices):
+        JAR = "jar", _("cookie jar carried over")
+        JACKPOT = "jackpot", _("jackpot")
+        ACE = "ace", _("catch the ace")
+
+    class State(models.TextChoices):
+        OPEN = "open", _("open")
+        WON = "won", _("won")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="pots")
+    name = models.CharField(_("name"), max_length=120)
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    #: What the pot held when the club began keeping it here (last season's jar, say).
+    opening = MoneyField(_("opening amount"), default=Decimal("0.00"), **MONEY)
+    #: The jackpot's wins in a night (25 games won out of 25).
+    wins = models.PositiveSmallIntegerField(_("wins to take it"), null=True, blank=True)
+    #: The sealed cards of a "catch the ace" (a deck: 52).
+    cards = models.PositiveSmallIntegerField(_("sealed cards"), default=52)
+    state = models.CharField(max_length=8, choices=State.choices, default=State.OPEN)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["club", "id"]
+        constraints = [in_bounds("opening")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Line(models.Model):
     """One sum that came in or went out. ``amount`` is positive, in the drive's currency;
     a reversing line (``reverses``) carries the opposite of the line it corrects."""
@@ -150,6 +200,10 @@ class Line(models.Model):
     )
     pool = models.ForeignKey(
         Pool, null=True, blank=True, on_delete=models.CASCADE, related_name="lines"
+    )
+    #: The club's pot this line put money in or paid out of (``Kind.POT_IN``, ``POT_PAID``).
+    pot = models.ForeignKey(
+        Pot, null=True, blank=True, on_delete=models.PROTECT, related_name="lines"
     )
     note = models.CharField(max_length=200, blank=True)
     reverses = models.OneToOneField(
@@ -167,6 +221,52 @@ class Line(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.amount} ({self.way})"
+
+
+class PotEntry(models.Model):
+    """One step of a pot's history at a drive: carried into the night (``amount``: what it
+    held then), money put in (its ledger line), a draw of "catch the ace" (the ticket drawn,
+    the sealed card opened, what it was, whether the ace of spades), or paid to its winner
+    (the ledger line). A sealed card once opened stays out: one entry a card."""
+
+    class Kind(models.TextChoices):
+        CARRIED = "carried", _("carried in")
+        ADDED = "added", _("put in")
+        DRAW = "draw", _("card opened")
+        PAID = "paid", _("won and paid")
+
+    pot = models.ForeignKey(Pot, on_delete=models.CASCADE, related_name="entries")
+    drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="pot_entries")
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    amount = MoneyField(null=True, blank=True, **MONEY)
+    line = models.OneToOneField(
+        Line, null=True, blank=True, on_delete=models.SET_NULL, related_name="pot_entry"
+    )
+    ticket = models.PositiveIntegerField(null=True, blank=True)
+    card = models.PositiveSmallIntegerField(null=True, blank=True)
+    card_found = models.CharField(max_length=40, blank=True)
+    ace = models.BooleanField(default=False)
+    winner = models.CharField(max_length=120, blank=True)
+    couple = models.PositiveIntegerField(null=True, blank=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["pot", "at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["pot", "card"], condition=Q(card__isnull=False), name="pot_card_once"
+            ),
+            models.UniqueConstraint(
+                fields=["pot", "drive"], condition=Q(kind="carried"), name="pot_carried_once"
+            ),
+            in_bounds("amount"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pot} {self.kind} at {self.drive_id}"
 
 
 class TicketSale(models.Model):

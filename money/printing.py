@@ -70,14 +70,19 @@ def _money(value: Any, currency: str) -> str:
 
 
 def _entry_fee(data: dict[str, Any], currency: str) -> str:
-    """The fee as the hall charges it: a person's (and so a couple's), or a couple's."""
+    """The fee as the hall charges it: a person's (and so a couple's), or a couple's; and the
+    members' price when the drive has one."""
     fee = _money(data["entry_fee"], currency)
     if data["entry_fee_per"] == "person":
-        return _("Entry fee: %(fee)s a person (%(pair)s a couple)") % {
+        text = _("Entry fee: %(fee)s a person (%(pair)s a couple)") % {
             "fee": fee,
             "pair": _money(data["couple_fee"], currency),
         }
-    return _("Entry fee: %(fee)s a couple") % {"fee": fee}
+    else:
+        text = _("Entry fee: %(fee)s a couple") % {"fee": fee}
+    if data.get("member_fee") is not None:
+        text += " · " + _("members: %(fee)s") % {"fee": _money(data["member_fee"], currency)}
+    return text
 
 
 def _prize_note(paid: dict[str, Any], cur: str) -> str:

@@ -1,6 +1,7 @@
 """The ledger in the drive's export and restore (key ``money``; ``scoring.records.parts``):
 the money settings, every stored line (the cookie jar and the prizes are read from the rest
-of the export), the pools with their ticket sales and draws, and the cash box's counts.
+of the export), the pools with their ticket sales and draws, the cash box's counts, and the
+club's pots the drive carried with their entries at this drive.
 Lines keep their order; a correction points at the line it reverses by its place in the
 list. ``MoneyPart`` describes and checks the part (amounts by the ledger's own rule,
 ``amount_of``); ``read`` adds what it cannot say (a couple of this drive, a line named by
@@ -26,6 +27,8 @@ from money.models import (
     Line,
     MoneySetup,
     Pool,
+    Pot,
+    PotEntry,
     Ticket,
     TicketSale,
     Way,
@@ -43,6 +46,9 @@ def export(drive: Drive) -> dict[str, Any]:
     )
     place = {line.pk: i for i, line in enumerate(lines)}
     pools = list(Pool.objects.filter(drive=drive).order_by("id"))
+    entries = list(PotEntry.objects.filter(drive=drive).select_related("pot").order_by("at", "id"))
+    pots = list(dict.fromkeys(entry.pot for entry in entries))
+    pot_place = {pot.pk: i for i, pot in enumerate(pots)}
     return {
         "setup": None
         if setup is None
@@ -54,6 +60,7 @@ def export(drive: Drive) -> dict[str, Any]:
             "share_percent": setup.share_percent,
             "scorers_allowed": setup.scorers_allowed,
             "licence_number": setup.licence_number,
+            "member_fee": None if setup.member_fee is None else str(setup.member_fee),
         },
         "lines": [
             {
@@ -63,6 +70,7 @@ def export(drive: Drive) -> dict[str, Any]:
                 "couple": line.couple.number if line.couple else None,
                 "note": line.note,
                 "reverses": place.get(line.reverses_id) if line.reverses_id else None,
+                "pot": pot_place.get(line.pot_id) if line.pot_id else None,
                 "user": line.user.get_username() if line.user else None,
                 "channel": line.channel,
                 "at": line.at.isoformat(),
@@ -103,6 +111,32 @@ def export(drive: Drive) -> dict[str, Any]:
             {"total": str(c.total), "denominations": c.denominations, "at": c.at.isoformat()}
             for c in CashCount.objects.filter(drive=drive).order_by("at", "id")
         ],
+        "pots": [
+            {
+                "name": pot.name,
+                "kind": pot.kind,
+                "opening": str(pot.opening),
+                "wins": pot.wins,
+                "cards": pot.cards,
+                "entries": [
+                    {
+                        "kind": e.kind,
+                        "amount": None if e.amount is None else str(e.amount),
+                        "line": place.get(e.line_id) if e.line_id else None,
+                        "ticket": e.ticket,
+                        "card": e.card,
+                        "card_found": e.card_found,
+                        "ace": e.ace,
+                        "winner": e.winner,
+                        "couple": e.couple,
+                        "at": e.at.isoformat(),
+                    }
+                    for e in entries
+                    if e.pot_id == pot.pk
+                ],
+            }
+            for pot in pots
+        ],
     }
 
 
@@ -138,6 +172,8 @@ class MoneySettings(AppPart):
     scorers_allowed: bool
     #: Added with the licence's report: an export written before has none (restored empty).
     licence_number: Annotated[str, Field(max_length=40)] = ""
+    #: Added with the members' price: an export written before has none.
+    member_fee: Sum | None = None
 
 
 class MoneyLine(AppPart):
@@ -147,6 +183,8 @@ class MoneyLine(AppPart):
     couple: int | None
     note: str
     reverses: int | None
+    #: The club's pot the line put money in or paid out of (its place in ``pots``).
+    pot: int | None = None
     user: str | None
     channel: Annotated[str, one_of(AuditEntry.Channel.values)]
     at: Time
@@ -184,11 +222,38 @@ class MoneyCount(AppPart):
     at: Time
 
 
+class MoneyPotEntry(AppPart):
+    kind: Annotated[str, one_of(PotEntry.Kind.values)]
+    amount: SumOrZero | None
+    line: int | None
+    ticket: Annotated[int, Field(ge=1)] | None
+    card: Annotated[int, Field(ge=1, le=60)] | None
+    card_found: Annotated[str, Field(max_length=40)]
+    ace: bool
+    winner: Annotated[str, Field(max_length=120)]
+    couple: int | None
+    at: Time
+
+
+class MoneyPot(AppPart):
+    """A club's pot the drive carried, and its entries at this drive (the pot is the club's:
+    restored, it joins the club's pot of that name and kind, or is opened anew)."""
+
+    name: Annotated[str, Field(min_length=1, max_length=120)]
+    kind: Annotated[str, one_of(Pot.Kind.values)]
+    opening: SumOrZero
+    wins: Annotated[int, Field(ge=1, le=60)] | None
+    cards: Annotated[int, Field(ge=1, le=60)]
+    entries: list[MoneyPotEntry]
+
+
 class MoneyPart(AppPart):
     setup: MoneySettings | None
     lines: list[MoneyLine]
     pools: list[MoneyPool]
     counts: list[MoneyCount]
+    #: Added with the club's pots: an export written before has none.
+    pots: list[MoneyPot] = Field(default_factory=list)
 
 
 def _bad(path: str, message: str) -> ServiceError:
@@ -223,6 +288,16 @@ def read(data: Any, numbers: set[int]) -> MoneyPart:
         for j, draw in enumerate(pool.draws):
             if draw.line is not None and not 0 <= draw.line < len(part.lines):
                 raise _bad(f"pools[{i}].draws[{j}].line", gettext("names no line"))
+    for i, line in enumerate(part.lines):
+        if line.pot is not None and not 0 <= line.pot < len(part.pots):
+            raise _bad(f"lines[{i}].pot", gettext("names no pot"))
+    for i, pot in enumerate(part.pots):
+        cards = [e.card for e in pot.entries if e.card is not None]
+        if len(cards) != len(set(cards)) or any(card > pot.cards for card in cards):
+            raise _bad(f"pots[{i}].entries", gettext("a card opened twice, or past the deck"))
+        for j, entry in enumerate(pot.entries):
+            if entry.line is not None and not 0 <= entry.line < len(part.lines):
+                raise _bad(f"pots[{i}].entries[{j}].line", gettext("names no line"))
     if sum(pool.kind == Pool.Kind.FIFTY_FIFTY for pool in part.pools) > 1:
         raise _bad("pools", gettext("more than one 50/50"))
     return part
@@ -281,6 +356,39 @@ def write(drive: Drive, part: MoneyPart, people: dict[str, Any]) -> None:
         # the refunds of the pool's sales belong to it too
         Line.objects.filter(reverses__pool=pool).update(pool=pool)
     CashCount.objects.bulk_create([CashCount(drive=drive, **c.model_dump()) for c in part.counts])
+    for carried in part.pots:
+        pot = _club_pot(drive, carried)
+        for i, line in enumerate(part.lines):
+            if line.pot is not None and part.pots[line.pot] is carried:
+                rows[i].pot = pot
+                rows[i].save(update_fields=["pot"])
+        for entry in carried.entries:
+            PotEntry.objects.create(
+                pot=pot,
+                drive=drive,
+                line=rows[entry.line] if entry.line is not None else None,
+                **entry.model_dump(exclude={"line"}),
+            )
+            won = entry.line is not None and part.lines[entry.line].kind == Kind.POT_PAID
+            if won and not Line.objects.filter(reverses=rows[entry.line or 0]).exists():
+                Pot.objects.filter(pk=pot.pk).update(state=Pot.State.WON)
+
+
+def _club_pot(drive: Drive, item: MoneyPot) -> Pot:
+    """The club's pot of the item's name and kind whose sealed cards the item's opened cards
+    still are (the drive restored where it was made); else a pot of the club opened anew."""
+    cards = {e.card for e in item.entries if e.card is not None}
+    for pot in Pot.objects.filter(club_id=drive.club_id, name=item.name, kind=item.kind):
+        if not PotEntry.objects.filter(pot=pot, card__in=cards).exists():
+            return pot
+    return Pot.objects.create(
+        club_id=drive.club_id,
+        name=item.name,
+        kind=item.kind,
+        opening=item.opening,
+        wins=item.wins,
+        cards=item.cards,
+    )
 
 
 PART = Part(key=KEY, export=export, read=read, write=write, users=users)

@@ -1,8 +1,8 @@
 """Reads of the night's money: the ledger (the lines written here, and those read from what
 the door and the prizes recorded: the cookie jar's buy-ins, its payout and the prizes paid),
 its totals by kind and by way of payment, the cash box (expected, counted, difference), the
-50/50 and the raffles, the licence's report of the 50/50 and the raffles, and the net raised
-by each of a club's drives."""
+50/50 and the raffles, the licence's report of the 50/50 and the raffles, the net raised
+by each of a club's drives, and the club's pots carried from night to night."""
 
 from __future__ import annotations
 
@@ -12,12 +12,24 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Sum
+from django.db.models import Count, Q, Sum
 from django.utils.translation import gettext
 
 from drives.errors import ServiceError
 from drives.models import Club, Couple, Drive
-from money.models import IN_KINDS, MAX_AMOUNT, CashCount, Draw, Kind, Line, MoneySetup, Pool, Way
+from money.models import (
+    IN_KINDS,
+    MAX_AMOUNT,
+    CashCount,
+    Draw,
+    Kind,
+    Line,
+    MoneySetup,
+    Pool,
+    Pot,
+    PotEntry,
+    Way,
+)
 from scoring.models import Award, PrizeSetup
 
 ZERO = Decimal("0.00")
@@ -26,6 +38,24 @@ ZERO = Decimal("0.00")
 def setup_of(drive: Drive) -> MoneySetup:
     """The drive's money settings (the defaults, unsaved, until the organizer sets them)."""
     return MoneySetup.objects.filter(drive=drive).first() or MoneySetup(drive=drive)
+
+
+def fee_of(drive: Drive, couple: Couple, setup: MoneySetup | None = None) -> Decimal:
+    """What this couple pays at the door: the drive's ``couple_fee``; with a members' price
+    (``MoneySetup.member_fee``), each of its two players at the members' price if the club's
+    player is a member (``Player.member``), else at the entry fee; per couple, half of each
+    price for each player (two members pay the members' price, two others the entry fee)."""
+    member_fee = (setup or setup_of(drive)).member_fee
+    if member_fee is None:
+        return drive.couple_fee
+    prices = [
+        Decimal(member_fee) if player is not None and player.member else Decimal(drive.entry_fee)
+        for player in (couple.member1, couple.member2)
+    ]
+    total = sum(prices, ZERO)
+    if drive.entry_fee_per == Drive.FeePer.PERSON:
+        return total
+    return (total / 2).quantize(ZERO)
 
 
 def signed(kind: str, amount: Decimal) -> Decimal:
@@ -220,6 +250,7 @@ def accounts(drive: Drive) -> dict[str, Any]:
         "entry_fee": drive.entry_fee,
         "entry_fee_per": drive.entry_fee_per,
         "couple_fee": drive.couple_fee,
+        "member_fee": setup.member_fee,
         "lines": lines,
         "totals_by_kind": sums["by_kind"],
         "totals_by_way": sums["by_way"],
@@ -431,3 +462,130 @@ def licence_period(club: Club, starts: date, ends: date) -> dict[str, Any]:
         "without_licence_number": missing,
         "totals": list(totals.values()),
     }
+
+
+# --- the club's pots -----------------------------------------------------------------------------
+
+
+def pot_balance(pot: Pot) -> Decimal:
+    """What the pot holds: its opening amount, plus the money put in at every drive, less
+    what was paid out of it (corrections included: they carry the opposite amount)."""
+    sums = dict(
+        Line.objects.filter(pot=pot)
+        .values_list("kind")
+        .annotate(total=Sum("amount"))
+        .values_list("kind", "total")
+    )
+    held = (
+        Decimal(pot.opening) + (sums.get(Kind.POT_IN) or ZERO) - (sums.get(Kind.POT_PAID) or ZERO)
+    )
+    return held.quantize(ZERO)
+
+
+def _pot_rows(pots: list[Pot], drives: Iterable[Drive] | None = None) -> list[dict[str, Any]]:
+    """Each pot with what it holds, its opened cards and its history drive by drive (what it
+    held when carried in, what went in, the cards opened, its winner and what was paid); with
+    ``drives``, the history of those drives only; a line reversed on the ledger is left out of
+    it. Four queries, whatever the pots."""
+    if not pots:
+        return []
+    ids = [pot.pk for pot in pots]
+    sums: dict[int, dict[str, Decimal]] = defaultdict(dict)
+    for pot_id, kind, total in (
+        Line.objects.filter(pot__in=ids).values_list("pot", "kind").annotate(total=Sum("amount"))
+    ):
+        sums[pot_id][kind] = total or ZERO
+    undone = set(
+        Line.objects.filter(pot__in=ids, reverses__isnull=False).values_list("reverses", flat=True)
+    )
+    entries = PotEntry.objects.filter(pot__in=ids).select_related("drive").order_by("at", "id")
+    if drives is not None:
+        entries = entries.filter(drive__in=[d.pk for d in drives])
+    by_pot: dict[int, dict[int, dict[str, Any]]] = defaultdict(dict)
+    opened: dict[int, list[int]] = defaultdict(list)
+    for entry in PotEntry.objects.filter(pot__in=ids, card__isnull=False).order_by("card"):
+        if entry.card is not None:
+            opened[entry.pot_id].append(entry.card)
+    for entry in entries:
+        night = by_pot[entry.pot_id].setdefault(
+            entry.drive_id,
+            {
+                "drive": entry.drive.slug,
+                "name": entry.drive.name,
+                "date": entry.drive.date,
+                "carried_in": None,
+                "added": ZERO,
+                "draws": [],
+                "winner": "",
+                "paid": None,
+            },
+        )
+        if entry.line_id is not None and entry.line_id in undone:
+            continue  # money put in or paid, then reversed on the ledger: as if never
+        if entry.kind == PotEntry.Kind.CARRIED:
+            night["carried_in"] = entry.amount
+        elif entry.kind == PotEntry.Kind.ADDED:
+            night["added"] += entry.amount or ZERO
+        if entry.card is not None:
+            night["draws"].append(
+                {
+                    "ticket": entry.ticket,
+                    "card": entry.card,
+                    "found": entry.card_found,
+                    "ace": entry.ace,
+                }
+            )
+        if entry.line_id is not None and entry.kind != PotEntry.Kind.ADDED:
+            night["winner"], night["paid"] = entry.winner, entry.amount
+    rows = []
+    for pot in pots:
+        own = sums[pot.pk]
+        held = Decimal(pot.opening) + own.get(Kind.POT_IN, ZERO) - own.get(Kind.POT_PAID, ZERO)
+        history = list(by_pot[pot.pk].values())
+        rows.append(
+            {
+                "id": pot.pk,
+                "name": pot.name,
+                "kind": pot.kind,
+                "kind_name": str(pot.get_kind_display()),
+                "state": pot.state,
+                "opening": Decimal(pot.opening),
+                "holds": held.quantize(ZERO),
+                "wins": pot.wins,
+                "cards": pot.cards,
+                "opened": opened[pot.pk],
+                "sealed": pot.cards - len(opened[pot.pk]),
+                "history": history,
+            }
+        )
+    return rows
+
+
+def pot_view(pot: Pot) -> dict[str, Any]:
+    """One pot, with its history (``_pot_rows``)."""
+    return _pot_rows([pot])[0]
+
+
+def club_pots(club: Club, *, drives: Iterable[Drive] | None = None) -> list[dict[str, Any]]:
+    """The club's pots, open ones first, with their history (``_pot_rows``); with ``drives``
+    (a season's), the pots those drives carried and the club's open ones, their history at
+    those drives only."""
+    pots = list(Pot.objects.filter(club=club).order_by("state", "id"))
+    if drives is not None:
+        drives = list(drives)
+        carried = set(
+            PotEntry.objects.filter(drive__in=[d.pk for d in drives]).values_list("pot", flat=True)
+        )
+        pots = [p for p in pots if p.state == Pot.State.OPEN or p.pk in carried]
+    return _pot_rows(pots, drives)
+
+
+def drive_pots(drive: Drive) -> list[dict[str, Any]]:
+    """The pots a drive carries: the club's open pots, and those it paid out."""
+    paid_here = PotEntry.objects.filter(drive=drive).values_list("pot", flat=True)
+    pots = list(
+        Pot.objects.filter(club_id=drive.club_id)
+        .filter(Q(state=Pot.State.OPEN) | Q(pk__in=paid_here))
+        .order_by("state", "id")
+    )
+    return _pot_rows(pots)

@@ -25,7 +25,7 @@ from django.utils.translation import gettext
 
 from drives import inputs, race
 from drives.errors import Conflict, NotFound, ServiceError
-from drives.models import Couple, Drive
+from drives.models import Club, Couple, Drive
 from drives.services import SYSTEM, Actor, audit
 from money.models import (
     MAX_AMOUNT,
@@ -35,13 +35,17 @@ from money.models import (
     Line,
     MoneySetup,
     Pool,
+    Pot,
+    PotEntry,
     Ticket,
     TicketSale,
 )
-from money.selectors import out_of_bounds, pool_takings, setup_of
+from money.selectors import fee_of, out_of_bounds, pool_takings, pot_balance, setup_of
 from scoring.prizes.services import new_seed
+from scoring.selectors import standings_for_drive
 
 CENT = Decimal("0.01")
+MAX_TICKET = 1_000_000
 TICKETS_CHECKED = "tickets.checked"  # drives/race.py: after finding the numbers free
 
 
@@ -132,6 +136,7 @@ SETUP_FIELDS = (
     "share_percent",
     "scorers_allowed",
     "licence_number",
+    "member_fee",
 )
 
 
@@ -144,8 +149,8 @@ SETUP_RULES = {
 
 
 def setup_update(*, drive: Drive, actor: Actor, **fields: Any) -> MoneySetup:
-    """Change the float, the 50/50's prices, strip and share, whether scorers take money, or
-    the lottery licence's number ("" clears it)."""
+    """Change the float, the 50/50's prices, strip and share, whether scorers take money, the
+    lottery licence's number ("" clears it), or the members' entry price ("" or None: none)."""
     inputs.refuse_unknown(fields, SETUP_FIELDS)
     clean: dict[str, Any] = {}
     for name in ("opening_float", "ticket_price", "strip_price"):
@@ -154,6 +159,9 @@ def setup_update(*, drive: Drive, actor: Actor, **fields: Any) -> MoneySetup:
     for name, one in SETUP_RULES.items():
         if name in fields:
             clean[name] = one.check(fields[name])
+    if "member_fee" in fields:  # "" or None: no members' price
+        fee = fields["member_fee"]
+        clean["member_fee"] = None if fee in (None, "") else inputs.amount_of(fee, "member_fee")
     with transaction.atomic():
         setup, _created = MoneySetup.objects.select_for_update().get_or_create(drive=drive)
         old = {k: str(getattr(setup, k)) for k in clean}
@@ -236,6 +244,12 @@ def line_reverse(*, drive: Drive, line_id: Any, actor: Actor, note: str = "") ->
             )
         if line.kind not in AFTER_CLOSE_KINDS:
             require_selling(drive)
+        if line.kind == Kind.POT_IN and line.pot is not None and line.pot.state == Pot.State.WON:
+            raise Conflict(
+                "pot_won",
+                gettext("The %(pot)s is won: the money put in it was paid out with it.")
+                % {"pot": line.pot.name},
+            )
         if out_of_bounds(line.amount):
             raise ServiceError(
                 "bad_amount",
@@ -261,9 +275,12 @@ def line_reverse(*, drive: Drive, line_id: Any, actor: Actor, note: str = "") ->
             way=line.way,
             couple=line.couple,
             pool=line.pool,
+            pot=line.pot,
             reverses=line,
             note=str(note)[:200],
         )
+        if line.kind == Kind.POT_PAID and line.pot_id is not None:
+            Pot.objects.filter(pk=line.pot_id).update(state=Pot.State.OPEN)
         _line_audit(drive, actor, "money.reverse", back)
     return back
 
@@ -272,13 +289,15 @@ def on_couple_paid(
     sender: Any, *, drive: Drive, couple: Couple, paid: bool, actor: Actor, way: Any, **_: Any
 ) -> None:
     """The door's "paid" tick (``drives.signals.couple_paid``, in the door's transaction):
-    ticked, what the couple pays (``Drive.couple_fee``: the entry fee, twice when it is per
-    person) is a line (cash unless ``way`` says otherwise; nothing when
-    the drive has no fee); unticked, the couple's last entry line is reversed."""
+    ticked, what the couple pays (``selectors.fee_of``: the entry fee, twice when it is per
+    person; each member of the club at the members' price) is a line (cash unless ``way``
+    says otherwise; nothing when the drive has no fee); unticked, the couple's last entry
+    line is reversed."""
     if paid:
         how = inputs.WAY.check(way)
         if drive.entry_fee > 0:
-            line = _line(drive, actor, Kind.ENTRY, drive.couple_fee, way=how, couple=couple)
+            fee = fee_of(drive, couple)
+            line = _line(drive, actor, Kind.ENTRY, fee, way=how, couple=couple)
             _line_audit(drive, actor, "money.line", line)
         return
     last = _open_entries(drive, couple).first()
@@ -627,3 +646,304 @@ def cash_count(
             new={"total": str(count.total), "denominations": counted},
         )
     return count
+
+
+# --- the club's pots -----------------------------------------------------------------------------
+# A pot is the club's (``Pot``): each drive carries it (an entry with what it held), puts money
+# in (a ``POT_IN`` line), draws its sealed cards ("catch the ace") and pays its winner (a
+# ``POT_PAID`` line). A pot of another club is refused before anything is written, and the
+# refusal is audited on the drive.
+
+POT_KINDS = frozenset(Pot.Kind.values)
+CARD_FOUND_MAX = 40
+WINNER_MAX = 120
+
+
+def _text(value: Any, field: str, longest: int, *, needed: bool = False) -> str:
+    text = "" if value is None else str(value).strip()
+    if len(text) > longest or (needed and not text):
+        raise ServiceError(
+            f"bad_{field}",
+            gettext("%(field)s: 1 to %(max)s characters.") % {"field": field, "max": longest}
+            if needed
+            else gettext("%(field)s: at most %(max)s characters.")
+            % {"field": field, "max": longest},
+            field=field,
+        )
+    return text
+
+
+def _whole(value: Any, field: str, low: int, high: int, *, optional: bool = False) -> int | None:
+    if optional and value in (None, ""):
+        return None
+    text = str(value).strip() if value is not None else ""
+    if isinstance(value, bool) or not text.isdigit() or not low <= int(text) <= high:
+        raise ServiceError(
+            f"bad_{field}",
+            gettext("%(field)s: a whole number from %(low)s to %(high)s.")
+            % {"field": field, "low": low, "high": high},
+            field=field,
+        )
+    return int(text)
+
+
+def pot_open(
+    *,
+    club: Club,
+    actor: Actor,
+    name: Any = None,
+    kind: Any = None,
+    opening: Any = None,
+    wins: Any = None,
+    cards: Any = None,
+) -> Pot:
+    """A new pot of the club: the cookie jar carried over (``jar``), a jackpot for ``wins``
+    wins in a night (``jackpot``, 25 unless told) or a "catch the ace" of ``cards`` sealed
+    cards (``ace``, 52 unless told), holding ``opening`` already."""
+    title = _text(name, "name", 120, needed=True)
+    if kind not in POT_KINDS:
+        raise ServiceError(
+            "bad_kind",
+            gettext("kind: one of %(kinds)s.") % {"kinds": ", ".join(sorted(POT_KINDS))},
+            field="kind",
+        )
+    start = (
+        Decimal("0.00")
+        if opening in (None, "")
+        else inputs.amount_of(opening, "opening", zero=True)
+    )
+    need = None
+    if kind == Pot.Kind.JACKPOT:
+        need = _whole(25 if wins in (None, "") else wins, "wins", 1, 60)
+    deck = _whole(52 if cards in (None, "") else cards, "cards", 1, 60)
+    with transaction.atomic():
+        pot = Pot.objects.create(
+            club=club, name=title, kind=kind, opening=start, wins=need, cards=deck or 52
+        )
+        audit(
+            None,
+            actor,
+            "money.pot.open",
+            club=club,
+            subject=f"pot {pot.pk}",
+            new={"name": title, "kind": kind, "opening": str(start), "wins": need, "cards": deck},
+        )
+    return pot
+
+
+def _pot_for(drive: Drive, actor: Actor, pot: Any) -> int:
+    """The pot's id, checked before anything is written: a pot of another club is refused
+    (422 ``pot_of_another_club``), the refusal audited on the drive; an unknown one: 404."""
+    number = _whole(pot, "pot", 1, 2**62)
+    assert number is not None
+    club = Pot.objects.filter(pk=number).values_list("club_id", flat=True).first()
+    if club is None:
+        raise NotFound(
+            "no_such_pot", gettext("There is no pot %(number)s.") % {"number": number}, pot=number
+        )
+    if club != drive.club_id:
+        with transaction.atomic():
+            audit(drive, actor, "money.pot.refused", subject=f"pot {number}", note="another club")
+        raise ServiceError(
+            "pot_of_another_club",
+            gettext("Pot %(number)s is another club's: a drive carries only its club's pots.")
+            % {"number": number},
+            pot=number,
+        )
+    return number
+
+
+def _carried(drive: Drive, actor: Actor, pot: Pot) -> PotEntry:
+    """The pot's entry "carried in" at this drive (made on first use, with what it holds)."""
+    entry = PotEntry.objects.filter(pot=pot, drive=drive, kind=PotEntry.Kind.CARRIED).first()
+    if entry is not None:
+        return entry
+    held = pot_balance(pot)
+    entry = PotEntry.objects.create(
+        pot=pot, drive=drive, kind=PotEntry.Kind.CARRIED, amount=held, user=actor.account
+    )
+    audit(drive, actor, "money.pot.carry", subject=f"pot {pot.pk}", new={"holds": str(held)})
+    return entry
+
+
+def _open_pot(drive: Drive, actor: Actor, pot: Any) -> Pot:
+    number = _pot_for(drive, actor, pot)
+    found = Pot.objects.select_for_update().get(pk=number)
+    if found.state == Pot.State.WON:
+        raise Conflict(
+            "pot_won",
+            gettext("The %(pot)s is won: the club opens a new pot.") % {"pot": found.name},
+        )
+    return found
+
+
+def pot_carry(*, drive: Drive, actor: Actor, pot: Any) -> PotEntry:
+    """The drive carries the club's open pot (again: the same entry)."""
+    require_selling(drive)
+    _pot_for(drive, actor, pot)
+    with transaction.atomic():
+        return _carried(drive, actor, _open_pot(drive, actor, pot))
+
+
+def pot_add(
+    *, drive: Drive, actor: Actor, pot: Any, amount: Any = None, way: Any = None, note: Any = ""
+) -> PotEntry:
+    """Money put in the pot tonight (tickets of "catch the ace", the jar's buy-ins kept, a
+    share of the night): a ledger line of the drive, and an entry of the pot's history."""
+    require_selling(drive)
+    money = inputs.amount_of(amount)
+    how = inputs.WAY.check(way)
+    words = inputs.NOTE.check(note)
+    _pot_for(drive, actor, pot)
+    with transaction.atomic():
+        found = _open_pot(drive, actor, pot)
+        _carried(drive, actor, found)
+        bounded(pot_balance(found) + money, "amount")
+        line = _line(drive, actor, Kind.POT_IN, money, way=how, pot=found, note=words or str(found))
+        entry = PotEntry.objects.create(
+            pot=found,
+            drive=drive,
+            kind=PotEntry.Kind.ADDED,
+            amount=line.amount,
+            line=line,
+            user=actor.account,
+        )
+        _line_audit(drive, actor, "money.pot.add", line)
+    return entry
+
+
+def _pay(
+    drive: Drive, actor: Actor, pot: Pot, way: str, winner: str, couple: int | None, **extra: Any
+) -> PotEntry:
+    held = pot_balance(pot)
+    if held <= 0:
+        raise Conflict("pot_empty", gettext("The %(pot)s holds nothing.") % {"pot": pot.name})
+    line = _line(
+        drive, actor, Kind.POT_PAID, held, way=way, pot=pot, note=f"{pot.name}: {winner}"[:200]
+    )
+    pot.state = Pot.State.WON
+    pot.save(update_fields=["state"])
+    entry = PotEntry.objects.create(
+        pot=pot,
+        drive=drive,
+        kind=extra.pop("kind", PotEntry.Kind.PAID),
+        amount=held,
+        line=line,
+        winner=winner,
+        couple=couple,
+        user=actor.account,
+        **extra,
+    )
+    _line_audit(drive, actor, "money.pot.paid", line)
+    return entry
+
+
+def pot_draw(
+    *,
+    drive: Drive,
+    actor: Actor,
+    pot: Any,
+    ticket: Any = None,
+    card: Any = None,
+    found: Any = "",
+    ace: Any = False,
+    winner: Any = "",
+    way: Any = None,
+) -> PotEntry:
+    """A draw of "catch the ace": the ticket drawn (on paper, the law's draw) picks sealed
+    card ``card``; opened, it is ``found`` (its words); the ace of spades (``ace``) wins the
+    whole pot, paid to ``winner``, else the pot rolls on. A card once opened stays out (409
+    ``card_opened``)."""
+    require_selling(drive)
+    drawn = _whole(ticket, "ticket", 1, MAX_TICKET)
+    words = _text(found, "found", CARD_FOUND_MAX)
+    who = _text(winner, "winner", WINNER_MAX)
+    how = inputs.WAY.check(way)
+    if not isinstance(ace, bool):
+        raise ServiceError("bad_ace", gettext("ace: true or false."), field="ace")
+    if ace and not who:
+        raise ServiceError(
+            "bad_winner", gettext("The ace of spades is found: name its winner."), field="winner"
+        )
+    _pot_for(drive, actor, pot)
+    with transaction.atomic():
+        chosen = _open_pot(drive, actor, pot)
+        if chosen.kind != Pot.Kind.ACE:
+            raise Conflict(
+                "not_catch_the_ace",
+                gettext("The %(pot)s is not drawn by cards.") % {"pot": chosen.name},
+            )
+        number = _whole(card, "card", 1, chosen.cards)
+        if PotEntry.objects.filter(pot=chosen, card=number).exists():
+            raise Conflict(
+                "card_opened",
+                gettext("Card %(card)s is already opened: choose a sealed one.") % {"card": number},
+                card=number,
+            )
+        _carried(drive, actor, chosen)
+        details = {"ticket": drawn, "card": number, "card_found": words, "ace": ace}
+        if ace:
+            entry = _pay(drive, actor, chosen, how, who, None, kind=PotEntry.Kind.DRAW, **details)
+        else:
+            entry = PotEntry.objects.create(
+                pot=chosen,
+                drive=drive,
+                kind=PotEntry.Kind.DRAW,
+                winner=who,
+                user=actor.account,
+                **details,
+            )
+        audit(
+            drive,
+            actor,
+            "money.pot.draw",
+            subject=f"pot {chosen.pk}",
+            new=details | {"winner": who},
+        )
+    return entry
+
+
+def pot_pay(
+    *, drive: Drive, actor: Actor, pot: Any, couple: Any = None, winner: Any = "", way: Any = None
+) -> PotEntry:
+    """The pot won tonight and paid whole: a jackpot to a couple with its wins (409
+    ``not_enough_wins`` short of them), the cookie jar to the couple or person drawn."""
+    require_selling(drive)
+    who = _text(winner, "winner", WINNER_MAX)
+    how = inputs.WAY.check(way)
+    number = _whole(couple, "couple", 1, 10_000, optional=True)
+    _pot_for(drive, actor, pot)
+    with transaction.atomic():
+        chosen = _open_pot(drive, actor, pot)
+        if chosen.kind == Pot.Kind.ACE:
+            raise Conflict(
+                "draw_the_cards",
+                gettext("The %(pot)s is won by finding the ace of spades: draw a card.")
+                % {"pot": chosen.name},
+            )
+        team = None
+        if number is not None:
+            team = Couple.objects.filter(drive=drive, number=number).first()
+            if team is None:
+                raise NotFound(
+                    "no_such_couple",
+                    gettext("There is no couple %(number)s.") % {"number": number},
+                    couple=number,
+                )
+            who = who or f"{team.player1} & {team.player2}"
+        if chosen.kind == Pot.Kind.JACKPOT:
+            if team is None:
+                raise ServiceError(
+                    "bad_couple", gettext("A jackpot is won by a couple: name it."), field="couple"
+                )
+            wins = next((r["wins"] for r in standings_for_drive(drive) if r["number"] == number), 0)
+            if chosen.wins is not None and wins < chosen.wins:
+                raise Conflict(
+                    "not_enough_wins",
+                    gettext("Couple %(couple)s won %(wins)s games; the jackpot takes %(need)s.")
+                    % {"couple": number, "wins": wins, "need": chosen.wins},
+                )
+        if not who:
+            raise ServiceError("bad_winner", gettext("Name the winner."), field="winner")
+        _carried(drive, actor, chosen)
+        return _pay(drive, actor, chosen, how, who, number)

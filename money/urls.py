@@ -1,7 +1,7 @@
 """The night's money's pages: the money page (sales at the door, the 50/50, the count), its
 live pot, the projector's 50/50 screen, the accounts as CSV, and the treasurer's sheet's
-former address (the print page prints it: ``money.printing.DOCUMENT``), and the licence's
-report of the 50/50 and the raffles."""
+former address (the print page prints it: ``money.printing.DOCUMENT``), the licence's
+report of the 50/50 and the raffles, and the club's pots carried from night to night."""
 
 from django.urls import path
 
@@ -17,4 +17,5 @@ urlpatterns = [
     path("drives/<slug:slug>/money/accounts.pdf", views.accounts_pdf_view, name="pdf"),
     path("drives/<slug:slug>/money/licence-report", views.licence_report, name="licence"),
     path("clubs/<slug:club>/licence-report", views.licence_period, name="licence-period"),
+    path("drives/<slug:slug>/money/pots", views.pots, name="pots"),
 ]

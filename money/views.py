@@ -5,7 +5,9 @@ it), record a line, reverse one, draw, pay out, count the box; the pot refreshes
 accounts as CSV. The treasurer's one-page sheet is a printed document like the others
 (``money.printing.DOCUMENT``): the money page's button asks the print page for it, and its
 old address leads to the print page with the sheet chosen. The licence's report of the 50/50 and
-the raffles has its page here, its PDF in the API."""
+the raffles has its page here, its PDF in the API. The club's pots (``pots``): what each holds,
+money put in tonight, the cards of "catch the ace" opened, the winner paid, and each pot's
+history across the drives."""
 
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ from drives.views import (
     forbidden,
 )
 from money import printing, selectors, services
-from money.models import HAND_KINDS, Draw, Kind, Way
+from money.models import HAND_KINDS, Draw, Kind, Pot, Way
 from scoring.pages.conditional import not_modified, poll_key, tagged
 
 ORGANIZER = Membership.Role.ORGANIZER
@@ -115,6 +117,8 @@ def _act(request: HttpRequest, drive: Drive, role: str) -> str:
         }
         if "licence_number" in post:  # sent empty, it clears the number
             fields["licence_number"] = post["licence_number"]
+        if "member_fee" in post:  # sent empty: no members' price
+            fields["member_fee"] = post["member_fee"].strip()
         services.setup_update(drive=drive, actor=actor, **fields)
         return _("Settings saved.")
     raise ServiceError("bad_action", _("Choose what to do."))
@@ -245,3 +249,94 @@ def licence_period(request: HttpRequest, club: str) -> HttpResponse:
         return render(request, "money/licence_period.html", context, status=422)
     context["report"] = selectors.licence_period(found, starts, ends)
     return render(request, "money/licence_period.html", context)
+
+
+def _pot_act(request: HttpRequest, drive: Drive, role: str) -> str:
+    post = request.POST
+    actor = desk_actor(request)
+    action = post.get("action", "")
+    pot = _optional(post.get("pot"))
+    if action == "open":
+        if role != ORGANIZER:
+            raise ServiceError("organizers_only", _("Only the organizers open a pot."))
+        made = services.pot_open(
+            club=drive.club,
+            actor=actor,
+            name=post.get("name"),
+            kind=post.get("kind"),
+            opening=_optional(post.get("opening")),
+            wins=_optional(post.get("wins")),
+            cards=_optional(post.get("cards")),
+        )
+        return _("The %(pot)s is open.") % {"pot": made.name}
+    if action == "carry":
+        services.pot_carry(drive=drive, actor=actor, pot=pot)
+        return _("The pot is carried into tonight.")
+    if action == "add":
+        entry = services.pot_add(
+            drive=drive, actor=actor, pot=pot, amount=post.get("amount"), way=post.get("way")
+        )
+        return _("%(amount)s put in the %(pot)s.") % {
+            "amount": entry.amount,
+            "pot": entry.pot.name,
+        }
+    if action == "draw":
+        entry = services.pot_draw(
+            drive=drive,
+            actor=actor,
+            pot=pot,
+            ticket=_optional(post.get("ticket")),
+            card=_optional(post.get("card")),
+            found=post.get("found", ""),
+            ace=post.get("ace") == "on",
+            winner=post.get("winner", ""),
+            way=post.get("way"),
+        )
+        if entry.ace:
+            return _("The ace of spades! %(winner)s wins %(amount)s.") % {
+                "winner": entry.winner,
+                "amount": entry.amount,
+            }
+        return _("Card %(card)s is not the ace: the pot rolls on.") % {"card": entry.card}
+    if action == "pay":
+        entry = services.pot_pay(
+            drive=drive,
+            actor=actor,
+            pot=pot,
+            couple=_optional(post.get("couple")),
+            winner=post.get("winner", ""),
+            way=post.get("way"),
+        )
+        return _("%(winner)s wins %(amount)s.") % {"winner": entry.winner, "amount": entry.amount}
+    raise ServiceError("bad_action", _("Choose what to do."))
+
+
+@drive_page()
+def pots(request: HttpRequest, drive: Drive, role: str) -> HttpResponse:
+    """The club's pots at this drive: each open one with what it holds, money put in, the
+    sealed cards of "catch the ace" to draw or the winner to pay, and its history."""
+    if not _allowed(drive, role):
+        return forbidden(request, drive, (ORGANIZER,))
+    if request.method == "POST":
+        try:
+            messages.success(request, _pot_act(request, drive, role))
+        except ServiceError as error:
+            messages.error(request, error_text(error))
+        return redirect("money:pots", slug=drive.slug)
+    rows = selectors.drive_pots(drive)
+    for row in rows:
+        opened = set(row["opened"])
+        row["sealed_cards"] = [n for n in range(1, row["cards"] + 1) if n not in opened]
+        row["carried_here"] = any(night["drive"] == drive.slug for night in row["history"])
+    return render(
+        request,
+        "money/pots.html",
+        {
+            "drive": drive,
+            "pots": rows,
+            "links": drive_links(drive, "money:page", role),
+            "ways": Way.choices,
+            "kinds": Pot.Kind.choices,
+            "role": role,
+        },
+    )

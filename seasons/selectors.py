@@ -36,7 +36,7 @@ from engine.season import (
     most_improved,
 )
 from engine.season import season_standings as standings_of
-from money.selectors import drives_net
+from money.selectors import club_pots, drives_net
 from scoring.models import Award
 from scoring.prizes.selectors import carried_in, cookie_jar_view
 from scoring.selectors import standings_for_drives
@@ -420,3 +420,9 @@ def season_jar(drives: list[Drive]) -> dict[str, Any]:
         "gaps": jar_consistent(nights),
         "any": any(row["enabled"] for row in rows),
     }
+
+
+def season_pots(club: Club, drives: list[Drive]) -> list[dict[str, Any]]:
+    """The club's pots the season's drives carried, and its open ones: what each holds and
+    its history at those drives (``money.selectors.club_pots``). Three queries."""
+    return club_pots(club, drives=drives)

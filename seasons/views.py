@@ -186,6 +186,7 @@ def season_detail(request: HttpRequest, club: str, season: str) -> HttpResponse:
             "clashes": [p for p in view.players if p.clashes],
             "jar": selectors.season_jar(view.drives),
             **_money(view.drives, role),
+            "pots": selectors.season_pots(found.club, view.drives),
             "add_form": AddDriveForm(drives=selectors.drives_free(found)),
             "by_slug": view.by_slug,
             **rules,

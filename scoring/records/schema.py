@@ -509,7 +509,9 @@ class DriveExport(Part):
         None, description="the drive's season, its merges and splits (seasons/records.py)"
     )
     money: dict[str, Any] | None = Field(
-        None, description="the night's ledger, tickets, draws and cash box (money/records.py)"
+        None,
+        description="the night's ledger, tickets, draws, cash box and the club's pots it "
+        "carried (money/records.py)",
     )
 
     def usernames(self) -> Iterator[str | None]:

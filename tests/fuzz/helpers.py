@@ -35,7 +35,7 @@ from hypothesis import HealthCheck, Phase, settings
 
 from drives.models import AuditEntry, Drive
 from drives.services import Actor, drive_close
-from money.services import line_record, raffle_add, setup_update
+from money.services import line_record, pot_open, raffle_add, setup_update
 from practice.models import PracticeGame
 from practice.table import start as practice_start
 from scoring.models import Document, TableCall, Tie
@@ -80,6 +80,7 @@ class World:
     seasons: list[str] = field(default_factory=list)  # our club's seasons' slugs
     lines: list[int] = field(default_factory=list)  # the running drive's ledger lines
     raffles: list[int] = field(default_factory=list)  # the running drive's raffle items
+    pots: list[int] = field(default_factory=list)  # our club's pots, and one of theirs
 
     def slug(self, name: str) -> str:
         return self.drives[name].slug
@@ -100,6 +101,7 @@ class World:
             "season": [*self.seasons, "no-such-season"],
             "line": [*self.lines, NO_SUCH],
             "raffle": [*self.raffles, NO_SUCH],
+            "pot": [*self.pots, NO_SUCH],
             "call": [*TableCall.objects.values_list("pk", flat=True), NO_SUCH],
         }
 
@@ -214,6 +216,15 @@ def seed_world() -> World:
     world.seasons = [season.slug]
     world.lines = [line_record(drive=running, actor=DESK, kind="donation", amount="5.00").pk]
     world.raffles = [raffle_add(drive=running, actor=DESK, name="A ham").pk]
+    world.pots = [
+        pot_open(club=club, actor=DESK, name=name, kind=kind, opening="50.00").pk
+        for club, name, kind in (
+            (ours.club, "Catch the ace", "ace"),
+            (ours.club, "Jackpot", "jackpot"),
+            (ours.club, "Cookie jar", "jar"),
+            (theirs.club, "Their jar", "jar"),
+        )
+    ]
     # The licence's report needs its licence's number.
     setup_update(drive=running, actor=DESK, licence_number="NS-AGLC 2026-0417")
     world.tokens = {

@@ -339,6 +339,15 @@ CASES: list[Case] = [
         member_page(422),
         note="the world's drive has no licence number: the page says where to set it",
     ),
+    Case(f"{D}/money/pots", "GET", f"{P}/money/pots", member_page(200)),
+    Case(
+        f"{D}/money/pots",
+        "POST",
+        f"{P}/money/pots",
+        member_page(302),
+        body={"action": "add", "pot": "999999", "amount": "5"},
+        note="no such pot: the page says so",
+    ),
     # --- prizes (scoring/pages/prizes.py) ---------------------------------------------------------
     Case(f"{D}/prizes/", "GET", f"{P}/prizes/", member_page(200)),
     Case(
@@ -811,6 +820,31 @@ CASES: list[Case] = [
         )
         for tail in ("tickets", "draw", "claim", "unclaimed")
     ],
+    Case(f"{A}/pots", "GET", f"{AP}/pots", members(200)),
+    *[
+        Case(
+            f"{A}/pots/<int:pot>/{tail}",
+            "POST",
+            f"{AP}/pots/999999/{tail}",
+            members(404),
+            body=body,
+            note="no such pot",
+        )
+        for tail, body in (
+            ("carry", None),
+            ("add", {"amount": "5"}),
+            ("draw", {"ticket": 1, "card": 1}),
+            ("pay", {"winner": "Anne"}),
+        )
+    ],
+    Case("api/v1/clubs/<club>/pots", "GET", "/api/v1/clubs/{club}/pots", club_api(200)),
+    Case(
+        "api/v1/clubs/<club>/pots",
+        "POST",
+        "/api/v1/clubs/{club}/pots",
+        club_api(201, scorer=403),
+        body={"name": "Cookie jar", "kind": "jar"},
+    ),
     Case(
         "api/v1/clubs/<club>/money",
         "GET",
