@@ -105,11 +105,12 @@ def test_the_export_carries_the_members_price(ours: ClubUsers) -> None:
 def test_a_couple_registered_paid_pays_its_members_price(ours: ClubUsers) -> None:
     from drives.services import couples_register
 
-    drive = make_drive(ours.club, 1, entry_fee=Decimal("5.00"))
+    make_drive(ours.club, 1)  # A1 played an earlier night
+    drive = make_drive(ours.club, 0, entry_fee=Decimal("5.00"))
     members(drive, "A1")
     services.setup_update(drive=drive, actor=DESK, member_fee="2.00")
     couples_register(drive=drive, couples=[{"players": ["A1", "Zed"], "paid": True}])
-    line = Line.objects.get(drive=drive, couple__number=2)
+    line = Line.objects.get(drive=drive, couple__number=1)
     assert line.amount == Decimal("7.00")
 
 
