@@ -50,6 +50,8 @@ ACTIONS = {
     "drive.start": gettext_lazy("night started"),
     "drive.close": gettext_lazy("night closed"),
     "drive.restore": gettext_lazy("drive restored from an export"),
+    "drive.publish": gettext_lazy("night published from the hall's laptop"),
+    "site.publish": gettext_lazy("night sent to the club's site"),
     "results.import": gettext_lazy("results imported"),
     "call.open": gettext_lazy("a table called the desk"),
     "call.answer": gettext_lazy("the desk on its way to a table"),
