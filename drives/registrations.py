@@ -378,3 +378,59 @@ def registration_answer(registration: Registration, position: int) -> dict[str, 
         "position": position,
         "cancel_url": reverse("drive-register-cancel", kwargs={"token": registration.token}),
     }
+
+
+def registrations_receive(*, drive: Drive, rows: Sequence[Any], actor: Actor = SYSTEM) -> int:
+    """The registrations of the club's site brought to the hall's laptop (``drive fetch``): each
+    one the laptop lacks is added as the site took it (names, contact, status, time; the site
+    keeps its cancel link), and one cancelled on the site since is cancelled here unless it was
+    checked in. A registration is the same one by its names' key and its time. Nothing else of
+    the drive changes. All or nothing; the number of registrations added or changed."""
+    changed = 0
+    with transaction.atomic():
+        drive = lock_drive(drive)
+        require_open(drive)
+        known = {(r.key, r.created_at): r for r in Registration.objects.filter(drive=drive)}
+        for row in rows:
+            names = inputs.registration_players_of(row.get("players"))
+            at = datetime.fromisoformat(str(row.get("created_at")))
+            status = row.get("status")
+            if status not in Status.values:
+                raise ServiceError(
+                    "bad_registration", gettext("A registration's status is unknown.")
+                )
+            here = known.get((key_of(names), at))
+            if here is None:
+                members = players_link(
+                    club=drive.club, names=names, ids=[None] * len(names), ask=False
+                )
+                cancelled = row.get("cancelled_at")
+                known[(key_of(names), at)] = Registration.objects.create(
+                    drive=drive,
+                    player1=names[0],
+                    player2=names[1] if len(names) == 2 else "",
+                    member1=members[0],
+                    member2=members[1] if len(members) == 2 else None,
+                    contact=inputs.REGISTRATION_CONTACT.check(row.get("contact") or ""),
+                    key=key_of(names),
+                    status=status,
+                    created_at=at,
+                    cancelled_at=datetime.fromisoformat(cancelled) if cancelled else None,
+                )
+                changed += 1
+            elif status != here.status and here.couple_id is None:
+                here.status = status
+                if status == Status.CANCELLED:
+                    here.cancelled_at = timezone.now()
+                here.save(update_fields=["status", "cancelled_at"])
+                changed += 1
+        if changed:
+            audit(
+                drive,
+                actor,
+                "registration.fetch",
+                subject=drive.slug,
+                new={"changed": changed},
+                note="from the club's site",
+            )
+    return changed

@@ -2,8 +2,9 @@
 same app, talking through the site's JSON API with an organizer's token of the club.
 
 - ``night_fetch``: before the night, the drive (its settings, its couples) from the site
-  (``GET /api/v1/drives/{slug}/export``), restored here when the laptop does not have it yet. A
-  drive the laptop has already is never changed by a fetch: no result, no setting.
+  (``GET /api/v1/drives/{slug}/export``), restored here when the laptop does not have it yet,
+  and its registrations (``GET …/registrations``: those the laptop lacks, and the cancels). A
+  drive the laptop has already is otherwise never changed by a fetch: no result, no setting.
 - ``night_publish``: after the close, the whole night (the drive's export) to the site
   (``POST /api/v1/clubs/{club}/nights``, ``scoring.records.publish`` there): created,
   replaced by a corrected night, or unchanged.
@@ -22,10 +23,12 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from django.utils.translation import gettext
+from django.db import transaction
+from django.utils.translation import gettext, ngettext
 
 from drives.errors import ServiceError
 from drives.models import Drive
+from drives.registrations import registrations_receive
 from drives.services import Actor
 from scoring.records.export import drive_export
 from scoring.records.publish import format_check
@@ -120,19 +123,46 @@ def night_fetch(*, site: str, slug: str, token: str, actor: Actor) -> Outcome:
         format_check(data)
     except ServiceError as error:
         raise SyncError(error.message) from None
-    if Drive.objects.filter(slug=slug).exists():
-        return Outcome(
-            gettext("%(slug)s is already on this laptop: nothing changed.") % {"slug": slug},
-            changed=False,
+    rows = _call("GET", f"{root}/api/v1/drives/{quote(slug)}/registrations", token)
+    if not isinstance(rows, list):
+        raise SyncError(
+            gettext("The site %(site)s did not answer as this app does: is it the club's site?")
+            % {"site": urlsplit(root).netloc}
         )
+    drive = Drive.objects.filter(slug=slug).first()
     try:
-        report = drive_restore(data=data, actor=actor)
-    except ServiceError as error:
-        raise SyncError(error.message) from None
+        with transaction.atomic():
+            couples = None
+            if drive is None:
+                report = drive_restore(data=data, actor=actor)
+                drive, couples = report.drive, report.couples
+            arrived = registrations_receive(drive=drive, rows=rows, actor=actor)
+    except (ServiceError, ValueError, TypeError, AttributeError) as error:
+        raise SyncError(getattr(error, "message", str(error))) from None
+    words = {"slug": slug, "site": urlsplit(root).netloc, "count": arrived}
+    if couples is not None:
+        return Outcome(
+            ngettext(
+                "Fetched %(slug)s from %(site)s: %(couples)s couples, %(count)s registration.",
+                "Fetched %(slug)s from %(site)s: %(couples)s couples, %(count)s registrations.",
+                arrived,
+            )
+            % (words | {"couples": couples}),
+            changed=True,
+        )
+    if arrived:
+        return Outcome(
+            ngettext(
+                "%(slug)s is already on this laptop: %(count)s registration arrived.",
+                "%(slug)s is already on this laptop: %(count)s registrations arrived.",
+                arrived,
+            )
+            % words,
+            changed=True,
+        )
     return Outcome(
-        gettext("Fetched %(slug)s from %(site)s: %(couples)s couples.")
-        % {"slug": slug, "site": urlsplit(root).netloc, "couples": report.couples},
-        changed=True,
+        gettext("%(slug)s is already on this laptop: nothing changed.") % {"slug": slug},
+        changed=False,
     )
 
 

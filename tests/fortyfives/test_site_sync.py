@@ -53,9 +53,29 @@ def test_a_night_fetched_played_on_the_laptop_and_published_back(tmp_path: Path)
         )  # fmt: skip
         token = on(site_dir, "apitoken", "mary").split()[-1]
 
-        # Before the night: the drive and its couples come to the laptop.
+        # A couple registers on the site's public page before the night.
+        on(site_dir, "shell", "--no-imports", "-c", (
+            "from datetime import timedelta; from django.utils import timezone; "
+            "from drives.models import Drive; Drive.objects.update("
+            "registration_opens=timezone.now() - timedelta(hours=1))"
+        ))  # fmt: skip
+        register = urllib.request.Request(
+            f"{site}/api/v1/drives/{slug}/registrations",
+            data=json.dumps({"players": ["Mary MacDonald", "Angus MacDonald"]}).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(register, timeout=10) as answer:
+            assert json.load(answer)["status"] == "registered"
+
+        # Before the night: the drive, its couples and its registrations come to the laptop.
         fetched = on(laptop_dir, "drive", "fetch", site, slug, "--token", token)
-        assert fetched == f"Fetched {slug} from 127.0.0.1:{port}: 8 couples."
+        assert fetched == f"Fetched {slug} from 127.0.0.1:{port}: 8 couples, 1 registration."
+        listed = on(laptop_dir, "shell", "--no-imports", "-c", (
+            "from drives.models import Registration; "
+            "print(*Registration.objects.values_list('player1', 'player2', 'status').get())"
+        ))  # fmt: skip
+        assert listed == "Mary MacDonald Angus MacDonald registered"
         again = on(laptop_dir, "drive", "fetch", site, slug, "--token", token)
         assert again == f"{slug} is already on this laptop: nothing changed."
 
