@@ -1,0 +1,139 @@
+"""The hall's named prizes ("Hard luck", "Hot streak"): each with a rule the engine computes
+from the night's results, a prize like the others, ties settled like the others, one prize per
+couple in the order places, half-time, named prizes, booby; on the API, the pages, the
+treasurer's sheet and in the drive's record."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from drives.models import AuditEntry
+from engine.prizes import PrizeError, category_scores, category_winners, longest_run
+from scoring.models import Award, PrizeCategory, PrizeSetup, Tie
+from scoring.prizes.selectors import prize_table
+from scoring.prizes.services import prize_setup_update, prizes_open_ties, tie_choose, tie_decide
+from tests.api.helpers import Api, ClubUsers
+from tests.prizes.helpers import DESK, night
+
+# Couple 1 W L L L W L, couple 2 L W W W L W, couple 3 loses every game, couple 4 wins every
+# game, couple 5 L L L L L and sits out game 6 (credited as a win).
+WON = {1: {1, 5}, 2: {2, 3, 4, 6}, 3: set(), 4: {1, 2, 3, 4, 5, 6}, 5: {6}}
+GAMES: dict[int, dict[int, bool]] = {
+    c: {g: g in won for g in range(1, 7)} for c, won in WON.items()
+}
+
+
+# --- the rules, worked by hand -------------------------------------------------------------------
+
+
+def test_the_longest_run_of_losses_and_of_wins() -> None:
+    assert longest_run(GAMES[1], won=False) == 3  # games 2, 3, 4
+    assert longest_run(GAMES[1], won=True) == 1
+    assert longest_run(GAMES[2], won=True) == 3
+    assert longest_run({}, won=False) == 0
+    # A game not played (sat out, not credited) ends a run: 2 and 2, never 4.
+    assert longest_run({1: False, 2: False, 4: False, 5: False}, won=False) == 2
+
+
+def test_each_rule_scores_a_small_night_as_worked_by_hand() -> None:
+    assert category_scores("most_lost_in_a_row", GAMES) == {1: 3, 2: 1, 3: 6, 4: 0, 5: 5}
+    assert category_scores("most_won_in_a_row", GAMES) == {1: 1, 2: 3, 3: 0, 4: 6, 5: 1}
+    assert category_scores("most_lost", GAMES) == {1: 4, 2: 2, 3: 6, 4: 0, 5: 5}
+    # Games 4, 5 and 6 only.
+    assert category_scores("best_after", GAMES, after=3) == {1: 1, 2: 2, 3: 0, 4: 3, 5: 1}
+    with pytest.raises(PrizeError):
+        category_scores("most_drinks", GAMES)
+    with pytest.raises(PrizeError):
+        category_scores("best_after", GAMES)
+
+
+def test_the_winners_of_a_rule_ties_and_those_left_out() -> None:
+    assert category_winners("most_lost_in_a_row", GAMES) == ((3,), 6)
+    # Couple 3 already has a prize: couple 5 (five in a row) takes it.
+    assert category_winners("most_lost_in_a_row", GAMES, exclude={3}) == ((5,), 5)
+    assert category_winners("most_lost_in_a_row", GAMES, withdrawn={3, 5}) == ((1,), 3)
+    # 1 and 5 both won one game after game 3 once 4 and 2 are out: a tie.
+    assert category_winners("best_after", GAMES, after=3, exclude={2, 4}) == ((1, 5), 1)
+    # Nobody scores: nobody wins.
+    assert category_winners("most_won_in_a_row", {3: GAMES[3]}) == ((), 0)
+
+
+# --- the night: awards, ties, one prize per couple -----------------------------------------------
+
+pytestmark = pytest.mark.django_db
+HARD_LUCK = {"name": "Hard luck", "rule": "most_lost_in_a_row", "amount": "10.00"}
+HOT_STREAK = {"name": "Hot streak", "rule": "most_won_in_a_row", "description": "a ham"}
+
+
+def _awards(drive: Any) -> list[tuple[str, int | None, int, Any]]:
+    return [
+        (a.kind, a.place, a.couple.number, a.amount or a.description)
+        for a in Award.objects.filter(drive=drive).order_by("kind", "place", "couple__number")
+    ]
+
+
+def test_a_named_prize_is_awarded_beside_the_places_and_the_booby_prize() -> None:
+    # Wins: 4 → 6, 2 → 4, 1 → 2, 5 → 1, 3 → 0. Places 4, 2, 1; the booby prize to 3.
+    drive = night(WON, prizes={"booby_prize": {"amount": "2.00"}})
+    prize_setup_update(drive=drive, actor=DESK, categories=[HARD_LUCK, HOT_STREAK])
+    table = prize_table(drive)
+    hard, hot = table["categories"]
+    assert (hard["name"], hard["couples"], hard["score"], hard["status"]) == (
+        "Hard luck",
+        [3],
+        6,
+        "awarded",
+    )
+    assert hard["prize"]["amount"] == "10.00"
+    assert (hot["couples"], hot["score"]) == ([4], 6)  # a couple may take a place and this too
+    prizes_open_ties(drive=drive, actor=DESK)
+    assert ("category", 1, 3, Decimal("10.00")) in _awards(drive)
+    assert ("category", 2, 4, "a ham") in _awards(drive)
+    assert ("booby", None, 3, Decimal("2.00")) in _awards(drive)
+
+
+def test_one_prize_per_couple_places_then_named_prizes_in_order_then_booby() -> None:
+    drive = night(WON, prizes={"booby_prize": {"amount": "2.00"}, "one_prize_per_couple": True})
+    prize_setup_update(drive=drive, actor=DESK, categories=[HARD_LUCK, HOT_STREAK])
+    prizes_open_ties(drive=drive, actor=DESK)
+    # Hard luck: couple 3 (six lost in a row). Hot streak: 4, 2 and 1 have places, 3 has Hard
+    # luck: couple 5 (its credited sit-out). The booby prize: nobody is left.
+    assert _awards(drive) == [
+        ("category", 1, 3, Decimal("10.00")),
+        ("category", 2, 5, "a ham"),
+        ("place", 1, 4, ""),
+        ("place", 2, 2, ""),
+        ("place", 3, 1, ""),
+    ]
+    assert not Award.objects.filter(drive=drive, kind="booby").exists()
+    assert prize_table(drive)["booby"]["status"] == "empty"
+
+
+def test_one_prize_per_couple_the_named_prize_before_the_booby_prize() -> None:
+    drive = night(WON, prizes={"booby_prize": {"amount": "2.00"}, "one_prize_per_couple": True})
+    prize_setup_update(drive=drive, actor=DESK, categories=[HARD_LUCK])
+    prizes_open_ties(drive=drive, actor=DESK)
+    # Couple 3 would take both: it keeps Hard luck, the booby prize moves up to couple 5.
+    assert ("category", 1, 3, Decimal("10.00")) in _awards(drive)
+    assert ("booby", None, 5, Decimal("2.00")) in _awards(drive)
+
+
+def test_a_tie_for_a_named_prize_is_settled_like_the_others() -> None:
+    # Couple 1 W W W L L L, couple 2 L L L W W W: three lost in a row each.
+    drive = night({1: {1, 2, 3}, 2: {4, 5, 6}}, prizes={"prize_places": 0, "booby": False})
+    prize_setup_update(drive=drive, actor=DESK, categories=[HARD_LUCK | {"amount": "15.00"}])
+    assert prize_table(drive)["categories"][0]["status"] == "tie"
+    (tie,) = prizes_open_ties(drive=drive, actor=DESK)
+    assert (tie.key, tie.kind, tie.couples) == ("category:1", Tie.Kind.CATEGORY, [1, 2])
+    tie_choose(tie=tie, couple=1, choice="split", actor=DESK)
+    tie_choose(tie=tie, couple=2, choice="split", actor=DESK)
+    tie_decide(tie=tie, actor=DESK)
+    assert _awards(drive) == [
+        ("category", 1, 1, Decimal("7.50")),
+        ("category", 1, 2, Decimal("7.50")),
+    ]
+    row = prize_table(drive)["categories"][0]
+    assert row["status"] == "awarded" and [a["how"] for a in row["awards"]] == ["split", "split"]
