@@ -1110,9 +1110,7 @@ CATEGORY_ITEM = rule(
         '"10.00"} (or a description, or a share instead of the amount).'
     ),
     dict[
-        Literal[
-            "name", "rule", "after_game", "amount", "description", "share_of", "percent"
-        ],
+        Literal["name", "rule", "after_game", "amount", "description", "share_of", "percent"],
         object,
     ],
 )

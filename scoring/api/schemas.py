@@ -696,6 +696,7 @@ class Tie(BaseModel):
     id: int
     key: str
     kind: Literal["place", "booby", "half-time", "category", "cookie-jar"]
+    name: str | None = Field(None, description="A named prize's tie: the prize's name.")
     places: list[int] = Field(
         description="The prize places covered (a named prize's tie: its position)."
     )

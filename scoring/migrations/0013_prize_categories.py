@@ -5,45 +5,105 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('drives', '0015_players_one_a_night'),
-        ('scoring', '0012_prizes_as_paid'),
+        ("drives", "0015_players_one_a_night"),
+        ("scoring", "0012_prizes_as_paid"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='award',
-            name='kind',
-            field=models.CharField(choices=[('place', 'prize place'), ('booby', 'booby prize'), ('cookie-jar', 'cookie jar'), ('jackpot', 'jackpot'), ('half-time', 'half-time prize'), ('category', 'named prize')], max_length=10),
+            model_name="award",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("place", "prize place"),
+                    ("booby", "booby prize"),
+                    ("cookie-jar", "cookie jar"),
+                    ("jackpot", "jackpot"),
+                    ("half-time", "half-time prize"),
+                    ("category", "named prize"),
+                ],
+                max_length=10,
+            ),
         ),
         migrations.AlterField(
-            model_name='tie',
-            name='key',
-            field=models.CharField(help_text='place:N, booby, half-time, category:N or cookie-jar', max_length=20),
+            model_name="tie",
+            name="key",
+            field=models.CharField(
+                help_text="place:N, booby, half-time, category:N or cookie-jar", max_length=20
+            ),
         ),
         migrations.AlterField(
-            model_name='tie',
-            name='kind',
-            field=models.CharField(choices=[('place', 'prize place'), ('booby', 'booby prize'), ('cookie-jar', 'cookie jar'), ('half-time', 'half-time prize'), ('category', 'named prize')], max_length=10),
+            model_name="tie",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("place", "prize place"),
+                    ("booby", "booby prize"),
+                    ("cookie-jar", "cookie jar"),
+                    ("half-time", "half-time prize"),
+                    ("category", "named prize"),
+                ],
+                max_length=10,
+            ),
         ),
         migrations.CreateModel(
-            name='PrizeCategory',
+            name="PrizeCategory",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('position', models.PositiveSmallIntegerField()),
-                ('name', models.CharField(max_length=60)),
-                ('rule', models.CharField(choices=[('most_lost_in_a_row', 'most games lost in a row'), ('most_won_in_a_row', 'most games won in a row'), ('most_lost', 'most games lost in all'), ('best_after', 'most games won after game N')], max_length=20)),
-                ('after_game', models.PositiveSmallIntegerField(blank=True, help_text='best_after: the games won after this one count', null=True)),
-                ('amount', models.DecimalField(blank=True, decimal_places=2, max_digits=10, null=True)),
-                ('description', models.CharField(blank=True, max_length=200)),
-                ('share_of', models.CharField(blank=True, help_text='entry or pot', max_length=5)),
-                ('percent', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('drive', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='prize_categories', to='drives.drive')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("position", models.PositiveSmallIntegerField()),
+                ("name", models.CharField(max_length=60)),
+                (
+                    "rule",
+                    models.CharField(
+                        choices=[
+                            ("most_lost_in_a_row", "most games lost in a row"),
+                            ("most_won_in_a_row", "most games won in a row"),
+                            ("most_lost", "most games lost in all"),
+                            ("best_after", "most games won after game N"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                (
+                    "after_game",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        help_text="best_after: the games won after this one count",
+                        null=True,
+                    ),
+                ),
+                (
+                    "amount",
+                    models.DecimalField(blank=True, decimal_places=2, max_digits=10, null=True),
+                ),
+                ("description", models.CharField(blank=True, max_length=200)),
+                ("share_of", models.CharField(blank=True, help_text="entry or pot", max_length=5)),
+                ("percent", models.PositiveSmallIntegerField(blank=True, null=True)),
+                (
+                    "drive",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="prize_categories",
+                        to="drives.drive",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['drive', 'position'],
-                'constraints': [models.UniqueConstraint(fields=('drive', 'position'), name='prize_category_once_per_position'), models.UniqueConstraint(fields=('drive', 'name'), name='prize_category_name_once')],
+                "ordering": ["drive", "position"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("drive", "position"), name="prize_category_once_per_position"
+                    ),
+                    models.UniqueConstraint(
+                        fields=("drive", "name"), name="prize_category_name_once"
+                    ),
+                ],
             },
         ),
     ]

@@ -532,10 +532,15 @@ def tie_view(tie: Tie) -> dict[str, Any]:
             },
         )
         row["cards"][str(card.couple.number)] = card.card
+    name = None
+    if tie.kind == Tie.Kind.CATEGORY:
+        found = PrizeCategory.objects.filter(drive_id=tie.drive_id, position=tie.places[0])
+        name = found.values_list("name", flat=True).first()
     return {
         "id": tie.pk,
         "key": tie.key,
         "kind": tie.kind,
+        "name": name,
         "places": tie.places,
         "couples": tie.couples,
         "state": tie.state,

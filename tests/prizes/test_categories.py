@@ -137,3 +137,93 @@ def test_a_tie_for_a_named_prize_is_settled_like_the_others() -> None:
     ]
     row = prize_table(drive)["categories"][0]
     assert row["status"] == "awarded" and [a["how"] for a in row["awards"]] == ["split", "split"]
+
+
+# --- the API and bad input -----------------------------------------------------------------------
+
+
+def test_the_api_sets_named_prizes_and_shows_them(api: Api, ours: ClubUsers) -> None:
+    drive = night(WON, club=ours.club)
+    path = f"drives/{drive.slug}/prizes/setup"
+    sent = [
+        HARD_LUCK,
+        {
+            "name": "Late bloomers",
+            "rule": "best_after",
+            "after_game": 3,
+            "share_of": "entry",
+            "percent": 10,
+        },
+    ]
+    answer = api.patch(path, {"categories": sent}, token=ours.org_token)
+    assert answer.status_code == 200, answer.json()
+    assert [(c["name"], c["rule"], c["after_game"]) for c in answer.json()["categories"]] == [
+        ("Hard luck", "most_lost_in_a_row", None),
+        ("Late bloomers", "best_after", 3),
+    ]
+    table = api.get(f"drives/{drive.slug}/prizes", token=ours.org_token).json()
+    late = table["categories"][1]
+    assert (late["couples"], late["score"], late["prize"]["percent"]) == ([4], 3, 10)
+    entry = AuditEntry.objects.filter(drive=drive, action="prizes.setup").last()
+    assert entry is not None
+    assert entry.new["categories"][0] == ["Hard luck", "most_lost_in_a_row", "10.00"]
+    # An empty list takes them all away.
+    assert api.patch(path, {"categories": []}, token=ours.org_token).json()["categories"] == []
+    assert not PrizeCategory.objects.filter(drive=drive).exists()
+
+
+@pytest.mark.parametrize(
+    ("categories", "code", "words"),
+    [
+        ([HARD_LUCK | {"rule": "most_drinks"}], "unknown_rule", "the rule is one of"),
+        ([HARD_LUCK | {"name": "  "}], "bad_field", "needs a name"),
+        ([HARD_LUCK | {"name": "x" * 61}], "bad_field", "at most 60 characters"),
+        ([HARD_LUCK, HOT_STREAK | {"name": "HARD LUCK"}], "category_twice", "one name"),
+        ([HARD_LUCK | {"after_game": 3}], "bad_field", "best_after takes after_game"),
+        ([{"name": "Late", "rule": "best_after", "amount": "5"}], "bad_field", "best_after"),
+        ([{"name": "Hard luck", "rule": "most_lost"}], "bad_field", "an amount or a description"),
+        (
+            [HARD_LUCK | {"amount": None, "share_of": "entry", "percent": 50}],
+            "shares_over_100",
+            "more than 100 %",
+        ),
+    ],
+)
+def test_bad_named_prizes_are_refused_with_nothing_written(
+    api: Api, ours: ClubUsers, categories: list[dict[str, Any]], code: str, words: str
+) -> None:
+    drive = night(WON, club=ours.club, prizes={"prizes": [{"share_of": "entry", "percent": 60}]})
+    prize_setup_update(drive=drive, actor=DESK, categories=[HOT_STREAK])
+    before = AuditEntry.objects.filter(drive=drive).count()
+    answer = api.patch(
+        f"drives/{drive.slug}/prizes/setup",
+        {"categories": categories, "one_prize_per_couple": True},
+        token=ours.org_token,
+    )
+    assert answer.status_code == 422, answer.json()
+    assert answer.json()["code"] == code
+    assert words in answer.json()["message"]
+    assert [c.name for c in PrizeCategory.objects.filter(drive=drive)] == ["Hot streak"]
+    assert not PrizeSetup.objects.get(drive=drive).one_prize_per_couple
+    assert AuditEntry.objects.filter(drive=drive).count() == before
+
+
+def test_the_shares_of_the_places_and_the_named_prizes_are_counted_together() -> None:
+    drive = night(WON, prizes={"prizes": [{"share_of": "entry", "percent": 60}]})
+    with pytest.raises(Exception, match="more than 100 %"):
+        prize_setup_update(
+            drive=drive,
+            actor=DESK,
+            categories=[HARD_LUCK | {"amount": None, "share_of": "pot", "percent": 41}],
+        )
+    assert not PrizeCategory.objects.filter(drive=drive).exists()
+
+
+def test_named_prizes_are_fixed_once_the_ties_are_opened(api: Api, ours: ClubUsers) -> None:
+    drive = night(WON, club=ours.club)
+    prize_setup_update(drive=drive, actor=DESK, categories=[HARD_LUCK])
+    prizes_open_ties(drive=drive, actor=DESK)
+    answer = api.patch(
+        f"drives/{drive.slug}/prizes/setup", {"categories": []}, token=ours.org_token
+    )
+    assert (answer.status_code, answer.json()["code"]) == (409, "prizes_opened")
