@@ -5,16 +5,19 @@ treasurer's sheet and in the drive's record."""
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 from typing import Any
 
 import pytest
 
-from drives.models import AuditEntry
+from drives.models import AuditEntry, Drive
 from engine.prizes import PrizeError, category_scores, category_winners, longest_run
-from scoring.models import Award, PrizeCategory, PrizeSetup, Tie
+from scoring.models import Award, PrizeCategory, PrizeSetup, ResultVersion, Tie
 from scoring.prizes.selectors import prize_table
 from scoring.prizes.services import prize_setup_update, prizes_open_ties, tie_choose, tie_decide
+from scoring.records.export import drive_export
+from scoring.records.restore import drive_delete, drive_restore
 from tests.api.helpers import Api, ClubUsers
 from tests.prizes.helpers import DESK, night
 
@@ -227,3 +230,50 @@ def test_named_prizes_are_fixed_once_the_ties_are_opened(api: Api, ours: ClubUse
         f"drives/{drive.slug}/prizes/setup", {"categories": []}, token=ours.org_token
     )
     assert (answer.status_code, answer.json()["code"]) == (409, "prizes_opened")
+
+
+# --- the drive's record ---------------------------------------------------------------------------
+
+
+def test_named_prizes_their_tie_and_awards_round_trip_through_the_export() -> None:
+    # 1 W W W L L L, 2 L L L W W W, 3 W W L W L L, 4 L L W L W W: two winners a game.
+    drive = night({1: {1, 2, 3}, 2: {4, 5, 6}, 3: {1, 2, 4}, 4: {3, 5, 6}}, prizes={"booby": False})
+    ResultVersion.objects.filter(result__game__drive=drive).update(channel="desk")
+    prize_setup_update(
+        drive=drive,
+        actor=DESK,
+        prize_places=1,
+        categories=[
+            HARD_LUCK,
+            {
+                "name": "Late bloomers",
+                "rule": "best_after",
+                "after_game": 3,
+                "description": "a pie",
+            },
+        ],
+    )
+    prizes_open_ties(drive=drive, actor=DESK)
+    first = drive_export(drive)
+    stored = first["prize_setup"]["categories"]
+    assert [(c["name"], c["rule"], c["after_game"], c["amount"]) for c in stored] == [
+        ("Hard luck", "most_lost_in_a_row", None, "10.00"),
+        ("Late bloomers", "best_after", 3, None),
+    ]
+    assert [(t["key"], t["name"], t["couples"]) for t in first["ties"]] == [
+        ("place:1", None, [1, 2, 3, 4]),
+        ("category:1", "Hard luck", [1, 2]),  # three lost in a row each
+    ]
+    assert [(a["kind"], a["place"], a["couple"]) for a in first["awards"]] == [
+        ("category", 2, 2)  # three won after game 3
+    ]
+    drive_delete(drive=drive)
+    drive_restore(data=json.loads(json.dumps(first)))
+    restored = Drive.objects.get(slug=first["drive"]["slug"])
+    second = drive_export(restored)
+    assert second["audit"].pop()["action"] == "drive.restore"
+    assert second == first
+    assert [c.name for c in PrizeCategory.objects.filter(drive=restored)] == [
+        "Hard luck",
+        "Late bloomers",
+    ]
