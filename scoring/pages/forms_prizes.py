@@ -237,16 +237,18 @@ class PrizeSetupForm(PlainForm):
             help_text=_("Like Hard luck."),
         )
         self.fields[names[1]] = forms.ChoiceField(
-            label=_("Its rule"), choices=PrizeCategory.Rule.choices, required=False
+            label=_("Named prize %(n)s: its rule") % {"n": i},
+            choices=PrizeCategory.Rule.choices,
+            required=False,
         )
         self.fields[names[2]] = forms.IntegerField(
-            label=_("After game (for the games won after game N)"),
+            label=_("Named prize %(n)s: after game (for the games won after game N)") % {"n": i},
             required=False,
             **inputs.CATEGORY_AFTER.form_options(),
         )
         self.fields[names[2]].widget.attrs["inputmode"] = "numeric"
         self.fields[names[3]] = forms.CharField(
-            label=_("Its prize"),
+            label=_("Named prize %(n)s: its prize") % {"n": i},
             required=False,
             max_length=200,
             help_text=_("An amount, a share (30%) or a prize in kind."),
