@@ -110,7 +110,9 @@ def night_body(request: HttpRequest) -> dict[str, object]:
     openapi_extra={
         "requestBody": {
             "required": True,
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DriveExport"}}},
+            "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/DriveExport"}}
+            },
         }
     },
 )
