@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from drives.models import AuditEntry, Drive
+from drives.models import AuditEntry, Couple, Drive
 from engine.prizes import PrizeError, category_scores, category_winners, longest_run
 from scoring.models import Award, PrizeCategory, PrizeSetup, ResultVersion, Tie
 from scoring.prizes.selectors import prize_table
@@ -277,3 +277,27 @@ def test_named_prizes_their_tie_and_awards_round_trip_through_the_export() -> No
         "Hard luck",
         "Late bloomers",
     ]
+
+
+# --- what the couple, the printed results and the treasurer see -----------------------------------
+
+
+def test_the_couples_page_the_printed_results_and_the_treasurers_sheet_name_it() -> None:
+    from money.printing import accounts_document
+    from scoring.pages.selectors_live import couple_night
+    from scoring.printing.data import build
+    from scoring.printing.rendering import render_pdf
+    from tests.pdf.helpers import pdf_text
+
+    drive = night(WON, prizes={"booby": False})
+    prize_setup_update(drive=drive, actor=DESK, categories=[HARD_LUCK, HOT_STREAK])
+    prizes_open_ties(drive=drive, actor=DESK)
+    mine = couple_night(Couple.objects.get(drive=drive, number=3))["prizes"]
+    assert [(p["kind"], p["name"], p["amount"]) for p in mine] == [
+        ("category", "Hard luck", "10.00")
+    ]
+    text = pdf_text(render_pdf("results", build(drive, "results"), paper="letter"))
+    assert "Hard luck" in text and "Hot streak" in text and "a ham" in text
+    sheet = accounts_document(drive)["accounts"]["notes"]
+    assert f"Hard luck to couple 3: 10.00 {drive.currency}." in sheet
+    assert not any("Hot streak" in line for line in sheet)  # a ham is not money paid
