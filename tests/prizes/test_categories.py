@@ -301,3 +301,25 @@ def test_the_couples_page_the_printed_results_and_the_treasurers_sheet_name_it()
     sheet = accounts_document(drive)["accounts"]["notes"]
     assert f"Hard luck to couple 3: 10.00 {drive.currency}." in sheet
     assert not any("Hot streak" in line for line in sheet)  # a ham is not money paid
+
+
+def test_the_prize_page_and_a_named_prizes_tie_in_french(ours: ClubUsers) -> None:
+    from django.urls import reverse
+
+    from tests.pages.organizer_helpers import logged_in
+
+    drive = night(
+        {1: {1, 2, 3}, 2: {4, 5, 6}}, club=ours.club, prizes={"prize_places": 0, "booby": False}
+    )
+    prize_setup_update(drive=drive, actor=DESK, categories=[HARD_LUCK])
+    (tie,) = prizes_open_ties(drive=drive, actor=DESK)
+    client = logged_in(ours.organizer)
+    french = {"HTTP_ACCEPT_LANGUAGE": "fr-CA,fr;q=0.9"}
+    page = client.get(reverse("night:prizes", kwargs={"slug": drive.slug}), **french)
+    text = page.content.decode()
+    assert "Hard luck" in text and "le plus de parties perdues de suite" in text
+    assert "Prix nommé 1" in text  # the set-up's boxes
+    url = reverse("night:prizes_tie", args=[drive.slug, tie.pk])
+    assert "Égalité pour « Hard luck »" in client.get(url, **french).content.decode()
+    english = client.get(url, HTTP_ACCEPT_LANGUAGE="en-CA,en;q=0.9").content.decode()
+    assert "Tie for “Hard luck”" in english
