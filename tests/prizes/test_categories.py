@@ -284,6 +284,7 @@ def test_named_prizes_their_tie_and_awards_round_trip_through_the_export() -> No
 
 def test_the_couples_page_the_printed_results_and_the_treasurers_sheet_name_it() -> None:
     from money.printing import accounts_document
+    from money.selectors import accounts
     from scoring.pages.selectors_live import couple_night
     from scoring.printing.data import build
     from scoring.printing.rendering import render_pdf
@@ -301,6 +302,8 @@ def test_the_couples_page_the_printed_results_and_the_treasurers_sheet_name_it()
     sheet = accounts_document(drive)["accounts"]["notes"]
     assert f"Hard luck to couple 3: 10.00 {drive.currency}." in sheet
     assert not any("Hot streak" in line for line in sheet)  # a ham is not money paid
+    paid = [(line["note"], line["amount"]) for line in accounts(drive)["lines"]]
+    assert ("Hard luck", Decimal("10.00")) in paid  # the ledger's line names it too
 
 
 def test_the_prize_page_and_a_named_prizes_tie_in_french(ours: ClubUsers) -> None:
