@@ -328,7 +328,9 @@ def _fix_shares(drive: Drive, setup: PrizeSetup) -> list[str]:
     for category in PrizeCategory.objects.filter(drive=drive, amount__isnull=True).exclude(
         share_of=""
     ):
-        category.amount = resolved(None, category.share_of, category.percent, setup, drive)
+        category.amount = share(
+            bases[category.share_of], category.percent or 0, setup.share_rounding
+        )
         category.save(update_fields=["amount"])
         fixed.append(
             f"{category.name}: {category.percent}% of {category.share_of} = {category.amount}"

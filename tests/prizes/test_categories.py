@@ -326,3 +326,21 @@ def test_the_prize_page_and_a_named_prizes_tie_in_french(ours: ClubUsers) -> Non
     assert "Égalité pour « Hard luck »" in client.get(url, **french).content.decode()
     english = client.get(url, HTTP_ACCEPT_LANGUAGE="en-CA,en;q=0.9").content.decode()
     assert "Tie for “Hard luck”" in english
+
+
+def test_a_named_prize_as_a_share_is_fixed_when_the_ties_are_opened() -> None:
+    from money.printing import accounts_document
+    from tests.prizes.test_as_paid import paid
+
+    # Five couples at $8.00 a couple: $40.00 of entry money; 15 % is $6.00.
+    drive = night(WON, entry_fee="8.00", entry_fee_per="couple", prizes={"booby": False})
+    paid(drive, 1, 2, 3, 4, 5)
+    share = {"name": "Hard luck", "rule": "most_lost_in_a_row", "share_of": "entry", "percent": 15}
+    prize_setup_update(drive=drive, actor=DESK, categories=[share])
+    assert prize_table(drive)["categories"][0]["prize"]["amount"] == "6.00"
+    prizes_open_ties(drive=drive, actor=DESK)
+    assert PrizeCategory.objects.get(drive=drive).amount == Decimal("6.00")
+    opened = AuditEntry.objects.get(drive=drive, action="prizes.open")
+    assert "Hard luck: 15% of entry = 6.00" in opened.new
+    sheet = accounts_document(drive)["accounts"]["notes"]
+    assert f"Hard luck (15% of the entry money) to couple 3: 6.00 {drive.currency}." in sheet
