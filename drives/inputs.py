@@ -58,6 +58,7 @@ from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from drives.errors import ServiceError
 from drives.text import name_strip_bidi, name_visible, text_refuse_unstorable
+from engine.prizes import CATEGORY_RULES
 from engine.rules import CHOICES, FLOOR_LIMIT, PRESETS, Ruleset
 
 # The error codes of a Django form field that a rule's message stands for (the form says what
@@ -1063,8 +1064,8 @@ PRIZE_SHARES_TOTAL = rule(
     "prizes",
     "shares_over_100",
     _(
-        "The prizes' shares (the places' and the half-time prize's) come to more than 100 % "
-        "of the money they share: lower them."
+        "The prizes' shares (the places', the half-time prize's and the named prizes') come "
+        "to more than 100 % of the money they share: lower them."
     ),
     Annotated[int, Strict(), Field(ge=0, le=100)],
 )
@@ -1200,6 +1201,129 @@ def half_time_of(value: Any) -> tuple[int, PrizeValue] | None:
     return after, prize
 
 
+MAX_CATEGORIES = 10
+MAX_CATEGORY_NAME = 60
+CATEGORY_LIST = rule(
+    "category_list",
+    "categories",
+    "bad_field",
+    _("categories is a list of at most %(max)s named prizes, each with its name and rule."),
+    Annotated[list[object], Field(max_length=MAX_CATEGORIES)],
+    {"max": MAX_CATEGORIES},
+)
+CATEGORY_ITEM = rule(
+    "category_item",
+    "categories",
+    "bad_field",
+    _(
+        '%(field)s: give {"name": "Hard luck", "rule": "most_lost_in_a_row", "amount": '
+        '"10.00"} (or a description, or a share instead of the amount).'
+    ),
+    dict[
+        Literal["name", "rule", "after_game", "amount", "description", "share_of", "percent"],
+        object,
+    ],
+)
+_type, _form, _params = text(MAX_CATEGORY_NAME, what="the name", visible=True)
+CATEGORY_NAME = rule(
+    "category_name",
+    "categories",
+    "bad_field",
+    _("%(field)s: a named prize needs a name of at most %(max)s characters."),
+    _type,
+    _params,
+    _form,
+)
+_type, _form, _params = one_of(CATEGORY_RULES)
+CATEGORY_RULE = rule(
+    "category_rule",
+    "categories",
+    "unknown_rule",
+    _("%(field)s: the rule is one of %(list)s."),
+    _type,
+    _params,
+    _form,
+)
+
+
+def _after_only_for_best_after(given: tuple[str, int | None]) -> Any:
+    which, after = given
+    if (which == "best_after") != (after is not None):
+        raise ValueError("after_game with best_after, and only with it")
+    return given
+
+
+_type, _form, _params = whole(1, GAMES[1])
+CATEGORY_AFTER = rule(
+    "category_after",
+    "categories",
+    "bad_field",
+    _("%(field)s: after_game is a whole number of games from %(min)s to %(max)s."),
+    _type,
+    _params,
+    _form,
+)
+CATEGORY_AFTER_GIVEN = rule(
+    "category_after_given",
+    "categories",
+    "bad_field",
+    _("%(field)s: the rule best_after takes after_game (the game it counts after); no other does."),
+    Annotated[tuple[str, int | None], AfterValidator(_after_only_for_best_after)],
+)
+
+
+def _names_once(names: list[str]) -> Any:
+    if len({n.casefold() for n in names}) != len(names):
+        raise ValueError("a name twice")
+    return names
+
+
+CATEGORY_NAMES_ONCE = rule(
+    "category_names_once",
+    "categories",
+    "category_twice",
+    _("Two named prizes have one name: give each its own."),
+    Annotated[list[str], AfterValidator(_names_once)],
+)
+
+
+class CategoryValue(NamedTuple):
+    """A named prize as sent: its name, its rule (and the game ``best_after`` counts after),
+    and its prize (an amount, a description or a share)."""
+
+    name: str
+    rule: str
+    after_game: int | None
+    prize: PrizeValue
+
+
+def category_of(value: Any, field: str) -> CategoryValue:
+    """One named prize, ``categories[0]``: ``{"name": "Hard luck", "rule":
+    "most_lost_in_a_row", "amount": "10.00"}``."""
+    given = CATEGORY_ITEM.check(value, field=field)
+    name = CATEGORY_NAME.check(given.get("name"), field=field)
+    which = CATEGORY_RULE.check(given.get("rule"), field=field)
+    after = given.get("after_game")
+    if after is not None:
+        after = CATEGORY_AFTER.check(after, field=field)
+    CATEGORY_AFTER_GIVEN.check((which, after), field=field)
+    rest = {k: v for k, v in given.items() if k not in ("name", "rule", "after_game")}
+    prize = prize_of(rest, field)
+    if prize.amount is None and not prize.description and not prize.share_of:
+        raise PRIZE_GIVEN.refusal(rest, field=field)
+    return CategoryValue(name, which, after, prize)
+
+
+def categories_of(value: Any) -> list[CategoryValue]:
+    """The hall's named prizes in order, each as :func:`category_of`; two of one name (case
+    aside) refused (``category_twice``)."""
+    found = [
+        category_of(one, f"categories[{i}]") for i, one in enumerate(CATEGORY_LIST.check(value))
+    ]
+    CATEGORY_NAMES_ONCE.check([c.name for c in found])
+    return found
+
+
 def shares_total(prizes: Iterable[PrizeValue]) -> int:
     """The sum of the prizes' shares (percent), refused past 100 (``shares_over_100``)."""
     total: int = PRIZE_SHARES_TOTAL.check(min(sum(p.percent or 0 for p in prizes), 101))
@@ -1280,6 +1404,33 @@ HALF_TIME_PRIZE = Checks(
             },
             {"type": "null"},
         ]
+    },
+)
+
+CATEGORIES = Checks(
+    _judged(lambda value: shares_total(c.prize for c in categories_of(value))),
+    {
+        "type": "array",
+        "maxItems": MAX_CATEGORIES,
+        "items": {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "minLength": 1, "maxLength": MAX_CATEGORY_NAME},
+                "rule": {"enum": list(CATEGORY_RULES)},
+                "after_game": {"type": ["integer", "null"], "minimum": 1, "maximum": GAMES[1]},
+                **_SHARE_PROPERTIES,
+            },
+            "required": ["name", "rule"],
+            "additionalProperties": False,
+            "description": "A prize the hall names with a rule the night's results decide: "
+            "most_lost_in_a_row, most_won_in_a_row, most_lost (games lost in all), best_after "
+            "(games won after after_game, which only it takes); an amount, a description or "
+            "a share. Ties settled like the places'.",
+        },
+        "description": "The hall's named prizes, in the order one prize per couple follows "
+        "among them (after the places and the half-time prize, before the booby prize); the "
+        "list sent replaces the stored one. 422 unknown_rule, category_twice (two of one "
+        "name), bad_field (no name, or one too long), shares_over_100.",
     },
 )
 

@@ -29,6 +29,7 @@ from engine.cards import Card, full_pack
 from engine.standings import Ranking, places
 
 __all__ = [
+    "CATEGORY_RULES",
     "CHOICES",
     "Bracket",
     "Choice",
@@ -37,6 +38,8 @@ __all__ = [
     "PrizeError",
     "TieDecision",
     "booby_couples",
+    "category_scores",
+    "category_winners",
     "cookie_jar_winners",
     "cut_rank",
     "decide_tie",
@@ -44,6 +47,7 @@ __all__ = [
     "draw_cut",
     "jackpot_winners",
     "judge_cut",
+    "longest_run",
     "place_groups",
     "split_money",
 ]
@@ -138,6 +142,77 @@ def booby_couples(
         return ()
     fewest = min(eligible.values())
     return tuple(sorted(c for c, w in eligible.items() if w == fewest))
+
+
+# --- the hall's named categories ----------------------------------------------------------------
+
+#: The rules a named category ("Hard luck", "Hot streak") may be given: the longest run of
+#: games lost, of games won, the most games lost in all, the most games won after game N.
+CATEGORY_RULES: Final[tuple[str, ...]] = (
+    "most_lost_in_a_row",
+    "most_won_in_a_row",
+    "most_lost",
+    "best_after",
+)
+
+
+def longest_run(games: Mapping[int, bool], won: bool) -> int:
+    """The most games in a row a couple won (``won``) or lost, from its games by number (True:
+    won); a game it did not play (a number missing) ends a run."""
+    best = run = 0
+    last: int | None = None
+    for number in sorted(games):
+        if games[number] != won or (last is not None and number != last + 1):
+            run = 0
+        if games[number] == won:
+            run += 1
+            best = max(best, run)
+        last = number
+    return best
+
+
+def category_scores(
+    rule: str, games: Mapping[int, Mapping[int, bool]], *, after: int | None = None
+) -> dict[int, int]:
+    """Each couple's score under a category's ``rule`` (higher is better), from each couple's
+    games (game number → won): ``most_lost_in_a_row`` and ``most_won_in_a_row`` the longest run,
+    ``most_lost`` the games lost, ``best_after`` the games won after game ``after``."""
+    if rule not in CATEGORY_RULES:
+        raise PrizeError("bad_rule", f"{rule} is not a category's rule.")
+    if rule == "best_after" and after is None:
+        raise PrizeError("bad_rule", "best_after needs the game it counts after.")
+    out: dict[int, int] = {}
+    for couple, played in games.items():
+        if rule == "most_lost_in_a_row":
+            out[couple] = longest_run(played, False)
+        elif rule == "most_won_in_a_row":
+            out[couple] = longest_run(played, True)
+        elif rule == "most_lost":
+            out[couple] = sum(1 for won in played.values() if not won)
+        else:
+            out[couple] = sum(1 for g, won in played.items() if won and g > (after or 0))
+    return out
+
+
+def category_winners(
+    rule: str,
+    games: Mapping[int, Mapping[int, bool]],
+    *,
+    after: int | None = None,
+    withdrawn: Collection[int] = (),
+    exclude: Collection[int] = (),
+) -> tuple[tuple[int, ...], int]:
+    """The couples with the highest score under ``rule`` (several: a tie, settled like any
+    other) and that score; withdrawn couples and those in ``exclude`` (with one prize per
+    couple: those already in a prize) are left out. Nobody scores above zero: nobody wins."""
+    out_of_it = set(withdrawn) | set(exclude)
+    scores = {
+        c: s for c, s in category_scores(rule, games, after=after).items() if c not in out_of_it
+    }
+    best = max(scores.values(), default=0)
+    if best <= 0:
+        return (), 0
+    return tuple(sorted(c for c, s in scores.items() if s == best)), best
 
 
 # --- money ---------------------------------------------------------------------------------------

@@ -94,7 +94,10 @@ def _prize_note(paid: dict[str, Any], cur: str) -> str:
         "jackpot": _("Jackpot"),
         "cookie-jar": _("Cookie jar"),
     }
-    what = names.get(paid["kind"]) or _("Place %(n)s") % {"n": paid["place"]}
+    if paid["kind"] == "category":
+        what = paid["name"]
+    else:
+        what = names.get(paid["kind"]) or _("Place %(n)s") % {"n": paid["place"]}
     if paid["share_of"] == "pot":
         what += " " + _("(%(p)s%% of the pot)") % {"p": paid["percent"]}
     elif paid["share_of"]:

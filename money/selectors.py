@@ -30,7 +30,7 @@ from money.models import (
     PotEntry,
     Way,
 )
-from scoring.models import Award, PrizeSetup
+from scoring.models import Award, PrizeCategory, PrizeSetup
 
 ZERO = Decimal("0.00")
 
@@ -115,9 +115,16 @@ def _derived(drive: Drive) -> list[dict[str, Any]]:
         ):
             lines.append(_read_line(Kind.JAR_BUY_IN, buy_in, number, "door", drive.created_at))
     awards = Award.objects.filter(drive=drive, amount__isnull=False).select_related("couple")
+    named: dict[int, str] | None = None  # the named prizes' names, read when one was paid
     for award in awards.order_by("at", "id"):
         kind = Kind.JAR_PAID if award.kind == Award.Kind.COOKIE_JAR else Kind.PRIZE_PAID
         note = award.get_kind_display() + (f" {award.place}" if award.place else "")
+        if award.kind == Award.Kind.CATEGORY:
+            if named is None:
+                named = dict(
+                    PrizeCategory.objects.filter(drive=drive).values_list("position", "name")
+                )
+            note = named.get(award.place or 0, note)
         line = _read_line(kind, award.amount, award.couple.number, "prizes", award.at)
         line["note"] = note
         lines.append(line)

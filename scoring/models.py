@@ -246,14 +246,53 @@ class PrizePlace(models.Model):
         return f"prize {self.place}: {self.amount if self.amount is not None else self.description}"
 
 
+class PrizeCategory(models.Model):
+    """A prize the hall names ("Hard luck") with a rule the engine computes from the night's
+    results (``engine.prizes.CATEGORY_RULES``): money, a thing or a share, like a place's
+    (``position``: its order on the set-up, which is also the order one prize per couple
+    follows among the categories)."""
+
+    class Rule(models.TextChoices):
+        MOST_LOST_IN_A_ROW = "most_lost_in_a_row", _("most games lost in a row")
+        MOST_WON_IN_A_ROW = "most_won_in_a_row", _("most games won in a row")
+        MOST_LOST = "most_lost", _("most games lost in all")
+        BEST_AFTER = "best_after", _("most games won after game N")
+
+    drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="prize_categories")
+    position = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=60)
+    rule = models.CharField(max_length=20, choices=Rule.choices)
+    after_game = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("best_after: the games won after this one count")
+    )
+    amount = models.DecimalField(null=True, blank=True, **MONEY)
+    description = models.CharField(max_length=200, blank=True)
+    share_of = models.CharField(max_length=5, blank=True, help_text=_("entry or pot"))
+    percent = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["drive", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["drive", "position"], name="prize_category_once_per_position"
+            ),
+            models.UniqueConstraint(fields=["drive", "name"], name="prize_category_name_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.rule})"
+
+
 class Tie(models.Model):
-    """Couples sharing a prize (a place, the booby prize or the cookie jar), and how it went."""
+    """Couples sharing a prize (a place, the booby prize, a category or the cookie jar), and
+    how it went."""
 
     class Kind(models.TextChoices):
         PLACE = "place", _("prize place")
         BOOBY = "booby", _("booby prize")
         COOKIE_JAR = "cookie-jar", _("cookie jar")
         HALF_TIME = "half-time", _("half-time prize")
+        CATEGORY = "category", _("named prize")
 
     class State(models.TextChoices):
         OPEN = "open", _("waiting for the couples' choices")
@@ -261,7 +300,9 @@ class Tie(models.Model):
         SETTLED = "settled", _("settled")
 
     drive = models.ForeignKey(Drive, on_delete=models.CASCADE, related_name="ties")
-    key = models.CharField(max_length=20, help_text=_("place:N, booby, half-time or cookie-jar"))
+    key = models.CharField(
+        max_length=20, help_text=_("place:N, booby, half-time, category:N or cookie-jar")
+    )
     kind = models.CharField(max_length=10, choices=Kind.choices)
     places = models.JSONField(default=list, help_text=_("the prize places covered"))
     couples = models.JSONField(default=list, help_text=_("the tied couples' numbers"))
@@ -370,6 +411,7 @@ class Award(models.Model):
         COOKIE_JAR = "cookie-jar", _("cookie jar")
         JACKPOT = "jackpot", _("jackpot")
         HALF_TIME = "half-time", _("half-time prize")
+        CATEGORY = "category", _("named prize")
 
     class How(models.TextChoices):
         DIRECT = "direct", _("direct")

@@ -516,6 +516,20 @@ class HalfTimePrize(Prize):
     after_game: int = Field(description="The half-time prize goes to the best after this game.")
 
 
+CategoryRule = Literal["most_lost_in_a_row", "most_won_in_a_row", "most_lost", "best_after"]
+
+
+class CategoryPrize(Prize):
+    """A prize the hall names, with the rule the night's results decide it by."""
+
+    name: str = Field(max_length=60, description="The hall's name for it: Hard luck.")
+    rule: CategoryRule = Field(
+        description="most_lost_in_a_row, most_won_in_a_row, most_lost (games lost in all) or "
+        "best_after (games won after after_game)."
+    )
+    after_game: int | None = Field(None, description="best_after: the games after this count.")
+
+
 class Award(BaseModel):
     couple: int
     amount: str | None
@@ -563,13 +577,15 @@ class PrizeSetupIn(Body):
         bool | None,
         inputs.checks(
             inputs.PRIZE_SWITCHES["one_prize_per_couple"],
-            description="A couple in two prizes (a place and the half-time or booby prize) "
-            "takes the better (a place before the half-time prize before the booby prize); the "
-            "next couple moves up in the other (default false).",
+            description="A couple in two prizes (a place, the half-time prize, a named prize "
+            "or the booby prize) takes the better (a place, then the half-time prize, then the "
+            "named prizes in their order, then the booby prize); the next couple moves up in "
+            "the other (default false).",
         ),
     ] = None
     share_rounding: Annotated[str | None, inputs.SHARE_ROUNDING] = None
     half_time: Annotated[dict[str, JsonValue] | None, inputs.HALF_TIME_PRIZE] = None
+    categories: Annotated[list[dict[str, JsonValue]] | None, inputs.CATEGORIES] = None
 
 
 class PrizeSetup(BaseModel):
@@ -593,6 +609,7 @@ class PrizeSetup(BaseModel):
     one_prize_per_couple: bool = False
     share_rounding: str = "1.00"
     half_time: HalfTimePrize | None = None
+    categories: list[CategoryPrize] = Field([], description="The hall's named prizes, in order.")
     takings: dict[str, str] = Field(
         {},
         description="What the shares are shares of, so far: entry (the entry money) and pot "
@@ -642,6 +659,18 @@ class HalfTime(Entry):
     )
 
 
+class Category(Entry):
+    position: int = Field(0, description="Its order among the named prizes (1 first).")
+    name: str = ""
+    rule: CategoryRule | None = None
+    after_game: int | None = None
+    score: int | None = Field(
+        None,
+        description="The best score under the rule (games in a row, lost, or won after "
+        "after_game); null while nobody scores.",
+    )
+
+
 class CookieJar(BaseModel):
     enabled: bool
     k: int = 0
@@ -670,6 +699,7 @@ class PrizeTable(BaseModel):
     takings: dict[str, str] = {}
     booby: Booby = None  # type: ignore[assignment]  # left out when absent, never null
     half_time: HalfTime = None  # type: ignore[assignment]  # left out when absent, never null
+    categories: list[Category] = []
     jackpot: dict[str, JsonValue] = {}
     cookie_jar: CookieJar = None  # type: ignore[assignment]  # left out when absent, never null
 
@@ -677,8 +707,11 @@ class PrizeTable(BaseModel):
 class Tie(BaseModel):
     id: int
     key: str
-    kind: Literal["place", "booby", "half-time", "cookie-jar"]
-    places: list[int]
+    kind: Literal["place", "booby", "half-time", "category", "cookie-jar"]
+    name: str | None = Field(None, description="A named prize's tie: the prize's name.")
+    places: list[int] = Field(
+        description="The prize places covered (a named prize's tie: its position)."
+    )
     couples: list[int]
     state: Literal["open", "decided", "settled"]
     method: Literal["split", "cut", "play-off", "award", "empty"] | None

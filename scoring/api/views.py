@@ -859,7 +859,11 @@ def prize_setup_get(request: HttpRequest, slug: str) -> JsonResponse:
     tags=[PRIZE],
     summary="Change the prize set-up",
     description=f"{ORGANIZERS} Fixed once the ties are opened (409 prizes_opened); the cookie "
-    "jar once drawn (409 cookie_jar_drawn).",
+    "jar once drawn (409 cookie_jar_drawn). The hall's named prizes: `categories`, each "
+    '`{"name": "Hard luck", "rule": "most_lost_in_a_row", "amount": "10.00"}` (a rule unknown: '
+    "422 unknown_rule; no name or one too long: 422 bad_field; two of one name: 422 "
+    "category_twice); the shares of every prize together at most 100 % (422 shares_over_100); "
+    "nothing is written when any is refused.",
 )
 def prize_setup_patch(request: HttpRequest, slug: str, payload: s.PrizeSetupIn) -> JsonResponse:
     caller = caller_of(request)

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from drives import inputs
 from drives.forms import PlainForm
-from scoring.models import PrizeSetup
+from scoring.models import PrizeCategory, PrizeSetup
 
 MAX_PLACES = inputs.MAX_PLACES
 _MONEY = re.compile(r"^\s*[$€£]?\s*(\d{1,8}(?:[.,]\d{1,})?)\s*$")
@@ -161,8 +161,8 @@ class PrizeSetupForm(PlainForm):
         label=_("One prize per couple"),
         required=False,
         help_text=_(
-            "A couple in two prizes takes the better (a place before the half-time prize "
-            "before the booby prize); the next couple moves up."
+            "A couple in two prizes takes the better (a place, then the half-time prize, then "
+            "the named prizes in their order, then the booby prize); the next couple moves up."
         ),
     )
     half_time_after = forms.IntegerField(
@@ -200,6 +200,10 @@ class PrizeSetupForm(PlainForm):
         kwargs.setdefault("initial", initial)
         kwargs.setdefault("prefix", "setup")
         super().__init__(*args, **kwargs)
+        self.category_names: list[tuple[str, str, str, str]] = []
+        stored = list(current.get("categories", []))
+        for i in range(1, min(len(stored) + 1, inputs.MAX_CATEGORIES) + 1):
+            self._category_fields(i, stored[i - 1] if i <= len(stored) else None)
         self.place_names = []
         for i in range(1, current["prize_places"] + 1):
             name = f"place_{i}"
@@ -222,6 +226,57 @@ class PrizeSetupForm(PlainForm):
             self.fields["buy_in"].help_text = _(
                 "%(n)s couple(s) bought in at the door: what did each pay?"
             ) % {"n": current["bought_in"]}
+
+    def _category_fields(self, i: int, stored: Mapping[str, Any] | None) -> None:
+        """The boxes of the i-th named prize (an empty row after the stored ones adds one)."""
+        names = tuple(f"category_{i}_{box}" for box in ("name", "rule", "after", "prize"))
+        self.fields[names[0]] = forms.CharField(
+            label=_("Named prize %(n)s") % {"n": i},
+            required=False,
+            max_length=inputs.MAX_CATEGORY_NAME,
+            help_text=_("Like Hard luck."),
+        )
+        self.fields[names[1]] = forms.ChoiceField(
+            label=_("Named prize %(n)s: its rule") % {"n": i},
+            choices=PrizeCategory.Rule.choices,
+            required=False,
+        )
+        self.fields[names[2]] = forms.IntegerField(
+            label=_("Named prize %(n)s: after game (for the games won after game N)") % {"n": i},
+            required=False,
+            **inputs.CATEGORY_AFTER.form_options(),
+        )
+        self.fields[names[2]].widget.attrs["inputmode"] = "numeric"
+        self.fields[names[3]] = forms.CharField(
+            label=_("Named prize %(n)s: its prize") % {"n": i},
+            required=False,
+            max_length=200,
+            help_text=_("An amount, a share (30%) or a prize in kind."),
+        )
+        if stored is not None:
+            self.initial = dict(self.initial) | {
+                names[0]: stored["name"],
+                names[1]: stored["rule"],
+                names[2]: stored.get("after_game"),
+                names[3]: prize_text(stored),
+            }
+        self.category_names.append((names[0], names[1], names[2], names[3]))
+
+    def category_rows(self) -> list[list[forms.BoundField]]:
+        return [[self[name] for name in names] for names in self.category_names]
+
+    def _categories(self) -> list[dict[str, Any]]:
+        """The named prizes as typed: the rows with a name, in order."""
+        out = []
+        for name, rule, after, prize in self.category_names:
+            typed = (self.cleaned_data.get(name) or "").strip()
+            if not typed:
+                continue
+            one: dict[str, Any] = {"name": typed, "rule": self.cleaned_data.get(rule) or ""}
+            if self.cleaned_data.get(after) is not None:
+                one["after_game"] = self.cleaned_data[after]
+            out.append(one | (money_or_text(self.cleaned_data.get(prize) or "") or {}))
+        return out
 
     def place_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.place_names]
@@ -264,6 +319,14 @@ class PrizeSetupForm(PlainForm):
             and (half["after_game"] != stored["after_game"] or not _same_prize(half, stored))
         ):
             out["half_time"] = half
+        categories = self._categories()
+        stored_categories = now.get("categories", [])
+        if len(categories) != len(stored_categories) or not all(
+            (c["name"], c["rule"], c.get("after_game")) == (s["name"], s["rule"], s["after_game"])
+            and _same_prize(c, s)
+            for c, s in zip(categories, stored_categories, strict=False)
+        ):
+            out["categories"] = categories
         if data["cut_rule"] != cut_rule_of(now):
             out |= cut_fields(data["cut_rule"])
         booby = money_or_text(data["booby_prize"])

@@ -171,11 +171,25 @@ HOW = {
 }
 
 
+RULE_WORDS = {
+    "most_lost_in_a_row": _lazy("most games lost in a row"),
+    "most_won_in_a_row": _lazy("most games won in a row"),
+    "most_lost": _lazy("most games lost in all"),
+}
+
+
 def _prize_words(amount: str | None, description: str, currency: str) -> str:
     """A prize as the hall reads it: "60.00 CAD", or the thing ("a ham")."""
     if amount is not None:
         return f"{amount} {currency}"
     return description or ""
+
+
+def rule_words(named: dict[str, Any]) -> str:
+    """A named prize's rule as the hall reads it: "most games lost in a row"."""
+    if named["rule"] == "best_after":
+        return _("most games won after game %(n)s") % {"n": named["after_game"]}
+    return str(RULE_WORDS.get(named["rule"], named["rule"]))
 
 
 def prize_wall(table: dict[str, Any], names: dict[int, str]) -> list[dict[str, Any]]:
@@ -226,6 +240,11 @@ def prize_wall(table: dict[str, Any], names: dict[int, str]) -> list[dict[str, A
     half = table.get("half_time") or {}
     if half.get("enabled") and half.get("couples") and half.get("status") != "pending":
         rows.append(entry_row("half-time", _("Half time"), half))
+    for named in table.get("categories") or []:
+        if named.get("couples"):
+            row = entry_row(f"category-{named['position']}", named["name"], named)
+            row["sub"] = rule_words(named)
+            rows.append(row)
     jackpot = table["jackpot"]
     if jackpot.get("enabled") and jackpot.get("couples"):
         rows.append(

@@ -354,12 +354,13 @@ def couple_night(couple: Couple) -> dict[str, Any]:
     currency = table["currency"]
     prizes: list[dict[str, Any]] = []
 
-    def take(kind: str, place: int | None, entry: dict[str, Any]) -> None:
+    def take(kind: str, place: int | None, entry: dict[str, Any], name: str = "") -> None:
         for award in entry.get("awards", []):
             if award["couple"] == couple.number:
                 prizes.append(
                     {
                         "kind": kind,
+                        "name": name,
                         "place": place,
                         "amount": award["amount"],
                         "description": award["description"],
@@ -368,7 +369,7 @@ def couple_night(couple: Couple) -> dict[str, Any]:
                     }
                 )
         if entry.get("status") == "tie" and couple.number in entry.get("couples", []):
-            prizes.append({"kind": kind, "place": place, "tied": True})
+            prizes.append({"kind": kind, "name": name, "place": place, "tied": True})
 
     for place in table["places"]:
         take("place", place["place"], place)
@@ -376,6 +377,8 @@ def couple_night(couple: Couple) -> dict[str, Any]:
         take("booby", None, table["booby"])
     if table["half_time"].get("enabled"):
         take("half-time", None, table["half_time"])
+    for named in table.get("categories", []):
+        take("category", named["position"], named, named["name"])
     share = table["jackpot"]["shares"].get(str(couple.number))
     if share is not None:
         prizes.append(

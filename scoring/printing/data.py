@@ -210,6 +210,7 @@ def _results(drive: Drive) -> dict[str, Any]:
     ties = [
         {
             "kind": t["kind"],
+            "name": t.get("name") or "",
             "places": t["places"],
             "couples": t["couples"],
             "state": t["state"],

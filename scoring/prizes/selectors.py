@@ -28,6 +28,7 @@ from drives.models import Couple, Drive, Seat
 from engine.prizes import (
     PlaceGroup,
     booby_couples,
+    category_winners,
     jackpot_winners,
     place_groups,
     split_money,
@@ -37,6 +38,7 @@ from scoring.models import (
     CookieJarDraw,
     CutCard,
     PlayoffMatch,
+    PrizeCategory,
     PrizePlace,
     PrizeSetup,
     Result,
@@ -44,7 +46,7 @@ from scoring.models import (
     TieChoice,
 )
 from scoring.prizes.takings import share, takings
-from scoring.selectors import CoupleRecord, couple_records
+from scoring.selectors import LOSS, SIT_OUT_WIN, WIN, CoupleRecord, couple_records
 
 ZERO = Decimal("0.00")
 
@@ -142,10 +144,27 @@ def setup_view(drive: Drive) -> dict[str, Any]:
         "half_time": (
             None if half_time is None else {"after_game": setup.half_time_after} | half_time
         ),
+        "categories": [
+            category_row(c, setup, bases)
+            for c in PrizeCategory.objects.filter(drive=drive).order_by("position")
+        ],
         "takings": {kind: _money(total) for kind, total in bases.items()},
         "ranking": drive.ranking,
         "currency": drive.currency,
     }
+
+
+def category_row(
+    category: PrizeCategory, setup: PrizeSetup | None, bases: dict[str, Decimal] | None
+) -> dict[str, Any]:
+    """A named prize: its name, rule (and ``after_game``) and prize (a share with its amount)."""
+    return {
+        "name": category.name,
+        "rule": category.rule,
+        "after_game": category.after_game,
+    } | prize_row(
+        category.amount, category.description, category.share_of, category.percent, setup, bases
+    )
 
 
 def bought_in(drive: Drive) -> int:
@@ -193,6 +212,9 @@ class Standing:
     won_games: dict[int, list[int]] = field(default_factory=dict)
     withdrawn: set[int] = field(default_factory=set)
     cookie_jar: list[int] = field(default_factory=list)
+    #: Each couple's games with a result, by number: True won (a sit-out credited as a win
+    #: too), False lost; a game it sat out uncredited or still waiting is not there.
+    games: dict[int, dict[int, bool]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, drive: Drive) -> Standing:
@@ -201,6 +223,9 @@ class Standing:
         for r in records:
             n = r.couple.number
             out.wins[n], out.played[n], out.won_games[n] = r.wins, r.played, r.won_games
+            out.games[n] = {
+                g: mark != LOSS for g, mark in r.grid.items() if mark in (WIN, SIT_OUT_WIN, LOSS)
+            }
             if r.couple.withdrawn:
                 out.withdrawn.add(n)
             if r.couple.cookie_jar:
@@ -218,6 +243,9 @@ class Computed:
     booby: tuple[int, ...]
     jackpot: tuple[int, ...]
     half_time: PlaceGroup | None = None
+    #: Each named prize (by position): the couples with the best score, and that score.
+    categories: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    scores: dict[int, int] = field(default_factory=dict)
 
 
 def half_time_wins(standing: Standing, after: int) -> dict[int, int]:
@@ -225,11 +253,19 @@ def half_time_wins(standing: Standing, after: int) -> dict[int, int]:
     return {n: sum(1 for g in games if g <= after) for n, games in standing.won_games.items()}
 
 
-def compute(drive: Drive, setup: PrizeSetup, standing: Standing) -> Computed:
+def compute(
+    drive: Drive,
+    setup: PrizeSetup,
+    standing: Standing,
+    categories: Sequence[PrizeCategory] | None = None,
+) -> Computed:
     """The places, then (with ``one_prize_per_couple``, among the couples in no place) the
-    half-time prize, then the booby prize (never a placed couple; with one prize a couple, not
-    a half-time couple either): a couple in two prizes keeps the earlier in that order and
-    the next couple moves up in the other."""
+    half-time prize, then the named prizes in their order, then the booby prize (never a
+    placed couple; with one prize a couple, not a half-time or named prize's couple either): a
+    couple in two prizes keeps the earlier in that order and the next couple moves up in the
+    other."""
+    if categories is None:
+        categories = list(PrizeCategory.objects.filter(drive=drive).order_by("position"))
     groups = place_groups(
         standing.wins,
         prize_places=setup.prize_places,
@@ -249,11 +285,24 @@ def compute(drive: Drive, setup: PrizeSetup, standing: Standing) -> Computed:
             withdrawn=left_out,
         )
         half = best[0] if best else None
+    taken = set(in_groups) | (set(half.couples) if half is not None else set())
+    named: dict[int, tuple[int, ...]] = {}
+    scores: dict[int, int] = {}
+    for category in categories:
+        winners, score = category_winners(
+            category.rule,
+            standing.games,
+            after=category.after_game,
+            withdrawn=standing.withdrawn,
+            exclude=taken if setup.one_prize_per_couple else (),
+        )
+        named[category.position], scores[category.position] = winners, score
+        taken |= set(winners)
     booby: tuple[int, ...] = ()
     if setup.booby:
         exclude = set(in_groups)
-        if setup.one_prize_per_couple and half is not None:
-            exclude |= set(half.couples)
+        if setup.one_prize_per_couple:
+            exclude |= taken
         booby = booby_couples(
             standing.wins,
             standing.played,
@@ -267,7 +316,7 @@ def compute(drive: Drive, setup: PrizeSetup, standing: Standing) -> Computed:
         jackpot = jackpot_winners(
             standing.wins, setup.jackpot_threshold, withdrawn=standing.withdrawn
         )
-    return Computed(groups, booby, jackpot, half)
+    return Computed(groups, booby, jackpot, half, named, scores)
 
 
 def _award_row(award: Award) -> dict[str, Any]:
@@ -329,7 +378,8 @@ def prize_table(drive: Drive) -> dict[str, Any]:
     jar. ``opened`` says whether the ties were opened (the awards are then stored ones)."""
     setup = setup_of(drive)
     standing = Standing.of(drive)
-    computed = compute(drive, setup, standing)
+    categories = list(PrizeCategory.objects.filter(drive=drive).order_by("position"))
+    computed = compute(drive, setup, standing, categories)
     places = {p.place: p for p in PrizePlace.objects.filter(drive=drive)}
     bases = takings(drive)
     ties = list(Tie.objects.filter(drive=drive).order_by("id"))
@@ -403,6 +453,32 @@ def prize_table(drive: Drive) -> dict[str, Any]:
         )
         if not played_out:
             half_time["status"] = "pending"
+    named = []
+    for category in categories:
+        couples = computed.categories.get(category.position, ())
+        prize = prize_row(
+            category.amount, category.description, category.share_of, category.percent, setup, bases
+        )
+        named.append(
+            {
+                "position": category.position,
+                "name": category.name,
+                "rule": category.rule,
+                "after_game": category.after_game,
+                "score": computed.scores.get(category.position) or None,
+            }
+            | _entry(
+                prize,
+                couples,
+                None,
+                by_key.get(f"category:{category.position}"),
+                [
+                    a
+                    for a in awards
+                    if a.kind == Award.Kind.CATEGORY and a.place == category.position
+                ],
+            )
+        )
     jackpot: dict[str, Any] = {
         "enabled": setup.jackpot_threshold is not None and setup.jackpot_amount is not None,
         "threshold": setup.jackpot_threshold,
@@ -423,6 +499,7 @@ def prize_table(drive: Drive) -> dict[str, Any]:
         "takings": {kind: _money(total) for kind, total in bases.items()},
         "booby": booby,
         "half_time": half_time,
+        "categories": named,
         "jackpot": jackpot,
         "cookie_jar": cookie_jar_view(drive, standing=standing, setup=setup),
     }
@@ -455,10 +532,15 @@ def tie_view(tie: Tie) -> dict[str, Any]:
             },
         )
         row["cards"][str(card.couple.number)] = card.card
+    name = None
+    if tie.kind == Tie.Kind.CATEGORY:
+        found = PrizeCategory.objects.filter(drive_id=tie.drive_id, position=tie.places[0])
+        name = found.values_list("name", flat=True).first()
     return {
         "id": tie.pk,
         "key": tie.key,
         "kind": tie.kind,
+        "name": name,
         "places": tie.places,
         "couples": tie.couples,
         "state": tie.state,
@@ -611,6 +693,7 @@ def prizes_export(drive: Drive) -> dict[str, Any]:
         prizes.append({"kind": "booby"} | table["booby"])
     if table["half_time"]["enabled"]:
         prizes.append({"kind": "half-time"} | table["half_time"])
+    prizes += [{"kind": "category"} | row for row in table["categories"]]
     if table["jackpot"]["enabled"]:
         prizes.append({"kind": "jackpot"} | table["jackpot"])
     ties = []
@@ -693,19 +776,34 @@ def _setup_export(drive: Drive) -> dict[str, Any] | None:
         "half_time_description": setup.half_time_description,
         "half_time_share_of": setup.half_time_share_of,
         "half_time_percent": setup.half_time_percent,
+        "categories": [
+            {
+                "position": c.position,
+                "name": c.name,
+                "rule": c.rule,
+                "after_game": c.after_game,
+                "amount": _money(c.amount),
+                "description": c.description,
+                "share_of": c.share_of,
+                "percent": c.percent,
+            }
+            for c in PrizeCategory.objects.filter(drive=drive).order_by("position")
+        ],
         "updated_at": setup.updated_at.isoformat(),
     }
 
 
 def prize_payouts(drive: Drive) -> list[dict[str, Any]]:
     """Every prize awarded in money, as the treasurer pays it: ``kind``, ``place``, ``couple``,
-    ``amount`` and, for a share of the takings, ``share_of`` and ``percent`` (else empty)."""
+    ``amount``, for a named prize its ``name`` (else empty) and, for a share of the takings,
+    ``share_of`` and ``percent`` (else empty)."""
     setup = setup_of(drive)
     shares = {
         p.place: (p.share_of, p.percent)
         for p in PrizePlace.objects.filter(drive=drive).exclude(share_of="")
     }
     half = (setup.half_time_share_of, setup.half_time_percent)
+    named = {c.position: c for c in PrizeCategory.objects.filter(drive=drive)}
     out = []
     for award in (
         Award.objects.filter(drive=drive, amount__isnull=False)
@@ -717,12 +815,16 @@ def prize_payouts(drive: Drive) -> list[dict[str, Any]]:
             share_of, percent = shares[award.place]
         elif award.kind == Award.Kind.HALF_TIME and half[0]:
             share_of, percent = half
+        category = named.get(award.place or 0) if award.kind == Award.Kind.CATEGORY else None
+        if category is not None and category.share_of:
+            share_of, percent = category.share_of, category.percent
         out.append(
             {
                 "kind": award.kind,
                 "place": award.place,
                 "couple": award.couple.number,
                 "amount": _money(award.amount),
+                "name": category.name if category is not None else "",
                 "share_of": share_of,
                 "percent": percent,
             }

@@ -50,6 +50,7 @@ from scoring.models import (
     CookieJarDraw,
     CutCard,
     PlayoffMatch,
+    PrizeCategory,
     PrizePlace,
     PrizeSetup,
     Tie,
@@ -85,6 +86,7 @@ SETUP_FIELDS = (
     "one_prize_per_couple",
     "share_rounding",
     "half_time",
+    "categories",
 )
 COOKIE_FIELDS = ("cookie_jar", "cookie_jar_k", "buy_in")
 CUT_FIELDS = ("cut_ace_high", "cut_high_wins")
@@ -201,11 +203,17 @@ def prize_setup_update(*, drive: Drive, actor: Actor = SYSTEM, **fields: Any) ->
             setup.share_rounding = Decimal(inputs.SHARE_ROUNDING.check(fields["share_rounding"]))
         if "half_time" in fields:
             _set_half_time(setup, inputs.half_time_of(fields["half_time"]), drive)
+        if "categories" in fields:
+            _set_categories(drive, inputs.categories_of(fields["categories"]))
         shares = [
             inputs.PrizeValue(None, "", p.share_of, p.percent)
             for p in PrizePlace.objects.filter(drive=drive, place__lte=setup.prize_places)
         ]
         shares.append(inputs.PrizeValue(None, "", "", setup.half_time_percent))
+        shares += [
+            inputs.PrizeValue(None, "", c.share_of, c.percent)
+            for c in PrizeCategory.objects.filter(drive=drive)
+        ]
         inputs.shares_total(shares)
         setup.updated_at = timezone.now()
         setup.save()
@@ -227,6 +235,27 @@ def _set_half_time(
     setup.half_time_share_of, setup.half_time_percent = prize.share_of, prize.percent
 
 
+def _set_categories(drive: Drive, given: list[inputs.CategoryValue]) -> None:
+    """The hall's named prizes as sent, in their order (the list replaces the stored one)."""
+    for one in given:
+        _within_the_night("categories", one.after_game, drive)
+    PrizeCategory.objects.filter(drive=drive).delete()
+    PrizeCategory.objects.bulk_create(
+        PrizeCategory(
+            drive=drive,
+            position=i,
+            name=one.name,
+            rule=one.rule,
+            after_game=one.after_game,
+            amount=one.prize.amount,
+            description=one.prize.description,
+            share_of=one.prize.share_of,
+            percent=one.prize.percent,
+        )
+        for i, one in enumerate(given, 1)
+    )
+
+
 def _prize_words(amount: Decimal | None, text: str, share_of: str, percent: int | None) -> str:
     if share_of and percent is not None:
         fixed = f" = {amount}" if amount is not None else ""
@@ -236,6 +265,7 @@ def _prize_words(amount: Decimal | None, text: str, share_of: str, percent: int 
 
 def _setup_dict(setup: PrizeSetup, drive: Drive) -> dict[str, Any]:
     places = PrizePlace.objects.filter(drive=drive).order_by("place")
+    categories = PrizeCategory.objects.filter(drive=drive).order_by("position")
     return {
         "prize_places": setup.prize_places,
         "prizes": {
@@ -266,6 +296,14 @@ def _setup_dict(setup: PrizeSetup, drive: Drive) -> dict[str, Any]:
                 ),
             ]
         ),
+        "categories": [
+            [
+                c.name,
+                c.rule if c.after_game is None else f"{c.rule} {c.after_game}",
+                _prize_words(c.amount, c.description, c.share_of, c.percent),
+            ]
+            for c in categories
+        ],
     }
 
 
@@ -286,6 +324,16 @@ def _fix_shares(drive: Drive, setup: PrizeSetup) -> list[str]:
         fixed.append(
             f"half-time: {setup.half_time_percent}% of {setup.half_time_share_of} "
             f"= {setup.half_time_amount}"
+        )
+    for category in PrizeCategory.objects.filter(drive=drive, amount__isnull=True).exclude(
+        share_of=""
+    ):
+        category.amount = share(
+            bases[category.share_of], category.percent or 0, setup.share_rounding
+        )
+        category.save(update_fields=["amount"])
+        fixed.append(
+            f"{category.name}: {category.percent}% of {category.share_of} = {category.amount}"
         )
     return fixed
 
@@ -323,6 +371,10 @@ def _award(
     )
 
 
+def _category(drive: Drive, position: int) -> PrizeCategory:
+    return PrizeCategory.objects.get(drive=drive, position=position)
+
+
 def _place_prize(drive: Drive, place: int) -> tuple[Decimal | None, str]:
     row = PrizePlace.objects.filter(drive=drive, place=place).first()
     return (row.amount, row.description) if row else (None, "")
@@ -330,8 +382,8 @@ def _place_prize(drive: Drive, place: int) -> tuple[Decimal | None, str]:
 
 def prizes_open_ties(*, drive: Drive, actor: Actor = SYSTEM, force: bool = False) -> list[Tie]:
     """After the last game (or earlier with ``force``, the organizer's call): fix each share's
-    amount from the takings, award every prize place, half-time prize, booby prize and jackpot
-    nobody shares, and open a tie for each shared one.
+    amount from the takings, award every prize place, half-time prize, named prize, booby
+    prize and jackpot nobody shares, and open a tie for each shared one.
     Pressing again changes nothing; if the standings changed since, 409 standings_changed."""
     with transaction.atomic():
         drive = lock_drive(drive)
@@ -419,6 +471,18 @@ def prizes_open_ties(*, drive: Drive, actor: Actor = SYSTEM, force: bool = False
             )
         elif half is not None:
             open_tie("half-time", Tie.Kind.HALF_TIME, [], half.couples)
+        for position, named in computed.categories.items():
+            category = _category(drive, position)
+            if len(named) == 1:
+                direct(
+                    Award.Kind.CATEGORY,
+                    named[0],
+                    position,
+                    category.amount,
+                    category.description,
+                )
+            elif named:
+                open_tie(f"category:{position}", Tie.Kind.CATEGORY, [position], named)
         if computed.jackpot and setup.jackpot_amount is not None:
             have = {a.couple.number for a in awards if a.kind == Award.Kind.JACKPOT}
             if have and have != set(computed.jackpot):
@@ -519,6 +583,9 @@ def _prizes_of(
         return [(None, setup.booby_amount, setup.booby_description)]
     if tie.kind == Tie.Kind.HALF_TIME:
         return [(None, setup.half_time_amount, setup.half_time_description)]
+    if tie.kind == Tie.Kind.CATEGORY:
+        category = _category(drive, tie.places[0])
+        return [(category.position, category.amount, category.description)]
     draw = CookieJarDraw.objects.get(drive=drive)
     return [(None, draw.pot, "")]
 
@@ -528,6 +595,7 @@ def _award_kind(tie: Tie) -> str:
         "place": Award.Kind.PLACE,
         "booby": Award.Kind.BOOBY,
         "half-time": Award.Kind.HALF_TIME,
+        "category": Award.Kind.CATEGORY,
     }.get(tie.kind, Award.Kind.COOKIE_JAR)
 
 

@@ -51,6 +51,7 @@ from scoring.models import (
     CookieJarDraw,
     CutCard,
     PlayoffMatch,
+    PrizeCategory,
     PrizePlace,
     PrizeSetup,
     Result,
@@ -448,8 +449,11 @@ def _write_prizes(
 ) -> None:
     setup = export.prize_setup
     if setup is not None:
-        PrizeSetup.objects.create(drive=drive, **_stored(setup, "places"))
+        PrizeSetup.objects.create(drive=drive, **_stored(setup, "places", "categories"))
         PrizePlace.objects.bulk_create(PrizePlace(drive=drive, **_stored(p)) for p in setup.places)
+        PrizeCategory.objects.bulk_create(
+            PrizeCategory(drive=drive, **_stored(c)) for c in setup.categories
+        )
     ties: dict[str | None, Tie | None] = {None: None}
     kept_ids = False
     mapped = ("id", "method", "decided_by", "decided_channel", "choices", "cut_cards", "matches")

@@ -49,6 +49,7 @@ from drives.models import AuditEntry
 from scoring.models import (
     Award,
     CookieJarDraw,
+    PrizeCategory,
     PrizeSetup,
     Result,
     ResultVersion,
@@ -355,6 +356,17 @@ class ExportPlace(Part):
     percent: Percent | None = None
 
 
+class ExportCategory(Part):
+    position: Number
+    name: Annotated[str, Field(min_length=1, max_length=60)]
+    rule: Annotated[str, one_of(PrizeCategory.Rule.values)]
+    after_game: Number | None
+    amount: Money | None
+    description: Name
+    share_of: ShareOf
+    percent: Percent | None
+
+
 class ExportPrizeSetup(View):
     prize_places: Count
     places: list[ExportPlace]
@@ -377,6 +389,9 @@ class ExportPrizeSetup(View):
     half_time_description: Name = ""
     half_time_share_of: ShareOf = ""
     half_time_percent: Percent | None = None
+    categories: list[ExportCategory] = Field(
+        [], description="the hall's named prizes; added later: absent means none"
+    )
     updated_at: Time
 
 

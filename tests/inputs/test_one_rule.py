@@ -243,6 +243,13 @@ CASES |= {
     "share_rounding": Case(api="0.10", page="0.10"),
     "half_time": Case(api="a ham", page=NOT_A_BOX),
     "half_time_after": Case(api=0, page="0"),
+    "category_list": Case(api="Hard luck", page=NOT_A_BOX),
+    "category_item": Case(api="Hard luck", page=NOT_A_BOX),
+    "category_name": Case(api=" ", page=NOT_A_BOX),
+    "category_rule": Case(api="most_drinks", page=NOT_A_BOX),
+    "category_after": Case(api=0, page=NOT_A_BOX),
+    "category_after_given": Case(api="most_lost", page=NOT_A_BOX),
+    "category_names_once": Case(api="Hard luck", page=NOT_A_BOX),
 }
 # Registration before the night: the drive's settings, and the public page's body.
 CASES |= {
@@ -336,6 +343,43 @@ CALLS: dict[str, Call] = {
         "POST", "drives/{slug}/registrations", {"players": ["Ann", "Joe"], "contact": "BAD"}
     ),
     "registration_players": Call("POST", "drives/{slug}/registrations", {"players": "BAD"}),
+    "category_list": Call("PATCH", SETUP_PATH, {"categories": "BAD"}),
+    "category_item": Call("PATCH", SETUP_PATH, {"categories": ["BAD"]}, "categories[0]"),
+    "category_name": Call(
+        "PATCH",
+        SETUP_PATH,
+        {"categories": [{"name": "BAD", "rule": "most_lost", "amount": "5"}]},
+        "categories[0]",
+    ),
+    "category_rule": Call(
+        "PATCH",
+        SETUP_PATH,
+        {"categories": [{"name": "Hard luck", "rule": "BAD", "amount": "5"}]},
+        "categories[0]",
+    ),
+    "category_after": Call(
+        "PATCH",
+        SETUP_PATH,
+        {"categories": [{"name": "Late", "rule": "best_after", "after_game": "BAD"}]},
+        "categories[0]",
+    ),
+    # An after_game with a rule that takes none.
+    "category_after_given": Call(
+        "PATCH",
+        SETUP_PATH,
+        {"categories": [{"name": "Late", "rule": "BAD", "after_game": 3, "amount": "5"}]},
+        "categories[0]",
+    ),
+    "category_names_once": Call(
+        "PATCH",
+        SETUP_PATH,
+        {
+            "categories": [
+                {"name": "Hard luck", "rule": "most_lost", "amount": "5"},
+                {"name": "BAD", "rule": "most_lost_in_a_row", "amount": "5"},
+            ]
+        },
+    ),
 }
 RESULT_FIELDS = ("game", "table", "winner", "points", "confirm_unusual")
 # The CLI's option of each drive setting it takes (manage.py drive create).

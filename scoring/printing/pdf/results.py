@@ -153,7 +153,12 @@ class Results:
         places = prizes.get("places", [])
         booby = prizes.get("booby", {})
         jackpot = prizes.get("jackpot", {})
-        if not places and not booby.get("enabled") and not jackpot.get("enabled"):
+        if (
+            not places
+            and not booby.get("enabled")
+            and not jackpot.get("enabled")
+            and not prizes.get("categories")
+        ):
             return
         self._section(doc.labels["prizes"])
         for row in places:
@@ -163,6 +168,8 @@ class Results:
         half = prizes.get("half_time", {})
         if half.get("enabled") and half.get("status") != "pending":
             self._prize_line(doc.labels["half_time"], half)
+        for named in prizes.get("categories", []):
+            self._prize_line(doc.clip(named["name"], 10, 86), named)
         if jackpot.get("enabled"):
             couples = ", ".join(
                 f"{c} ({self._money(jackpot.get('shares', {}).get(str(c)))})"
@@ -190,6 +197,8 @@ class Results:
         for tie in ties:
             if tie["kind"] == "place":
                 what = ", ".join(ordinal(p, self.data) for p in tie["places"])
+            elif tie["kind"] == "category":
+                what = doc.clip(tie.get("name") or "", 10, 86)
             else:
                 kinds = {"booby": "booby", "half-time": "half_time"}
                 what = doc.labels[kinds.get(tie["kind"], "cookie_jar")]
