@@ -37,6 +37,7 @@ from engine.rules import Ruleset
 __all__ = [
     "BID_SAMPLES",
     "ROLLOUTS",
+    "STRONG_REASONS",
     "Choice",
     "StrongBot",
     "View",
@@ -55,6 +56,22 @@ BID_MARGIN: Final = 0.0
 JINK_VALUE: Final = 60
 HAND_SIZE: Final = 5
 _SAMPLING_TRIES: Final = 20
+
+#: Why the strong player chose a card, a bid or a trump ("it …", as ``bots.REASONS``), with
+#: the search's figures: ``samples`` the deals tried, ``takes`` tenths of them in which its
+#: side took the trick, ``points`` its side's average points less the other side's (a card) or
+#: its side's average points (a bid, a trump).
+STRONG_REASONS: Final[dict[str, str]] = {
+    "searched": "it tried each card it could play on {samples} likely deals of the cards it "
+    "cannot see: this one did best, its side taking this trick {takes} times in 10 and "
+    "finishing the hand {points} points ahead of the other side on average",
+    "played_out": "it played its hand out on {samples} likely deals with {suit} trumps: its "
+    "side took {points} points on average, so it bid {bid}",
+    "played_out_pass": "it played its hand out on {samples} likely deals with {suit} trumps: "
+    "its side took {points} points on average, not enough to bid {lowest}",
+    "best_played_out": "its side took the most points with {suit} trumps: {points} on average "
+    "over {samples} likely deals",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +226,48 @@ def sample_hands(
     return None
 
 
+#: How much less likely a sample is for each card a player played that the sensible player
+#: would not have played holding that sample's cards.
+SURPRISE: Final = 0.3
+
+
+def likelihood(view: View, hands: list[list[Card]], rules: Ruleset) -> float:
+    """How well a sample explains the others' plays so far: :data:`SURPRISE` to the power of
+    the cards played that the sensible player would not have played with the sample's cards
+    (a player plays by habit more often than not)."""
+    players = view.players
+    trump = view.trump
+    # Each seat's cards at the start of the hand: its sampled cards and all it played since.
+    held = [list(h) for h in hands]
+    tricks = [*view.history, (view.leader, view.trick)]
+    for leader, cards in tricks:
+        for i, card in enumerate(cards):
+            held[(leader + i) % players].append(card)
+    played: set[Card] = set()
+    weight = 1.0
+    for number, (leader, cards) in enumerate(tricks):
+        state = PlayState(
+            leader,
+            dealer=view.dealer,
+            leader=leader,
+            trick_number=number,
+            played=played,
+            partners=view.partners,
+            ace_low=view.ace_low,
+            players=players,
+        )
+        for i, card in enumerate(cards):
+            seat = (leader + i) % players
+            hand = held[seat]
+            if seat != view.seat:
+                state.seat = seat
+                if _POLICY.decide(hand, cards[:i], trump, rules, state)[0] is not card:
+                    weight *= SURPRISE
+            hand.remove(card)
+        played.update(cards)
+    return weight
+
+
 def _winner(trick: Sequence[Card], order: Ordering) -> int:
     power, follow = order.power, order.follow
     led_suit = follow[trick[0].index]
@@ -317,7 +376,7 @@ class StrongBot:
     """The strong player (see the module docstring): ``rollouts`` per card decision and
     ``bid_samples`` per bid set how hard it thinks."""
 
-    __slots__ = ("_named", "bid_samples", "rng", "rollouts")
+    __slots__ = ("_named", "bid_samples", "judged", "rng", "rollouts")
 
     def __init__(
         self, rng: random.Random, *, rollouts: int = ROLLOUTS, bid_samples: int = BID_SAMPLES
@@ -326,6 +385,8 @@ class StrongBot:
         self.rollouts = rollouts
         self.bid_samples = bid_samples
         self._named: dict[tuple[Card, ...], Suit] = {}
+        #: The last bid or trump judged: (the suit, its side's average points, the samples).
+        self.judged: tuple[Suit, float, int] | None = None
 
     # Card play -------------------------------------------------------------------------
 
@@ -368,21 +429,25 @@ class StrongBot:
         lacks = _lacks(view, rules)
         samples = max(MIN_SAMPLES, self.rollouts // len(legal))
         totals = [0.0] * len(legal)
-        takes = [0] * len(legal)
+        takes = [0.0] * len(legal)
         done = 0
+        weights = 0.0
         for _ in range(samples):
             hands = sample_hands(view, rules, self.rng, lacks)
             if hands is None:
                 break
             done += 1
+            weight = likelihood(view, hands, rules)
+            weights += weight
             for i, card in enumerate(legal):
                 value, took = _rollout(view, hands, card, rules)
-                totals[i] += value
-                takes[i] += took
+                totals[i] += weight * value
+                takes[i] += weight * took
         if not done:
             return []
         choices = [
-            Choice(card, totals[i] / done, takes[i] / done, done) for i, card in enumerate(legal)
+            Choice(card, totals[i] / weights, takes[i] / weights, done)
+            for i, card in enumerate(legal)
         ]
         order = sorted(range(len(legal)), key=lambda i: (-choices[i].value, i))
         return [choices[i] for i in order]
@@ -453,6 +518,7 @@ class StrongBot:
         values = self.suit_values(hand, rules, seat, leader)
         suit = max(SUITS, key=lambda s: (sum(values[s]), -SUITS.index(s)))
         self._named = {tuple(hand): suit}
+        self.judged = (suit, sum(values[suit]) / len(values[suit]), len(values[suit]))
         chosen: int | None = None
         for bid in legal:
             outcomes = [_bid_outcome(points, bid, rules) for points in values[suit]]
@@ -465,7 +531,9 @@ class StrongBot:
         if named is not None:
             return named
         values = self.suit_values(hand, rules, 0, 0)
-        return max(SUITS, key=lambda s: (sum(values[s]), -SUITS.index(s)))
+        suit = max(SUITS, key=lambda s: (sum(values[s]), -SUITS.index(s)))
+        self.judged = (suit, sum(values[suit]) / len(values[suit]), len(values[suit]))
+        return suit
 
 
 def _side_points(view: View, hands: list[list[Card]], rules: Ruleset) -> int:
