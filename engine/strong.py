@@ -71,6 +71,10 @@ STRONG_REASONS: Final[dict[str, str]] = {
     "its side took {points} points on average, not enough to bid {lowest}",
     "best_played_out": "its side took the most points with {suit} trumps: {points} on average "
     "over {samples} likely deals",
+    # The hint for a learner's card: the strong player's choice, said to the learner.
+    "hint_searched": "the strong player tried each card you may play on {samples} likely deals "
+    "of the cards you cannot see, and this one did best: your side takes this trick {takes} "
+    "times in 10 with it, and ends the hand {points} points ahead of the other side on average",
 }
 
 

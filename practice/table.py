@@ -4,10 +4,12 @@ computer opponents (seats 1 and 3), played hand after hand until a side wins.
 Every rule comes from the engine: the deal, the turn-up, the dealer's discard and robbing
 (``engine.deal``), the legal cards and the trick's winner (``engine.play``), the hand's score
 with the bonus for the best trump (``score_hand``) and the end of the game (``end_of_hand``).
-The computer players are the engine's :class:`~engine.bots.HeuristicBot` or, at the weaker
-strength, :class:`~engine.beginner.BeginnerBot` (``bots``); each says why it chose a card, a
-bid or a trump (a reason code and its figures, put in words by ``practice.words``). The hint
-is always the heuristic's.
+The computer players play at the levels the learner chose, the partner's and the opponents'
+(``levels``: the engine's beginner, sensible "club regular" or strong player,
+``engine.bots.LEVELS``; the older ``bots`` named one strength for all); each says why it chose
+a card, a bid or a trump (a reason code and its figures, put in words by ``practice.words``).
+The hint for your card is the strong player's (``engine.strong``), with its chances; for a
+bid, trump, robbing and drawing the heuristic's.
 
 A game is a plain JSON-ready dict (stored by ``practice.models``), changed in place by
 :func:`start`, :func:`play` and :func:`rob`; :func:`view` is what the API and the page show.
@@ -175,7 +177,8 @@ def _bot(game: dict[str, Any], seat: int) -> HeuristicBot | BeginnerBot | Strong
 
 
 def _adviser() -> HeuristicBot:
-    """Who gives the hint: the heuristic, whatever the computer players' strength."""
+    """Who gives the hint for a bid, trump, robbing or drawing: the heuristic, whatever the
+    computer players' levels (the hint for a card is the strong player's: :func:`_play_hint`)."""
     return HeuristicBot(random.Random(0))
 
 
@@ -1013,14 +1016,27 @@ def _hint(
     elif pending in ("rob", "discard") and trump is not None and game["deal"]["turn_up"]:
         hint = _rob_hint(adviser, pending, hand, Card.parse(game["deal"]["turn_up"]), trump, rules)
     elif pending == "play" and trump is not None:
-        card, why = adviser.decide(hand, trick, trump, rules, _state(game, YOU))
-        hint = {"card": str(card), "reason": _reason(why)}
+        hint = _play_hint(game, hand, trick, trump, rules)
     elif pending == "draw" and trump is not None:
         thrown = draw_discards(hand, trump, rules)
         hint = {"discards": _texts(thrown), "reason": _reason("draw_keep")}
     if hint is not None:
         hint["why"] = _reason_text(hint["reason"])
     return hint
+
+
+def _play_hint(
+    game: dict[str, Any], hand: tuple[Card, ...], trick: list[Card], trump: Suit, rules: Ruleset
+) -> dict[str, Any]:
+    """Your card: the strong player's choice in your place and its chances (the same hint
+    every time it is asked: its random state is made from the game's seed and the moment)."""
+    moment = f"{game['hand_number']}:{len(game['tricks'])}:{len(game['trick'])}"
+    strong = StrongBot(random.Random(f"{game['seed']}:hint:{moment}"))
+    card, choices = strong.decide(hand, trick, trump, rules, _state(game, YOU))
+    why = searched(card, choices)
+    if isinstance(why, dict):
+        return {"card": str(card), "reason": why | {"code": "hint_searched"}}
+    return {"card": str(card), "reason": _reason(why)}
 
 
 def _rob_hint(

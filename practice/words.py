@@ -110,6 +110,11 @@ REASONS: Final = {
         "its side took the most points with {suit} trumps: {points} on average over {samples} "
         "likely deals"
     ),
+    "hint_searched": _(
+        "the strong player tried each card you may play on {samples} likely deals of the cards "
+        "you cannot see, and this one did best: your side takes this trick {takes} times in 10 "
+        "with it, and ends the hand {points} points ahead of the other side on average"
+    ),
     # practice.table.ROB_REASONS
     "rob_weakest": _(
         "the turned card is better than its weakest card, so it takes it and throws the "
