@@ -14,7 +14,8 @@ Three-handed (``engine.individual``, not auction): one of the first level agains
 second, each for themselves, in each seat in turn; a third of the games is what an equal
 player would win. Game ``n`` is played from ``random.Random(f"{seed}:{n}")``, whatever
 ``--jobs``: the same seed plays the same games. The decision time is the wall time of each
-question put to a player of the first level (card, bid, trump, rob, discard), p50 and p95.
+question put to a player of the first level (card, bid, trump, rob, discard), p50 and p95,
+and its CPU time (the thread's: what the question costs whatever else the machine runs).
 Prints the figures (``--markdown``: as table rows); copying them into BENCHMARKS.md is left to
 the person running it.
 """
@@ -45,11 +46,13 @@ def wilson(wins: int, games: int, z: float = Z95) -> tuple[float, float]:
 
 
 class Timed:
-    """A player whose every answer is timed into ``times`` (seconds)."""
+    """A player whose every answer is timed into ``times`` (wall seconds) and ``cpu`` (the
+    CPU seconds of its thread: what it would take on a machine nobody else uses)."""
 
-    def __init__(self, bot: Any, times: list[float]) -> None:
+    def __init__(self, bot: Any, times: list[float], cpu: list[float] | None = None) -> None:
         self._bot = bot
         self._times = times
+        self._cpu = cpu
 
     def __getattr__(self, name: str) -> Any:
         answer = getattr(self._bot, name)
@@ -57,9 +60,11 @@ class Timed:
             return answer
 
         def timed(*args: Any) -> Any:
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.thread_time()
             result = answer(*args)
             self._times.append(time.perf_counter() - start)
+            if self._cpu is not None:
+                self._cpu.append(time.thread_time() - cpu)
             return result
 
         return timed
@@ -125,8 +130,9 @@ def individual_game(rules: Any, rng: random.Random, bots: list[Any], dealer: int
 
 def play_games(
     job: tuple[str, str, str, bool, int, range],
-) -> tuple[int, int, list[float]]:
-    """Games ``numbers`` of one pairing: (wins of the first level, hands, decision times)."""
+) -> tuple[int, int, list[float], list[float]]:
+    """Games ``numbers`` of one pairing: (wins of the first level, hands, decision times, their
+    CPU times)."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from engine.bots import LEVELS
     from engine.rules import get_ruleset
@@ -138,21 +144,22 @@ def play_games(
     make_second: Callable[[random.Random], Any] = LEVELS[second]
     wins = hands = 0
     times: list[float] = []
+    cpu: list[float] = []
     for number in numbers:
         rng = random.Random(f"{seed}:{number}")
         if three:
             seat = number % 3  # the first level's seat; the first dealer is seat 0
             bots: list[Any] = [make_second(rng) for _ in range(3)]
-            bots[seat] = Timed(make_first(rng), times)
+            bots[seat] = Timed(make_first(rng), times, cpu)
             wins += individual_game(rules, rng, bots, 0) == seat
             continue
-        ours, theirs = Timed(make_first(rng), times), make_second(rng)
+        ours, theirs = Timed(make_first(rng), times, cpu), make_second(rng)
         side = number % 2  # the first level's side: 0 deals first
         four = [ours, theirs, ours, theirs] if side == 0 else [theirs, ours, theirs, ours]
         record = simulate_game(rules, rng, bot=four, check=True)
         wins += record.winner == side
         hands += len(record.lines)
-    return wins, hands, times
+    return wins, hands, times, cpu
 
 
 def percentile(times: list[float], share: float) -> float:
@@ -199,23 +206,26 @@ def main(argv: list[str] | None = None) -> int:
             wins = sum(r[0] for r in results)
             hands = sum(r[1] for r in results)
             times = [t for r in results for t in r[2]]
+            cpu = [t for r in results for t in r[3]]
             low, high = wilson(wins, args.games)
             p50, p95 = percentile(times, 0.5) * 1000, percentile(times, 0.95) * 1000
+            c50, c95 = percentile(cpu, 0.5) * 1000, percentile(cpu, 0.95) * 1000
             form = "three-handed" if args.three_handed else "partners"
             even = "33.3 %" if args.three_handed else "50 %"
             if args.markdown:
                 print(
                     f"| {preset} | {form} | {first} v {second} | {args.games:,} | "
                     f"**{wins / args.games:.1%}** ({wins:,}) | {low:.1%}–{high:.1%} | "
-                    f"{p50:.1f} / {p95:.1f} ms |",
+                    f"{p50:.1f} / {p95:.1f} ms | {c50:.1f} / {c95:.1f} ms |",
                     flush=True,
                 )
                 continue
             print(
                 f"{preset} {form}: {first} beat {second} in {wins} of {args.games} games = "
                 f"{wins / args.games:.1%} (95 % CI {low:.1%}-{high:.1%}; an equal player: "
-                f"{even}); {first}'s decisions p50 {p50:.1f} ms, p95 {p95:.1f} ms "
-                f"({len(times)} timed); {hands} hands, {elapsed:.1f} s, seed {args.seed}",
+                f"{even}); {first}'s decisions p50 {p50:.1f} ms, p95 {p95:.1f} ms (CPU "
+                f"{c50:.1f} / {c95:.1f} ms; {len(times)} timed); {hands} hands, "
+                f"{elapsed:.1f} s, seed {args.seed}",
                 flush=True,
             )
     return 0
