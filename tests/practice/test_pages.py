@@ -330,3 +330,15 @@ def test_the_end_of_an_auction_hand_says_whether_the_bid_was_made(client: Client
     else:
         assert f"{name} bid {bid['bid']} and fell short: minus {bid['bid']}." in panel
         assert hand[side] == -bid["bid"]
+
+
+def test_the_hint_gives_the_strong_players_chances_in_french(client: Client) -> None:
+    for seed in range(20):
+        game_id = _seeded(client, seed)
+        state = PracticeGame.objects.get(pk=game_id).state
+        view = table.view(state, game_id)
+        if view["decision"] == "play" and len(view["legal"]) > 1:
+            html = client.get(f"/practice/{game_id}/", HTTP_ACCEPT_LANGUAGE="fr").text
+            assert "le joueur fort a essayé chaque carte" in html and "fois sur 10" in html
+            return
+    raise AssertionError("no game began with a choice of card")
