@@ -30,6 +30,7 @@ from engine.bots import TRUMP, HeuristicBot, PlayState, hand_strength
 from engine.cards import SUITS, Card, Suit, ordering
 from engine.play import legal_plays
 from engine.rules import Ruleset
+from engine.strong import StrongBot
 
 __all__ = [
     "BEGINNER_REASONS",
@@ -161,14 +162,24 @@ def make_practice_bot(strength: str) -> HeuristicBot | BeginnerBot:
 
 
 def explain_bid(
-    bot: HeuristicBot | BeginnerBot, hand: Sequence[Card], auction: Auction, rules: Ruleset
+    bot: HeuristicBot | BeginnerBot | StrongBot,
+    hand: Sequence[Card],
+    auction: Auction,
+    rules: Ruleset,
 ) -> tuple[int | None, str, dict[str, Any]]:
-    """The bid ``bot`` makes now (``None``: pass), the code of why (:data:`BID_REASONS`) and
-    the figures the reason names (``suit`` a suit letter)."""
+    """The bid ``bot`` makes now (``None``: pass), the code of why (:data:`BID_REASONS`, the
+    strong player's ``strong.STRONG_REASONS``) and the figures the reason names (``suit`` a
+    suit letter)."""
     amount = bot.choose_bid(hand, auction, rules)
     legal = auction.legal_bids()
     if not legal:
         return amount, "nothing_left", {}
+    if isinstance(bot, StrongBot) and bot.judged is not None:
+        suit, points, samples = bot.judged
+        found: dict[str, Any] = {"suit": suit.value, "points": round(points), "samples": samples}
+        if amount is None:
+            return amount, "played_out_pass", found | {"lowest": legal[0]}
+        return amount, "played_out", found | {"bid": amount}
     if isinstance(bot, BeginnerBot):
         suit, count = _longest(hand, rules)
         code = "short_suits" if amount is None else "long_suit"
@@ -184,10 +195,14 @@ def explain_bid(
 
 
 def explain_trump(
-    bot: HeuristicBot | BeginnerBot, hand: Sequence[Card], rules: Ruleset
+    bot: HeuristicBot | BeginnerBot | StrongBot, hand: Sequence[Card], rules: Ruleset
 ) -> tuple[Suit, str, dict[str, Any]]:
     """The suit ``bot`` names trump, the code of why (:data:`BID_REASONS`) and its figures."""
     suit = bot.choose_trump(hand, rules)
+    if isinstance(bot, StrongBot) and bot.judged is not None:
+        _suit, points, samples = bot.judged
+        figures = {"suit": suit.value, "points": round(points), "samples": samples}
+        return suit, "best_played_out", figures
     if isinstance(bot, BeginnerBot):
         return suit, "most_cards", {"suit": suit.value, "count": _count(hand, suit, rules)}
     return (

@@ -25,6 +25,7 @@ arguments.
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable, Sequence
 from typing import Final, Literal, Protocol
@@ -36,6 +37,7 @@ from engine.rules import Ruleset
 
 __all__ = [
     "BOTS",
+    "LEVELS",
     "REASONS",
     "Bot",
     "BotError",
@@ -67,17 +69,22 @@ class PlayState:
     ``trick_number`` 0..4, ``played`` the cards of the finished tricks, ``tricks`` the tricks
     each side (0, 1) has taken, ``dealer`` and (auction) ``bidder`` seats; ``partners`` False
     in individual play (nobody two cards back is a partner); ``ace_low`` when the ace of
-    trumps plays as the lowest trump this hand (``unannounced_ace_lowest``). The simulator
-    keeps one per hand and updates it in place.
+    trumps plays as the lowest trump this hand (``unannounced_ace_lowest``). ``history`` is
+    every finished trick as (leader, cards in play order), as everyone at the table saw it;
+    ``players`` how many play (4, or 2 to 6 each for themselves); ``bid`` the winning bid in
+    auction. The simulator keeps one per hand and updates it in place.
     """
 
     __slots__ = (
         "ace_low",
+        "bid",
         "bidder",
         "dealer",
+        "history",
         "leader",
         "partners",
         "played",
+        "players",
         "seat",
         "trick_number",
         "tricks",
@@ -95,12 +102,18 @@ class PlayState:
         bidder: int | None = None,
         partners: bool = True,
         ace_low: bool = False,
+        history: list[tuple[int, tuple[Card, ...]]] | None = None,
+        players: int = 4,
+        bid: int | None = None,
     ) -> None:
         self.seat = seat
+        self.history: list[tuple[int, tuple[Card, ...]]] = [] if history is None else history
+        self.players = players
+        self.bid = bid
         self.ace_low = ace_low
         self.partners = partners
         self.dealer = dealer
-        self.leader = (dealer + 1) % 4 if leader is None else leader
+        self.leader = (dealer + 1) % players if leader is None else leader
         self.trick_number = trick_number
         self.played: set[Card] = set() if played is None else played
         self.tricks: list[int] = [0, 0] if tricks is None else tricks
@@ -431,3 +444,23 @@ def make_bot(name: str, rng: random.Random) -> Bot:
             "unknown_bot", f"No bot called {name!r}; choose one of {', '.join(BOTS)}."
         ) from None
     return factory(rng)
+
+
+def _level(module: str, name: str) -> Callable[[random.Random], Bot]:
+    """The factory of a player built in a module that itself builds on this one (``beginner``,
+    ``strong``): looked up when first called, so that neither module imports the other."""
+
+    def factory(rng: random.Random) -> Bot:
+        bot: Bot = getattr(importlib.import_module(module), name)(rng)
+        return bot
+
+    return factory
+
+
+#: The computer players by level, weakest first: each a factory taking the ``random.Random``
+#: it draws from, playable by ``simulate.simulate_game(rules, rng, bot=[...])``.
+LEVELS: Final[dict[str, Callable[[random.Random], Bot]]] = {
+    "beginner": _level("engine.beginner", "BeginnerBot"),
+    "sensible": HeuristicBot,
+    "strong": _level("engine.strong", "StrongBot"),
+}

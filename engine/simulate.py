@@ -264,7 +264,9 @@ def _play(
         tricks=taken,
         bidder=None if result is None else result.seat,
         ace_low=ace_low,
+        bid=None if result is None else result.bid,
     )
+    history = state.history
     leaders: list[int] = []
     tricks: list[tuple[Card, ...]] = []
     winners: list[int] = []
@@ -300,6 +302,7 @@ def _play(
         side = winner & 1
         taken[side] += 1
         played.update(trick)
+        history.append((leader, tuple(trick)))
         leaders.append(leader)
         tricks.append(tuple(trick))
         winners.append(winner)

@@ -24,9 +24,11 @@ class Start(Body):
     # The same names as practice.table.RULESETS and MODES (tests/practice/test_api.py).
     ruleset: Literal["cape-breton-45", "irish-45-joker", "auction-120"] = "cape-breton-45"
     mode: Literal["partners", "three-handed"] = "partners"
-    # engine.beginner.STRENGTHS: the computer players' strength.
+    # engine.beginner.STRENGTHS: one strength for every computer player (before the levels).
     bots: Literal["heuristic", "beginner"] = "heuristic"
-    seed: StrictInt | None = Field(default=None, ge=0, le=2**31 - 1)
+    # practice.table.LEVELS_OFFERED: the partner's and the opponents' levels (none: ``bots``).
+    partner: Literal["beginner", "sensible", "strong"] | None = None
+    opponents: Literal["beginner", "sensible", "strong"] | None = None
     # The house-rule switches, as a drive's ``rules`` (docs/rules.md): checked by the engine.
     # (each switch's value is the engine's to judge)
     rules: dict[str, JsonValue] = Field(default_factory=dict, max_length=40)
@@ -100,7 +102,11 @@ MOVE_ANSWERS = {200: State, 400: Problem, 404: Problem, 409: Problem, 413: Probl
     summary="Start a practice game",
     description="`mode` `partners`: you and a computer partner against two computer players; "
     "`three-handed`: you against two, each for themselves (not in auction). `bots`: the "
-    "computer players' strength, `heuristic` (default) or `beginner`. The state answered "
+    "computer players' strength, `heuristic` (default) or `beginner`, for all three; "
+    "`partner` and `opponents` choose each a level instead: `beginner`, `sensible` (a club "
+    "regular) or `strong` (it searches the likely deals of the cards it cannot see). The "
+    "game's seed and the other players' cards stay on the server: no answer carries them, "
+    "and a `seed` sent is 422 `unknown_field`. The state answered "
     "is after the computer players have played up to your first decision. At most "
     "`PRACTICE_GAMES_PER_HOUR` games per address an hour (429 `rate_limited`). `rules`: the "
     'house-rule switches of docs/rules.md, as a drive\'s (`{"renege": "none"}`); a switch '
@@ -111,7 +117,13 @@ MOVE_ANSWERS = {200: State, 400: Problem, 404: Problem, 409: Problem, 413: Probl
 )
 def practice_start(request: HttpRequest, payload: Start) -> JsonResponse:
     game = services.game_start(
-        request, payload.ruleset, payload.mode, payload.seed, payload.bots, payload.rules
+        request,
+        payload.ruleset,
+        payload.mode,
+        payload.bots,
+        payload.rules,
+        partner=payload.partner,
+        opponents=payload.opponents,
     )
     return _ok(game, 201)
 

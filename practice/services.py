@@ -62,15 +62,19 @@ def game_start(
     request: HttpRequest,
     ruleset: str,
     mode: str = "partners",
-    seed: int | None = None,
     bots: str = "heuristic",
     rules: Mapping[str, Any] | None = None,
+    *,
+    partner: str | None = None,
+    opponents: str | None = None,
 ) -> PracticeGame:
     """A new game for this address (rate-limited), dealt and played up to your decision;
-    ``bots`` the computer players' strength (``heuristic`` or ``beginner``), ``rules`` the
-    house-rule switches (a refused one is 422 naming it: ``switch``, ``field: rules``)."""
+    ``bots`` the computer players' strength (``heuristic`` or ``beginner``), or ``partner``
+    and ``opponents`` each a level (``practice.table.LEVELS_OFFERED``), ``rules`` the
+    house-rule switches (a refused one is 422 naming it: ``switch``, ``field: rules``). The
+    seed is the table's own, never the caller's."""
     try:
-        state = table.start(ruleset, mode, seed, bots, rules)
+        state = table.start(ruleset, mode, None, bots, rules, partner=partner, opponents=opponents)
     except table.TableError as error:
         raise _refused(error) from None
     count = _count(request)

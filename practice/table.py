@@ -4,10 +4,12 @@ computer opponents (seats 1 and 3), played hand after hand until a side wins.
 Every rule comes from the engine: the deal, the turn-up, the dealer's discard and robbing
 (``engine.deal``), the legal cards and the trick's winner (``engine.play``), the hand's score
 with the bonus for the best trump (``score_hand``) and the end of the game (``end_of_hand``).
-The computer players are the engine's :class:`~engine.bots.HeuristicBot` or, at the weaker
-strength, :class:`~engine.beginner.BeginnerBot` (``bots``); each says why it chose a card, a
-bid or a trump (a reason code and its figures, put in words by ``practice.words``). The hint
-is always the heuristic's.
+The computer players play at the levels the learner chose, the partner's and the opponents'
+(``levels``: the engine's beginner, sensible "club regular" or strong player,
+``engine.bots.LEVELS``; the older ``bots`` named one strength for all); each says why it chose
+a card, a bid or a trump (a reason code and its figures, put in words by ``practice.words``).
+The hint for your card is the strong player's (``engine.strong``), with its chances; for a
+bid, trump, robbing and drawing the heuristic's.
 
 A game is a plain JSON-ready dict (stored by ``practice.models``), changed in place by
 :func:`start`, :func:`play` and :func:`rob`; :func:`view` is what the API and the page show.
@@ -31,7 +33,7 @@ from engine.beginner import (
     explain_trump,
     make_practice_bot,
 )
-from engine.bots import REASONS, HeuristicBot, PlayState, draw_discards
+from engine.bots import LEVELS, REASONS, HeuristicBot, PlayState, draw_discards
 from engine.cards import Card, CardError, Suit, ordering
 from engine.deal import (
     Deal,
@@ -49,8 +51,10 @@ from engine.game import HandLine, end_of_hand
 from engine.individual import check_individual, end_of_individual_hand, score_individual
 from engine.play import IllegalPlay, check_play, legal_plays, score_hand, trick_winner
 from engine.rules import Ruleset, RulesetError, get_ruleset, make_ruleset
+from engine.strong import STRONG_REASONS, StrongBot
 
 __all__ = [
+    "LEVELS_OFFERED",
     "MODES",
     "RULESETS",
     "SEATS",
@@ -73,6 +77,11 @@ SEATS: Final = ("you", "left", "partner", "right")
 #: Three-handed: you against Left and Right, each for themselves.
 SEATS_ALONE: Final = ("you", "left", "right")
 SIDES: Final = ("us", "them")
+#: The levels a learner chooses for the partner and for the opponents (engine.bots.LEVELS),
+#: weakest first; the legacy ``bots`` strengths name one level for all three.
+LEVELS_OFFERED: Final = tuple(LEVELS)
+LEVEL_OF_STRENGTH: Final = {"heuristic": "sensible", "beginner": "beginner"}
+DEFAULT_LEVEL: Final = "sensible"
 YOU: Final = 0
 TRICKS: Final = 5
 MAX_HANDS: Final = 200
@@ -145,13 +154,31 @@ def _alone(game: dict[str, Any]) -> bool:
     return _players(game) != 4
 
 
-def _bot(game: dict[str, Any]) -> HeuristicBot | BeginnerBot:
-    """The computer players' strength (neither bot draws from its rng: one seed, one game)."""
-    return make_practice_bot(game.get("bots", "heuristic"))
+def _levels(game: dict[str, Any]) -> dict[str, str]:
+    """The partner's and the opponents' levels (a game started before the levels: its one
+    strength for both)."""
+    levels = game.get("levels")
+    if levels:
+        return {"partner": str(levels["partner"]), "opponents": str(levels["opponents"])}
+    level = LEVEL_OF_STRENGTH.get(game.get("bots", "heuristic"), DEFAULT_LEVEL)
+    return {"partner": level, "opponents": level}
+
+
+def _bot(game: dict[str, Any], seat: int) -> HeuristicBot | BeginnerBot | StrongBot:
+    """The computer player in ``seat`` at its level. The strong player draws from a random
+    state of its own for each decision, made from the game's seed (kept on the server), so
+    that the same game always plays the same."""
+    role = "partner" if seat == 2 and not _alone(game) else "opponents"
+    level = _levels(game)[role]
+    if level == "strong":
+        moment = f"{len(game['tricks'])}:{len(game['trick'])}:{len(game.get('bids', []))}"
+        return StrongBot(random.Random(f"{game['seed']}:{game['hand_number']}:{seat}:{moment}"))
+    return make_practice_bot("beginner" if level == "beginner" else "heuristic")
 
 
 def _adviser() -> HeuristicBot:
-    """Who gives the hint: the heuristic, whatever the computer players' strength."""
+    """Who gives the hint for a bid, trump, robbing or drawing: the heuristic, whatever the
+    computer players' levels (the hint for a card is the strong player's: :func:`_play_hint`)."""
     return HeuristicBot(random.Random(0))
 
 
@@ -179,7 +206,7 @@ def _reason_text(reason: dict[str, Any] | None) -> str | None:
     if not reason:
         return None
     code = reason["code"]
-    text = (REASONS | BEGINNER_REASONS | BID_REASONS | ROB_REASONS).get(code, "")
+    text = (REASONS | BEGINNER_REASONS | BID_REASONS | ROB_REASONS | STRONG_REASONS).get(code, "")
     return text.format(**reason.get("figures", {}))
 
 
@@ -200,10 +227,15 @@ def start(
     seed: int | None = None,
     bots: str = "heuristic",
     rules: Mapping[str, Any] | None = None,
+    *,
+    partner: str | None = None,
+    opponents: str | None = None,
 ) -> dict[str, Any]:
     """A new game, dealt and played by the computer players up to your first decision;
-    ``bots`` is their strength (:data:`STRENGTHS`), ``rules`` the house-rule switches
-    (:func:`house_rules`; none: the preset as it is)."""
+    ``partner`` and ``opponents`` their levels (:data:`LEVELS_OFFERED`; not given: ``bots``,
+    a strength of :data:`STRENGTHS`, for both), ``rules`` the house-rule switches
+    (:func:`house_rules`; none: the preset as it is). ``seed`` is for tests and the server
+    only: none, a fresh one (:func:`new_seed`)."""
     if ruleset not in RULESETS:
         raise TableError(
             "unknown_ruleset",
@@ -217,6 +249,14 @@ def start(
         raise TableError(
             "unknown_bots", f"The computer players are {' or '.join(STRENGTHS)}; not {bots!r}."
         )
+    level = LEVEL_OF_STRENGTH[bots]
+    levels = {"partner": partner or level, "opponents": opponents or level}
+    for role, chosen in levels.items():
+        if chosen not in LEVELS_OFFERED:
+            raise TableError(
+                "unknown_level",
+                f"The {role} play at one of {', '.join(LEVELS_OFFERED)}; not {chosen!r}.",
+            )
     switches = house_rules(ruleset, rules or {})
     players = 4 if mode == "partners" else 3
     if players != 4:
@@ -225,13 +265,14 @@ def start(
         except RulesetError as error:
             raise TableError(error.code, error.message) from None
     if seed is None:
-        seed = random.SystemRandom().randrange(2**31)
+        seed = new_seed()
     game: dict[str, Any] = {
         "version": 1,
         "ruleset": ruleset,
         "rules": switches,
         "mode": mode,
         "bots": bots,
+        "levels": levels,
         "seed": seed,
         "players": players,
         "hand_number": 0,
@@ -246,6 +287,11 @@ def start(
     _deal(game)
     _advance(game)
     return game
+
+
+def new_seed() -> int:
+    """A fresh game's seed, unguessable; it stays on the server (no answer carries it)."""
+    return random.SystemRandom().randrange(2**31)
 
 
 def _deal(game: dict[str, Any]) -> None:
@@ -374,6 +420,9 @@ def _state(game: dict[str, Any], seat: int) -> PlayState:
     tricks = [0, 0]
     for winner in game["winners"]:
         tricks[winner % 2] += 1
+    auction = game.get("auction")
+    leaders = [_first_leader(game), *game["winners"][:-1]][: len(game["tricks"])]
+    history = [(lead, _cards(t)) for lead, t in zip(leaders, game["tricks"], strict=True)]
     return PlayState(
         seat,
         dealer=game["dealer"],
@@ -383,13 +432,26 @@ def _state(game: dict[str, Any], seat: int) -> PlayState:
         tricks=tricks,
         partners=not _alone(game),
         ace_low=_ace_low(game),
+        history=history,
+        players=_players(game),
+        bidder=auction["seat"] if auction else None,
+        bid=auction["bid"] if auction else None,
     )
+
+
+def _first_leader(game: dict[str, Any]) -> int:
+    """Who led the hand's first trick: the dealer's left, or in auction the bidder (or the
+    player on his left, ``first_lead``)."""
+    auction = game.get("auction")
+    if not auction:
+        return int((game["dealer"] + 1) % _players(game))
+    left = _rules(game).first_lead == "left-of-bidder"
+    return int((auction["seat"] + 1) % _players(game) if left else auction["seat"])
 
 
 def _advance(game: dict[str, Any]) -> None:
     """Let the computer players act until it is your decision or the game is over."""
     rules = _rules(game)
-    bot = _bot(game)
     for _ in range(MAX_HANDS * 30):
         if game["finished"]:
             return
@@ -400,14 +462,16 @@ def _advance(game: dict[str, Any]) -> None:
             if seat == YOU:
                 return
             hand = _cards(game["deal"]["hands"][seat])
-            amount, code, figures = explain_bid(bot, hand, auction, rules)
+            amount, code, figures = explain_bid(_bot(game, seat), hand, auction, rules)
             _bid(game, auction, seat, amount, _reason(code, **figures))
             continue
         if game["phase"] == "trump":
             bidder = game["auction"]["seat"]
             if bidder == YOU:
                 return
-            suit, code, figures = explain_trump(bot, _cards(game["deal"]["hands"][bidder]), rules)
+            suit, code, figures = explain_trump(
+                _bot(game, bidder), _cards(game["deal"]["hands"][bidder]), rules
+            )
             _name(game, bidder, suit, _reason(code, **figures))
             continue
         if game["phase"] == "draw":
@@ -415,7 +479,7 @@ def _advance(game: dict[str, Any]) -> None:
             if seat == YOU:
                 return
             hand = _cards(game["deal"]["hands"][seat])
-            chooser = getattr(bot, "choose_draw", None)
+            chooser = getattr(_bot(game, seat), "choose_draw", None)
             throw = (chooser or draw_discards)(hand, _trump(game), rules)
             _draw(game, seat, throw, _reason("draw_keep"))
             continue
@@ -425,6 +489,7 @@ def _advance(game: dict[str, Any]) -> None:
             if deal.owed:
                 if deal.dealer == YOU:
                     return
+                bot = _bot(game, deal.dealer)
                 card = bot.choose_discard(deal.hands[deal.dealer], trump, rules)
                 game["deal"] = _deal_dict(dealer_discard(deal, card, rules))
                 game["events"].append(
@@ -440,6 +505,7 @@ def _advance(game: dict[str, Any]) -> None:
                 assert robber is not None and deal.turn_up is not None
                 if robber == YOU:
                     return
+                bot = _bot(game, robber)
                 discard = bot.choose_rob(deal.hands[robber], deal.turn_up, trump, rules)
                 if discard is not None:
                     game["deal"] = _deal_dict(engine_rob(deal, robber, discard))
@@ -464,12 +530,32 @@ def _advance(game: dict[str, Any]) -> None:
             return
         hand = _cards(game["deal"]["hands"][seat])
         trick = [Card.parse(p["card"]) for p in game["trick"]]
-        card, why = bot.decide(hand, trick, _trump(game), rules, _state(game, seat))
-        _put(game, seat, card, why)
+        bot = _bot(game, seat)
+        state = _state(game, seat)
+        if isinstance(bot, StrongBot):
+            card, choices = bot.decide(hand, trick, _trump(game), rules, state)
+            _put(game, seat, card, searched(card, choices))
+        else:
+            card, code = bot.decide(hand, trick, _trump(game), rules, state)
+            _put(game, seat, card, code)
     raise RuntimeError("the game did not end")  # pragma: no cover - MAX_HANDS is far off
 
 
-def _announces(bot: HeuristicBot | BeginnerBot) -> bool:
+def searched(card: Card, choices: list[Any]) -> dict[str, Any] | str:
+    """Why the strong player chose ``card``: the search's figures (``only_card`` when it had
+    no choice), as a reason with its code."""
+    chosen = next((c for c in choices if c.card is card), None)
+    if chosen is None:
+        return "only_card"
+    return _reason(
+        "searched",
+        samples=chosen.samples,
+        takes=round(10 * chosen.takes),
+        points=round(chosen.value),
+    )
+
+
+def _announces(bot: HeuristicBot | BeginnerBot | StrongBot) -> bool:
     """Whether the bot dealt the ace of trumps, not robbing, says so (one without an
     ``announces`` answer always does, as in ``engine.simulate``)."""
     announces = getattr(bot, "announces", None)
@@ -490,7 +576,7 @@ def _announce_or_not(game: dict[str, Any], seat: int, announce: bool) -> None:
     game["events"].append(event)
 
 
-def _put(game: dict[str, Any], seat: int, card: Card, why: str | None) -> None:
+def _put(game: dict[str, Any], seat: int, card: Card, why: dict[str, Any] | str | None) -> None:
     """Play ``card`` (already judged legal) from ``seat``; settle the trick, the hand and the
     game when they are complete."""
     rules = _rules(game)
@@ -797,7 +883,7 @@ def _side(seat: int) -> str:
 
 def _play_view(entry: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
     why = entry.get("why")
-    reason = _reason(why) if why else None
+    reason = why if isinstance(why, dict) else _reason(why) if why else None
     return {
         "seat": names[entry["seat"]],
         "card": entry["card"],
@@ -839,6 +925,7 @@ def view(game: dict[str, Any], game_id: str) -> dict[str, Any]:
         "turned": d["turn_up"],
         "trump": trump.value if trump else None,
         "bots": game.get("bots", "heuristic"),
+        "levels": _levels(game),
         "bids": _bids_view(game),
         "legal_bids": auction.legal_bids() if auction is not None else [],
         "auction": _auction_view(game),
@@ -929,14 +1016,27 @@ def _hint(
     elif pending in ("rob", "discard") and trump is not None and game["deal"]["turn_up"]:
         hint = _rob_hint(adviser, pending, hand, Card.parse(game["deal"]["turn_up"]), trump, rules)
     elif pending == "play" and trump is not None:
-        card, why = adviser.decide(hand, trick, trump, rules, _state(game, YOU))
-        hint = {"card": str(card), "reason": _reason(why)}
+        hint = _play_hint(game, hand, trick, trump, rules)
     elif pending == "draw" and trump is not None:
         thrown = draw_discards(hand, trump, rules)
         hint = {"discards": _texts(thrown), "reason": _reason("draw_keep")}
     if hint is not None:
         hint["why"] = _reason_text(hint["reason"])
     return hint
+
+
+def _play_hint(
+    game: dict[str, Any], hand: tuple[Card, ...], trick: list[Card], trump: Suit, rules: Ruleset
+) -> dict[str, Any]:
+    """Your card: the strong player's choice in your place and its chances (the same hint
+    every time it is asked: its random state is made from the game's seed and the moment)."""
+    moment = f"{game['hand_number']}:{len(game['tricks'])}:{len(game['trick'])}"
+    strong = StrongBot(random.Random(f"{game['seed']}:hint:{moment}"))
+    card, choices = strong.decide(hand, trick, trump, rules, _state(game, YOU))
+    why = searched(card, choices)
+    if isinstance(why, dict):
+        return {"card": str(card), "reason": why | {"code": "hint_searched"}}
+    return {"card": str(card), "reason": _reason(why)}
 
 
 def _rob_hint(

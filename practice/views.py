@@ -42,14 +42,20 @@ def start(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         ruleset = request.POST.get("ruleset", "cape-breton-45")
         mode = request.POST.get("mode", "partners")
-        bots = request.POST.get("bots", "heuristic")
+        partner = request.POST.get("partner", table.DEFAULT_LEVEL)
+        opponents = request.POST.get("opponents", table.DEFAULT_LEVEL)
         if not rules_form.is_valid():
             error = _("Choose each house rule from its list.")
             status = 422
         else:
             try:
                 game = services.game_start(
-                    request, ruleset, mode, bots=bots, rules=rules_form.rules()
+                    request,
+                    ruleset,
+                    mode,
+                    rules=rules_form.rules(),
+                    partner=partner,
+                    opponents=opponents,
                 )
             except ServiceError as refused:
                 error = refused.message
@@ -63,7 +69,8 @@ def start(request: HttpRequest) -> HttpResponse:
     current = _current(request)
     context = {
         "rulesets": [(key, words.RULESET_NAMES[key]) for key in table.RULESETS],
-        "strengths": [(key, words.STRENGTH_NAMES[key]) for key in table.STRENGTHS],
+        "levels": [(key, words.LEVEL_NAMES[key]) for key in table.LEVELS_OFFERED],
+        "default_level": table.DEFAULT_LEVEL,
         "modes": [
             ("partners", _("Partners: you and a computer partner against two")),
             ("three-handed", _("Three-handed: you against two, each for themselves")),
@@ -190,7 +197,8 @@ def table_page(request: HttpRequest, game_id: UUID) -> HttpResponse:
     context = {
         "game": view,
         "ruleset_name": words.RULESET_NAMES[view["ruleset"]],
-        "strength_name": words.STRENGTH_NAMES[view["bots"]],
+        "partner_level": words.LEVEL_NAMES[view["levels"]["partner"]],
+        "opponents_level": words.LEVEL_NAMES[view["levels"]["opponents"]],
         "dealer_name": words.seat_name(view["dealer"]),
         "auction_name": words.seat_name(view["auction"]["seat"]) if view["auction"] else "",
         "bids": [b | {"name": words.seat_name(b["seat"])} for b in view["bids"]],

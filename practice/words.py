@@ -51,6 +51,7 @@ REFUSALS: Final = {
     "unknown_ruleset": _("The practice table does not offer that game."),
     "unknown_mode": _("The practice table does not offer that way of playing."),
     "unknown_bots": _("The computer players are either sensible or beginners."),
+    "unknown_level": _("Each computer player is a beginner, a club regular or strong."),
     "bad_players": _("Two to six may play each for themselves."),
     "auction_needs_four": _("Auction is played by four, in two partnerships."),
     "trump_already_named": _("Trump is already named."),
@@ -91,6 +92,29 @@ REASONS: Final = {
     "short_suits": _("it held no more than two cards of any suit, so it passed"),
     "strongest_suit": _("its hand is strongest with {suit} trumps ({trumps} of them)"),
     "most_cards": _("it holds more {suit} than any other suit ({count} of them)"),
+    # engine.strong.STRONG_REASONS (the strong player's search)
+    "searched": _(
+        "it tried each card it could play on {samples} likely deals of the cards it cannot "
+        "see: this one did best, its side taking this trick {takes} times in 10 and finishing "
+        "the hand {points} points ahead of the other side on average"
+    ),
+    "played_out": _(
+        "it played its hand out on {samples} likely deals with {suit} trumps: its side took "
+        "{points} points on average, so it bid {bid}"
+    ),
+    "played_out_pass": _(
+        "it played its hand out on {samples} likely deals with {suit} trumps: its side took "
+        "{points} points on average, not enough to bid {lowest}"
+    ),
+    "best_played_out": _(
+        "its side took the most points with {suit} trumps: {points} on average over {samples} "
+        "likely deals"
+    ),
+    "hint_searched": _(
+        "the strong player tried each card you may play on {samples} likely deals of the cards "
+        "you cannot see, and this one did best: your side takes this trick {takes} times in 10 "
+        "with it, and ends the hand {points} points ahead of the other side on average"
+    ),
     # practice.table.ROB_REASONS
     "rob_weakest": _(
         "the turned card is better than its weakest card, so it takes it and throws the "
@@ -128,10 +152,11 @@ RULESET_NAMES: Final = {
     "auction-120": _("Auction 45s to 120"),
 }
 
-#: The computer players' strengths (engine.beginner.STRENGTHS).
-STRENGTH_NAMES: Final = {
-    "heuristic": _("Sensible: they play like a club regular"),
-    "beginner": _("Beginners: they play a legal card simply"),
+#: The computer players' levels (practice.table.LEVELS_OFFERED), as a learner chooses them.
+LEVEL_NAMES: Final = {
+    "beginner": _("beginner"),
+    "sensible": _("club regular"),
+    "strong": _("strong"),
 }
 
 

@@ -55,7 +55,8 @@ def _choose(page: Page, ruleset: str, mode: str, bots: str | None = None) -> Non
     page.get_by_label(ruleset).check()
     page.get_by_label(mode).check()
     if bots:
-        page.get_by_label(bots).check()
+        opponents = page.get_by_role("group", name="How well do your opponents play?")
+        opponents.get_by_label(bots).check()
     page.get_by_test_id("start").click()
 
 
@@ -73,7 +74,7 @@ def test_a_whole_game_on_a_phone_by_tapping_legal_cards(
     phone390: Page, ruleset: str, mode: str
 ) -> None:
     phone = phone390
-    _choose(phone, ruleset, mode, "Beginners" if mode == "Three-handed" else None)
+    _choose(phone, ruleset, mode, "beginner" if mode == "Three-handed" else None)
     expect(phone.get_by_role("heading", name="Rules in one page")).to_be_visible()
     _fits(phone)
     _thumb_sized(phone)

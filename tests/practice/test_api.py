@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import re
+from contextlib import nullcontext
 from datetime import timedelta
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 from django.test import Client
@@ -19,8 +23,11 @@ def _post(client: Client, url: str, body: dict[str, Any]) -> Any:
     return client.post(url, body, content_type="application/json")
 
 
-def _start(client: Client, **body: Any) -> dict[str, Any]:
-    response = _post(client, API, {"ruleset": "cape-breton-45", **body})
+def _start(client: Client, seed: int | None = None, **body: Any) -> dict[str, Any]:
+    """A game started through the API; ``seed``: the one the table draws for it (the caller
+    cannot choose it, so the test stands in for the table's own draw)."""
+    with patch("practice.table.new_seed", return_value=seed) if seed is not None else nullcontext():
+        response = _post(client, API, {"ruleset": "cape-breton-45", **body})
     assert response.status_code == 201, response.content
     return response.json()
 
@@ -200,11 +207,63 @@ def test_starting_is_limited_per_address_an_hour(client: Client, settings: Any) 
     assert _post(other, API, {"ruleset": "cape-breton-45"}).status_code == 201
 
 
-def test_a_seed_must_be_a_whole_number(client: Client) -> None:
-    for seed in (True, "7", 1.5, -1):
+def test_the_caller_cannot_choose_the_seed_nor_see_it_or_the_other_hands(client: Client) -> None:
+    # Choosing the seed would let the caller rebuild every hand: it is refused.
+    for seed in (7, True, "7"):
         response = _post(client, API, {"ruleset": "cape-breton-45", "seed": seed})
         assert response.status_code == 422, seed
-        assert response.json()["code"] == "bad_field"
+        assert response.json()["code"] == "unknown_field"
+    assert not PracticeGame.objects.exists()
+    schema = client.get("/api/v1/openapi.json").json()["components"]["schemas"]["Start"]
+    assert "seed" not in schema["properties"]
+    state = _start(client, seed=123456789, partner="strong", opponents="strong")
+    game = PracticeGame.objects.get()
+    others = {c for seat in (1, 2, 3) for c in game.state["deal"]["hands"][seat]}
+    for answer in (state, _get(client, state["id"])):
+        text = json.dumps(answer)
+        assert "seed" not in answer and "123456789" not in text
+        assert "deal" not in answer and "stock" not in text and 'kitty"' not in text
+        # None of the others' cards shows, but for those on the table and the turned card
+        # (which everyone saw).
+        shown = {p["card"] for p in answer["trick"]} | {answer["turned"]}
+        shown |= {c["card"] for c in (answer["last_trick"] or {}).get("cards", [])}
+        assert not (others - shown) & set(re.findall(r'"([0-9AKQJ]{1,2}[CDHS]|JK)"', text))
+
+
+def _get(client: Client, game_id: str) -> dict[str, Any]:
+    response = client.get(f"{API}/{game_id}")
+    assert response.status_code == 200
+    return dict(response.json())
+
+
+def test_the_partner_and_the_opponents_each_play_at_their_level(client: Client) -> None:
+    schema = client.get("/api/v1/openapi.json").json()["components"]["schemas"]["Start"]
+    levels = ["beginner", "sensible", "strong"]
+    for role in ("partner", "opponents"):
+        options = schema["properties"][role]["anyOf"]
+        assert next(option["enum"] for option in options if "enum" in option) == levels
+    state = _start(client, seed=9, partner="strong", opponents="beginner")
+    assert state["levels"] == {"partner": "strong", "opponents": "beginner"}
+    codes: dict[str, set[str]] = {"partner": set(), "left": set(), "right": set()}
+    for _ in range(300):
+        if state["finished"]:
+            break
+        plays = [*state["trick"], *(state["last_trick"] or {}).get("cards", [])]
+        for p in plays:
+            if p["reason"]:
+                codes[p["seat"]].add(p["reason"]["code"])
+        state = _decide(client, state)
+    assert state["finished"]
+    # The strong partner says how its search judged its card; the beginners their habits.
+    assert "searched" in codes["partner"]
+    assert codes["left"] | codes["right"] <= {
+        "only_card",
+        "lead_highest",
+        "take_highest",
+        "cannot_win",
+    }
+    response = _post(client, API, {"ruleset": "cape-breton-45", "opponents": "expert"})
+    assert (response.status_code, response.json()["code"]) == (422, "bad_field")
 
 
 def test_a_whole_auction_game_through_the_api(client: Client) -> None:

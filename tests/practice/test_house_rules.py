@@ -13,6 +13,7 @@ from engine.cards import JOKER, Card, Suit
 from practice import table
 from practice.models import PracticeGame
 from tests.practice.test_api import API
+from tests.practice.test_api import _start as api_start
 
 pytestmark = pytest.mark.django_db
 
@@ -22,9 +23,7 @@ def _post(client: Client, url: str, body: dict[str, Any]) -> Any:
 
 
 def _start(client: Client, **body: Any) -> dict[str, Any]:
-    response = _post(client, API, {"ruleset": "cape-breton-45", **body})
-    assert response.status_code == 201, response.content
-    return response.json()  # type: ignore[no-any-return]
+    return api_start(client, **body)
 
 
 def _decide(client: Client, state: dict[str, Any]) -> dict[str, Any]:

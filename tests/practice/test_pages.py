@@ -224,19 +224,33 @@ def test_the_end_of_the_game_offers_a_new_game(client: Client) -> None:
     PracticeGame.objects.filter(pk=game_id).update(state=state)
     html = client.get(f"/practice/{game_id}/").text
     assert 'data-testid="game-over"' in html and 'data-testid="hand-over"' in html
-    assert 'data-testid="new-game"' in html and 'name="bots" value="heuristic"' in html
-    response = client.post("/practice/", {"ruleset": "cape-breton-45", "bots": "beginner"})
+    assert 'data-testid="new-game"' in html and 'name="partner" value="sensible"' in html
+    response = client.post(
+        "/practice/", {"ruleset": "cape-breton-45", "partner": "strong", "opponents": "beginner"}
+    )
     assert response.status_code == 302
-    assert PracticeGame.objects.latest("created_at").state["bots"] == "beginner"
+    state = PracticeGame.objects.latest("created_at").state
+    assert state["levels"] == {"partner": "strong", "opponents": "beginner"}
+    html = client.get(response["Location"]).text
+    assert "Partner: strong · opponents: beginner" in html
 
 
-def test_the_start_page_offers_two_strengths_and_refuses_others(client: Client) -> None:
+def test_the_start_page_offers_three_levels_and_refuses_others(client: Client) -> None:
     html = client.get("/practice/").text
-    assert 'name="bots" value="heuristic" checked' in html and 'value="beginner"' in html
-    response = client.post("/practice/", {"ruleset": "cape-breton-45", "bots": "expert"})
+    for role in ("partner", "opponents"):
+        assert f'name="{role}" value="sensible" checked' in html
+        assert f'name="{role}" value="beginner"' in html
+        assert f'name="{role}" value="strong"' in html
+    assert "club regular" in html
+    response = client.post("/practice/", {"ruleset": "cape-breton-45", "opponents": "expert"})
     assert response.status_code == 422
-    assert "either sensible or beginners" in response.text
+    assert "a beginner, a club regular or strong" in response.text
     assert not PracticeGame.objects.exists()
+
+
+def test_the_levels_in_french(client: Client) -> None:
+    html = client.get("/practice/", HTTP_ACCEPT_LANGUAGE="fr").text
+    assert "Comment jouent vos adversaires?" in html and "habitué du club" in html
 
 
 def test_every_refusal_the_engine_or_table_can_give_has_plain_words() -> None:
@@ -276,10 +290,16 @@ def test_every_refusal_the_engine_or_table_can_give_has_plain_words() -> None:
 def test_the_computer_players_reasons_have_words_for_every_code() -> None:
     from engine.beginner import BEGINNER_REASONS, BID_REASONS
     from engine.bots import REASONS
+    from engine.strong import STRONG_REASONS
     from practice import words
 
     codes = set(REASONS) | set(BEGINNER_REASONS) | set(BID_REASONS) | set(table.ROB_REASONS)
+    codes |= set(STRONG_REASONS)
     assert codes == set(words.REASONS)
+    for code, text in STRONG_REASONS.items():  # the same figures in both
+        assert sorted(re.findall(r"{(\w+)}", text)) == sorted(
+            re.findall(r"{(\w+)}", str(words.REASONS[code]))
+        )
     for code in BID_REASONS:  # the same figures in both
         assert re.findall(r"{(\w+)}", BID_REASONS[code]) == re.findall(
             r"{(\w+)}", str(words.REASONS[code])
@@ -310,3 +330,15 @@ def test_the_end_of_an_auction_hand_says_whether_the_bid_was_made(client: Client
     else:
         assert f"{name} bid {bid['bid']} and fell short: minus {bid['bid']}." in panel
         assert hand[side] == -bid["bid"]
+
+
+def test_the_hint_gives_the_strong_players_chances_in_french(client: Client) -> None:
+    for seed in range(20):
+        game_id = _seeded(client, seed)
+        state = PracticeGame.objects.get(pk=game_id).state
+        view = table.view(state, game_id)
+        if view["decision"] == "play" and len(view["legal"]) > 1:
+            html = client.get(f"/practice/{game_id}/", HTTP_ACCEPT_LANGUAGE="fr").text
+            assert "le joueur fort a essayé chaque carte" in html and "fois sur 10" in html
+            return
+    raise AssertionError("no game began with a choice of card")

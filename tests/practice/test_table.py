@@ -118,14 +118,23 @@ def test_the_dealer_who_took_the_turned_ace_must_discard() -> None:
     assert len(after["hand"]) + (1 if any(p["seat"] == "you" for p in after["trick"]) else 0) == 5
 
 
-def test_the_hint_is_the_heuristic_bots_card_and_legal() -> None:
+def test_the_hint_is_the_strong_players_card_with_its_chances_and_legal() -> None:
     game = table.start("irish-45-joker", seed=9)
+    searched = 0
     for _ in range(15):
         view = table.view(game, "x")
         if view["decision"] == "play":
             assert view["hint"]["card"] in view["legal"]
             assert view["hint"]["why"]
+            assert table.view(game, "x")["hint"] == view["hint"]  # the same when asked again
+            if len(view["legal"]) > 1:
+                reason = view["hint"]["reason"]
+                assert reason["code"] == "hint_searched"
+                assert 0 <= reason["figures"]["takes"] <= 10
+                assert "times in 10" in view["hint"]["why"]
+                searched += 1
         _first_choice(game)
+    assert searched
 
 
 def test_bot_plays_carry_their_reason() -> None:
