@@ -120,7 +120,8 @@ def run(args: argparse.Namespace, vendor: str) -> None:
     corrected["couples"][0]["players"] = ["Corrected Name", corrected["couples"][0]["players"][1]]
     fixed = gzip.compress(json.dumps(corrected, ensure_ascii=False).encode())
     for _ in range(args.rounds):
-        Drive.objects.filter(slug=data["drive"]["slug"]).delete()
+        for old in Drive.objects.filter(slug=data["drive"]["slug"]):
+            drive_delete(drive=old)
         took, status = post(packed)
         assert status == "created", status
         created.append(took)
