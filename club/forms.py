@@ -11,6 +11,7 @@ from club.services import MAX_EMAIL, MAX_PHONE
 from drives import inputs
 from drives.forms import RuledForm
 from drives.inputs import Rule
+from drives.models import Club
 
 
 class PlayerNameForm(RuledForm):
@@ -38,4 +39,18 @@ class PlayerForm(PlayerNameForm):
         max_length=MAX_EMAIL,
         widget=forms.TextInput(attrs={"type": "email", "autocomplete": "off"}),
         help_text=_("For the club's own use: never shown on a public page."),
+    )
+
+
+class ClubSettingsForm(forms.Form):
+    """What the club's public pages show of its players' names."""
+
+    public_names = forms.ChoiceField(
+        label=_("Players' names on the club's public pages"),
+        choices=Club.PublicNames.choices,
+        widget=forms.RadioSelect,
+        help_text=_(
+            "With no names, a player's page is not listed: each player reaches their own "
+            "from their couple's page after the night."
+        ),
     )

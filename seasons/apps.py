@@ -12,6 +12,11 @@ class SeasonsConfig(AppConfig):
         from seasons.records import register_record_part
 
         register_record_part()
+        # The current season's standings on the club's public page (club.parts).
+        from club.parts import register_season
+        from seasons.selectors import club_season
+
+        register_season(club_season)
         # manage.py drive season … (seasons/cli.py), imported only when the command runs.
         from scoring.management import SUBCOMMANDS
 

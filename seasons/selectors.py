@@ -4,19 +4,21 @@ cookie jar carried from drive to drive, and the money each drive raised (the nig
 public read, ``money.selectors.drives_net``: seasons sit above money, which knows nothing of
 them).
 
-The standings read each drive's results through ``scoring.selectors.standings_for_drive``
-(three queries a drive), the prizes won in one query, the season's rows in four: a season of
-D drives takes 3·D + a fixed number of queries (tests assert it).
+The standings read the drives' results through ``scoring.selectors.standings_for_drives``
+(four queries for all of them), the prizes won in one query, the season's rows in four: a
+fixed number of queries whatever the number of drives.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
 from django.utils.translation import gettext as _
 
+from club.parts import SeasonPart, SeasonStanding
 from drives.errors import NotFound
 from drives.models import Club, Drive
 from drives.names import name_key
@@ -25,7 +27,7 @@ from engine.season import season_standings as standings_of
 from money.selectors import drives_net
 from scoring.models import Award
 from scoring.prizes.selectors import carried_in, cookie_jar_view
-from scoring.selectors import standings_for_drive
+from scoring.selectors import standings_for_drives
 from seasons.models import Season
 
 
@@ -73,6 +75,7 @@ def nights_of(drives: list[Drive]) -> list[Night]:
     for award in awards:
         prizes.setdefault((award.drive_id, award.couple.number), []).append(_prize_label(award))
     nights = []
+    standings = standings_for_drives(drives)
     for drive in drives:
         couples = tuple(
             CoupleNight(
@@ -80,7 +83,7 @@ def nights_of(drives: list[Drive]) -> list[Night]:
                 row["wins"],
                 tuple(prizes.get((drive.pk, row["number"]), ())),
             )
-            for row in standings_for_drive(drive)
+            for row in standings[drive.pk]
         )
         nights.append(Night(drive.slug, drive.date.isoformat(), couples))
     return nights
@@ -245,3 +248,29 @@ def season_jar(drives: list[Drive]) -> dict[str, Any]:
         "gaps": jar_consistent(nights),
         "any": any(row["enabled"] for row in rows),
     }
+
+
+def club_season(club: Club, today: date, top: int) -> SeasonPart | None:
+    """The club page's season (``club.parts``): the published season under way, else the last
+    published one begun, with its first ``top`` players. A fixed number of queries."""
+    season = (
+        Season.objects.filter(club=club, published=True, starts__lte=today)
+        .order_by("-starts", "-pk")
+        .first()
+    )
+    if season is None:
+        return None
+    view = season_view(season)
+    rows = [
+        SeasonStanding(p.place, p.name, p.key, p.drives, p.wins, p.prizes)
+        for p in view.players[:top]
+    ]
+    return SeasonPart(
+        season.slug,
+        season.name,
+        season.starts,
+        season.ends,
+        len(view.drives),
+        len(view.players),
+        rows,
+    )
