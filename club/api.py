@@ -18,7 +18,7 @@ from ninja.params.functions import Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from api.auth import AUTH, MEMBERS, ORGANIZER, caller_of, club_for
-from api.schemas import answers
+from api.schemas import Error, answers
 from club import public, selectors, services
 from drives import inputs
 from drives.errors import NotFound
@@ -198,6 +198,14 @@ class ClubSettingsIn(Body):
     public_names: PublicNames = Field(description=NAMES_WORDS)
 
 
+PUBLIC = ["club pages"]  # the tag of the public pages' twins (no credentials)
+
+
+def public_answers(ok: dict[int, object], *errors: int) -> dict[int, object]:
+    """The responses of an endpoint open to anyone: no 401 or 403."""
+    return ok | {status: Error for status in errors}
+
+
 def _json(data: BaseModel) -> JsonResponse:
     return JsonResponse(data.model_dump(mode="json"), json_dumps_params={"ensure_ascii": False})
 
@@ -299,7 +307,8 @@ def _player_out(history: public.PlayerHistory) -> PlayerPageOut:
 @router.get(
     "/clubs/{club}",
     auth=None,
-    response=answers({200: ClubPageOut}, 404),
+    tags=PUBLIC,
+    response=public_answers({200: ClubPageOut}, 404, 422),
     url_name="club-page",
     operation_id="club_page",
     summary="The club's public page: upcoming drives, past nights, the season's standings",
@@ -320,7 +329,8 @@ def club_page(
 @router.get(
     "/clubs/{club}/players/{player}",
     auth=None,
-    response=answers({200: PlayerPageOut}, 404),
+    tags=PUBLIC,
+    response=public_answers({200: PlayerPageOut}, 404, 422),
     url_name="club-player",
     operation_id="club_player",
     summary="A player's public page: nights, places, wins, prizes and partners",
@@ -339,7 +349,8 @@ def club_player(request: HttpRequest, club: str, player: int) -> JsonResponse:
 @router.get(
     "/clubs/{club}/players/{player}/{key}",
     auth=None,
-    response=answers({200: PlayerPageOut}, 404),
+    tags=PUBLIC,
+    response=public_answers({200: PlayerPageOut}, 404, 422),
     url_name="club-player-own",
     operation_id="club_player_own",
     summary="A player's own page (its address from their couple's page), names in full",

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.core.paginator import Page, Paginator
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
@@ -208,10 +208,19 @@ def prize_label(award: Award) -> str:
 
 
 def public_player(club: Club, pk: object) -> Player | None:
-    """A player of the club whose page is public (none when the club shows no names)."""
+    """A player of the club whose page is public: one who played a published night (not one
+    only registered, or only at nights kept private), and none when the club shows no names.
+    One query."""
     if not listed(club) or not str(pk).isdigit():
         return None
-    return Player.objects.filter(club=club, pk=int(str(pk))).first()
+    played = Couple.objects.filter(
+        Q(member1_id=OuterRef("pk")) | Q(member2_id=OuterRef("pk")),
+        drive__club=club,
+        drive__state=Drive.State.CLOSED,
+        drive__published=True,
+    )
+    found = Player.objects.filter(club=club, pk=int(str(pk))).filter(Exists(played))
+    return found.first()
 
 
 def own_player(club: Club, pk: object, key: str) -> Player | None:

@@ -57,8 +57,7 @@ def club_world(
     the first player, at every night), ``games`` games each."""
     rnd = random.Random(seed)
     people = Player.objects.bulk_create(
-        Player(club=club, name=player_name(i), key=name_key(player_name(i)))
-        for i in range(players)
+        Player(club=club, name=player_name(i), key=name_key(player_name(i))) for i in range(players)
     )
     start = first_night or timezone.localdate() - timedelta(weeks=nights)
     drives = Drive.objects.bulk_create(
