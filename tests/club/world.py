@@ -28,9 +28,10 @@ LAST = [
 
 
 def player_name(i: int) -> str:
-    """A different name for each ``i`` (a number after the surname past the lists' size)."""
+    """A different name for each ``i`` (a number after the surname past the lists' size): each
+    first name goes through every surname, from its own one on."""
     first, rest = FIRST[i % len(FIRST)], i // len(FIRST)
-    last, again = LAST[rest % len(LAST)], rest // len(LAST)
+    last, again = LAST[(rest + i % len(FIRST)) % len(LAST)], rest // len(LAST)
     return f"{first} {last}{'-' + str(again + 1) if again else ''}"
 
 
