@@ -11,11 +11,14 @@ fixed number of queries whatever the number of drives.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from django.core.cache import cache
+from django.db.models import Count, Max, OuterRef, Subquery, Sum
 from django.utils.translation import gettext as _
 
 from club.parts import SeasonPart, SeasonStanding
@@ -28,7 +31,7 @@ from money.selectors import drives_net
 from scoring.models import Award
 from scoring.prizes.selectors import carried_in, cookie_jar_view
 from scoring.selectors import standings_for_drives
-from seasons.models import Season
+from seasons.models import PlayerMerge, PlayerSplit, Season, SeasonDrive
 
 
 def seasons_of(club: Club) -> list[Season]:
@@ -250,9 +253,43 @@ def season_jar(drives: list[Drive]) -> dict[str, Any]:
     }
 
 
+CLUB_SEASON_SECONDS = 3600  # kept this long at most; any change of the season makes it anew
+
+
+def season_fingerprint(season: Season) -> str:
+    """What the season's standings are made of, in one query: its drives and each drive's
+    version (``DriveVersion``: every audited change of a drive moves it, a result corrected
+    or a prize settled), its merges and splits. Equal fingerprints, equal standings."""
+
+    def one(rows: Any, value: Any) -> Subquery:
+        return Subquery(rows.order_by().values("season").annotate(x=value).values("x")[:1])
+
+    entries = SeasonDrive.objects.filter(season=OuterRef("pk"))
+    merges = PlayerMerge.objects.filter(season=OuterRef("pk"))
+    splits = PlayerSplit.objects.filter(season=OuterRef("pk"))
+    row = (
+        Season.objects.filter(pk=season.pk)
+        .values("pk")
+        .annotate(
+            drives=one(entries, Count("pk")),
+            last_drive=one(entries, Max("drive_id")),
+            versions=one(entries, Sum("drive__live__version")),
+            merges_made=one(merges, Count("pk")),
+            last_merge=one(merges, Max("pk")),
+            splits_made=one(splits, Count("pk")),
+            last_split=one(splits, Max("pk")),
+        )
+        .get()
+    )
+    made = f"{season.created_at.isoformat()} {season.name} {season.starts} {season.ends}"
+    return hashlib.sha256(f"{made} {sorted(row.items())}".encode()).hexdigest()
+
+
 def club_season(club: Club, today: date, top: int) -> SeasonPart | None:
     """The club page's season (``club.parts``): the published season under way, else the last
-    published one begun, with its first ``top`` players. A fixed number of queries."""
+    published one begun, with its first ``top`` players. Kept in the cache under the season's
+    fingerprint (a season of hundreds of nights takes seconds to count): two queries when it
+    has not changed, a fixed number more when it has."""
     season = (
         Season.objects.filter(club=club, published=True, starts__lte=today)
         .order_by("-starts", "-pk")
@@ -260,6 +297,16 @@ def club_season(club: Club, today: date, top: int) -> SeasonPart | None:
     )
     if season is None:
         return None
+    key = f"club-season:{season.pk}:{top}:{season_fingerprint(season)}"
+    kept = cache.get(key)
+    if isinstance(kept, SeasonPart):
+        return kept
+    part = _club_season(season, top)
+    cache.set(key, part, CLUB_SEASON_SECONDS)
+    return part
+
+
+def _club_season(season: Season, top: int) -> SeasonPart:
     view = season_view(season)
     rows = [
         SeasonStanding(p.place, p.name, p.key, p.drives, p.wins, p.prizes)

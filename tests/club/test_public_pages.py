@@ -11,6 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -18,9 +19,11 @@ from django.utils import timezone
 
 from club.public import shown_name
 from club.services import club_public_names
-from drives.models import AuditEntry, Club, Couple, Drive
-from drives.services import drive_close, drive_create, drive_update
+from drives.models import AuditEntry, Club, Couple, Drive, Seat
+from drives.services import Change, drive_changed, drive_close, drive_create, drive_update
+from scoring.models import Result
 from scoring.selectors import standings_for_drive, standings_for_drives
+from seasons.services import season_remove_drive
 from tests.api.helpers import DESK, Api
 from tests.club.world import World, club_world
 from tests.pages.organizer_helpers import logged_in
@@ -319,6 +322,7 @@ def test_the_setting_through_the_api(api: Api, ours: Any) -> None:
 
 
 def queries(client: Client, path: str) -> int:
+    cache.clear()  # the season's standings counted afresh (kept under its fingerprint)
     with CaptureQueriesContext(connection) as captured:
         assert client.get(path).status_code == 200
     return len(captured)
@@ -344,9 +348,29 @@ def test_the_pages_queries_do_not_grow_with_the_club(
         )
     assert counts[ours.club.slug] == counts[theirs.club.slug], counts
     # The club page: the club, its language, upcoming, past nights (count, page), their
-    # standings (4), the season (its row, drives, merges, splits, prizes, standings: 4), and
-    # the players of the standings' names.
-    with django_assert_num_queries(19):
+    # standings (4), the season (its row, its fingerprint; counted afresh: its drives, merges,
+    # splits, prizes, standings (4)), and the players of the standings' names.
+    cache.clear()
+    with django_assert_num_queries(20):
+        client.get(f"/clubs/{theirs.club.slug}/")
+    # Again, the season unchanged: its standings from the cache.
+    with django_assert_num_queries(12):
         client.get(f"/clubs/{theirs.club.slug}/")
     with django_assert_num_queries(9):
         client.get(f"/clubs/{theirs.club.slug}/players/{big.players[0].pk}/")
+
+
+def test_the_season_on_the_club_page_follows_each_change(client: Client, world: World) -> None:
+    path = f"/api/v1/clubs/{world.club.slug}"
+    assert client.get(path).json()["season"]["drives"] == 5
+    season_remove_drive(season=world.season, drive=world.drives[0], actor=DESK)
+    assert client.get(path).json()["season"]["drives"] == 4
+    before = client.get(path).json()["season"]["standings"]
+    # A result of a night changed (and audited: the drive's version moves).
+    seat = Seat.objects.filter(game__drive=world.drives[-1], arrives__isnull=False).first()
+    assert seat is not None
+    Result.objects.filter(seat=seat).update(
+        winner=seat.stays if seat.result.winner_id == seat.arrives_id else seat.arrives
+    )
+    drive_changed(world.drives[-1].pk, Change.RESULT)
+    assert client.get(path).json()["season"]["standings"] != before
