@@ -12,14 +12,17 @@ Nothing here writes.
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.paginator import Page, Paginator
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet, Sum
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from club.parts import SeasonPart, season_of
@@ -234,14 +237,42 @@ def own_player(club: Club, pk: object, key: str) -> Player | None:
     return player
 
 
+HISTORY_SECONDS = 600  # a player's nights kept this long at most (see player_history)
+
+
+def _published_couples(club: Club, player: Player) -> QuerySet[Couple]:
+    return Couple.objects.filter(Q(member1=player) | Q(member2=player)).filter(
+        drive__club=club, drive__state=Drive.State.CLOSED, drive__published=True
+    )
+
+
 def player_history(club: Club, player: Player, *, own: bool = False) -> PlayerHistory:
     """The player's published nights, newest first: place, wins, the partner, prizes; and
-    their partners by nights together. ``own``: the player's own page (names in full). Six
-    queries whatever the number of nights."""
+    their partners by nights together. ``own``: the player's own page (names in full).
+
+    Kept in the cache under the nights' fingerprint (the player's couples and their drives'
+    versions, which every audited change of a drive moves, a night unpublished too), the
+    names shown and the language: one query when nothing changed, seven when it did, whatever
+    the number of nights. A partner merged into another player meanwhile keeps their old link
+    until ``HISTORY_SECONDS`` have passed."""
     names = NAMES.FULL if own else club.public_names
+    fingerprint = _published_couples(club, player).aggregate(
+        n=Count("pk"), last=Max("pk"), versions=Sum("drive__live__version")
+    )
+    made = f"{club.pk} {player.pk} {names} {club.public_names} {get_language()} {fingerprint}"
+    key = "player-history:" + hashlib.sha256(made.encode()).hexdigest()
+    kept = cache.get(key)
+    if not isinstance(kept, tuple):
+        kept = _nights(club, player, names)
+        cache.set(key, kept, HISTORY_SECONDS)
+    nights, partners = kept
+    return PlayerHistory(player, shown_name(player.name, names), nights, partners)
+
+
+def _nights(club: Club, player: Player, names: str) -> tuple[list[PlayerNight], list[PartnerRow]]:
+    """The player's nights and partners (``player_history``): six queries."""
     couples = list(
-        Couple.objects.filter(Q(member1=player) | Q(member2=player))
-        .filter(drive__club=club, drive__state=Drive.State.CLOSED, drive__published=True)
+        _published_couples(club, player)
         .select_related("drive")
         .order_by("-drive__date", "-drive_id")
     )
@@ -279,4 +310,4 @@ def player_history(club: Club, player: Player, *, own: bool = False) -> PlayerHi
             )
         )
     partners = [PartnerRow(partner_of[same], count) for same, count in together.most_common()]
-    return PlayerHistory(player, shown_name(player.name, names), nights, partners)
+    return nights, partners

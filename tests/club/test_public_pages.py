@@ -356,8 +356,23 @@ def test_the_pages_queries_do_not_grow_with_the_club(
     # Again, the season unchanged: its standings from the cache.
     with django_assert_num_queries(12):
         client.get(f"/clubs/{theirs.club.slug}/")
-    with django_assert_num_queries(9):
+    # A player's page: the club, its language, the player, the nights' fingerprint; counted
+    # afresh: the couples, their nights' standings (4), the prizes.
+    cache.clear()
+    with django_assert_num_queries(10):
         client.get(f"/clubs/{theirs.club.slug}/players/{big.players[0].pk}/")
+    with django_assert_num_queries(4):
+        client.get(f"/clubs/{theirs.club.slug}/players/{big.players[0].pk}/")
+
+
+def test_a_players_page_follows_each_change(client: Client, world: World) -> None:
+    player, _partner = regular(world)
+    path = f"/api/v1/clubs/{world.club.slug}/players/{player.pk}"
+    assert len(client.get(path).json()["nights"]) == 5
+    drive_update(drive=world.drives[0], actor=DESK, published=False)
+    assert len(client.get(path).json()["nights"]) == 4
+    names_shown(world.club, "full")
+    assert client.get(path).json()["name"] == player.name
 
 
 def test_the_season_on_the_club_page_follows_each_change(client: Client, world: World) -> None:
