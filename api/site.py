@@ -91,6 +91,12 @@ PATH_PARAMETERS: dict[str, dict[str, Any]] = {
     "pk": {"description": "The document's id (from POST …/documents).", "schema": NUMBER},
     "club": {"description": "The club's slug.", "schema": {"type": "string"}},
     "season": {"description": "The season's slug (within its club).", "schema": {"type": "string"}},
+    # the club's players and public pages (club/api.py)
+    "player": {"description": "The player's id (within its club).", "schema": NUMBER},
+    "key": {
+        "description": "The player's own page's key (its address, from their couple's page).",
+        "schema": {"type": "string", "pattern": "^[0-9a-f]{1,64}$"},
+    },
     # the night's money (money/api.py)
     "line": {"description": "The ledger line's id (from GET …/accounts).", "schema": NUMBER},
     "raffle": {"description": "The raffle item's id (from POST …/raffles).", "schema": NUMBER},

@@ -1,20 +1,25 @@
-"""The club's players in the JSON API (docs/api.md, "Players"): a router that
-``config.urls`` mounts on the site's API, as it mounts the seasons'. The door's type-ahead reads
-it: the players whose name has a word starting with what was typed, with their nights, never
-their phone or e-mail. And registration before the night (``drives.registrations``): anyone
-registers a couple, or a player looking for a partner, while a drive's registration is open;
-the club's organizers list them.
+"""The club's players in the JSON API (docs/api.md, "Players" and "The club's public pages"):
+a router that ``config.urls`` mounts on the site's API, as it mounts the seasons'. The door's
+type-ahead reads it: the players whose name has a word starting with what was typed, with their
+nights, never their phone or e-mail. The club's public pages have their twins here, for anyone
+(``club.public``, names as the club shows them), and the club's settings for its organizers.
+Registration before the night (``drives.registrations``): anyone registers a couple, or a player
+looking for a partner, while a drive's registration is open; the club's organizers list them.
+And a night published from the hall's laptop (``scoring.records.publish``).
 """
 
 from __future__ import annotations
 
 import zlib
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, JsonResponse
+from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 from ninja import Router
 from ninja.params.functions import Query
 from pydantic import BaseModel, ConfigDict, Field
@@ -31,7 +36,7 @@ from api.auth import (
 )
 from api.errors import BadRequest, too_large
 from api.schemas import Error, answers
-from club import selectors
+from club import public, selectors, services
 from drives import inputs, ratelimit, registrations
 from drives.errors import Forbidden, NotFound
 from drives.inputs import Body
@@ -157,9 +162,9 @@ def club_of_organizer(caller: Caller, slug: str) -> Club:
 REGISTRATIONS = "/drives/{slug}/registrations"
 
 
-def public(ok: dict[int, Any], *errors: int) -> dict[int, Any]:
-    """The responses of an operation open to anyone: no credentials, so no 401 or 403."""
-    return ok | dict.fromkeys(sorted(errors), Error)
+def public_answers(ok: dict[int, object], *errors: int) -> dict[int, object]:
+    """The responses of an endpoint open to anyone: no credentials, so no 401 or 403."""
+    return ok | {status: Error for status in sorted(errors)}
 
 
 class RegistrationIn(Body):
@@ -214,7 +219,7 @@ class RegistrationPlayerOut(BaseModel):
 @router.post(
     REGISTRATIONS,
     auth=None,
-    response=public({201: RegisteredOut}, 400, 404, 409, 413, 422, 429),
+    response=public_answers({201: RegisteredOut}, 400, 404, 409, 413, 422, 429),
     tags=["registration"],
     url_name="drive-registrations",
     operation_id="registrations_create",
@@ -288,7 +293,7 @@ def registrations_list(request: HttpRequest, slug: str) -> JsonResponse:
 @router.get(
     REGISTRATIONS + "/players",
     auth=None,
-    response=public({200: list[RegistrationPlayerOut]}, 404),
+    response=public_answers({200: list[RegistrationPlayerOut]}, 404),
     tags=["registration"],
     url_name="drive-registration-players",
     operation_id="registration_players",
@@ -314,3 +319,330 @@ def registration_players(
             for r in selectors.players_suggest(drive.club, typed)[:5]
         ]
     return JsonResponse(found, safe=False, json_dumps_params={"ensure_ascii": False})
+
+
+# --- the club's public pages and its settings ---------------------------------------------------
+
+PublicNames = Literal["full", "initial", "none"]  # drives.models.Club.PublicNames
+NAMES_WORDS = (
+    "What the club's public pages show of its players' names: `full`, `initial` (a first "
+    'name with the last name\'s initial, "Mary M."; the default) or `none` (no names: no '
+    "winners nor standings, and no player's page but the player's own)."
+)
+
+
+class NameOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(description="The name as the club shows it.")
+    player: int | None = Field(
+        description="The player's id (their page), or null: no page is listed."
+    )
+
+
+class UpcomingOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    slug: str
+    name: str
+    date: str = Field(description="YYYY-MM-DD")
+    venue: str = Field(description="The hall (may be empty).")
+    state: Literal["setup", "running"]
+
+
+class NightOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    slug: str
+    name: str
+    date: str = Field(description="YYYY-MM-DD")
+    venue: str
+    published: bool = Field(description="Whether the night's results are public.")
+    results_url: str | None = Field(description="The night's public results page, once published.")
+    couples: int | None = Field(description="Couples that played (null: not published).")
+    winners: list[list[NameOut]] = Field(
+        description="The couples in first place (two names each; several on a tie); none "
+        "when not published or when the club shows no names."
+    )
+
+
+class StandingOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    place: int | None
+    name: NameOut
+    drives: int
+    wins: int
+    prizes: int
+
+
+class SeasonPartOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    slug: str
+    name: str
+    starts: str
+    ends: str
+    drives: int
+    players: int
+    url: str = Field(description="The season's public standings, every player.")
+    standings: list[StandingOut] = Field(
+        description="Its first players (none when the club shows no names)."
+    )
+
+
+class ClubPageOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    club: str = Field(description="The club's slug.")
+    name: str
+    language: str = Field(description="The club's language (that of its latest drive).")
+    public_names: PublicNames = Field(description=NAMES_WORDS)
+    upcoming: list[UpcomingOut]
+    nights: list[NightOut] = Field(description="One page of the past nights, newest first.")
+    page: int
+    pages: int
+    nights_total: int
+    season: SeasonPartOut | None = Field(
+        description="The published season under way, else the last one begun; null: none."
+    )
+
+
+class PlayerNightOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    drive: str = Field(description="The drive's slug.")
+    name: str
+    date: str
+    number: int = Field(description="The couple's number that night.")
+    partner: NameOut
+    place: int | None = Field(description="null: withdrawn.")
+    withdrawn: bool
+    wins: int
+    played: int
+    couples: int
+    prizes: list[str]
+
+
+class PartnerOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    partner: NameOut
+    nights: int
+
+
+class PlayerPageOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: int
+    name: str = Field(description="As the club shows it (in full on the player's own page).")
+    nights: list[PlayerNightOut] = Field(description="The published nights, newest first.")
+    wins: int
+    firsts: int
+    prizes: int
+    best_place: int | None
+    partners: list[PartnerOut] = Field(description="By nights together, most first.")
+
+
+class ClubSettingsOut(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    club: str
+    public_names: PublicNames = Field(description=NAMES_WORDS)
+
+
+class ClubSettingsIn(Body):
+    public_names: PublicNames = Field(description=NAMES_WORDS)
+
+
+PUBLIC = ["club pages"]  # the tag of the public pages' twins (no credentials)
+
+
+def _json(data: BaseModel) -> JsonResponse:
+    return JsonResponse(data.model_dump(mode="json"), json_dumps_params={"ensure_ascii": False})
+
+
+def _public_club(slug: str) -> Club:
+    found = Club.objects.filter(slug=inputs.CLUB_SLUG.check(slug)).first()
+    if found is None:
+        raise NotFound("not_found", _("No such club."))
+    return found
+
+
+def _name(name: public.Name) -> NameOut:
+    return NameOut(name=name.text, player=name.player)
+
+
+def _page_out(found: Club, page: public.ClubPage, language: str) -> ClubPageOut:
+    season = page.season
+    return ClubPageOut(
+        club=found.slug,
+        name=found.name,
+        language=language,
+        public_names=page.names,  # type: ignore[arg-type]  # one of Club.PublicNames
+        upcoming=[
+            UpcomingOut(
+                slug=d.slug,
+                name=d.name,
+                date=d.date.isoformat(),
+                venue=d.venue,
+                state=d.state,  # type: ignore[arg-type]  # not closed: setup or running
+            )
+            for d in page.upcoming
+        ],
+        nights=[
+            NightOut(
+                slug=n.drive.slug,
+                name=n.drive.name,
+                date=n.drive.date.isoformat(),
+                venue=n.drive.venue,
+                published=n.drive.published,
+                results_url=reverse("night:results", args=[n.drive.slug])
+                if n.drive.published
+                else None,
+                couples=n.couples if n.drive.published else None,
+                winners=[[_name(one) for one in couple] for couple in n.winners],
+            )
+            for n in page.nights
+        ],
+        page=page.page.number,
+        pages=page.page.paginator.num_pages,
+        nights_total=page.page.paginator.count,
+        season=None
+        if season is None
+        else SeasonPartOut(
+            slug=season.slug,
+            name=season.name,
+            starts=season.starts.isoformat(),
+            ends=season.ends.isoformat(),
+            drives=season.drives,
+            players=season.players,
+            url=reverse("seasons:season_public", args=[found.slug, season.slug]),
+            standings=[
+                StandingOut(
+                    place=r.place, name=_name(r.name), drives=r.drives, wins=r.wins, prizes=r.prizes
+                )
+                for r in page.standings
+            ],
+        ),
+    )
+
+
+def _player_out(history: public.PlayerHistory) -> PlayerPageOut:
+    return PlayerPageOut(
+        id=history.player.pk,
+        name=history.name,
+        nights=[
+            PlayerNightOut(
+                drive=n.drive.slug,
+                name=n.drive.name,
+                date=n.drive.date.isoformat(),
+                number=n.number,
+                partner=_name(n.partner),
+                place=n.place,
+                withdrawn=n.withdrawn,
+                wins=n.wins,
+                played=n.played,
+                couples=n.couples,
+                prizes=n.prizes,
+            )
+            for n in history.nights
+        ],
+        wins=history.wins,
+        firsts=history.firsts,
+        prizes=history.prizes,
+        best_place=history.best_place,
+        partners=[PartnerOut(partner=_name(p.name), nights=p.nights) for p in history.partners],
+    )
+
+
+@router.get(
+    "/clubs/{club}",
+    auth=None,
+    tags=PUBLIC,
+    response=public_answers({200: ClubPageOut}, 404, 422),
+    url_name="club-page",
+    operation_id="club_page",
+    summary="The club's public page: upcoming drives, past nights, the season's standings",
+    description="Anyone, no login (the twin of /clubs/{club}/). Names as the club shows them "
+    "(public_names). 404 not_found: no such club.",
+)
+def club_page(
+    request: HttpRequest,
+    club: str,
+    page: int = Query(1, ge=1, le=100_000, description="The page of past nights (20 a page)."),
+) -> JsonResponse:
+    found = _public_club(club)
+    language = public.club_language(found)
+    with translation.override(language):
+        return _json(_page_out(found, public.club_page(found, page), language))
+
+
+@router.get(
+    "/clubs/{club}/players/{player}",
+    auth=None,
+    tags=PUBLIC,
+    response=public_answers({200: PlayerPageOut}, 404, 422),
+    url_name="club-player",
+    operation_id="club_player",
+    summary="A player's public page: nights, places, wins, prizes and partners",
+    description="Anyone, no login (the twin of /clubs/{club}/players/{id}/). 404 not_found: no "
+    "such player, or the club shows no names (then only the player's own page exists).",
+)
+def club_player(request: HttpRequest, club: str, player: int) -> JsonResponse:
+    found = _public_club(club)
+    one = public.public_player(found, player)
+    if one is None:
+        raise NotFound("not_found", _("No such player at this club."))
+    with translation.override(public.club_language(found)):
+        return _json(_player_out(public.player_history(found, one)))
+
+
+@router.get(
+    "/clubs/{club}/players/{player}/{key}",
+    auth=None,
+    tags=PUBLIC,
+    response=public_answers({200: PlayerPageOut}, 404, 422),
+    url_name="club-player-own",
+    operation_id="club_player_own",
+    summary="A player's own page (its address from their couple's page), names in full",
+    description="Anyone holding the address, whatever the club shows publicly. 404 not_found: "
+    "no such player or a wrong key.",
+)
+def club_player_own(request: HttpRequest, club: str, player: int, key: str) -> JsonResponse:
+    found = _public_club(club)
+    one = public.own_player(found, player, key)
+    if one is None:
+        raise NotFound("not_found", _("No such player at this club."))
+    with translation.override(public.club_language(found)):
+        return _json(_player_out(public.player_history(found, one, own=True)))
+
+
+@router.get(
+    "/clubs/{club}/settings",
+    response=answers({200: ClubSettingsOut}, 404),
+    url_name="club-settings",
+    operation_id="club_settings",
+    summary="The club's settings: what its public pages show of the names",
+    description="Organizer of the club.",
+)
+def club_settings(request: HttpRequest, club: str) -> JsonResponse:
+    found = club_for(caller_of(request), club, roles=(ORGANIZER,))
+    return _json(ClubSettingsOut(club=found.slug, public_names=found.public_names))  # type: ignore[arg-type]
+
+
+@router.patch(
+    "/clubs/{club}/settings",
+    response=answers({200: ClubSettingsOut}, 404, 422, body=True),
+    url_name="club-settings",
+    operation_id="club_settings_patch",
+    summary="Change what the club's public pages show of the names (audited)",
+    description="Organizer of the club. 422 for a value not among full, initial, none.",
+)
+def club_settings_patch(request: HttpRequest, club: str, payload: ClubSettingsIn) -> JsonResponse:
+    caller = caller_of(request)
+    found = club_for(caller, club, roles=(ORGANIZER,))
+    found = services.club_public_names(
+        club=found, public_names=payload.public_names, actor=caller.actor
+    )
+    return _json(ClubSettingsOut(club=found.slug, public_names=found.public_names))  # type: ignore[arg-type]

@@ -11,6 +11,7 @@ from club.services import MAX_EMAIL, MAX_PHONE
 from drives import inputs
 from drives.forms import RuledForm
 from drives.inputs import Rule
+from drives.models import Club
 
 
 class PlayerNameForm(RuledForm):
@@ -44,4 +45,18 @@ class PlayerForm(PlayerNameForm):
         label=_("A member of the club"),
         required=False,
         help_text=_("Pays the members' entry fee where the drive has one."),
+    )
+
+
+class ClubSettingsForm(forms.Form):
+    """What the club's public pages show of its players' names."""
+
+    public_names = forms.ChoiceField(
+        label=_("Players' names on the club's public pages"),
+        choices=Club.PublicNames.choices,
+        widget=forms.RadioSelect,
+        help_text=_(
+            "With no names, a player's page is not listed: each player reaches their own "
+            "from their couple's page after the night."
+        ),
     )

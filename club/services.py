@@ -134,3 +134,34 @@ def player_merge(*, keep: Player, gone: Player, actor: Actor) -> int:
             note=f"{gone_name} merged into {keep.name}: {relinked} couples relinked",
         )
     return relinked
+
+
+PUBLIC_NAMES = tuple(Club.PublicNames.values)
+
+
+def club_public_names(*, club: Club, public_names: Any, actor: Actor) -> Club:
+    """What the club's public pages show of its players' names: ``full``, ``initial`` (a
+    first name with the last name's initial, the default) or ``none`` (then a player's page is
+    reached only from their own couple's page). Audited when it changes."""
+    if public_names not in PUBLIC_NAMES:
+        raise ServiceError(
+            "bad_field",
+            gettext("The names shown are one of %(list)s.") % {"list": ", ".join(PUBLIC_NAMES)},
+            field="public_names",
+        )
+    with transaction.atomic():
+        club = Club.objects.select_for_update().get(pk=club.pk)
+        if club.public_names != public_names:
+            old = club.public_names
+            club.public_names = public_names
+            club.save(update_fields=["public_names"])
+            audit(
+                None,
+                actor,
+                "club.update",
+                club=club,
+                subject=club.name,
+                old={"public_names": old},
+                new={"public_names": public_names},
+            )
+    return club

@@ -1,25 +1,35 @@
 """The club's players page (``/clubs/<club>/players/``): the players with their nights, a
 search (accents and case ignored), the possible duplicates each with a merge form, a new
-player of a name already there, and a player's edit page (name, phone, e-mail).
+player of a name already there, and a player's edit page (name, phone, e-mail); the club's
+settings page (what its public pages show of the players' names).
 
 Members of the club read (a scorer sees no phone or e-mail); organizers change. Every change
 goes through ``club.services``; a refusal comes back as a form error (status 422).
+
+The club's public pages, for anyone and in the club's language (``club.public.club_language``):
+the club's page (``/clubs/<club>/``: upcoming drives, past nights, the season) and a player's
+page (``/clubs/<club>/players/<id>/``; a 404 when the club shows no names), and the player's
+own page reached from their couple's page (``…/players/<id>/<key>/``, whatever the setting).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods
 
-from club import selectors, services
-from club.forms import PlayerForm, PlayerNameForm
+from club import public, selectors, services
+from club.forms import ClubSettingsForm, PlayerForm, PlayerNameForm
 from drives.errors import ServiceError
 from drives.models import Club, Membership, Player
 from drives.views import club_of_member, desk_actor
@@ -115,3 +125,90 @@ def player_edit(request: HttpRequest, club: str, player: int) -> HttpResponse:
                 return redirect("club:players", club=found.slug)
     context = {"club": found, "player": one, "form": form}
     return render(request, "club/player_edit.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def club_settings(request: HttpRequest, club: str) -> HttpResponse:
+    """The club's settings, for its organizers: what its public pages show of the names."""
+    found, _role = club_of_member(
+        request, club, refusal=_("Only the club's organizers can change its settings.")
+    )
+    form = ClubSettingsForm(
+        request.POST if request.method == "POST" else None,
+        initial={"public_names": found.public_names},
+    )
+    status = 200
+    if request.method == "POST":
+        status = 422
+        if form.is_valid():
+            try:
+                services.club_public_names(
+                    club=found, actor=desk_actor(request), **form.cleaned_data
+                )
+            except ServiceError as error:
+                form.add_error("public_names", error.message)
+            else:
+                messages.success(request, _("The club's settings were saved."))
+                return redirect("club:settings", club=found.slug)
+    context = {"club": found, "form": form}
+    return render(request, "club/club_settings.html", context, status=status)
+
+
+def _public_club(request: HttpRequest, slug: str) -> Club:
+    """The club of a public page, the rest of the request in its language (404: no club)."""
+    found = Club.objects.filter(slug=slug).first()
+    if found is None:
+        raise Http404(_("No such club."))
+    language = public.club_language(found)
+    translation.activate(language)
+    request.LANGUAGE_CODE = language
+    return found
+
+
+def public_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A public page of the club: gzipped, GET only, its language restored afterwards."""
+
+    @gzip_page
+    @require_http_methods(["GET", "HEAD"])
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        with translation.override(translation.get_language()):
+            return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+@public_page
+def club_home(request: HttpRequest, club: str) -> HttpResponse:
+    """The club's public page: upcoming drives, past nights (a page of them), the season."""
+    found = _public_club(request, club)
+    page = public.club_page(found, request.GET.get("page", 1))
+    return render(request, "club/club_home.html", {"club": found, "page": page})
+
+
+@public_page
+def player_page(request: HttpRequest, club: str, player: int) -> HttpResponse:
+    """A player's public page: a 404 when the club shows no names (nor lists its players)."""
+    found = _public_club(request, club)
+    one = public.public_player(found, player)
+    if one is None:
+        raise Http404(_("No such player at this club."))
+    history = public.player_history(found, one)
+    context = {"club": found, "history": history, "own": False}
+    return render(request, "club/player_page.html", context)
+
+
+@public_page
+def player_own(request: HttpRequest, club: str, player: int, key: str) -> HttpResponse:
+    """The player's own page, reached from their couple's page: names in full, never indexed."""
+    found = _public_club(request, club)
+    one = public.own_player(found, player, key)
+    if one is None:
+        raise Http404(_("No such player at this club."))
+    history = public.player_history(found, one, own=True)
+    context = {"club": found, "history": history, "own": True}
+    response = render(request, "club/player_page.html", context)
+    response["X-Robots-Tag"] = "noindex"
+    response["Referrer-Policy"] = "no-referrer"
+    return response

@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy as _
 
 from drives.rules_words import house_rules
@@ -32,8 +33,21 @@ def new_token() -> str:
 class Club(models.Model):
     """A parish, legion branch or club: it owns its drives and sees no one else's."""
 
+    class PublicNames(models.TextChoices):
+        """What the club's public pages (``/clubs/<club>/``) show of its players' names."""
+
+        FULL = "full", _("full names")
+        INITIAL = "initial", _("first names with an initial")
+        NONE = "none", _("no names")
+
     name = models.CharField(_("name"), max_length=120, unique=True)
     slug = models.SlugField(_("slug"), max_length=60, unique=True)
+    public_names = models.CharField(
+        _("players' names on the public pages"),
+        max_length=8,
+        choices=PublicNames.choices,
+        default=PublicNames.INITIAL,
+    )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     # The club's site, as the hall's laptop knows it (docs/club-site.md): its address, an
     # organizer's API token there, and whether each night is published at its close.
@@ -71,6 +85,17 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def page_key(self) -> str:
+        """The unguessable part of the address of the player's own page (reached from their
+        couple's page; the only way in when the club shows no names)."""
+        return player_page_key(self.pk)
+
+
+def player_page_key(pk: int) -> str:
+    """``Player.page_key`` of the player ``pk``: an HMAC of the id with the site's secret, so
+    nothing is stored and an id alone opens nothing."""
+    return salted_hmac("drives.Player.page", str(pk)).hexdigest()[:24]
 
 
 class Membership(models.Model):

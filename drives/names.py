@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Sequence
+from functools import lru_cache
 
 from drives.models import Couple, Drive
 
@@ -24,10 +25,12 @@ def _fold(text: str) -> str:
     )
 
 
+@lru_cache(maxsize=8192)
 def name_key(name: str) -> str:
     """A player's name as compared: compatibility-decomposed (NFKD), without combining marks
     (accents) or format characters (zero-width spaces, joiners), case-folded, with runs of
-    white space made one space and none at the ends."""
+    white space made one space and none at the ends. Kept for the last 8,192 names (a season
+    of hundreds of nights asks for each of its players' names again and again)."""
     # Folded twice: case folding may itself produce letters with accents to take off.
     return " ".join(_fold(_fold(name).casefold()).split())
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -223,6 +224,61 @@ def _standings_rows(drive: Drive, found: list[CoupleRecord]) -> list[dict[str, A
                 "eligible": not row.withdrawn,
             }
         )
+    return out
+
+
+def standings_counted(drives: Sequence[Drive]) -> dict[int, list[dict[str, Any]]]:
+    """Drive id → its standings, as ``standings_for_drive`` gives them (and each row's
+    ``couple``: the ``Couple``), for many drives at once: four queries whatever their number,
+    the wins and games counted by the database (a club's page reads hundreds of nights)."""
+    ids = [d.pk for d in drives]
+    by_drive: dict[int, list[Couple]] = {i: [] for i in ids}
+    for couple in Couple.objects.filter(drive_id__in=ids).order_by("drive_id", "number"):
+        by_drive[couple.drive_id].append(couple)
+    wins: dict[int, int] = defaultdict(int)
+    played: dict[int, int] = defaultdict(int)
+    accepted = (
+        Result.objects.filter(game__drive_id__in=ids, state=Result.State.ACCEPTED)
+        .order_by()
+        .values("winner_id")
+        .annotate(n=Count("id"))
+    )
+    for row in accepted:
+        wins[row["winner_id"]] += row["n"]
+    credits = {d.pk for d in drives if d.sit_out_counts_as_win}
+    for side, other in (("stays", "arrives"), ("arrives", "stays")):
+        seats = (
+            Seat.objects.filter(game__drive_id__in=ids, **{f"{side}__isnull": False})
+            .order_by()
+            .values(f"{side}_id", "game__drive_id")
+            .annotate(n=Count("id"), alone=Count("id", filter=Q(**{f"{other}__isnull": True})))
+        )
+        for row in seats:
+            played[row[f"{side}_id"]] += row["n"]
+            if row["game__drive_id"] in credits:
+                wins[row[f"{side}_id"]] += row["alone"]
+    out: dict[int, list[dict[str, Any]]] = {}
+    for drive in drives:
+        couples = {c.number: c for c in by_drive[drive.pk]}
+        rows = rank(
+            {n: wins[c.pk] for n, c in couples.items()},
+            {n: played[c.pk] for n, c in couples.items()},
+            ranking=drive.ranking,  # type: ignore[arg-type]  # one of Drive.Ranking
+            withdrawn=[n for n, c in couples.items() if c.withdrawn],
+        )
+        out[drive.pk] = [
+            {
+                "place": row.place,
+                "number": row.couple,
+                "players": couples[row.couple].players,
+                "wins": row.wins,
+                "played": row.played,
+                "withdrawn": row.withdrawn,
+                "eligible": not row.withdrawn,
+                "couple": couples[row.couple],
+            }
+            for row in rows
+        ]
     return out
 
 

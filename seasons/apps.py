@@ -17,6 +17,11 @@ class SeasonsConfig(AppConfig):
         from seasons.records import season_of_published
 
         night_published.connect(season_of_published, dispatch_uid="seasons.published")
+        # The current season's standings on the club's public page (club.parts).
+        from club.parts import register_season
+        from seasons.selectors import club_season
+
+        register_season(club_season)
         # manage.py drive season … (seasons/cli.py), imported only when the command runs.
         from scoring.management import SUBCOMMANDS
 

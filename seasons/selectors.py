@@ -13,13 +13,19 @@ nights of M, the minimum to qualify, points per place, ties, most improved, the 
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from django.core.cache import cache
+from django.db.models import Count, Max, OuterRef, Subquery, Sum
+from django.forms.models import model_to_dict
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from club.parts import SeasonPart, SeasonStanding
 from drives.errors import NotFound
 from drives.models import Club, Drive
 from drives.names import name_key
@@ -40,7 +46,7 @@ from money.selectors import club_pots, drives_net
 from scoring.models import Award
 from scoring.prizes.selectors import carried_in, cookie_jar_view
 from scoring.selectors import standings_for_drives
-from seasons.models import Season
+from seasons.models import PlayerMerge, PlayerSplit, Season, SeasonDrive
 
 
 def seasons_of(club: Club) -> list[Season]:
@@ -426,3 +432,74 @@ def season_pots(club: Club, drives: list[Drive]) -> list[dict[str, Any]]:
     """The club's pots the season's drives carried, and its open ones: what each holds and
     its history at those drives (``money.selectors.club_pots``). Three queries."""
     return club_pots(club, drives=drives)
+
+
+CLUB_SEASON_SECONDS = 3600  # kept this long at most; any change of the season makes it anew
+
+
+def season_fingerprint(season: Season) -> str:
+    """What the season's standings are made of, in one query: its drives and each drive's
+    version (``DriveVersion``: every audited change of a drive moves it, a result corrected
+    or a prize settled), its merges and splits. Equal fingerprints, equal standings."""
+
+    def one(rows: Any, value: Any) -> Subquery:
+        return Subquery(rows.order_by().values("season").annotate(x=value).values("x")[:1])
+
+    entries = SeasonDrive.objects.filter(season=OuterRef("pk"))
+    merges = PlayerMerge.objects.filter(season=OuterRef("pk"))
+    splits = PlayerSplit.objects.filter(season=OuterRef("pk"))
+    row = (
+        Season.objects.filter(pk=season.pk)
+        .values("pk")
+        .annotate(
+            drives=one(entries, Count("pk")),
+            last_drive=one(entries, Max("drive_id")),
+            versions=one(entries, Sum("drive__live__version")),
+            merges_made=one(merges, Count("pk")),
+            last_merge=one(merges, Max("pk")),
+            splits_made=one(splits, Count("pk")),
+            last_split=one(splits, Max("pk")),
+        )
+        .get()
+    )
+    # The season's own settings, its rules among them (best N of M, points, ties…).
+    made = f"{season.created_at.isoformat()} {sorted(model_to_dict(season).items())}"
+    return hashlib.sha256(f"{made} {sorted(row.items())}".encode()).hexdigest()
+
+
+def club_season(club: Club, today: date, top: int) -> SeasonPart | None:
+    """The club page's season (``club.parts``): the published season under way, else the last
+    published one begun, with its first ``top`` players. Kept in the cache under the season's
+    fingerprint (a season of hundreds of nights takes seconds to count): two queries when it
+    has not changed, a fixed number more when it has."""
+    season = (
+        Season.objects.filter(club=club, published=True, starts__lte=today)
+        .order_by("-starts", "-pk")
+        .first()
+    )
+    if season is None:
+        return None
+    key = f"club-season:{season.pk}:{top}:{season_fingerprint(season)}"
+    kept = cache.get(key)
+    if isinstance(kept, SeasonPart):
+        return kept
+    part = _club_season(season, top)
+    cache.set(key, part, CLUB_SEASON_SECONDS)
+    return part
+
+
+def _club_season(season: Season, top: int) -> SeasonPart:
+    view = season_view(season)
+    rows = [
+        SeasonStanding(p.place, p.name, p.key, p.drives, p.wins, p.prizes)
+        for p in view.players[:top]
+    ]
+    return SeasonPart(
+        season.slug,
+        season.name,
+        season.starts,
+        season.ends,
+        len(view.drives),
+        len(view.players),
+        rows,
+    )

@@ -26,6 +26,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
@@ -37,7 +38,7 @@ from django.views.decorators.http import require_http_methods
 from drives import inputs
 from drives.devices import device_new, device_of, device_remember
 from drives.errors import Conflict, ServiceError
-from drives.models import AuditEntry, Couple, Drive, Table
+from drives.models import AuditEntry, Couple, Drive, Table, player_page_key
 from drives.services import Actor
 from engine.scores import legal_final_scores
 from scoring.pages.conditional import not_modified, phone_poll_key, tagged
@@ -359,8 +360,23 @@ def _couple_record(request: HttpRequest, couple: Couple) -> HttpResponse:
         "couple": couple,
         "night": couple_night(couple),
         "holes": holes,
+        "own_pages": _own_pages(couple),
     }
     return render(request, "scoring/couple_page_closed.html", context)
+
+
+def _own_pages(couple: Couple) -> list[dict[str, str]]:
+    """Each of the couple's two players' own page at the club (its unguessable address: the
+    only way to it when the club shows no names), for the players the couple is linked to."""
+    pages = []
+    for name, pk in ((couple.player1, couple.member1_id), (couple.player2, couple.member2_id)):
+        if pk is not None:
+            url = reverse(
+                "club:player_own",
+                kwargs={"club": couple.drive.club.slug, "player": pk, "key": player_page_key(pk)},
+            )
+            pages.append({"name": name, "url": url})
+    return pages
 
 
 def _couple_context(couple: Couple, answer: dict[str, Any] | None) -> dict[str, Any]:

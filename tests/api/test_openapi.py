@@ -93,14 +93,16 @@ def test_every_reference_resolves_and_every_operation_answers_errors() -> None:
         for method, operation in item.items():
             operation_ids.append(operation["operationId"])
             responses = operation["responses"]
-            if "practice" in operation["tags"]:
-                # The practice table is open to anyone: no credentials, no 401/403.
+            if {"practice", "club pages"} & set(operation["tags"]):
+                # The practice table and the club's public pages are open to anyone: no
+                # credentials, no 401/403.
                 assert "security" not in operation, route
                 assert any(code.startswith("2") for code in responses), route
                 assert not {"401", "403"} & set(responses), route
+                problem = "Problem" if "practice" in operation["tags"] else "Error"
                 for code in (c for c in responses if c[0] == "4"):
                     schema = responses[code]["content"]["application/json"]["schema"]
-                    assert schema == {"$ref": "#/components/schemas/Problem"}
+                    assert schema == {"$ref": f"#/components/schemas/{problem}"}
                 continue
             if "security" not in operation and "registration" in operation["tags"]:
                 # Registration before the night: anyone, no credentials, no 401/403.

@@ -13,7 +13,7 @@ The seeded world (``seed_world``):
 - ``over``: the last game complete, a cookie jar, ties opened for place 1 (couples 1 and 2,
   decided: a cut), place 2 (3 and 4, decided: a play-off), place 3 (5 and 6, one choice made)
   and the booby prize (7 and 8);
-- ``closed``: started and closed;
+- ``closed``: started and closed, its results published (its players have public pages);
 - ``theirs``: a drive of another club (the organizer of ours must get a 404 there).
 """
 
@@ -33,7 +33,7 @@ from django.core.handlers.wsgi import WSGIHandler
 from django.db import close_old_connections, transaction
 from hypothesis import HealthCheck, Phase, settings
 
-from drives.models import AuditEntry, Drive
+from drives.models import AuditEntry, Couple, Drive, Player
 from drives.services import Actor, drive_close
 from money.services import line_record, pot_open, raffle_add, setup_update
 from practice.models import PracticeGame
@@ -103,13 +103,29 @@ class World:
             "raffle": [*self.raffles, NO_SUCH],
             "pot": [*self.pots, NO_SUCH],
             "call": [*TableCall.objects.values_list("pk", flat=True), NO_SUCH],
+            "player": [*(p.pk for p in self.public_players()), NO_SUCH],
+            "key": [*(p.page_key() for p in self.public_players()), "0" * 24],
         }
+
+    def public_players(self) -> list[Player]:
+        """The players of the closed (published) drive: their pages are public."""
+        couples = Couple.objects.filter(drive=self.drives["closed"]).order_by("number")
+        return [p for c in couples.select_related("member1") if (p := c.member1) is not None]
 
     def targets(self, names: Iterable[str]) -> list[list[dict[str, Any]]]:
         """Path parameters ``names`` that belong together, drive by drive: a drive's slug with
         its games (and the one after), tables, couples, ties and documents (and one past the
         last)."""
         wanted = sorted(names)
+        if "player" in wanted:  # a player of the club with their own page's key
+            club = self.ours.club.slug
+            return [
+                [
+                    {k: v for k, v in one.items() if k in wanted}
+                    for p in self.public_players()
+                    if (one := {"club": club, "player": p.pk, "key": p.page_key()})
+                ]
+            ]
         by_drive = []
         for drive in self.drives.values():
             found = []
@@ -182,6 +198,8 @@ def seed_world() -> World:
     tie_choose(tie=_open[0], couple=_open[0].couples[0], choice="split", actor=DESK)
     closed = make_drive(ours.club, 4, start=True)
     drive_close(drive=closed, actor=DESK)
+    # Its results public: its players have public pages (the club's pages, club/api.py).
+    Drive.objects.filter(pk=closed.pk).update(published=True)
     other = make_drive(theirs.club, 4, start=True)
 
     drives = {

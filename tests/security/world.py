@@ -137,6 +137,14 @@ class World:
     callers: dict[str, Caller] = field(default_factory=dict)
     memo: dict[str, Any] = field(default_factory=dict)  # what tests work out once a world
 
+    @property
+    def closed_player(self) -> Player:
+        if "closed_player" not in self.memo:
+            couple = Couple.objects.select_related("member1").get(drive=self.closed, number=1)
+            self.memo["closed_player"] = couple.member1
+        player: Player = self.memo["closed_player"]
+        return player
+
     def values(self) -> dict[str, Any]:
         """What the paths and bodies of the matrix are filled with."""
         return {
@@ -157,6 +165,9 @@ class World:
             "player": self.memo.setdefault(
                 "player", Player.objects.filter(club=self.club_a).order_by("pk")[0].pk
             ),
+            # a player of the closed, published night: their page is public
+            "closed_player": self.closed_player.pk,
+            "closed_player_key": self.closed_player.page_key(),
         }
 
 
