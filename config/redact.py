@@ -24,10 +24,10 @@ _SLASH = r"(?:/|%2[fF])"
 _SEGMENT = r"(?:[^/?#&\s\"'%]|%(?!2[fF]))+"
 # What comes before the token in the paths that carry one (tests/config/test_redact.py checks
 # that every URL pattern with a ``token`` is covered): a table's and a couple's page
-# (scoring/pages/urls_live.py), and the link of a password-reset e-mail,
-# /accounts/reset/<uidb64>/<token>/ (Django's own; the page it redirects to,
-# …/set-password/, carries none).
-TOKEN_ROUTES = ("t", "c", rf"accounts{_SLASH}reset{_SLASH}{_SEGMENT}")
+# (scoring/pages/urls_live.py), a registration's cancel link (drives/registration_urls.py),
+# and the link of a password-reset e-mail, /accounts/reset/<uidb64>/<token>/ (Django's own;
+# the page it redirects to, …/set-password/, carries none).
+TOKEN_ROUTES = ("t", "c", rf"register{_SLASH}cancel", rf"accounts{_SLASH}reset{_SLASH}{_SEGMENT}")
 # Where a path starts: the start of the text, after a space, a quote, a bracket or "=" (a
 # query parameter holding a path), or after a URL's scheme and host (plain or %-encoded).
 _PATH_START = r"(?:^|(?<=[\s\"'(=,])|(?<=://)[^/\s\"'?#]*|(?<=%3[aA]%2[fF]%2[fF])[^%/\s\"'?#&]*)"

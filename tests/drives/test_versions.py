@@ -33,6 +33,7 @@ from drives.registrations import (
     registration_check_in,
     registration_create,
     registrations_pair,
+    registrations_receive,
 )
 from drives.services import (
     Actor,
@@ -214,6 +215,13 @@ def write_registrations_pair() -> Write:
         drive,
         lambda: registrations_pair(drive=drive, first=one.pk, second=two.pk, actor=DESK),
     )
+
+
+def write_registrations_receive() -> Write:
+    drive = registering()
+    at = "2026-11-20T18:00:00+00:00"
+    row = {"players": ["Ann", "Bob"], "status": "registered", "created_at": at}
+    return Write(drive, lambda: registrations_receive(drive=drive, rows=[row]))
 
 
 def write_couples_import_csv() -> Write:

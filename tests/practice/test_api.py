@@ -23,7 +23,7 @@ def _post(client: Client, url: str, body: dict[str, Any]) -> Any:
     return client.post(url, body, content_type="application/json")
 
 
-def _start(client: Client, seed: int | None = None, **body: Any) -> dict[str, Any]:
+def start(client: Client, seed: int | None = None, **body: Any) -> dict[str, Any]:
     """A game started through the API; ``seed``: the one the table draws for it (the caller
     cannot choose it, so the test stands in for the table's own draw)."""
     with patch("practice.table.new_seed", return_value=seed) if seed is not None else nullcontext():
@@ -52,7 +52,7 @@ def _decide(client: Client, state: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_start_gives_the_state_with_every_field(client: Client) -> None:
-    state = _start(client, seed=7)
+    state = start(client, seed=7)
     for field in (
         "id",
         "ruleset",
@@ -86,7 +86,7 @@ def test_start_gives_the_state_with_every_field(client: Client) -> None:
 
 @pytest.mark.parametrize("ruleset", ["cape-breton-45", "irish-45-joker"])
 def test_a_whole_game_through_the_api_ends_with_a_winner(client: Client, ruleset: str) -> None:
-    state = _start(client, ruleset=ruleset, seed=11)
+    state = start(client, ruleset=ruleset, seed=11)
     hands_seen = set()
     for _ in range(300):
         if state["finished"]:
@@ -105,14 +105,14 @@ def test_a_whole_game_through_the_api_ends_with_a_winner(client: Client, ruleset
 
 
 def test_the_same_seed_gives_the_same_game(client: Client) -> None:
-    a, b = _start(client, seed=3), _start(client, seed=3)
+    a, b = start(client, seed=3), start(client, seed=3)
     assert (a["hand"], a["turned"], a["trick"]) == (b["hand"], b["turned"], b["trick"])
 
 
 def _find_refusal(client: Client) -> tuple[dict[str, Any], str, str]:
     """A game at a moment when one of your cards is illegal: (state, card, engine code)."""
     for seed in range(60):
-        state = _start(client, seed=seed)
+        state = start(client, seed=seed)
         for _ in range(40):
             if state["finished"]:
                 break
@@ -142,7 +142,7 @@ def test_an_illegal_card_is_422_with_the_engine_code_and_the_game_unchanged(
 
 
 def test_a_card_not_in_hand_and_a_non_card_are_refused(client: Client) -> None:
-    state = _start(client, seed=5)
+    state = start(client, seed=5)
     while "play" not in state["actions"]:
         state = _decide(client, state)
     missing = next(c for c in ("AS", "2C", "3D", "4H", "9S", "10C") if c not in state["hand"])
@@ -156,7 +156,7 @@ def test_a_card_not_in_hand_and_a_non_card_are_refused(client: Client) -> None:
 
 
 def test_robbing_when_not_entitled_is_409(client: Client) -> None:
-    state = _start(client, seed=5)
+    state = start(client, seed=5)
     while "play" not in state["actions"]:
         state = _decide(client, state)
     response = _post(client, f"{API}/{state['id']}/rob", {"discard": None})
@@ -174,7 +174,7 @@ def test_rulesets_and_modes_not_offered_are_refused(client: Client) -> None:
 
 def test_unknown_and_expired_games_are_404(client: Client) -> None:
     assert client.get(f"{API}/00000000-0000-4000-8000-000000000000").status_code == 404
-    state = _start(client, seed=1)
+    state = start(client, seed=1)
     PracticeGame.objects.filter(pk=state["id"]).update(
         expires_at=timezone.now() - timedelta(seconds=1)
     )
@@ -185,7 +185,7 @@ def test_unknown_and_expired_games_are_404(client: Client) -> None:
 
 
 def test_a_move_keeps_the_game_a_day_longer(client: Client) -> None:
-    state = _start(client, seed=2)
+    state = start(client, seed=2)
     PracticeGame.objects.filter(pk=state["id"]).update(
         expires_at=timezone.now() + timedelta(minutes=5)
     )
@@ -197,7 +197,7 @@ def test_a_move_keeps_the_game_a_day_longer(client: Client) -> None:
 def test_starting_is_limited_per_address_an_hour(client: Client, settings: Any) -> None:
     settings.PRACTICE_GAMES_PER_HOUR = 3
     for _ in range(3):
-        _start(client)
+        start(client)
     response = _post(client, API, {"ruleset": "cape-breton-45"})
     assert response.status_code == 429
     assert response.json()["code"] == "rate_limited"
@@ -216,7 +216,7 @@ def test_the_caller_cannot_choose_the_seed_nor_see_it_or_the_other_hands(client:
     assert not PracticeGame.objects.exists()
     schema = client.get("/api/v1/openapi.json").json()["components"]["schemas"]["Start"]
     assert "seed" not in schema["properties"]
-    state = _start(client, seed=123456789, partner="strong", opponents="strong")
+    state = start(client, seed=123456789, partner="strong", opponents="strong")
     game = PracticeGame.objects.get()
     others = {c for seat in (1, 2, 3) for c in game.state["deal"]["hands"][seat]}
     for answer in (state, _get(client, state["id"])):
@@ -242,7 +242,7 @@ def test_the_partner_and_the_opponents_each_play_at_their_level(client: Client) 
     for role in ("partner", "opponents"):
         options = schema["properties"][role]["anyOf"]
         assert next(option["enum"] for option in options if "enum" in option) == levels
-    state = _start(client, seed=9, partner="strong", opponents="beginner")
+    state = start(client, seed=9, partner="strong", opponents="beginner")
     assert state["levels"] == {"partner": "strong", "opponents": "beginner"}
     codes: dict[str, set[str]] = {"partner": set(), "left": set(), "right": set()}
     for _ in range(300):
@@ -267,7 +267,7 @@ def test_the_partner_and_the_opponents_each_play_at_their_level(client: Client) 
 
 
 def test_a_whole_auction_game_through_the_api(client: Client) -> None:
-    state = _start(client, ruleset="auction-120", seed=4)
+    state = start(client, ruleset="auction-120", seed=4)
     assert state["turned"] is None
     bid_seen = trump_seen = False
     for _ in range(600):
@@ -287,7 +287,7 @@ def test_a_whole_auction_game_through_the_api(client: Client) -> None:
 
 
 def test_bids_and_trump_are_judged_by_the_engine(client: Client) -> None:
-    state = _start(client, ruleset="auction-120", seed=4)
+    state = start(client, ruleset="auction-120", seed=4)
     while "bid" not in state["actions"]:
         state = _decide(client, state)
     url = f"{API}/{state['id']}"
@@ -301,7 +301,7 @@ def test_bids_and_trump_are_judged_by_the_engine(client: Client) -> None:
 
 @pytest.mark.parametrize("ruleset", ["cape-breton-45", "irish-45-joker"])
 def test_a_whole_three_handed_game_through_the_api(client: Client, ruleset: str) -> None:
-    state = _start(client, ruleset=ruleset, mode="three-handed", seed=21)
+    state = start(client, ruleset=ruleset, mode="three-handed", seed=21)
     assert [s["seat"] for s in state["seats"]] == ["you", "left", "right"]
     assert all(s["side"] is None for s in state["seats"])
     assert set(state["scores"]) == {"you", "left", "right"}
@@ -335,8 +335,8 @@ def test_the_computer_players_strength_is_chosen_at_the_start(client: Client) ->
     schema = client.get("/api/v1/openapi.json").json()["components"]["schemas"]["Start"]
     assert schema["properties"]["bots"]["enum"] == list(STRENGTHS)
     assert schema["properties"]["bots"]["default"] == "heuristic"
-    assert _start(client, seed=9)["bots"] == "heuristic"
-    state = _start(client, seed=9, bots="beginner")
+    assert start(client, seed=9)["bots"] == "heuristic"
+    state = start(client, seed=9, bots="beginner")
     assert state["bots"] == "beginner"
     codes = set()
     for _ in range(300):
@@ -353,7 +353,7 @@ def test_the_computer_players_strength_is_chosen_at_the_start(client: Client) ->
 
 @pytest.mark.parametrize("bots", ["heuristic", "beginner"])
 def test_every_computer_bid_and_named_trump_says_why(client: Client, bots: str) -> None:
-    state = _start(client, ruleset="auction-120", seed=4, bots=bots)
+    state = start(client, ruleset="auction-120", seed=4, bots=bots)
     seen_bids = seen_trumps = 0
     for _ in range(200):
         if state["finished"] or state["hand_number"] > 3:
@@ -381,7 +381,7 @@ def test_a_hint_for_every_decision(client: Client, settings: Any) -> None:
     kinds = set()
     for ruleset, seeds in (("cape-breton-45", range(2, 14)), ("auction-120", range(4, 6))):
         for seed in seeds:
-            state = _start(client, ruleset=ruleset, seed=seed)
+            state = start(client, ruleset=ruleset, seed=seed)
             for _ in range(12):
                 if state["finished"]:
                     break
@@ -403,7 +403,7 @@ def test_a_hint_for_every_decision(client: Client, settings: Any) -> None:
 
 def test_each_hand_score_carries_the_running_totals(client: Client) -> None:
     for mode in ("partners", "three-handed"):
-        state = _start(client, seed=13, mode=mode)
+        state = start(client, seed=13, mode=mode)
         while not state["finished"]:
             state = _decide(client, state)
         running = dict.fromkeys(state["scores"], 0)
@@ -415,7 +415,7 @@ def test_each_hand_score_carries_the_running_totals(client: Client) -> None:
 
 
 def test_a_refused_rob_leaves_the_game_as_it_was(client: Client) -> None:
-    state = _start(client, seed=12)  # you hold the A♥ and may rob the turned K♥
+    state = start(client, seed=12)  # you hold the A♥ and may rob the turned K♥
     assert state["actions"] == ["rob"]
     url = f"{API}/{state['id']}"
     missing = next(c for c in ("2C", "3D", "9S", "10C", "4D") if c not in state["hand"])
@@ -436,7 +436,7 @@ def test_cards_are_written_as_the_issue_says(client: Client) -> None:
     seed = next(
         s for s in range(200) if "JK" in table.start("irish-45-joker", seed=s)["deal"]["hands"][0]
     )
-    state = _start(client, ruleset="irish-45-joker", seed=seed)
+    state = start(client, ruleset="irish-45-joker", seed=seed)
     assert "JK" in state["hand"]
     for _ in range(40):
         texts = [*state["hand"], *state["legal"], *(p["card"] for p in state["trick"])]

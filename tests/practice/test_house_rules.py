@@ -13,7 +13,7 @@ from engine.cards import JOKER, Card, Suit
 from practice import table
 from practice.models import PracticeGame
 from tests.practice.test_api import API
-from tests.practice.test_api import _start as api_start
+from tests.practice.test_api import start as api_start
 
 pytestmark = pytest.mark.django_db
 
