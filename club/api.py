@@ -38,7 +38,7 @@ from api.errors import BadRequest, too_large
 from api.schemas import Error, answers
 from club import public, selectors, services
 from drives import inputs, ratelimit, registrations
-from drives.errors import Forbidden, NotFound
+from drives.errors import Forbidden, NotFound, ServiceError
 from drives.inputs import Body
 from drives.models import AuditEntry, Club, Drive
 from drives.services import Actor
@@ -110,12 +110,19 @@ def night_body(request: HttpRequest) -> dict[str, object]:
             raise BadRequest("bad_gzip", gettext("The body is not gzip.")) from None
         if len(raw) > MAX_NIGHT_BYTES or unpack.unconsumed_tail:
             raise too_large()
-    return load_export(raw)
+    try:
+        return load_export(raw)
+    except ServiceError as error:  # not JSON: 400, as every other body of the API
+        if error.code != "bad_json":
+            raise
+        raise BadRequest("bad_json", error.message) from None
 
 
 @router.post(
     "/clubs/{club}/nights",
-    response=answers({200: NightPublishedOut, 201: NightPublishedOut}, 400, 403, 404, 409, 413),
+    response=answers(
+        {200: NightPublishedOut, 201: NightPublishedOut}, 400, 403, 404, 409, 413, 422
+    ),
     url_name="club-nights",
     operation_id="club_night_publish",
     summary="Publish a night from the hall's laptop to the club's site",
