@@ -60,3 +60,31 @@ class ClubSettingsForm(forms.Form):
             "from their couple's page after the night."
         ),
     )
+
+
+class ClubSiteForm(forms.Form):
+    """The club's site as the hall's laptop knows it: where nights are published."""
+
+    site_url = forms.CharField(
+        label=_("The club's site"),
+        required=False,
+        max_length=200,
+        widget=forms.URLInput(attrs={"placeholder": "https://club.example.org"}),
+        help_text=_("The address of the club's own installation of the app."),
+    )
+    site_token = forms.CharField(
+        label=_("API token on the site"),
+        required=False,
+        max_length=200,
+        widget=forms.PasswordInput(attrs={"autocomplete": "off"}),
+        help_text=_("An organizer's token there. Left empty, the token kept stays."),
+    )
+    forget_token = forms.BooleanField(label=_("Forget the token kept"), required=False)
+    publish_at_close = forms.BooleanField(
+        label=_("Publish each night to the site at its close"),
+        required=False,
+        help_text=_(
+            "Sent in the background once the night is closed, tried again while the site "
+            "cannot be reached; the night is never held up."
+        ),
+    )

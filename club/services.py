@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
+from django.core.validators import URLValidator, validate_email
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext
@@ -163,5 +163,56 @@ def club_public_names(*, club: Club, public_names: Any, actor: Actor) -> Club:
                 subject=club.name,
                 old={"public_names": old},
                 new={"public_names": public_names},
+            )
+    return club
+
+
+def club_site_update(
+    *, club: Club, site_url: Any, site_token: Any, publish_at_close: Any, actor: Actor
+) -> Club:
+    """The club's site as the hall's laptop knows it (docs/club-site.md): its address (http or
+    https), an organizer's API token there (empty: the one kept stays; ``None``: forgotten),
+    and whether each night is published at its close (which needs both). Audited, never with
+    the token itself."""
+    url = str(site_url or "").strip()
+    if url:
+        try:
+            URLValidator(schemes=["http", "https"])(url)
+        except ValidationError:
+            raise ServiceError(
+                "bad_field",
+                gettext("The site's address is a web address, like https://club.example.org."),
+                field="site_url",
+            ) from None
+    with transaction.atomic():
+        club = Club.objects.select_for_update().get(pk=club.pk)
+        token = club.site_token if site_token == "" else str(site_token or "").strip()
+        if len(token) > 200:
+            raise ServiceError(
+                "bad_field", gettext("The token is at most 200 characters."), field="site_token"
+            )
+        publish = bool(publish_at_close)
+        if publish and not (url and token):
+            raise ServiceError(
+                "bad_field",
+                gettext("Publishing at the close needs the site's address and a token."),
+                field="publish_at_close",
+            )
+        old = {"site_url": club.site_url, "token": bool(club.site_token)}
+        old["publish_at_close"] = club.publish_at_close
+        new = {"site_url": url, "token": bool(token), "publish_at_close": publish}
+        changed_token = token != club.site_token
+        if old != new or changed_token:
+            club.site_url, club.site_token, club.publish_at_close = url, token, publish
+            club.save(update_fields=["site_url", "site_token", "publish_at_close"])
+            audit(
+                None,
+                actor,
+                "club.site",
+                club=club,
+                subject=club.name,
+                old=old,
+                new=new,
+                note="token changed" if changed_token and token else "",
             )
     return club

@@ -29,7 +29,7 @@ from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_http_methods
 
 from club import public, selectors, services
-from club.forms import ClubSettingsForm, PlayerForm, PlayerNameForm
+from club.forms import ClubSettingsForm, ClubSiteForm, PlayerForm, PlayerNameForm
 from drives.errors import ServiceError
 from drives.models import Club, Membership, Player
 from drives.views import club_of_member, desk_actor
@@ -130,28 +130,46 @@ def player_edit(request: HttpRequest, club: str, player: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def club_settings(request: HttpRequest, club: str) -> HttpResponse:
-    """The club's settings, for its organizers: what its public pages show of the names."""
+    """The club's settings, for its organizers: what its public pages show of the names, and
+    the club's site (where the hall's laptop publishes its nights: docs/club-site.md)."""
     found, _role = club_of_member(
         request, club, refusal=_("Only the club's organizers can change its settings.")
     )
+    posted = request.POST if request.method == "POST" else None
+    which = posted.get("form", "names") if posted is not None else ""
     form = ClubSettingsForm(
-        request.POST if request.method == "POST" else None,
-        initial={"public_names": found.public_names},
+        posted if which == "names" else None, initial={"public_names": found.public_names}
+    )
+    site_form = ClubSiteForm(
+        posted if which == "site" else None,
+        initial={"site_url": found.site_url, "publish_at_close": found.publish_at_close},
     )
     status = 200
-    if request.method == "POST":
+    if posted is not None:
         status = 422
-        if form.is_valid():
+        chosen = site_form if which == "site" else form
+        if chosen.is_valid():
             try:
-                services.club_public_names(
-                    club=found, actor=desk_actor(request), **form.cleaned_data
-                )
+                if which == "site":
+                    data = site_form.cleaned_data
+                    services.club_site_update(
+                        club=found,
+                        actor=desk_actor(request),
+                        site_url=data["site_url"],
+                        site_token=None if data["forget_token"] else data["site_token"],
+                        publish_at_close=data["publish_at_close"],
+                    )
+                else:
+                    services.club_public_names(
+                        club=found, actor=desk_actor(request), **form.cleaned_data
+                    )
             except ServiceError as error:
-                form.add_error("public_names", error.message)
+                field = error.details.get("field")
+                chosen.add_error(field if field in chosen.fields else None, error.message)
             else:
                 messages.success(request, _("The club's settings were saved."))
                 return redirect("club:settings", club=found.slug)
-    context = {"club": found, "form": form}
+    context = {"club": found, "form": form, "site_form": site_form}
     return render(request, "club/club_settings.html", context, status=status)
 
 

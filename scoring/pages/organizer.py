@@ -52,6 +52,7 @@ ACTIONS = {
     "drive.restore": gettext_lazy("drive restored from an export"),
     "drive.publish": gettext_lazy("night published from the hall's laptop"),
     "site.publish": gettext_lazy("night sent to the club's site"),
+    "club.site": gettext_lazy("the club's site changed"),
     "registration.fetch": gettext_lazy("registrations brought from the club's site"),
     "results.import": gettext_lazy("results imported"),
     "call.open": gettext_lazy("a table called the desk"),

@@ -349,9 +349,9 @@ def test_the_pages_queries_do_not_grow_with_the_club(
     assert counts[ours.club.slug] == counts[theirs.club.slug], counts
     # The club page: the club, its language, upcoming, past nights (count, page), their
     # standings (4), the season (its row, its fingerprint; counted afresh: its drives, merges,
-    # splits, prizes, standings (4)), and the players of the standings' names.
+    # splits, prizes, standings (3)), and the players of the standings' names.
     cache.clear()
-    with django_assert_num_queries(20):
+    with django_assert_num_queries(19):
         client.get(f"/clubs/{theirs.club.slug}/")
     # Again, the season unchanged: its standings from the cache.
     with django_assert_num_queries(12):

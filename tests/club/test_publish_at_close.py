@@ -81,3 +81,50 @@ def test_a_refused_token_ends_the_attempts(live_server: Any, ours: Any, theirs: 
     assert outcomes(club)[-1] == (
         "refused: The site said 403: This token is not an organizer's of this club."
     )
+
+
+@pytest.mark.django_db
+def test_the_settings_page_keeps_the_site_and_never_shows_the_token(ours: Any) -> None:
+    from django.test import Client
+
+    client = Client()
+    client.force_login(ours.organizer)
+    url = f"/clubs/{ours.club.slug}/settings"
+    # Publishing at the close without a token: refused in words, nothing kept.
+    refused = client.post(
+        url, {"form": "site", "site_url": "https://club.example.org", "publish_at_close": "on"}
+    )
+    assert refused.status_code == 422
+    assert "address and a token" in refused.content.decode()
+    assert Club.objects.get(pk=ours.club.pk).site_url == ""
+    bad = client.post(url, {"form": "site", "site_url": "ftp://club.example.org"})
+    assert bad.status_code == 422 and "a web address" in bad.content.decode()
+    done = client.post(
+        url,
+        {
+            "form": "site",
+            "site_url": "https://club.example.org",
+            "site_token": "s3cret-token-value",
+            "publish_at_close": "on",
+        },
+    )
+    assert done.status_code == 302
+    club = Club.objects.get(pk=ours.club.pk)
+    assert (club.site_url, club.site_token, club.publish_at_close) == (
+        "https://club.example.org",
+        "s3cret-token-value",
+        True,
+    )
+    page = client.get(url).content.decode()
+    assert "s3cret-token-value" not in page and "with a token kept" in page
+    entry = AuditEntry.objects.filter(club=club, action="club.site").latest("id")
+    assert "s3cret" not in str(entry.new) + str(entry.old) + entry.note
+    # Saved again with the token left empty: the token kept stays.
+    client.post(url, {"form": "site", "site_url": "https://club.example.org"})
+    assert Club.objects.get(pk=club.pk).site_token == "s3cret-token-value"
+    client.post(url, {"form": "site", "site_url": "", "forget_token": "on"})
+    club = Club.objects.get(pk=club.pk)
+    assert (club.site_url, club.site_token, club.publish_at_close) == ("", "", False)
+    scorer = Client()
+    scorer.force_login(ours.scorer)
+    assert scorer.post(url, {"form": "site", "site_url": ""}).status_code == 403
