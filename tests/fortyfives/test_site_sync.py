@@ -100,6 +100,12 @@ def test_a_night_fetched_played_on_the_laptop_and_published_back(tmp_path: Path)
         assert isinstance(rows, list) and sum(row["wins"] for row in rows) == 5 * 4
         found = get(f"clubs/{club}/seasons/{season.split()[-1]}")
         assert isinstance(found, dict) and [d["slug"] for d in found["drives"]] == [slug]
+        # The club's public page lists the night once it is published on the site.
+        on(site_dir, "shell", "--no-imports", "-c",
+           "from drives.models import Drive; Drive.objects.update(published=True)")  # fmt: skip
+        with urllib.request.urlopen(f"{site}/clubs/{club}/", timeout=10) as answer:
+            page = answer.read().decode()
+        assert f"/results/{slug}/" in page
 
         # Another club's organizer: refused, and the site keeps the night.
         on(site_dir, "shell", "-c", (
