@@ -305,9 +305,10 @@ def registrations_list(request: HttpRequest, slug: str) -> JsonResponse:
     url_name="drive-registration-players",
     operation_id="registration_players",
     summary="The club's players for the registration page's type-ahead (no login)",
-    description="Anyone, while the drive's registration is open (none otherwise): up to 5 "
-    "players whose name has a word starting with q, at least 3 letters typed; the name and "
-    "id only, never a phone, an e-mail or their nights.",
+    description="Anyone, while the drive's registration is open and the club shows its "
+    "players' full names publicly (its public_names setting; none otherwise): up to 5 players "
+    "whose name has a word starting with q, at least 3 letters typed; the name and id only, "
+    "never a phone, an e-mail or their nights.",
 )
 def registration_players(
     request: HttpRequest,
@@ -320,7 +321,9 @@ def registration_players(
     found = []
     typed = q.strip()[:80]
     open_now = registrations.registration_state(drive) == registrations.RegistrationState.OPEN
-    if open_now and len(typed) >= 3:
+    # The club's list of players is shown to anyone only when the club shows full names.
+    shown = drive.club.public_names == Club.PublicNames.FULL
+    if open_now and shown and len(typed) >= 3:
         found = [
             {"id": r.player.pk, "name": r.player.name, "nights": 0, "last_night": None}
             for r in selectors.players_suggest(drive.club, typed)[:5]

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from drives.models import Couple, Player, Registration
+from drives.models import Club, Couple, Player, Registration
 from drives.services import club_create, couples_register, drive_create, member_add
 from tests.browser.conftest import ContextFactory
 from tests.browser.helpers import axe_violations, force_login, screenshot, text_size
@@ -47,6 +47,7 @@ def test_register_cancel_wait_list_and_check_in_at_the_door(
     from django.utils import timezone
 
     club = club_create(name="St. Mary's Parish Hall")
+    Club.objects.filter(pk=club.pk).update(public_names=Club.PublicNames.FULL)  # the type-ahead
     organizer = UserFactory(username="reg-organizer")
     member_add(club=club, user=organizer, role="organizer")
     earlier = drive_create(club=club, name="Friday 45s", date=date(2026, 11, 20))

@@ -19,7 +19,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from drives.models import AuditEntry, Couple, Drive, Player, Registration, Seat
+from drives.models import AuditEntry, Club, Couple, Drive, Player, Registration, Seat
 from drives.registrations import registration_create
 from drives.services import couples_register, drive_create, drive_start, drive_update
 from scoring.records.export import drive_export
@@ -246,6 +246,7 @@ def test_only_organizers_list_the_registrations(api: Api, ours: ClubUsers, their
 
 def test_the_public_type_ahead_only_while_open(api: Api, ours: ClubUsers) -> None:
     drive = open_drive(ours.club)
+    Club.objects.filter(pk=ours.club.pk).update(public_names=Club.PublicNames.FULL)
     couples_register(
         drive=drive_create(club=ours.club, name="Before", date=date(2026, 1, 9)),
         couples=[{"players": ["Thérèse MacNeil", ANGUS]}],
@@ -255,6 +256,12 @@ def test_the_public_type_ahead_only_while_open(api: Api, ours: ClubUsers) -> Non
     assert [p["name"] for p in found] == ["Thérèse MacNeil"]
     assert set(found[0]) == {"id", "name", "nights", "last_night"}
     assert api.get(f"{path(drive)}/players?q=th").json() == []  # at least 3 letters
+    # A club that shows only first names with an initial (the default), or no names, does
+    # not show its list of players to anyone.
+    for names in (Club.PublicNames.INITIAL, Club.PublicNames.NONE):
+        Club.objects.filter(pk=ours.club.pk).update(public_names=names)
+        assert api.get(f"{path(drive)}/players?q=ther").json() == []
+    Club.objects.filter(pk=ours.club.pk).update(public_names=Club.PublicNames.FULL)
     drive_update(drive=drive, actor=DESK, registration_opens=None)
     assert api.get(f"{path(drive)}/players?q=ther").json() == []
 
