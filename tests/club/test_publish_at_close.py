@@ -9,6 +9,7 @@ import socket
 import threading
 import time
 from typing import Any
+from unittest.mock import patch
 
 import pytest
 
@@ -40,7 +41,10 @@ def played(club: Club) -> Drive:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_close_publishes_the_night_in_the_background(live_server: Any, ours: Any) -> None:
+def test_the_close_publishes_the_night_in_the_background(
+    live_server: Any, ours: Any, settings: Any
+) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER = True  # the hall's laptop: no broker, tasks in-process
     club = ours.club
     club.site_url, club.site_token = live_server.url, ours.org_token
     club.publish_at_close = True
@@ -55,6 +59,24 @@ def test_the_close_publishes_the_night_in_the_background(live_server: Any, ours:
     for thread in threading.enumerate():
         if thread.name == f"publish-{drive.slug}":
             thread.join(10)
+
+
+@pytest.mark.django_db
+def test_with_a_broker_the_close_sends_the_publishing_task(
+    ours: Any, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    settings.CELERY_TASK_ALWAYS_EAGER = False  # production: a worker publishes it
+    club = ours.club
+    club.site_url, club.site_token = "https://club.example.org", "token"
+    club.publish_at_close = True
+    club.save()
+    drive = played(club)
+    with (
+        patch("scoring.records.tasks.publish_night.delay") as delay,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        drive_close(drive=drive, actor=DESK)
+    delay.assert_called_once_with(drive.pk)
 
 
 @pytest.mark.django_db
